@@ -1,0 +1,209 @@
+/**
+ * The Ink root: header, step list, the selected step's screen (with its gate on top when one is
+ * open), the recent command log, and key hints. It renders state and sends decisions; no I/O.
+ */
+import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { useEffect, useMemo, useState } from 'react';
+import type { Choice, GateRequest } from './engine/gate.js';
+import type { RunOutcome } from './engine/runner.js';
+import { currentStep, steps, type LogLine } from './engine/state.js';
+import { toErrorInfo, type ErrorInfo } from './errors.js';
+import type { ConfirmQueue } from './run/confirm-queue.js';
+import { ConfirmGate } from './screens/ConfirmGate.js';
+import { ErrorPanel } from './screens/ErrorPanel.js';
+import { Footer, type Hint } from './screens/Footer.js';
+import { Header } from './screens/Header.js';
+import { HelpOverlay } from './screens/HelpOverlay.js';
+import { QuitConfirm } from './screens/QuitConfirm.js';
+import { screenFor } from './screens/registry.js';
+import { StepList } from './screens/StepList.js';
+import { colour } from './screens/theme.js';
+import { useSessionState, useTerminalSize, type StateSource } from './screens/use-session-state.js';
+
+export interface AppController {
+  source: StateSource;
+  queue: ConfirmQueue;
+  rehearsal: boolean;
+  /** Shown first (the lab's guide); Enter closes it. */
+  guide?: string[];
+  /** The run; the app shows its end and exits on a key. */
+  outcome: Promise<RunOutcome>;
+  /** Stops the run (quit, Ctrl+C); the session is saved. */
+  stop(): void;
+  /** Where the report was written, once the run ended. */
+  reportPath?: () => string | undefined;
+}
+
+function useGate(queue: ConfirmQueue): GateRequest | undefined {
+  const [gate, setGate] = useState(() => queue.current());
+  useEffect(() => queue.subscribe(setGate), [queue]);
+  return gate;
+}
+
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [active]);
+  return now;
+}
+
+const LIST_WIDTH = 36;
+
+export function App({ controller }: { controller: AppController }) {
+  const { exit } = useApp();
+  const { stdout } = useStdout();
+  const { columns, rows } = useTerminalSize(stdout);
+  const state = useSessionState(controller.source);
+  const gate = useGate(controller.queue);
+  const [outcome, setOutcome] = useState<RunOutcome | undefined>();
+  const [selected, setSelected] = useState<string | undefined>();
+  const [overlay, setOverlay] = useState<'help' | 'quit' | 'guide' | undefined>(controller.guide ? 'guide' : undefined);
+  const [quitting, setQuitting] = useState(false);
+  const now = useNow(!outcome);
+
+  useEffect(() => {
+    let live = true;
+    controller.outcome.then(
+      (o) => live && setOutcome(o),
+      (err: unknown) => live && setOutcome({ status: 'failed', error: toErrorInfo(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [controller.outcome]);
+
+  // Quitting stops the run first (so the journal is closed cleanly), then leaves.
+  useEffect(() => {
+    if (quitting && outcome) exit();
+  }, [quitting, outcome, exit]);
+
+  const all = steps(state);
+  const current = currentStep(state);
+  const shown = (selected ? all.find((s) => s.id === selected) : undefined) ?? current ?? all[all.length - 1];
+
+  const quit = () => {
+    setQuitting(true);
+    controller.stop();
+  };
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') return quit();
+    if (overlay === 'quit') return; // QuitConfirm takes the keys
+    if (overlay === 'help' || overlay === 'guide') {
+      if (key.escape || key.return || input === '?' || input === 'g') setOverlay(undefined);
+      return;
+    }
+    if (outcome) {
+      if (input === 'q' || key.return || key.escape) exit();
+      else if (input === '[' || input === ']') browse(input);
+      return;
+    }
+    if (input === '?') setOverlay('help');
+    else if (input === 'q' && !gate) setOverlay('quit');
+    else if (input === '[' || input === ']') browse(input);
+    else if (input === 'f') setSelected(undefined);
+  });
+
+  const browse = (dir: '[' | ']') => {
+    const visible = all.filter((s) => s.status !== 'pending');
+    const at = visible.findIndex((s) => s.id === shown?.id);
+    const next = visible[Math.min(visible.length - 1, Math.max(0, at + (dir === '[' ? -1 : 1)))];
+    if (next) setSelected(next.id === current?.id ? undefined : next.id);
+  };
+
+  const decide = (choice: Choice) => {
+    if (gate) controller.queue.answer(gate.key, choice);
+  };
+
+  const paneHeight = Math.max(8, rows - 6);
+  const paneWidth = Math.max(30, columns - LIST_WIDTH - 3);
+  const Screen = shown ? screenFor(shown.kind) : undefined;
+  const screenActive = !gate && !overlay && !outcome;
+  const actions = useMemo(() => state.log.filter((l) => l.level !== 'info').slice(-2), [state.log]);
+
+  const hints: Hint[] = outcome
+    ? [['q/Enter', 'exit'], ['[ ]', 'browse steps']]
+    : gate
+      ? [['↑↓', 'move'], ['Enter', 'choose'], ['Esc', 'safe option'], ['?', 'help']]
+      : [['?', 'help'], ['q', 'quit'], ['[ ]', 'browse steps'], ...(selected ? ([['f', 'follow']] as Hint[]) : [])];
+
+  return (
+    <Box flexDirection="column" width={columns}>
+      <Header meta={state.meta} />
+      <Box>
+        <Box width={LIST_WIDTH} flexDirection="column" paddingX={1} borderStyle="single" borderTop={false} borderBottom={false} borderLeft={false}>
+          <StepList entries={state.entries} selectedId={shown?.id} width={LIST_WIDTH - 3} height={paneHeight} now={now} />
+        </Box>
+        <Box flexDirection="column" paddingX={1} width={paneWidth} height={paneHeight} overflow="hidden">
+          {overlay === 'guide' && controller.guide ? <Guide lines={controller.guide} /> : null}
+          {overlay === 'help' ? <HelpOverlay sessionId={state.meta.id} /> : null}
+          {overlay === 'quit' ? <QuitConfirm sessionId={state.meta.id} onQuit={quit} onStay={() => setOverlay(undefined)} /> : null}
+          {outcome ? <OutcomePanel outcome={outcome} sessionId={state.meta.id} reportPath={controller.reportPath?.()} /> : null}
+          {gate && !overlay ? <ConfirmGate key={gate.key} request={gate} onDecide={decide} rehearsal={controller.rehearsal} /> : null}
+          {Screen && shown && !overlay ? (
+            <Screen step={shown} state={state} isActive={screenActive} rehearsal={controller.rehearsal} width={paneWidth - 2} height={paneHeight} />
+          ) : null}
+        </Box>
+      </Box>
+      <CommandLog lines={actions} />
+      <Footer hints={hints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${selected}` : undefined} />
+    </Box>
+  );
+}
+
+function Guide({ lines }: { lines: string[] }) {
+  const c = colour('info');
+  return (
+    <Box flexDirection="column" borderStyle="round" {...(c ? { borderColor: c } : {})} paddingX={1}>
+      {lines.map((l, i) => (
+        <Text key={i} wrap="wrap" bold={i === 0}>
+          {l}
+        </Text>
+      ))}
+      <Text dimColor>Press Enter to start.</Text>
+    </Box>
+  );
+}
+
+function CommandLog({ lines }: { lines: LogLine[] }) {
+  if (lines.length === 0) return <Text> </Text>;
+  return (
+    <Box flexDirection="column" paddingX={1}>
+      {lines.map((l, i) => (
+        <Text key={i} dimColor wrap="truncate-end">
+          {l.at.slice(11, 19)} {l.level === 'action' ? '→' : l.level === 'warn' ? '⚠' : '✖'} {l.message}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+function OutcomePanel({ outcome, sessionId, reportPath }: { outcome: RunOutcome; sessionId: string; reportPath: string | undefined }) {
+  if (outcome.status === 'done') {
+    const c = colour('pass');
+    return (
+      <Box flexDirection="column" borderStyle="round" {...(c ? { borderColor: c } : {})} paddingX={1}>
+        <Text bold {...(c ? { color: c } : {})}>
+          ✔ DONE: every step finished.
+        </Text>
+        {reportPath ? <Text>Report: {reportPath}</Text> : null}
+        <Text dimColor>Press q or Enter to exit.</Text>
+      </Box>
+    );
+  }
+  const error: ErrorInfo = 'toInfo' in outcome.error ? outcome.error.toInfo() : outcome.error;
+  const title = outcome.status === 'awaitingApproval' ? 'Stopped at a gate' : outcome.status === 'interrupted' ? 'Stopped' : 'Step failed';
+  return (
+    <Box flexDirection="column">
+      <ErrorPanel error={error} title={title} />
+      <Text>
+        The session is saved. Continue with: <Text bold>upgrade-pilot resume {sessionId}</Text>
+      </Text>
+      {reportPath ? <Text>Report: {reportPath}</Text> : null}
+      <Text dimColor>Press q or Enter to exit.</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,25 @@
+import type { CliOptions } from '../cli/args.js';
+import { ExitCode } from '../errors.js';
+import { resolveStateDir } from '../session/paths.js';
+import { Redactor } from '../session/redact.js';
+import { SessionStore } from '../session/store.js';
+
+export function listSessions(options: CliOptions, env: NodeJS.ProcessEnv, write: (s: string) => void): ExitCode {
+  const store = new SessionStore(resolveStateDir(options['state-dir'], env), new Redactor());
+  const rows = store.list();
+  if (options.json) {
+    write(JSON.stringify(rows));
+    return ExitCode.ok;
+  }
+  if (rows.length === 0) {
+    write(`No saved sessions in ${store.stateDir}. Start one with: upgrade-pilot start (or npm start for the lab).`);
+    return ExitCode.ok;
+  }
+  const table = [
+    ['ID', 'RUNBOOK', 'CLUSTER', 'MODE', 'CURRENT STEP', 'STATUS', 'UPDATED'],
+    ...rows.map((r) => [r.id, r.runbook, r.cluster, r.mode, r.currentStep, r.status, r.updatedAt.replace('T', ' ').slice(0, 19)]),
+  ];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  for (const row of table) write(row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+  return ExitCode.ok;
+}

@@ -1,0 +1,61 @@
+/**
+ * Gates: the points where a human must say yes. A step describes what it is about to do; the TUI
+ * answers with a gate screen, plain mode with the --approve* flags, a rehearsal without asking.
+ */
+
+export type Choice = 'approve' | 'skip' | 'abort';
+
+export interface GateOption {
+  choice: Choice;
+  label: string;
+  /** One-key shortcut shown in brackets. */
+  key: string;
+}
+
+export interface GateRequest {
+  /** Gate name as used by `--approve` (usually the step kind), or `restart` for a VM restart. */
+  gate: string;
+  /** Unique within the session, e.g. `hop1.draft-addon` or `hop1.recover/restart/ns/vm`. */
+  key: string;
+  title: string;
+  /** What will happen, in lines an operator reads before deciding. */
+  lines: string[];
+  /** Items the decision covers (profiles, migrations, a VM), shown as a list. */
+  items?: string[];
+  /** Warnings shown in amber above the options. */
+  warnings?: string[];
+  options: GateOption[];
+  /** The choice focused by default: always the safe one. */
+  safeChoice: Choice;
+  /** When set, approving requires typing this text (e.g. the VM's name). */
+  confirmText?: string;
+  /** For VM restarts: which VM (matched against --approve-restart NS/NAME). */
+  subject?: { namespace: string; name: string };
+}
+
+export type DecisionSource = 'operator' | 'flag' | 'rehearsal';
+
+export interface Decision {
+  choice: Choice | 'pending';
+  by: DecisionSource;
+  at: string;
+}
+
+export type ConfirmFn = (request: GateRequest, signal?: AbortSignal) => Promise<Decision>;
+
+export const approveOrDecline = (approveLabel: string): GateOption[] => [
+  { choice: 'approve', label: approveLabel, key: 'y' },
+  { choice: 'abort', label: 'Not now (stop here, session saved)', key: 'n' },
+];
+
+export const restartOptions: GateOption[] = [
+  { choice: 'approve', label: 'Restart this VM', key: 'r' },
+  { choice: 'skip', label: 'Skip (leave it on the old launcher, listed as outstanding)', key: 's' },
+  { choice: 'abort', label: 'Abort recovery (restart nothing more)', key: 'a' },
+];
+
+/** The flag that approves a gate in plain mode. */
+export function approvalFlag(request: GateRequest): string {
+  if (request.gate === 'restart' && request.subject) return `--approve-restart ${request.subject.namespace}/${request.subject.name}`;
+  return `--approve ${request.gate}`;
+}

@@ -1,0 +1,333 @@
+/**
+ * The runner walks the session's steps in order, calls each step kind with injected effects, and
+ * turns everything that happens into events: reduced (illegal ones rejected), journaled durably,
+ * then published to whoever renders them (TUI or plain printer).
+ */
+import { GateStopError, InterruptedError, PilotError, StepFailedError, toErrorInfo, type ErrorInfo } from '../errors.js';
+import { isoNow } from './clock.js';
+import type { GateAsk, MutationSpec, StepContext } from './context.js';
+import { withDryRun, type Effects } from './effects.js';
+import { approvalFlag, type Decision, type GateRequest } from './gate.js';
+import type { MutationOutcome } from './mutation.js';
+import { describeRequest } from './mutation.js';
+import type { Params } from './params.js';
+import { reduce } from './reducer.js';
+import type { Runbook } from './runbook.js';
+import {
+  ephemeralEvents,
+  isPlaceholder,
+  nextEntry,
+  steps,
+  type GroupPlaceholder,
+  type HopInfo,
+  type SessionEvent,
+  type SessionState,
+  type StepPlan,
+  type StepState,
+} from './state.js';
+import type { StepRegistry } from './step-kind.js';
+
+/** Where events go to become durable. `append` returns the record's sequence number once it is on disk. */
+export interface JournalSink {
+  append(event: SessionEvent): number;
+  snapshot(state: SessionState): void;
+}
+
+export type RunOutcome =
+  | { status: 'done' }
+  | { status: 'failed' | 'awaitingApproval' | 'interrupted'; error: PilotError | ErrorInfo };
+
+export interface RunnerOptions {
+  state: SessionState;
+  registry: StepRegistry;
+  runbook: Runbook;
+  site: Params | undefined;
+  effects: Effects;
+  journal: JournalSink;
+  dryRun: boolean;
+  signal: AbortSignal;
+  resuming?: boolean;
+}
+
+type Listener = (state: SessionState, event: SessionEvent) => void;
+
+export class Runner {
+  private state: SessionState;
+  private readonly listeners = new Set<Listener>();
+
+  private readonly opts: RunnerOptions;
+
+  constructor(opts: RunnerOptions) {
+    // A rehearsal wraps the effects itself, so no caller can forget to: nothing is ever sent.
+    this.opts = opts.dryRun ? { ...opts, effects: withDryRun(opts.effects, []) } : opts;
+    this.state = opts.state;
+  }
+
+  getState(): SessionState {
+    return this.state;
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private now(): string {
+    return isoNow(this.opts.effects.clock);
+  }
+
+  /** Reduce (throws on an illegal transition), journal durably unless ephemeral, then publish. */
+  dispatch(event: SessionEvent): void {
+    const next = reduce(this.state, event);
+    if (!ephemeralEvents.has(event.type)) next.seq = this.opts.journal.append(event);
+    this.state = next;
+    for (const listener of this.listeners) listener(next, event);
+  }
+
+  private log(message: string, level: 'info' | 'warn' | 'error' | 'action' = 'info', stepId?: string): void {
+    const line = { level, message, ...(stepId ? { stepId } : {}) };
+    this.dispatch({ type: 'log', at: this.now(), line: { at: this.now(), ...line } });
+    this.opts.effects.log(line);
+  }
+
+  async run(): Promise<RunOutcome> {
+    const { signal } = this.opts;
+    if (this.opts.resuming) {
+      this.dispatch({ type: 'session.resumed', at: this.now() });
+      const drift = await this.checkDrift();
+      if (drift) return drift;
+    }
+    for (;;) {
+      if (signal.aborted) return this.stop('interrupted', new InterruptedError());
+      const entry = nextEntry(this.state);
+      if (!entry) break;
+      if (isPlaceholder(entry)) {
+        this.expand(entry);
+        continue;
+      }
+      const outcome = await this.runStep(entry);
+      if (outcome) return outcome;
+    }
+    this.dispatch({ type: 'session.done', at: this.now() });
+    this.opts.journal.snapshot(this.state);
+    return { status: 'done' };
+  }
+
+  private stop(status: 'failed' | 'awaitingApproval' | 'interrupted', error: PilotError): RunOutcome {
+    this.dispatch({ type: 'session.stopped', at: this.now(), status, reason: error.message, error: error.toInfo() });
+    this.opts.journal.snapshot(this.state);
+    return { status, error };
+  }
+
+  /** Hop groups become concrete steps once the plan is known: `hop1.draft-addon`, ... */
+  private expand(group: GroupPlaceholder): void {
+    const hops = this.findHops();
+    const planned: StepPlan[] = [];
+    if (hops.length === 0) {
+      for (const s of group.ifEmpty) planned.push({ ...s, id: `${group.id}.${s.localId}`, group: group.id });
+    } else {
+      for (const hop of hops) {
+        for (const s of group.steps) planned.push({ ...s, id: `${group.id}${hop.index}.${s.localId}`, group: group.id, hop });
+      }
+    }
+    this.dispatch({ type: 'group.expanded', at: this.now(), group: group.id, steps: planned });
+    this.log(hops.length ? `Planned ${hops.length} hop(s): ${hops.map((h) => `${h.from} → ${h.to}`).join(', ')}` : 'No hops: the pack is already at the target', 'info');
+  }
+
+  /** The hops come from the latest finished step whose output carries a `hops` list (the plan). */
+  private findHops(): HopInfo[] {
+    for (const s of [...steps(this.state)].reverse()) {
+      if (s.status !== 'succeeded') continue;
+      const out = s.output as { hops?: Array<{ from: string; to: string }> } | undefined;
+      if (out && Array.isArray(out.hops)) return out.hops.map((h, i, all) => ({ index: i + 1, count: all.length, from: h.from, to: h.to }));
+    }
+    return [];
+  }
+
+  private async runStep(step: StepState): Promise<RunOutcome | undefined> {
+    const kind = this.opts.registry.get(step.kind);
+    if (!kind) {
+      return this.failStep(step.id, new StepFailedError('engine.unknown-kind', `No step kind "${step.kind}" is available.`, { hint: `Known kinds: ${this.opts.registry.names().join(', ')}` }));
+    }
+    this.dispatch({ type: 'step.started', at: this.now(), id: step.id });
+    const ctx = this.context(this.current(step.id), kind.params.parse(step.with));
+    try {
+      const result = await kind.run(ctx);
+      if (result.status === 'succeeded') {
+        this.dispatch({ type: 'step.succeeded', at: this.now(), id: step.id, ...(result.output !== undefined ? { output: result.output } : {}), ...(result.summary ? { summary: result.summary } : {}) });
+      } else if (result.status === 'skipped') {
+        this.dispatch({ type: 'step.skipped', at: this.now(), id: step.id, reason: result.reason, ...(result.output !== undefined ? { output: result.output } : {}) });
+      } else {
+        return this.failStep(step.id, result.error, result.output);
+      }
+      this.opts.journal.snapshot(this.state);
+      return undefined;
+    } catch (err) {
+      return this.handleThrow(step.id, err);
+    }
+  }
+
+  private handleThrow(id: string, err: unknown): RunOutcome {
+    if (err instanceof GateStopError) {
+      const step = this.current(id);
+      if (step.status === 'running') {
+        const gate: GateRequest = {
+          gate: err.pending[0]?.gate ?? 'approval',
+          key: `${id}/pending`,
+          title: `Awaiting approval: ${err.pending.map((p) => p.title).join('; ')}`,
+          lines: err.pending.map((p) => `${p.title}  (${p.flag})`),
+          options: [],
+          safeChoice: 'abort',
+        };
+        this.dispatch({ type: 'step.awaiting', at: this.now(), id, gate });
+      }
+      return this.stop('awaitingApproval', err);
+    }
+    if (err instanceof InterruptedError || this.opts.signal.aborted) {
+      return this.stop('interrupted', err instanceof InterruptedError ? err : new InterruptedError());
+    }
+    const error = err instanceof PilotError ? err : new StepFailedError('internal', err instanceof Error ? err.message : String(err), { hint: toErrorInfo(err).hint ?? '' });
+    return this.failStep(id, error);
+  }
+
+  private failStep(id: string, error: PilotError, output?: unknown): RunOutcome {
+    const step = this.current(id);
+    if (step.status === 'pending') this.dispatch({ type: 'step.started', at: this.now(), id });
+    this.dispatch({ type: 'step.failed', at: this.now(), id, error: error.toInfo(), ...(output !== undefined ? { output } : {}) });
+    return this.stop('failed', error);
+  }
+
+  private current(id: string): StepState {
+    const step = steps(this.state).find((s) => s.id === id);
+    if (!step) throw new Error(`step ${id} vanished`);
+    return step;
+  }
+
+  /** On resume: each finished step whose kind can re-check its pre-condition does so. */
+  private async checkDrift(): Promise<RunOutcome | undefined> {
+    const findings: string[] = [];
+    for (const step of steps(this.state)) {
+      const kind = this.opts.registry.get(step.kind);
+      if (step.status !== 'succeeded' || !kind?.precondition) continue;
+      const ctx = this.context(step, kind.params.parse(step.with));
+      let lines: string[];
+      try {
+        lines = await kind.precondition(ctx, step.output);
+      } catch (err) {
+        if (err instanceof PilotError && err.kind === 'environment') return this.stop('failed', err);
+        lines = [`could not re-check: ${toErrorInfo(err).message}`];
+      }
+      this.dispatch({ type: 'step.drift', at: this.now(), id: step.id, report: { at: this.now(), ok: lines.length === 0, findings: lines } });
+      findings.push(...lines.map((l) => `${step.title}: ${l}`));
+    }
+    if (findings.length === 0) return undefined;
+    for (const f of findings) this.log(`Drift: ${f}`, 'warn');
+    const request: GateRequest = {
+      gate: 'drift',
+      key: `drift/${this.state.run.resumes}`,
+      title: 'The cluster changed since the session was saved',
+      lines: ['These steps recorded a state that no longer holds. Continuing uses what they recorded.'],
+      items: findings,
+      options: [
+        { choice: 'approve', label: 'Continue anyway', key: 'c' },
+        { choice: 'abort', label: 'Stop (start a new session to re-plan)', key: 'n' },
+      ],
+      safeChoice: 'abort',
+    };
+    const decision = await this.opts.effects.confirm(request, this.opts.signal);
+    if (decision.choice === 'approve') return undefined;
+    if (decision.choice === 'pending') return this.stop('awaitingApproval', new GateStopError([{ gate: 'drift', title: request.title, flag: '--approve drift' }], this.state.meta.id));
+    return this.stop('interrupted', new InterruptedError('Stopped: the cluster drifted since the session was saved.', 'Start a new session to plan from the current state.'));
+  }
+
+  private context<P>(step: StepState, params: P): StepContext<P> {
+    const runner = this;
+    const { effects, dryRun, signal, runbook, site } = this.opts;
+    return {
+      step,
+      params,
+      site,
+      runbook,
+      effects,
+      dryRun,
+      signal,
+      sessionId: this.state.meta.id,
+      state: () => runner.state,
+      outputOf<T>(id: string): T | undefined {
+        const all = steps(runner.state);
+        const sameHop = step.group ? all.find((s) => s.group === step.group && s.hop?.index === step.hop?.index && s.localId === id) : undefined;
+        return (sameHop ?? all.find((s) => s.id === id))?.output as T | undefined;
+      },
+      outputsOfKind<T>(kind: string): T[] {
+        return steps(runner.state)
+          .filter((s) => s.kind === kind && s.output !== undefined && s.id !== step.id)
+          .map((s) => s.output as T);
+      },
+      progress(live: unknown) {
+        runner.dispatch({ type: 'step.progress', at: runner.now(), id: step.id, live });
+      },
+      note(key: string, value: unknown) {
+        runner.dispatch({ type: 'step.note', at: runner.now(), id: step.id, key, value });
+      },
+      confirm: (ask, opts) => runner.confirm(step.id, ask, opts),
+      mutate: (spec) => runner.mutate(step.id, spec),
+      mutationDone: (key) => {
+        const m = runner.state.mutations[key];
+        return m?.outcome !== undefined && m.outcome !== 'failed';
+      },
+      log: (message, level = 'info') => runner.log(message, level, step.id),
+    };
+  }
+
+  private async confirm(stepId: string, ask: GateAsk, opts: { deferIfPending?: boolean } = {}): Promise<Decision> {
+    const request: GateRequest = { ...ask, key: ask.key ?? `${stepId}/${ask.gate}` };
+    this.dispatch({ type: 'step.awaiting', at: this.now(), id: stepId, gate: request });
+    const decision = await this.opts.effects.confirm(request, this.opts.signal);
+    if (decision.choice === 'pending' && !opts.deferIfPending) {
+      throw new GateStopError([{ gate: request.gate, title: request.title, flag: approvalFlag(request) }], this.state.meta.id);
+    }
+    this.dispatch({ type: 'step.decided', at: this.now(), id: stepId, key: request.key, decision });
+    this.log(`${request.title}: ${decision.choice}${decision.by === 'operator' ? '' : ` (${decision.by})`}`, 'info', stepId);
+    return decision;
+  }
+
+  private async mutate(stepId: string, spec: MutationSpec): Promise<MutationOutcome> {
+    const { dryRun } = this.opts;
+    const prior = this.state.mutations[spec.key];
+    if (prior?.outcome && prior.outcome !== 'failed') {
+      this.log(`Already done before the interruption, not sent again: ${spec.request.summary}`, 'info', stepId);
+      return 'replayed';
+    }
+    if (prior && !dryRun) {
+      // An intent without a result (a crash) or an ambiguous failure: find out before sending again.
+      if (!spec.settle) {
+        throw new StepFailedError('mutation.unsettled', `Cannot tell whether "${spec.request.summary}" took effect before the interruption.`, {
+          hint: `Check by hand (${describeRequest(spec.request)}), then resume.`,
+        });
+      }
+      const settled = await spec.settle();
+      if (settled === 'done') {
+        if (prior.outcome === 'failed') this.dispatch({ type: 'mutation.intent', at: this.now(), key: spec.key, stepId, request: spec.request, dryRun });
+        this.dispatch({ type: 'mutation.result', at: this.now(), key: spec.key, outcome: 'settled' });
+        this.log(`Found already applied: ${spec.request.summary}`, 'info', stepId);
+        return 'settled';
+      }
+    }
+    const step = this.current(stepId);
+    const decision = spec.approvedBy ? step.decisions[spec.approvedBy] : undefined;
+    const approval = spec.approvedBy && decision ? { gateKey: spec.approvedBy, by: decision.by, at: decision.at } : undefined;
+    this.dispatch({ type: 'mutation.intent', at: this.now(), key: spec.key, stepId, request: spec.request, dryRun, ...(approval ? { approval } : {}) });
+    const { effects } = this.opts;
+    try {
+      if (spec.request.target === 'palette') await effects.palette.execute(spec.request, this.opts.signal);
+      else await effects.kube.execute(spec.request, this.opts.signal);
+    } catch (err) {
+      this.dispatch({ type: 'mutation.result', at: this.now(), key: spec.key, outcome: 'failed', error: toErrorInfo(err).message });
+      throw err;
+    }
+    const outcome: MutationOutcome = dryRun ? 'recorded' : 'sent';
+    this.dispatch({ type: 'mutation.result', at: this.now(), key: spec.key, outcome });
+    this.log(`${dryRun ? 'Would send' : 'Sent'}: ${spec.request.summary} (${describeRequest(spec.request)})`, 'action', stepId);
+    return outcome;
+  }
+}

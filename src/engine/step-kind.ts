@@ -1,0 +1,70 @@
+/**
+ * A step kind is code (src/steps/*); the runbook composes kinds into steps. Kinds register into a
+ * registry passed around explicitly, so tests can build their own set.
+ */
+import type { z } from 'zod';
+import type { PilotError } from '../errors.js';
+import type { StepContext } from './context.js';
+
+export type StepResult<O> =
+  | { status: 'succeeded'; output?: O; summary?: string }
+  | { status: 'skipped'; reason: string; output?: O }
+  | { status: 'failed'; error: PilotError; output?: O };
+
+export interface StepKind<P = unknown, O = unknown> {
+  kind: string;
+  /** Default title when the runbook gives none. */
+  title: string;
+  /** One line for `--help` and the report. */
+  description: string;
+  /** Schema of the step's `with:` parameters in the runbook. */
+  params: z.ZodType<P>;
+  /** Gate name the step asks for, as used by `--approve` (none if it never asks). */
+  gate?: string;
+  run(ctx: StepContext<P>): Promise<StepResult<O>>;
+  /**
+   * Re-checked on resume for a step that already succeeded: does the world still match what the
+   * step recorded? Returns one line per difference (empty: no drift).
+   */
+  precondition?(ctx: StepContext<P>, output: O): Promise<string[]>;
+}
+
+// A registry holds kinds of many parameter and output types; the runner treats them uniformly.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyStepKind = StepKind<any, any>;
+
+export class StepRegistry {
+  private readonly kinds = new Map<string, AnyStepKind>();
+
+  register(...kinds: AnyStepKind[]): this {
+    for (const kind of kinds) {
+      if (this.kinds.has(kind.kind)) throw new Error(`step kind ${kind.kind} is registered twice`);
+      this.kinds.set(kind.kind, kind);
+    }
+    return this;
+  }
+
+  get(kind: string): AnyStepKind | undefined {
+    return this.kinds.get(kind);
+  }
+
+  names(): string[] {
+    return [...this.kinds.keys()];
+  }
+
+  all(): AnyStepKind[] {
+    return [...this.kinds.values()];
+  }
+}
+
+export function defineStepKind<P, O>(kind: StepKind<P, O>): StepKind<P, O> {
+  return kind;
+}
+
+export const succeeded = <O>(output?: O, summary?: string): StepResult<O> => ({
+  status: 'succeeded',
+  ...(output !== undefined ? { output } : {}),
+  ...(summary ? { summary } : {}),
+});
+export const skipped = <O>(reason: string, output?: O): StepResult<O> => ({ status: 'skipped', reason, ...(output !== undefined ? { output } : {}) });
+export const failed = <O>(error: PilotError, output?: O): StepResult<O> => ({ status: 'failed', error, ...(output !== undefined ? { output } : {}) });

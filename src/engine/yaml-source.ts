@@ -1,0 +1,188 @@
+/**
+ * YAML documents that remember where every value came from, so a validation error can say
+ * `file:line:col` instead of "somewhere in your runbook".
+ */
+import { readFileSync } from 'node:fs';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { z } from 'zod';
+import { InputError } from '../errors.js';
+
+export type PathKey = string | number;
+
+export interface YamlSource {
+  file: string;
+  doc: Document;
+  lines: LineCounter;
+  value: unknown;
+}
+
+export function readYamlFile(file: string, what: string): YamlSource {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'it does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : String((err as Error).message);
+    throw new InputError('input.unreadable', `Cannot read the ${what} ${file}: ${reason}.`, {
+      hint: `Pass an existing, readable ${what} file.`,
+      where: file,
+    });
+  }
+  return parseYaml(text, file, what);
+}
+
+export function parseYaml(text: string, file: string, what: string): YamlSource {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const first = doc.errors[0];
+  if (first) {
+    const pos = lines.linePos(first.pos[0]);
+    throw new InputError('input.yaml', `${file}:${pos.line}:${pos.col}: the ${what} is not valid YAML: ${first.message.split('\n')[0]}`, {
+      hint: 'Fix the YAML syntax at that position (indentation, quotes, a missing colon).',
+      where: `${file}:${pos.line}:${pos.col}`,
+    });
+  }
+  const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  if (value === null || value === undefined) {
+    throw new InputError('input.empty', `${file}: the ${what} is empty.`, { hint: `Write the ${what} as a YAML mapping.`, where: file });
+  }
+  return { file, doc, lines, value };
+}
+
+/** The closest node to `path` that exists (a missing key points at its parent mapping). */
+function nodeAt(doc: Document, path: readonly PathKey[]): Node | undefined {
+  let node: unknown = doc.contents;
+  let best = node as Node | undefined;
+  for (const key of path) {
+    if (isMap(node)) node = node.get(key, true);
+    else if (isSeq(node) && typeof key === 'number') node = node.get(key, true);
+    else break;
+    if (node === undefined || node === null) break;
+    best = node as Node;
+  }
+  return best;
+}
+
+export function positionOf(src: YamlSource, path: readonly PathKey[]): { line: number; col: number } {
+  const node = nodeAt(src.doc, path);
+  const offset = node?.range?.[0] ?? 0;
+  return src.lines.linePos(offset);
+}
+
+export function formatPath(path: readonly PathKey[]): string {
+  if (path.length === 0) return '(top level)';
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else if (/^[A-Za-z_][\w-]*$/.test(key)) out += out ? `.${key}` : key;
+    else out += `[${JSON.stringify(key)}]`;
+  }
+  return out;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, value: unknown, schema: z.ZodType): string {
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const accepted = acceptedKeysAt(schema, issue.path);
+      const list = accepted.length ? ` (accepted: ${accepted.join(', ')})` : '';
+      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}${list}`;
+    }
+    case 'invalid_type': {
+      const got = lookup(value, issue.path);
+      if (got === undefined) return `missing required key (expected ${issue.expected})`;
+      return `expected ${issue.expected}, got ${typeName(got)}`;
+    }
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(lookup(value, issue.path))}`;
+    default:
+      return issue.message;
+  }
+}
+
+/** The keys an object schema accepts at `path` (through optionals, defaults, arrays and records). */
+export function acceptedKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let cur: unknown = schema;
+  const unwrap = (s: unknown): unknown => {
+    for (let i = 0; i < 20; i++) {
+      const def = (s as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+      if (!def) return s;
+      if (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault' || def.type === 'readonly') s = def.innerType;
+      else if (def.type === 'pipe') s = def.in;
+      else return s;
+    }
+    return s;
+  };
+  for (const key of path) {
+    cur = unwrap(cur);
+    const def = (cur as { _zod: { def: Record<string, unknown> } })._zod.def;
+    if (def.type === 'object') cur = (def.shape as Record<string, unknown>)[String(key)];
+    else if (def.type === 'array') cur = def.element;
+    else if (def.type === 'record') cur = def.valueType;
+    else return [];
+    if (cur === undefined) return [];
+  }
+  cur = unwrap(cur);
+  const def = (cur as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+  return def?.type === 'object' ? Object.keys(def.shape as Record<string, unknown>) : [];
+}
+
+function lookup(value: unknown, path: readonly PropertyKey[]): unknown {
+  let cur: unknown = value;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  return `${typeof v} ${JSON.stringify(v)}`;
+}
+
+function issuePath(issue: z.core.$ZodIssue): PathKey[] {
+  return issue.path.filter((k): k is PathKey => typeof k === 'string' || typeof k === 'number');
+}
+
+export interface ValidateOptions {
+  /** The value to check (default: the whole document); must sit at `prefix` in the document. */
+  value?: unknown;
+  /** Where `value` sits in the document, so positions point at the right lines. */
+  prefix?: PathKey[];
+  hint?: string;
+}
+
+/**
+ * Validates a value from the document against `schema`; on failure throws an InputError naming the
+ * file, line, column, path and what was expected.
+ */
+export function validate<S extends z.ZodType>(src: YamlSource, schema: S, what: string, opts: ValidateOptions = {}): z.output<S> {
+  const value = 'value' in opts ? opts.value : src.value;
+  const prefix = opts.prefix ?? [];
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.slice(0, 5);
+  const located = issues.map((issue) => {
+    const path = issuePath(issue);
+    const at = issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined ? [...path, issue.keys[0]] : path;
+    const pos = positionOf(src, [...prefix, ...at]);
+    return { pos, line: `${src.file}:${pos.line}:${pos.col}: ${formatPath([...prefix, ...path])}: ${describeIssue(issue, value, schema)}` };
+  });
+  const more = result.error.issues.length > issues.length ? `\n(and ${result.error.issues.length - issues.length} more)` : '';
+  const first = located[0]?.pos ?? { line: 1, col: 1 };
+  throw new InputError('input.invalid', `The ${what} is not valid:\n${located.map((l) => l.line).join('\n')}${more}`, {
+    hint: opts.hint ?? `Fix the ${what} at the position shown.`,
+    where: `${src.file}:${first.line}:${first.col}`,
+  });
+}
+
+/** An error about one place in a document, with its position. */
+export function errorAt(src: YamlSource, path: PathKey[], what: string, message: string, hint: string): InputError {
+  const pos = positionOf(src, path);
+  return new InputError('input.invalid', `The ${what} is not valid:\n${src.file}:${pos.line}:${pos.col}: ${formatPath(path)}: ${message}`, {
+    hint,
+    where: `${src.file}:${pos.line}:${pos.col}`,
+  });
+}

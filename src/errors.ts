@@ -1,0 +1,129 @@
+/**
+ * Typed errors. Every failure the operator can see is one of these: a message that says what
+ * happened, and a hint that says what to do next. The CLI maps them to exit codes in one place
+ * (no process.exit scattered around), plain mode prints them as two lines, the TUI as an error panel.
+ */
+
+export const ExitCode = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  gate: 3,
+  environment: 4,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export type ErrorKind = 'input' | 'environment' | 'failed' | 'gate' | 'interrupted' | 'internal';
+
+export interface ErrorInfo {
+  kind: ErrorKind;
+  /** Stable machine-readable code, e.g. `palette.unauthorized`, `kube.credentials`. */
+  code: string;
+  message: string;
+  hint?: string;
+  /** Where it happened: a file:line:col, a call (`GET /v1/clusterprofiles/x`), a command. */
+  where?: string;
+}
+
+const exitCodes: Record<ErrorKind, ExitCode> = {
+  input: ExitCode.usage,
+  environment: ExitCode.environment,
+  failed: ExitCode.failed,
+  gate: ExitCode.gate,
+  interrupted: ExitCode.interrupted,
+  internal: ExitCode.failed,
+};
+
+export class PilotError extends Error {
+  readonly kind: ErrorKind;
+  readonly code: string;
+  readonly hint?: string;
+  readonly where?: string;
+
+  constructor(kind: ErrorKind, code: string, message: string, opts: { hint?: string; where?: string; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.kind = kind;
+    this.code = code;
+    if (opts.hint !== undefined) this.hint = opts.hint;
+    if (opts.where !== undefined) this.where = opts.where;
+  }
+
+  get exitCode(): ExitCode {
+    return exitCodes[this.kind];
+  }
+
+  toInfo(): ErrorInfo {
+    const info: ErrorInfo = { kind: this.kind, code: this.code, message: this.message };
+    if (this.hint !== undefined) info.hint = this.hint;
+    if (this.where !== undefined) info.where = this.where;
+    return info;
+  }
+}
+
+/** Bad usage or bad input (a flag, a runbook or params file, a payload we refuse to send): exit 2. */
+export class InputError extends PilotError {
+  constructor(code: string, message: string, opts: { hint?: string; where?: string; cause?: unknown } = {}) {
+    super('input', code, message, opts);
+  }
+}
+
+/** The environment is unreachable or refuses us (API down, bad key, expired kubeconfig): exit 4. */
+export class EnvironmentError extends PilotError {
+  constructor(code: string, message: string, opts: { hint?: string; where?: string; cause?: unknown } = {}) {
+    super('environment', code, message, opts);
+  }
+}
+
+/** A step or check failed on its own terms (red verification, a refused plan): exit 1. */
+export class StepFailedError extends PilotError {
+  constructor(code: string, message: string, opts: { hint?: string; where?: string; cause?: unknown } = {}) {
+    super('failed', code, message, opts);
+  }
+}
+
+export interface PendingApproval {
+  /** Gate name as used by `--approve` (a step kind) or `restart` for a VM restart. */
+  gate: string;
+  /** What the operator is asked to approve. */
+  title: string;
+  /** The flag that would approve it in plain mode. */
+  flag: string;
+}
+
+/** Plain mode reached a gate that has no explicit approval: the session is saved, exit 3. */
+export class GateStopError extends PilotError {
+  readonly pending: PendingApproval[];
+  constructor(pending: PendingApproval[], sessionId?: string) {
+    const flags = [...new Set(pending.map((p) => p.flag))];
+    const resume = sessionId ? `upgrade-pilot resume ${sessionId} ${flags.join(' ')}` : flags.join(' ');
+    super('gate', 'gate.awaiting-approval', `Stopped at a gate awaiting approval: ${pending.map((p) => p.title).join('; ')}`, {
+      hint: `The session is saved. To approve, run: ${resume}`,
+    });
+    this.pending = pending;
+  }
+}
+
+/** The operator asked to stop (Ctrl+C, `q`, abort at a gate). The session is saved: exit 130. */
+export class InterruptedError extends PilotError {
+  constructor(message = 'Interrupted; the session is saved.', hint = 'Continue later with: upgrade-pilot resume') {
+    super('interrupted', 'interrupted', message, { hint });
+  }
+}
+
+/** Normalizes anything thrown into an ErrorInfo; unknown errors are internal, with their message only. */
+export function toErrorInfo(err: unknown): ErrorInfo {
+  if (err instanceof PilotError) return err.toInfo();
+  const message = err instanceof Error ? err.message : String(err);
+  return {
+    kind: 'internal',
+    code: 'internal',
+    message,
+    hint: 'This is a bug in upgrade-pilot. The session is saved; please report the message above.',
+  };
+}
+
+export function exitCodeOf(err: unknown): ExitCode {
+  return err instanceof PilotError ? err.exitCode : ExitCode.failed;
+}

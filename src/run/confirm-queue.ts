@@ -1,0 +1,54 @@
+/**
+ * Bridges the engine's `confirm` to the TUI: the runner awaits a decision, the gate screen shows the
+ * open request and answers it. One gate at a time (steps run in order). Aborting rejects the wait.
+ */
+import { InterruptedError } from '../errors.js';
+import type { Choice, ConfirmFn, Decision, GateRequest } from '../engine/gate.js';
+
+interface Open {
+  request: GateRequest;
+  resolve: (d: Decision) => void;
+}
+
+export class ConfirmQueue {
+  private open: Open | undefined;
+  private readonly listeners = new Set<(request: GateRequest | undefined) => void>();
+
+  readonly confirm: ConfirmFn = (request, signal) =>
+    new Promise<Decision>((resolve, reject) => {
+      if (signal?.aborted) return reject(new InterruptedError());
+      const onAbort = () => {
+        this.set(undefined);
+        reject(new InterruptedError());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.set({
+        request,
+        resolve: (d) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(d);
+        },
+      });
+    });
+
+  current(): GateRequest | undefined {
+    return this.open?.request;
+  }
+
+  answer(key: string, choice: Choice): void {
+    const open = this.open;
+    if (!open || open.request.key !== key) return;
+    this.set(undefined);
+    open.resolve({ choice, by: 'operator', at: new Date().toISOString() });
+  }
+
+  subscribe(listener: (request: GateRequest | undefined) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(open: Open | undefined): void {
+    this.open = open;
+    for (const l of this.listeners) l(open?.request);
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Runs a session from start to stop: load the runbook and params, create or reopen the session,
+ * build the effects, drive the runner with the TUI or the plain printer, and map the end to an exit
+ * code. Whatever happens, the journal is closed and the lock released.
+ */
+import { hostname, tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { render } from 'ink';
+import { App } from '../app.js';
+import type { CliOptions } from '../cli/args.js';
+import type { Approvals } from '../engine/approval-policy.js';
+import { plannedEntries } from '../engine/entries.js';
+import { bundledRunbook, loadParams, loadRunbook, type LoadedParams, type LoadedRunbook } from '../engine/load.js';
+import { Runner, type RunOutcome } from '../engine/runner.js';
+import type { SessionMeta } from '../engine/state.js';
+import type { StepRegistry } from '../engine/step-kind.js';
+import { ExitCode, exitCodeOf, InputError, type ErrorInfo } from '../errors.js';
+import { resolveStateDir } from '../session/paths.js';
+import { Redactor } from '../session/redact.js';
+import { newSessionId, SessionStore, type OpenSession } from '../session/store.js';
+import { toolVersion } from '../version.js';
+import { readApiKey } from './api-key.js';
+import { ConfirmQueue } from './confirm-queue.js';
+import { plainConfirm, tuiConfirm } from './confirm.js';
+import { buildEffects } from './effects.js';
+import { createPlainPrinter } from './plain-printer.js';
+
+export interface RunIO {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface SessionRequest {
+  kind: 'start' | 'resume';
+  options: CliOptions;
+  registry: StepRegistry;
+  sessionId?: string;
+  dryRun?: boolean;
+  /** Set by `lab`: its params file, its key (in memory only) and the guide for the first screen. */
+  lab?: { paramsFile: string; apiKey: string; guide: string[] };
+  /** Called once the session exists (tests use it to find the id). */
+  onSession?: (id: string) => void;
+}
+
+/** TUI on a terminal; plain lines without one, with --non-interactive or --json, or under CI. */
+export function isInteractive(options: CliOptions, io: RunIO): boolean {
+  return Boolean(io.stdout.isTTY && io.stdin.isTTY && !options['non-interactive'] && !options.json && !io.env.CI);
+}
+
+export function approvalsFrom(options: CliOptions): Approvals {
+  return {
+    gates: options.approve,
+    restarts: options['approve-restart'],
+    allRestarts: options['approve-all-restarts'],
+    skipRestarts: options['skip-restart'],
+  };
+}
+
+function whoAmI(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? 'unknown';
+  }
+}
+
+interface Prepared {
+  session: OpenSession;
+  runbook: LoadedRunbook;
+  params: LoadedParams | undefined;
+  resuming: boolean;
+}
+
+function prepare(req: SessionRequest, store: SessionStore): Prepared {
+  const { options, registry } = req;
+  if (req.kind === 'resume') {
+    const session = store.open(req.sessionId);
+    try {
+      const meta = session.state.meta;
+      const params = meta.paramsFile ? loadParams(meta.paramsFile) : undefined;
+      const runbook = loadRunbook(meta.runbook.file, params?.params, registry);
+      if (runbook.digest !== meta.runbook.digest) {
+        throw new InputError('session.runbook-changed', `The runbook ${meta.runbook.file} changed since session ${meta.id} started.`, {
+          hint: 'Restore the runbook as it was, or start a new session with the changed one.',
+        });
+      }
+      return { session, runbook, params, resuming: true };
+    } catch (err) {
+      session.close();
+      throw err;
+    }
+  }
+  const paramsFile = options.params ?? req.lab?.paramsFile;
+  const params = paramsFile ? loadParams(paramsFile) : undefined;
+  const runbook = loadRunbook(options.runbook ?? bundledRunbook(), params?.params, registry);
+  const site = params?.params;
+  const context = options.context ?? site?.cluster.context;
+  const meta: SessionMeta = {
+    id: newSessionId(),
+    schema: 1,
+    createdAt: new Date().toISOString(),
+    tool: `upgrade-pilot ${toolVersion}`,
+    user: whoAmI(),
+    host: hostname(),
+    mode: req.dryRun ? 'rehearsal' : 'live',
+    lab: Boolean(req.lab),
+    runbook: { name: runbook.runbook.metadata.name, title: runbook.runbook.metadata.title, file: runbook.file, digest: runbook.digest },
+    ...(params ? { paramsFile: params.file } : {}),
+    cluster: {
+      ...(site?.cluster.uid ? { uid: site.cluster.uid } : {}),
+      ...(site?.cluster.name ? { name: site.cluster.name } : {}),
+      ...(context ? { context } : {}),
+    },
+  };
+  const session = store.create({ type: 'session.created', at: meta.createdAt, meta, entries: plannedEntries(runbook.runbook, registry) });
+  return { session, runbook, params, resuming: false };
+}
+
+export function exitCodeFor(outcome: RunOutcome): ExitCode {
+  if (outcome.status === 'done') return ExitCode.ok;
+  if (outcome.status === 'awaitingApproval') return ExitCode.gate;
+  if (outcome.status === 'interrupted') return ExitCode.interrupted;
+  if ('toInfo' in outcome.error) return exitCodeOf(outcome.error);
+  return outcome.error.kind === 'environment' ? ExitCode.environment : outcome.error.kind === 'input' ? ExitCode.usage : ExitCode.failed;
+}
+
+export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCode> {
+  const { options } = req;
+  const redactor = new Redactor();
+  if (req.lab) redactor.add(req.lab.apiKey);
+  const key = req.lab ? { key: req.lab.apiKey, warnings: [] as string[] } : readApiKey(options['api-key-file'], io.env, redactor);
+  const store = new SessionStore(resolveStateDir(options['state-dir'], io.env), redactor);
+  const prepared = prepare(req, store);
+  const { session, runbook, params } = prepared;
+  req.onSession?.(session.id);
+  const meta = session.state.meta;
+  const dryRun = meta.mode === 'rehearsal';
+  const interactive = isInteractive(options, io);
+  const approvals = approvalsFrom(options);
+  const queue = new ConfirmQueue();
+  const controller = new AbortController();
+  const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-'));
+  const write = (line: string) => io.stdout.write(`${line}\n`);
+
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(ExitCode.interrupted); // a second Ctrl+C: the journal is already consistent
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+
+  try {
+    const effects = buildEffects({
+      params: params?.params,
+      runbook: runbook.runbook,
+      apiKey: key.key,
+      kubeconfig: options.kubeconfig ?? params?.params.cluster.kubeconfig ?? io.env.KUBECONFIG,
+      context: options.context ?? meta.cluster.context,
+      redactor,
+      confirm: interactive ? tuiConfirm(queue, approvals, dryRun) : plainConfirm(approvals, dryRun),
+      log: () => undefined,
+      cacheDir,
+    });
+    const runner = new Runner({
+      state: session.state,
+      registry: req.registry,
+      runbook: runbook.runbook,
+      site: params?.params,
+      effects,
+      journal: session,
+      dryRun,
+      signal: controller.signal,
+      resuming: prepared.resuming,
+    });
+
+    let outcome: RunOutcome;
+    if (interactive) {
+      const run = runner.run();
+      const app = render(
+        <App
+          controller={{
+            source: runner,
+            queue,
+            rehearsal: dryRun,
+            ...(req.lab ? { guide: req.lab.guide } : {}),
+            outcome: run,
+            stop: () => controller.abort(),
+          }}
+        />,
+        { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false },
+      );
+      outcome = await run;
+      await app.waitUntilExit();
+    } else {
+      const print = createPlainPrinter({ json: options.json, write, redactor, rehearsal: dryRun });
+      if (!options.json) {
+        write(`upgrade-pilot: ${prepared.resuming ? 'resuming' : 'session'} ${session.id} (${dryRun ? 'rehearsal: nothing will be sent' : 'live'}${meta.lab ? ', lab' : ''}) - ${meta.runbook.title}`);
+        for (const w of key.warnings) write(`warning: ${w}`);
+      }
+      runner.subscribe(print);
+      outcome = await runner.run();
+    }
+    const code = exitCodeFor(outcome);
+    if (!interactive) reportEnd(outcome, code, session.id, options.json, io, redactor);
+    return code;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
+    session.close();
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+function reportEnd(outcome: RunOutcome, code: ExitCode, id: string, json: boolean, io: RunIO, redactor: Redactor): void {
+  const error: ErrorInfo | undefined = outcome.status === 'done' ? undefined : 'toInfo' in outcome.error ? outcome.error.toInfo() : outcome.error;
+  if (json) {
+    io.stdout.write(`${redactor.text(JSON.stringify({ type: 'result', session: id, status: outcome.status, exitCode: code, ...(error ? { error } : {}) }))}\n`);
+    return;
+  }
+  if (!error) return;
+  io.stderr.write(redactor.text(`error: ${error.message}\n${error.hint ? `  what to do: ${error.hint}\n` : ''}`));
+  if (outcome.status !== 'awaitingApproval' || !error.hint?.includes(id)) io.stderr.write(`  the session is saved: upgrade-pilot resume ${id}\n`);
+}
+

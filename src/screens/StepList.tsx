@@ -1,0 +1,56 @@
+import { Box, Text } from 'ink';
+import { formatDuration } from '../engine/duration.js';
+import { isPlaceholder, type Entry } from '../engine/state.js';
+import { colour, stepIcon } from './theme.js';
+
+export interface StepListProps {
+  entries: Entry[];
+  selectedId: string | undefined;
+  width: number;
+  height: number;
+  now: number;
+}
+
+type Row = { key: string; text: string; icon?: string; tone?: Parameters<typeof colour>[0]; dim?: boolean; selected?: boolean; right?: string };
+
+/** The steps with status icons (and words for the selected one) and durations, hop headings between. */
+export function StepList({ entries, selectedId, width, height, now }: StepListProps) {
+  const rows: Row[] = [];
+  let lastHop: string | undefined;
+  for (const e of entries) {
+    if (isPlaceholder(e)) {
+      rows.push({ key: e.id, text: `${e.title} (after the plan)`, icon: '·', tone: 'muted', dim: true });
+      continue;
+    }
+    const hopKey = e.group ? `${e.group}${e.hop?.index ?? ''}` : undefined;
+    if (hopKey !== lastHop && e.group) {
+      rows.push({ key: `h-${hopKey}`, text: e.hop ? `Hop ${e.hop.index}/${e.hop.count}: ${e.hop.from} → ${e.hop.to}` : 'No hops: settle and check', dim: false });
+    }
+    lastHop = hopKey;
+    const s = stepIcon[e.status];
+    const running = e.status === 'running' || e.status === 'awaitingApproval';
+    const ms = running && e.startedAt ? e.durationMs + Math.max(0, now - Date.parse(e.startedAt)) : e.durationMs;
+    const right = e.status === 'pending' ? '' : e.status === 'skipped' ? 'skip' : formatDuration(ms);
+    rows.push({ key: e.id, text: `${e.group ? '  ' : ''}${e.title}`, icon: s.icon, tone: s.tone, selected: e.id === selectedId, right });
+  }
+  const selectedIndex = rows.findIndex((r) => r.selected);
+  const start = Math.max(0, Math.min(selectedIndex - Math.floor(height / 2), rows.length - height));
+  const visible = rows.slice(start, start + height);
+  const textWidth = width - 10;
+  return (
+    <Box flexDirection="column" width={width}>
+      {visible.map((r) => {
+        const c = r.tone ? colour(r.tone) : undefined;
+        const title = r.text.length > textWidth ? `${r.text.slice(0, textWidth - 1)}…` : r.text;
+        return (
+          <Text key={r.key} {...(r.selected ? { inverse: true } : {})} {...(r.dim ? { dimColor: true } : {})} bold={r.icon === undefined}>
+            {r.icon ? <Text {...(c ? { color: c } : {})}>{r.icon} </Text> : null}
+            {title.padEnd(textWidth + (r.icon ? 0 : 2))}
+            <Text dimColor>{(r.right ?? '').padStart(7)}</Text>
+          </Text>
+        );
+      })}
+      {rows.length > visible.length ? <Text dimColor>{`${rows.length - visible.length} more…`}</Text> : null}
+    </Box>
+  );
+}

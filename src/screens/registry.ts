@@ -1,0 +1,9 @@
+/** Which screen shows which step kind. Kinds without one get the generic screen. */
+import { GenericStep } from './GenericStep.js';
+import type { StepScreen } from './step-screen.js';
+
+const screens: Record<string, StepScreen> = {};
+
+export function screenFor(kind: string): StepScreen {
+  return screens[kind] ?? GenericStep;
+}

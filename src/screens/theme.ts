@@ -1,0 +1,41 @@
+/**
+ * Colours and labels. Every status has a text label as well as a colour, so screens read the same
+ * without colour, under NO_COLOR, and to a screen reader.
+ */
+import type { StepStatus } from '../engine/state.js';
+
+export const noColor = (): boolean => 'NO_COLOR' in process.env && process.env.NO_COLOR !== '';
+
+export type Tone = 'pass' | 'fail' | 'warn' | 'unknown' | 'info' | 'muted' | 'accent';
+
+const colours: Record<Tone, string> = {
+  pass: 'green',
+  fail: 'red',
+  warn: 'yellow',
+  unknown: 'gray',
+  info: 'cyan',
+  muted: 'gray',
+  accent: 'magenta',
+};
+
+/** The colour for a tone, or undefined under NO_COLOR (Ink then prints plain text). */
+export function colour(tone: Tone): string | undefined {
+  return noColor() ? undefined : colours[tone];
+}
+
+export const toneLabel: Record<Exclude<Tone, 'muted' | 'accent'>, string> = {
+  pass: 'PASS',
+  fail: 'FAIL',
+  warn: 'WARN',
+  unknown: 'UNKNOWN',
+  info: 'INFO',
+};
+
+export const stepIcon: Record<StepStatus, { icon: string; tone: Tone; label: string }> = {
+  pending: { icon: '·', tone: 'muted', label: 'pending' },
+  running: { icon: '▶', tone: 'info', label: 'running' },
+  awaitingApproval: { icon: '?', tone: 'warn', label: 'waiting for you' },
+  succeeded: { icon: '✔', tone: 'pass', label: 'done' },
+  failed: { icon: '✖', tone: 'fail', label: 'failed' },
+  skipped: { icon: '–', tone: 'muted', label: 'skipped' },
+};

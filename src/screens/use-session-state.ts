@@ -1,0 +1,45 @@
+import { useEffect, useState } from 'react';
+import type { SessionState } from '../engine/state.js';
+
+export interface StateSource {
+  getState(): SessionState;
+  subscribe(listener: (state: SessionState) => void): () => void;
+}
+
+/**
+ * Session state for the view, with updates batched: a burst of events (a migration poll can bring
+ * hundreds) becomes one render per frame instead of one per event.
+ */
+export function useSessionState(source: StateSource, frameMs = 33): SessionState {
+  const [state, setState] = useState(() => source.getState());
+  useEffect(() => {
+    let timer: NodeJS.Timeout | undefined;
+    const unsubscribe = source.subscribe(() => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        setState(source.getState());
+      }, frameMs);
+    });
+    setState(source.getState());
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+    };
+  }, [source, frameMs]);
+  return state;
+}
+
+/** Terminal size, following resizes. */
+export function useTerminalSize(stdout: NodeJS.WriteStream): { columns: number; rows: number } {
+  const read = () => ({ columns: stdout.columns || 100, rows: stdout.rows || 30 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  return size;
+}

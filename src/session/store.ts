@@ -1,0 +1,226 @@
+/**
+ * Sessions on disk: `<state dir>/sessions/<id>/` holding `journal.ndjson` (the truth), `state.json`
+ * (a snapshot, to load fast), `lock`, and the reports. Loading = snapshot + the journal records
+ * after it, replayed through the reducer.
+ */
+import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { InputError } from '../errors.js';
+import { initialState, reduce } from '../engine/reducer.js';
+import type { JournalSink } from '../engine/runner.js';
+import { currentStep, SCHEMA_VERSION, type SessionEvent, type SessionState } from '../engine/state.js';
+import { ensurePrivateDir, stateDirError, writeFileAtomic } from './durable-fs.js';
+import { JournalWriter, readJournal } from './journal.js';
+import { SessionLock } from './lock.js';
+import type { Redactor } from './redact.js';
+
+interface Snapshot {
+  schema: number;
+  seq: number;
+  state: SessionState;
+}
+
+export interface SessionSummary {
+  id: string;
+  runbook: string;
+  cluster: string;
+  mode: string;
+  currentStep: string;
+  status: string;
+  updatedAt: string;
+  createdAt: string;
+}
+
+export function newSessionId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+const JOURNAL = 'journal.ndjson';
+const SNAPSHOT = 'state.json';
+const LOCK = 'lock';
+
+export class OpenSession implements JournalSink {
+  private seq: number;
+  private closed = false;
+
+  constructor(
+    readonly id: string,
+    readonly dir: string,
+    readonly state: SessionState,
+    private readonly journal: JournalWriter,
+    private readonly lock: SessionLock,
+    private readonly redactor: Redactor,
+  ) {
+    this.seq = state.seq;
+  }
+
+  append(event: SessionEvent): number {
+    this.seq += 1;
+    try {
+      this.journal.append({ seq: this.seq, event: this.redactor.value(event) });
+    } catch (err) {
+      throw stateDirError(join(this.dir, JOURNAL), err);
+    }
+    return this.seq;
+  }
+
+  snapshot(state: SessionState): void {
+    const { log: _log, ...durable } = state;
+    const clean = { ...durable, log: [], entries: durable.entries.map((e) => ('live' in e ? { ...e, live: undefined } : e)) };
+    const snap: Snapshot = { schema: SCHEMA_VERSION, seq: this.seq, state: this.redactor.value(clean) };
+    writeFileAtomic(join(this.dir, SNAPSHOT), JSON.stringify(snap));
+  }
+
+  /** Writes a file in the session folder (reports): redacted, atomic, 0600. */
+  writeFile(name: string, text: string): string {
+    const file = join(this.dir, name);
+    writeFileAtomic(file, this.redactor.text(text));
+    return file;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.journal.close();
+    this.lock.release();
+  }
+}
+
+export class SessionStore {
+  readonly sessionsDir: string;
+
+  constructor(
+    readonly stateDir: string,
+    private readonly redactor: Redactor,
+  ) {
+    this.sessionsDir = join(stateDir, 'sessions');
+  }
+
+  /** Creates a session folder, takes its lock and journals its first record. */
+  create(created: Extract<SessionEvent, { type: 'session.created' }>): OpenSession {
+    ensurePrivateDir(this.stateDir);
+    ensurePrivateDir(this.sessionsDir);
+    const id = created.meta.id;
+    const dir = join(this.sessionsDir, id);
+    ensurePrivateDir(dir);
+    const lock = SessionLock.acquire(join(dir, LOCK), id);
+    const state = initialState(created);
+    const session = new OpenSession(id, dir, state, new JournalWriter(join(dir, JOURNAL), 0), lock, this.redactor);
+    state.seq = session.append(created);
+    session.snapshot(state);
+    return session;
+  }
+
+  /** Opens a session to continue it: takes the lock first, then loads. */
+  open(id: string | undefined): OpenSession {
+    const resolved = id ?? this.latestId();
+    const dir = this.dirOf(resolved);
+    const lock = SessionLock.acquire(join(dir, LOCK), resolved);
+    try {
+      const { state, validBytes } = this.loadFrom(dir, resolved);
+      const journal = new JournalWriter(join(dir, JOURNAL), validBytes);
+      return new OpenSession(resolved, dir, state, journal, lock, this.redactor);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+
+  /** Reads a session without locking it (reports, listings). */
+  load(id: string | undefined): SessionState {
+    const resolved = id ?? this.latestId();
+    return this.loadFrom(this.dirOf(resolved), resolved).state;
+  }
+
+  dirOf(id: string): string {
+    if (!/^[\w.-]+$/.test(id)) throw new InputError('session.bad-id', `"${id}" is not a session id.`, { hint: 'List sessions with: upgrade-pilot sessions' });
+    const dir = join(this.sessionsDir, id);
+    if (!existsSync(join(dir, JOURNAL))) {
+      throw new InputError('session.not-found', `No session ${id} in ${this.sessionsDir}.`, { hint: 'List sessions with: upgrade-pilot sessions (and check --state-dir).' });
+    }
+    return dir;
+  }
+
+  ids(): string[] {
+    if (!existsSync(this.sessionsDir)) return [];
+    try {
+      return readdirSync(this.sessionsDir)
+        .filter((name) => existsSync(join(this.sessionsDir, name, JOURNAL)))
+        .sort();
+    } catch (err) {
+      throw stateDirError(this.sessionsDir, err);
+    }
+  }
+
+  latestId(): string {
+    const ids = this.ids();
+    // Ids start with their creation time, so the last one sorted is the newest; ties broken by mtime.
+    const latest = ids
+      .map((id) => ({ id, mtime: statSync(join(this.sessionsDir, id, JOURNAL)).mtimeMs }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.mtime - b.mtime))
+      .pop();
+    if (!latest) throw new InputError('session.none', `There are no saved sessions in ${this.stateDir}.`, { hint: 'Start one with: upgrade-pilot start (or check --state-dir).' });
+    return latest.id;
+  }
+
+  list(): SessionSummary[] {
+    return this.ids().map((id) => {
+      const state = this.load(id);
+      const step = currentStep(state);
+      return {
+        id,
+        runbook: state.meta.runbook.name,
+        cluster: state.meta.cluster.name ?? state.meta.cluster.uid ?? '-',
+        mode: state.meta.mode === 'rehearsal' ? 'rehearsal' : state.meta.lab ? 'lab' : 'live',
+        currentStep: state.run.status === 'done' ? '-' : (step?.id ?? '-'),
+        status: state.run.status,
+        updatedAt: state.run.updatedAt,
+        createdAt: state.meta.createdAt,
+      };
+    });
+  }
+
+  private loadFrom(dir: string, id: string): { state: SessionState; validBytes: number } {
+    let journal;
+    try {
+      journal = readJournal(join(dir, JOURNAL));
+    } catch (err) {
+      if (err instanceof InputError) throw err;
+      throw stateDirError(dir, err);
+    }
+    let state: SessionState | undefined;
+    const snapFile = join(dir, SNAPSHOT);
+    if (existsSync(snapFile)) {
+      try {
+        const snap = JSON.parse(readFileSync(snapFile, 'utf8')) as Snapshot;
+        if (snap.schema > SCHEMA_VERSION) {
+          throw new InputError('session.schema', `Session ${id} was written by a newer upgrade-pilot (schema ${snap.schema}; this one reads ${SCHEMA_VERSION}).`, {
+            hint: 'Upgrade upgrade-pilot to continue this session.',
+          });
+        }
+        if (snap.seq <= journal.records.length) state = { ...snap.state, seq: snap.seq, log: [] };
+      } catch (err) {
+        if (err instanceof InputError) throw err;
+        // A damaged snapshot is only a cache: the journal rebuilds it.
+      }
+    }
+    for (const { seq, event } of journal.records) {
+      if (state && seq <= state.seq) continue;
+      if (event.type === 'session.created') {
+        state = initialState(event);
+      } else {
+        if (!state) break;
+        state = reduce(state, event);
+      }
+      state.seq = seq;
+    }
+    if (!state) {
+      throw new InputError('session.empty', `Session ${id} has no complete record (it was interrupted while being created).`, {
+        hint: `Start a new session; remove ${dir} when convenient.`,
+      });
+    }
+    return { state, validBytes: journal.validBytes };
+  }
+}

@@ -1,0 +1,6 @@
+/** The step kinds upgrade-pilot ships, registered explicitly (no side effects on import). */
+import { StepRegistry } from '../engine/step-kind.js';
+
+export function builtinSteps(): StepRegistry {
+  return new StepRegistry();
+}

@@ -1,0 +1,27 @@
+/**
+ * A customization rule of spec 9.2, as written in the runbook: which pack, which setting (a values
+ * path or a manifest name), what must hold, and why.
+ */
+import { z } from 'zod';
+import { ProfileRole } from '../engine/params.js';
+
+export const RuleAssertion = z.enum(['equals', 'contains', 'present', 'absent', 'templateVariable', 'notLiteralCidr']);
+export type RuleAssertion = z.infer<typeof RuleAssertion>;
+
+export const RuleSpecSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'expected a lower-case id'),
+    title: z.string().min(1),
+    profile: ProfileRole,
+    /** Pack name in the profile (usually `${params.packs.<role>}`). */
+    pack: z.string().min(1),
+    /** Path in the pack's values: `a.b["key.with/dots"].c`; `*` matches any key at one level. */
+    path: z.string().min(1).optional(),
+    /** Name of a manifest of the pack. */
+    manifest: z.string().min(1).optional(),
+    assert: RuleAssertion,
+    value: z.unknown().optional(),
+    reason: z.string().min(1),
+  })
+  .refine((r) => (r.path === undefined) !== (r.manifest === undefined), { message: 'a rule names exactly one of `path` or `manifest`' })
+  .refine((r) => !['equals', 'contains'].includes(r.assert) || r.value !== undefined, { message: '`equals` and `contains` need a `value`' });
