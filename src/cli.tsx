@@ -9,14 +9,21 @@ import { parseCommandLine } from './cli/args.js';
 import { commandHelp, generalHelp } from './cli/help.js';
 import { listSessions } from './commands/sessions.js';
 import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
-import { runSession, type RunIO } from './run/session-run.js';
+import { runSession, type RunIO, type SessionRequest } from './run/session-run.js';
+import type { StepRegistry } from './engine/step-kind.js';
 import { builtinSteps } from './steps/index.js';
 import { toolVersion } from './version.js';
 
 /** Commands whose capability lands in a later issue say so, plainly, and exit 2. */
 const notYet: Record<string, string> = {};
 
-export async function main(argv: string[], io: RunIO): Promise<ExitCode> {
+/** Test seams: a registry of test step kinds, scripted effects. Production passes nothing. */
+export interface MainOverrides {
+  registry?: StepRegistry;
+  effects?: SessionRequest['effects'];
+}
+
+export async function main(argv: string[], io: RunIO, overrides: MainOverrides = {}): Promise<ExitCode> {
   const write = (s: string) => io.stdout.write(`${s}\n`);
   try {
     const parsed = parseCommandLine(argv);
@@ -35,14 +42,15 @@ export async function main(argv: string[], io: RunIO): Promise<ExitCode> {
         hint: 'Run `upgrade-pilot --help` for what works today.',
       });
     }
-    const registry = builtinSteps();
+    const registry = overrides.registry ?? builtinSteps();
+    const seams = overrides.effects ? { effects: overrides.effects } : {};
     switch (command.name) {
       case 'start':
-        return await runSession({ kind: 'start', options, registry, dryRun: options['dry-run'] }, io);
+        return await runSession({ kind: 'start', options, registry, dryRun: options['dry-run'], ...seams }, io);
       case 'rehearse':
-        return await runSession({ kind: 'start', options, registry, dryRun: true }, io);
+        return await runSession({ kind: 'start', options, registry, dryRun: true, ...seams }, io);
       case 'resume':
-        return await runSession({ kind: 'resume', options, registry, ...(positional ? { sessionId: positional } : {}) }, io);
+        return await runSession({ kind: 'resume', options, registry, ...(positional ? { sessionId: positional } : {}), ...seams }, io);
       case 'sessions':
         return listSessions(options, io.env, write);
       default:

@@ -20,6 +20,9 @@ const positiveInt = (flag: string) =>
     .transform(Number)
     .refine((n) => n > 0, `--${flag} must be above 0`);
 
+const vmRef = (flag: string) =>
+  z.string().refine((v) => NsName.safeParse(v).success, { error: (iss) => `--${flag} takes NAMESPACE/NAME of a VM, got "${String(iss.input)}"` });
+
 const splitList = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 
 const OptionsSchema = z.object({
@@ -44,15 +47,9 @@ const OptionsSchema = z.object({
       }
       return gates;
     }),
-  'approve-restart': z.array(NsName.or(z.string().transform((s, ctx) => {
-    ctx.addIssue({ code: 'custom', message: `--approve-restart takes NAMESPACE/NAME of a VM, got "${s}"` });
-    return z.NEVER;
-  }))).default([]),
+  'approve-restart': z.array(vmRef('approve-restart')).default([]),
   'approve-all-restarts': z.boolean().default(false),
-  'skip-restart': z.array(NsName.or(z.string().transform((s, ctx) => {
-    ctx.addIssue({ code: 'custom', message: `--skip-restart takes NAMESPACE/NAME of a VM, got "${s}"` });
-    return z.NEVER;
-  }))).default([]),
+  'skip-restart': z.array(vmRef('skip-restart')).default([]),
   'state-dir': z.string().min(1).optional(),
   'api-key-file': z.string().min(1).optional(),
   scenario: z.enum(labScenarios, { error: (iss) => `--scenario must be one of ${labScenarios.join(', ')}, got "${String(iss.input)}"` }).optional(),

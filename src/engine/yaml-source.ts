@@ -83,7 +83,7 @@ export function formatPath(path: readonly PathKey[]): string {
 function describeIssue(issue: z.core.$ZodIssue, value: unknown, schema: z.ZodType): string {
   switch (issue.code) {
     case 'unrecognized_keys': {
-      const accepted = acceptedKeysAt(schema, issue.path);
+      const accepted = acceptedKeysAt(schema, issue.path, lookup(value, issue.path));
       const list = accepted.length ? ` (accepted: ${accepted.join(', ')})` : '';
       return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}${list}`;
     }
@@ -99,31 +99,57 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown, schema: z.ZodTyp
   }
 }
 
-/** The keys an object schema accepts at `path` (through optionals, defaults, arrays and records). */
-export function acceptedKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+type Def = Record<string, unknown> & { type?: string };
+const defOf = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } })._zod?.def;
+
+/** Through optionals, defaults, pipes: the schema that does the work. */
+function unwrap(s: unknown): unknown {
+  for (let i = 0; i < 20; i++) {
+    const def = defOf(s);
+    if (!def) return s;
+    if (['optional', 'default', 'nullable', 'prefault', 'readonly'].includes(def.type ?? '')) s = def.innerType;
+    else if (def.type === 'pipe') s = def.in;
+    else return s;
+  }
+  return s;
+}
+
+const objectKeys = (s: unknown): string[] => {
+  const def = defOf(unwrap(s));
+  return def?.type === 'object' ? Object.keys(def.shape as Record<string, unknown>) : [];
+};
+
+/** A union's option that best fits `value` (most keys in common). */
+function bestOption(options: unknown[], value: unknown): unknown {
+  const keys = value && typeof value === 'object' ? Object.keys(value) : [];
+  let best = options[0];
+  let score = -1;
+  for (const o of options) {
+    const k = objectKeys(o);
+    const s = keys.filter((x) => k.includes(x)).length;
+    if (s > score) [best, score] = [o, s];
+  }
+  return best;
+}
+
+/** The keys an object schema accepts at `path` (through optionals, defaults, arrays, records, unions). */
+export function acceptedKeysAt(schema: z.ZodType, path: readonly PropertyKey[], valueAtPath?: unknown): string[] {
   let cur: unknown = schema;
-  const unwrap = (s: unknown): unknown => {
-    for (let i = 0; i < 20; i++) {
-      const def = (s as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
-      if (!def) return s;
-      if (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault' || def.type === 'readonly') s = def.innerType;
-      else if (def.type === 'pipe') s = def.in;
-      else return s;
-    }
-    return s;
-  };
   for (const key of path) {
     cur = unwrap(cur);
-    const def = (cur as { _zod: { def: Record<string, unknown> } })._zod.def;
-    if (def.type === 'object') cur = (def.shape as Record<string, unknown>)[String(key)];
-    else if (def.type === 'array') cur = def.element;
-    else if (def.type === 'record') cur = def.valueType;
+    const def = defOf(cur);
+    if (def?.type === 'union') cur = unwrap(bestOption(def.options as unknown[], undefined));
+    const d = defOf(cur);
+    if (d?.type === 'object') cur = (d.shape as Record<string, unknown>)[String(key)];
+    else if (d?.type === 'array') cur = d.element;
+    else if (d?.type === 'record') cur = d.valueType;
     else return [];
     if (cur === undefined) return [];
   }
   cur = unwrap(cur);
-  const def = (cur as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
-  return def?.type === 'object' ? Object.keys(def.shape as Record<string, unknown>) : [];
+  const def = defOf(cur);
+  if (def?.type === 'union') return objectKeys(bestOption(def.options as unknown[], valueAtPath));
+  return objectKeys(cur);
 }
 
 function lookup(value: unknown, path: readonly PropertyKey[]): unknown {
@@ -140,6 +166,16 @@ function typeName(v: unknown): string {
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'object') return 'a mapping';
   return `${typeof v} ${JSON.stringify(v)}`;
+}
+
+/**
+ * "Invalid input" from a union says nothing; report instead the issues of the branch that came
+ * closest (fewest issues), e.g. "kind: missing" for a step rather than "not a step or a group".
+ */
+function closestBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
+  const best = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
+  return best.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as z.core.$ZodIssue).flatMap(closestBranch);
 }
 
 function issuePath(issue: z.core.$ZodIssue): PathKey[] {
@@ -163,14 +199,15 @@ export function validate<S extends z.ZodType>(src: YamlSource, schema: S, what: 
   const prefix = opts.prefix ?? [];
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues = result.error.issues.slice(0, 5);
+  const all = result.error.issues.flatMap(closestBranch);
+  const issues = all.slice(0, 5);
   const located = issues.map((issue) => {
     const path = issuePath(issue);
-    const at = issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined ? [...path, issue.keys[0]] : path;
+    const at = issue.code === 'unrecognized_keys' && issue.keys.length === 1 ? [...path, issue.keys[0]!] : path;
     const pos = positionOf(src, [...prefix, ...at]);
-    return { pos, line: `${src.file}:${pos.line}:${pos.col}: ${formatPath([...prefix, ...path])}: ${describeIssue(issue, value, schema)}` };
+    return { pos, line: `${src.file}:${pos.line}:${pos.col}: ${formatPath([...prefix, ...at])}: ${describeIssue(issue, value, schema)}` };
   });
-  const more = result.error.issues.length > issues.length ? `\n(and ${result.error.issues.length - issues.length} more)` : '';
+  const more = all.length > issues.length ? `\n(and ${all.length - issues.length} more)` : '';
   const first = located[0]?.pos ?? { line: 1, col: 1 };
   throw new InputError('input.invalid', `The ${what} is not valid:\n${located.map((l) => l.line).join('\n')}${more}`, {
     hint: opts.hint ?? `Fix the ${what} at the position shown.`,

@@ -43,6 +43,8 @@ export interface SessionRequest {
   lab?: { paramsFile: string; apiKey: string; guide: string[] };
   /** Called once the session exists (tests use it to find the id). */
   onSession?: (id: string) => void;
+  /** Replaces the real effects (tests: scripted fakes that fail on unexpected calls). */
+  effects?: typeof buildEffects;
 }
 
 /** TUI on a terminal; plain lines without one, with --non-interactive or --json, or under CI. */
@@ -154,7 +156,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   process.on('SIGHUP', onSignal);
 
   try {
-    const effects = buildEffects({
+    const effects = (req.effects ?? buildEffects)({
       params: params?.params,
       runbook: runbook.runbook,
       apiKey: key.key,

@@ -41,6 +41,8 @@ export interface ResourceType {
   verbs: string[];
   /** e.g. `log` for pods, `restart` for VMs (served by the hooks). */
   subresources?: string[];
+  /** Discovery categories, e.g. `all` (what `kubectl get all` expands to). */
+  categories?: string[];
 }
 
 export interface ListOptions {
@@ -68,6 +70,17 @@ export interface KubeStatusError {
   code: number;
   reason: string;
   message: string;
+  /** The Status `details` the apiserver adds, e.g. `{ name, group, kind }` for NotFound. */
+  details?: StatusDetails;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  /** The resource (plural), as the apiserver fills it. */
+  kind?: string;
+  causes?: Array<{ reason?: string; message?: string; field?: string }>;
+  retryAfterSeconds?: number;
 }
 
 export interface SubresourceRequest {

@@ -61,3 +61,24 @@ export interface PaletteLabHooks {
   /** The profiles deployed to a cluster, or undefined for an unknown cluster uid (404). */
   clusterProfiles(clusterUid: string): DeployedProfile[] | undefined;
 }
+
+/*
+ * Added for the Palette API double (src/lab/palette/server.ts). Nothing above changed meaning.
+ * Rendering notes: `extraMetadata` is merged into `metadata` and `extraSpec` into `spec` of every
+ * profile document; a PUT replaces both with the unknown fields it carries (so a client that drops
+ * unknown fields is caught by the next GET).
+ */
+
+/** Which shapes a lab instance answers with: the spec's (`spec.template`, `/v1/clusters`) or real Palette's. */
+export type PaletteDialect = 'spec' | 'palette';
+
+/** The answer of a lab control route (`/_lab/...`) added by the lab assembly. */
+export interface LabRouteResult {
+  status: number;
+  /** Sent as JSON when defined. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** `body` is the raw request body (empty string when there was none). */
+export type LabRouteHandler = (req: import('node:http').IncomingMessage, body: string) => LabRouteResult | Promise<LabRouteResult>;

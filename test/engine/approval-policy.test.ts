@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { decideByPolicy, noApprovals, type Approvals } from '../../src/engine/approval-policy.js';
+import { approveOrDecline, restartOptions, type GateRequest } from '../../src/engine/gate.js';
+
+const gate = (name: string): GateRequest => ({ gate: name, key: `k/${name}`, title: name, lines: [], options: approveOrDecline('ok'), safeChoice: 'abort' });
+const restart = (ns: string, name: string): GateRequest => ({ gate: 'restart', key: `k/${ns}/${name}`, title: 'restart', lines: [], options: restartOptions, safeChoice: 'skip', subject: { namespace: ns, name } });
+const a = (x: Partial<Approvals>): Approvals => ({ ...noApprovals, ...x });
+
+const cases: Array<[string, GateRequest, Approvals, boolean, string]> = [
+  ['nothing approved asks', gate('draft'), noApprovals, false, 'ask'],
+  ['--approve draft approves draft', gate('draft'), a({ gates: ['draft'] }), false, 'approve'],
+  ['--approve draft does not approve publish', gate('publish'), a({ gates: ['draft'] }), false, 'ask'],
+  ['--approve publish,draft approves publish', gate('publish'), a({ gates: ['draft', 'publish'] }), false, 'approve'],
+  ['--approve cancel-migrations approves it', gate('cancel-migrations'), a({ gates: ['cancel-migrations'] }), false, 'approve'],
+  ['gate approvals never approve a restart', restart('vms', 'a'), a({ gates: ['draft', 'publish', 'cancel-migrations', 'restart'] }), false, 'ask'],
+  ['--approve-restart approves that VM', restart('vms', 'a'), a({ restarts: ['vms/a'] }), false, 'approve'],
+  ['--approve-restart is per namespace too', restart('other', 'a'), a({ restarts: ['vms/a'] }), false, 'ask'],
+  ['--approve-restart of another VM does not count', restart('vms', 'b'), a({ restarts: ['vms/a'] }), false, 'ask'],
+  ['--approve-all-restarts approves any VM', restart('vms', 'b'), a({ allRestarts: true }), false, 'approve'],
+  ['--skip-restart wins over --approve-all-restarts', restart('vms', 'b'), a({ allRestarts: true, skipRestarts: ['vms/b'] }), false, 'skip'],
+  ['a restart without a subject is always asked', { ...restart('vms', 'a'), subject: undefined } as unknown as GateRequest, a({ allRestarts: true }), false, 'ask'],
+  ['a rehearsal needs no approval', gate('publish'), noApprovals, true, 'approve'],
+  ['a rehearsal needs no approval for restarts either', restart('vms', 'a'), noApprovals, true, 'approve'],
+];
+
+describe('approval policy', () => {
+  it.each(cases)('%s', (_n, request, approvals, rehearsal, expected) => {
+    expect(decideByPolicy(request, approvals, rehearsal).choice).toBe(expected);
+  });
+  it('says where an approval came from', () => {
+    expect(decideByPolicy(gate('draft'), a({ gates: ['draft'] }), false)).toEqual({ choice: 'approve', by: 'flag' });
+    expect(decideByPolicy(gate('draft'), noApprovals, true)).toEqual({ choice: 'approve', by: 'rehearsal' });
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * A test-only set of step kinds that exercises the engine without any API: plain steps, a step that
+ * emits hops, gated mutations, VM-restart style per-item gates, failures and slow steps.
+ */
+import { z } from 'zod';
+import { StepFailedError } from '../../src/errors.js';
+import { defineStepKind, failed, skipped, StepRegistry, succeeded } from '../../src/engine/step-kind.js';
+import { approveOrDecline, restartOptions } from '../../src/engine/gate.js';
+
+const noop = defineStepKind({
+  kind: 'noop',
+  title: 'Do nothing',
+  description: 'Succeeds with a counter output',
+  params: z.strictObject({ value: z.number().default(1), skip: z.string().optional() }),
+  async run(ctx) {
+    if (ctx.params.skip) return skipped(ctx.params.skip);
+    return succeeded({ value: ctx.params.value, hop: ctx.step.hop?.index ?? null }, `value ${ctx.params.value}`);
+  },
+  async precondition(ctx) {
+    const drift = (ctx.site?.extra as { drift?: string } | undefined)?.drift;
+    return drift ? [drift] : [];
+  },
+});
+
+const emitHops = defineStepKind({
+  kind: 'emit-hops',
+  title: 'Plan hops',
+  description: 'Outputs the hops given in params',
+  params: z.strictObject({ hops: z.array(z.strictObject({ from: z.string(), to: z.string() })).default([]) }),
+  async run(ctx) {
+    return succeeded({ hops: ctx.params.hops }, `${ctx.params.hops.length} hop(s)`);
+  },
+});
+
+const gatedWrite = defineStepKind({
+  kind: 'gated-write',
+  title: 'Write something',
+  description: 'Asks at the `draft` gate, then sends one palette mutation',
+  gate: 'draft',
+  params: z.strictObject({ path: z.string().default('/v1/clusterprofiles/p1'), confirmText: z.string().optional() }),
+  async run(ctx) {
+    const decision = await ctx.confirm({
+      gate: 'draft',
+      title: `Write draft ${ctx.params.path}`,
+      lines: ['Writes a draft of the profile. Clusters are not affected until it is published.'],
+      options: approveOrDecline('Write draft'),
+      safeChoice: 'abort',
+      ...(ctx.params.confirmText ? { confirmText: ctx.params.confirmText } : {}),
+    });
+    if (decision.choice !== 'approve') throw new StepFailedError('test.declined', 'declined by the operator');
+    const key = `${ctx.step.id}/put`;
+    const outcome = await ctx.mutate({
+      key,
+      request: { target: 'palette', method: 'PUT', path: ctx.params.path, body: { spec: { version: '1.2.3' } }, summary: `write ${ctx.params.path}` },
+      approvedBy: `${ctx.step.id}/draft`,
+      settle: async () => ((ctx.effects.palette as unknown as { applied?: Set<string> }).applied?.has(ctx.params.path) ? 'done' : 'not-done'),
+    });
+    return succeeded({ outcome }, `draft written (${outcome})`);
+  },
+});
+
+const restartEach = defineStepKind({
+  kind: 'restart-each',
+  title: 'Restart VMs',
+  description: 'One restart gate per VM; approved ones are restarted, pending ones stop the run',
+  params: z.strictObject({ vms: z.array(z.string()).default([]) }),
+  async run(ctx) {
+    const restarted: string[] = [];
+    const skippedVms: string[] = [];
+    const pending: Array<{ gate: string; title: string; flag: string }> = [];
+    for (const vm of ctx.params.vms) {
+      const key = `${ctx.step.id}/restart/${vm}`;
+      if (ctx.mutationDone(key)) {
+        restarted.push(vm);
+        continue;
+      }
+      const [namespace, name] = vm.split('/') as [string, string];
+      const d = await ctx.confirm(
+        { gate: 'restart', key: `${key}/gate`, title: `Restart VM ${vm}`, lines: ['The VM is unavailable while it restarts.'], options: restartOptions, safeChoice: 'skip', subject: { namespace, name } },
+        { deferIfPending: true },
+      );
+      if (d.choice === 'pending') {
+        pending.push({ gate: 'restart', title: `restart ${vm}`, flag: `--approve-restart ${vm}` });
+        continue;
+      }
+      if (d.choice === 'abort') return failed(new StepFailedError('test.aborted', 'recovery aborted'), { restarted, skipped: skippedVms });
+      if (d.choice === 'skip') {
+        skippedVms.push(vm);
+        ctx.note(`skipped/${vm}`, true);
+        continue;
+      }
+      await ctx.mutate({ key, request: { target: 'kube', program: 'kubectl', argv: ['replace', '--raw', `/restart/${vm}`, '-f', '-'], stdin: '{}', summary: `restart ${vm}` }, approvedBy: `${key}/gate` });
+      restarted.push(vm);
+    }
+    if (pending.length) {
+      const { GateStopError } = await import('../../src/errors.js');
+      throw new GateStopError(pending, ctx.sessionId);
+    }
+    return succeeded({ restarted, skipped: skippedVms });
+  },
+});
+
+const failing = defineStepKind({
+  kind: 'fail',
+  title: 'Fail',
+  description: 'Always fails',
+  params: z.strictObject({ message: z.string().default('it failed') }),
+  async run(ctx) {
+    throw new StepFailedError('test.failed', ctx.params.message, { hint: 'fix it and resume' });
+  },
+});
+
+const slow = defineStepKind({
+  kind: 'slow',
+  title: 'Wait',
+  description: 'Waits, publishing progress',
+  params: z.strictObject({ ms: z.number().default(50), ticks: z.number().default(3) }),
+  async run(ctx) {
+    for (let i = 1; i <= ctx.params.ticks; i++) {
+      ctx.progress({ headline: `tick ${i}/${ctx.params.ticks}` });
+      await ctx.effects.clock.sleep(ctx.params.ms, ctx.signal);
+    }
+    return succeeded({ ticks: ctx.params.ticks });
+  },
+});
+
+export function testSteps(): StepRegistry {
+  return new StepRegistry().register(noop, emitHops, gatedWrite, restartEach, failing, slow);
+}

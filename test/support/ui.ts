@@ -1,0 +1,41 @@
+/**
+ * One helper over ink-testing-library: named keys, ANSI stripped, and waiting for the frame to
+ * change rather than sleeping.
+ */
+import { stripVTControlCharacters } from 'node:util';
+
+export const keys = {
+  enter: '\r',
+  escape: '\u001B',
+  up: '\u001B[A',
+  down: '\u001B[B',
+  backspace: '\u007F',
+  ctrlC: '\u0003',
+} as const;
+
+export function plain(frame: string | undefined): string {
+  return stripVTControlCharacters(frame ?? '');
+}
+
+export async function waitForFrame(lastFrame: () => string | undefined, test: (frame: string) => boolean, timeoutMs = 5000): Promise<string> {
+  const start = Date.now();
+  for (;;) {
+    const frame = plain(lastFrame());
+    if (test(frame)) return frame;
+    if (Date.now() - start > timeoutMs) throw new Error(`frame never matched; last frame:\n${frame}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Writes keys one at a time, letting Ink process each. */
+export async function press(stdin: { write: (s: string) => void }, ...sequence: string[]): Promise<void> {
+  for (const k of sequence) {
+    stdin.write(k);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The frame as one line of words: borders removed, wrapping undone, for assertions on sentences. */
+export function words(frame: string): string {
+  return frame.replace(/[│║╔╗╚╝╭╮╰╯═─┌┐└┘]/g, ' ').replace(/\s+/g, ' ');
+}
