@@ -40,7 +40,7 @@ describe('runner', () => {
     const first = await h.runner().run();
     expect(first.status).toBe('awaitingApproval');
     expect(first.status !== 'done' && first.error).toBeInstanceOf(GateStopError);
-    expect((first as { error: GateStopError }).error.pending).toEqual([{ gate: 'draft', title: 'Write draft /v1/clusterprofiles/p1', flag: '--approve draft' }]);
+    expect((first as unknown as { error: GateStopError }).error.pending).toEqual([{ gate: 'draft', title: 'Write draft /v1/clusterprofiles/p1', flag: '--approve draft' }]);
     expect(h.world.sent).toHaveLength(0);
     const stopped = h.store.load(h.id);
     expect(findStep(stopped, 'hop1.write')?.status).toBe('awaitingApproval');
@@ -103,7 +103,7 @@ steps:
 `);
     const first = await h.runner({ approvals: { ...noApprovals, restarts: ['ns/a', 'ns/c'] } }).run();
     expect(first.status).toBe('awaitingApproval');
-    expect((first as { error: GateStopError }).error.pending.map((p) => p.flag)).toEqual(['--approve-restart ns/b']);
+    expect((first as unknown as { error: GateStopError }).error.pending.map((p) => p.flag)).toEqual(['--approve-restart ns/b']);
     expect(h.world.sent.map((r) => r.summary)).toEqual(['restart ns/a', 'restart ns/c']);
     // Resume skipping b: a and c are not restarted again.
     expect((await h.runner({ approvals: { ...noApprovals, skipRestarts: ['ns/b'] } }).run()).status).toBe('done');
@@ -139,7 +139,7 @@ steps:
     const site = { extra: { drift: 'profile vmo-core is now at 1.9.0' } } as never;
     const stopped = await h.runner({ site, approvals: approveDraft }).run();
     expect(stopped.status).toBe('awaitingApproval');
-    expect((stopped as { error: GateStopError }).error.pending[0]?.flag).toBe('--approve drift');
+    expect((stopped as unknown as { error: GateStopError }).error.pending[0]?.flag).toBe('--approve drift');
     expect(findStep(h.store.load(h.id), 'a')?.drift).toMatchObject({ ok: false, findings: ['profile vmo-core is now at 1.9.0'] });
     expect((await h.runner({ site, approvals: { ...approveDraft, gates: ['draft', 'drift'] } }).run()).status).toBe('done');
   });

@@ -21,7 +21,8 @@ export function fakeWorld(): FakeWorld {
 }
 
 export function fakeEffects(world: FakeWorld, confirm: ConfirmFn): Effects {
-  const palette: PaletteApi & { applied: Set<string> } = {
+  // Reads are not scripted: a test step that read would fail loudly on the missing method.
+  const palette = {
     applied: world.applied,
     async execute(req: PaletteMutation) {
       if (world.failNext === req.path) {
@@ -32,7 +33,7 @@ export function fakeEffects(world: FakeWorld, confirm: ConfirmFn): Effects {
       world.sent.push(req);
       world.applied.add(req.path);
     },
-  };
+  } as unknown as PaletteApi & { applied: Set<string> };
   const kube: KubeApi = {
     async execute(req: KubeMutation) {
       world.sent.push(req);

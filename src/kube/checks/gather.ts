@@ -1,0 +1,73 @@
+/**
+ * Fetches what the checks need, once per round: a fixed number of list calls whatever the size of
+ * the cluster, run concurrently within the runner's limit. Lost credentials or an unreachable
+ * cluster stop the round (exit 4); any other failed read makes the checks that needed it unknown.
+ */
+import { PilotError } from '../../errors.js';
+import type { CheckSpec } from '../check-schema.js';
+import { isKubeError } from '../errors.js';
+import type { ClusterReader } from '../reader.js';
+import type { DeployedProfileView, Fetched, VerifyData } from './types.js';
+
+export interface GatherSources {
+  reader: ClusterReader;
+  /** The cluster's profiles read (profile API). */
+  profiles: () => Promise<DeployedProfileView[]>;
+}
+
+const fatal = (err: unknown) =>
+  isKubeError(err, 'credentials') || isKubeError(err, 'unreachable') || isKubeError(err, 'no-kubectl') || isKubeError(err, 'config') || (err instanceof PilotError && err.kind === 'environment' && !isKubeError(err));
+
+async function fetched<T>(load: () => Promise<T>): Promise<Fetched<T>> {
+  const start = Date.now();
+  try {
+    return { ok: true, value: await load(), ms: Date.now() - start };
+  } catch (err) {
+    if (fatal(err)) throw err;
+    return { ok: false, reason: err instanceof Error ? err.message : String(err), ms: Date.now() - start };
+  }
+}
+
+const NOT_RUNNING = 'status.phase!=Running,status.phase!=Succeeded';
+
+export async function gatherVerifyData(specs: CheckSpec[], src: GatherSources): Promise<VerifyData> {
+  const { reader } = src;
+  const jobs: Partial<Record<keyof VerifyData, () => Promise<unknown>>> = {};
+  for (const spec of specs) {
+    switch (spec.kind) {
+      case 'profiles':
+        jobs.profiles = src.profiles;
+        break;
+      case 'components': {
+        const w = spec.with;
+        jobs.kubevirt = () => reader.kubeVirt(w.kubevirt.namespace, w.kubevirt.name);
+        jobs.cdi = () => reader.cdi(w.cdi.name);
+        jobs.componentPods = async () => (await Promise.all([...new Set([w.kubevirt.namespace, w.cdi.namespace])].map((namespace) => reader.pods({ namespace })))).flat();
+        break;
+      }
+      case 'workloads':
+        jobs.vmis = () => reader.vmis();
+        jobs.migrations = () => reader.migrations();
+        break;
+      case 'storage': {
+        const [ns, name] = spec.with.storageCluster.split('/') as [string, string];
+        jobs.storageCluster = () => reader.storageCluster(ns, name);
+        jobs.storageClasses = () => reader.storageClasses();
+        break;
+      }
+      case 'network':
+        jobs.services = () => reader.services();
+        jobs.nads = () => reader.networkAttachmentDefinitions();
+        break;
+      case 'nodes': {
+        const namespaces = spec.with.agentNamespaces;
+        jobs.nodes = () => reader.nodes();
+        jobs.unhealthyPods = () => reader.pods({ fieldSelector: NOT_RUNNING });
+        jobs.agentPods = async () => (await Promise.all(namespaces.map((namespace) => reader.pods({ namespace })))).flat();
+        break;
+      }
+    }
+  }
+  const entries = await Promise.all(Object.entries(jobs).map(async ([key, load]) => [key, await fetched(load!)] as const));
+  return Object.fromEntries(entries) as VerifyData;
+}

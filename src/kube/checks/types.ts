@@ -1,0 +1,68 @@
+/** What a verification check produces, and what it is given. */
+import type { Cdi, KubeVirt, Nad, Node, Pod, Service, StorageClass, StorageCluster, Vm, Vmi, Vmim } from '../schemas.js';
+
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'unknown';
+
+export interface CheckResult {
+  id: string;
+  kind: string;
+  title: string;
+  /** Spec 9.3 item, e.g. "9.3.4". */
+  spec?: string;
+  status: CheckStatus;
+  summary: string;
+  /** First offenders (capped) and a count line; readable in a panel. */
+  evidence: string[];
+  remediation?: string;
+  durationMs: number;
+}
+
+/** A deployed profile as the profile API reports it. */
+export interface DeployedProfileView {
+  name: string;
+  version: string;
+  packs: Array<{ name: string; tag: string }>;
+}
+
+/** What the session knows that the cluster cannot say: expectations and the baseline. */
+export interface VerifyExpectations {
+  /** Profiles that must be deployed, with versions and pack tags once an upgrade ran. */
+  profiles?: Array<{ name: string; version?: string; packs?: Array<{ name: string; tag: string }> }>;
+  /** KubeVirt version the upgrade targets (`v1.4.0`); absent = only consistency is checked. */
+  kubevirtVersion?: string;
+  /** CDI version the upgrade targets. */
+  cdiVersion?: string;
+  /** VMIs running at the baseline (`ns/name`), and NADs that existed then. */
+  baseline?: { runningVmis: string[]; nads: string[] };
+  /** VMs the operator chose not to restart: listed as outstanding, not hidden. */
+  outstandingVms?: string[];
+}
+
+/** Everything the checks read, fetched once per round. A fetch that failed holds its error. */
+export interface VerifyData {
+  profiles?: Fetched<DeployedProfileView[]>;
+  nodes?: Fetched<Node[]>;
+  /** Pods not Running and not Succeeded (server-side field selector). */
+  unhealthyPods?: Fetched<Pod[]>;
+  /** Pods of the components, per namespace. */
+  componentPods?: Fetched<Pod[]>;
+  agentPods?: Fetched<Pod[]>;
+  kubevirt?: Fetched<KubeVirt | undefined>;
+  cdi?: Fetched<Cdi | undefined>;
+  vms?: Fetched<Vm[]>;
+  vmis?: Fetched<Vmi[]>;
+  migrations?: Fetched<Vmim[]>;
+  services?: Fetched<Service[]>;
+  storageClasses?: Fetched<StorageClass[]>;
+  storageCluster?: Fetched<StorageCluster | undefined>;
+  nads?: Fetched<Nad[]>;
+}
+
+export type Fetched<T> = { ok: true; value: T; ms: number } | { ok: false; reason: string; ms: number };
+
+export const EVIDENCE_CAP = 20;
+
+/** The first `cap` items and a count of the rest, so a panel stays readable at any size. */
+export function capped(lines: string[], cap = EVIDENCE_CAP): string[] {
+  return lines.length <= cap ? lines : [...lines.slice(0, cap), `… and ${lines.length - cap} more`];
+}

@@ -1,0 +1,166 @@
+/**
+ * The kubectl runner: every call is an argument array with `--kubeconfig`/`--context` pinned,
+ * `--request-timeout` and a process timeout, a discovery cache folder per run, and a bounded
+ * number of processes at once. A failed call's stdout is never trusted.
+ */
+import { execa } from 'execa';
+import type { KubeMutation } from '../engine/mutation.js';
+import type { Redactor } from '../session/redact.js';
+import type { KubeApi } from './api.js';
+import { classifyKubectlFailure, KubeError } from './errors.js';
+import { limiter } from './limit.js';
+
+export interface KubectlOptions {
+  kubeconfig?: string | undefined;
+  context?: string | undefined;
+  /** Passed to every call as `--request-timeout`. */
+  requestTimeoutMs: number;
+  /** Hard limit on each process (the request timeout does not cover a hung TLS handshake everywhere). */
+  processTimeoutMs: number;
+  /** Discovery cache for this run (`--cache-dir`), so runs do not share stale discovery. */
+  cacheDir: string;
+  concurrency: number;
+  redactor?: Redactor;
+  /** Program names, for tests that wrap kubectl to count processes. */
+  kubectlPath?: string;
+  virtctlPath?: string;
+  /** Every finished call, for the command log and for tests. */
+  onCall?: (call: KubectlCall) => void;
+}
+
+export interface KubectlCall {
+  program: string;
+  args: string[];
+  ms: number;
+  ok: boolean;
+}
+
+export interface RawListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Page size; omitted = the server decides (one call for the whole list, which is what we want). */
+  limit?: number;
+}
+
+const seconds = (ms: number) => `${Math.max(1, Math.ceil(ms / 1000))}s`;
+
+export class Kubectl implements KubeApi {
+  private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
+  private calls = 0;
+
+  constructor(private readonly opts: KubectlOptions) {
+    this.limit = limiter(opts.concurrency);
+  }
+
+  get kubeconfig(): string | undefined {
+    return this.opts.kubeconfig;
+  }
+
+  get context(): string | undefined {
+    return this.opts.context;
+  }
+
+  /** How many kubectl/virtctl processes this runner started. */
+  callCount(): number {
+    return this.calls;
+  }
+
+  /** The flags every kubectl call carries. */
+  pinnedFlags(): string[] {
+    return [
+      ...(this.opts.kubeconfig ? ['--kubeconfig', this.opts.kubeconfig] : []),
+      ...(this.opts.context ? ['--context', this.opts.context] : []),
+      `--request-timeout=${seconds(this.opts.requestTimeoutMs)}`,
+      `--cache-dir=${this.opts.cacheDir}`,
+    ];
+  }
+
+  /** Runs kubectl; resolves with stdout or throws a classified KubeError. */
+  async run(args: string[], opts: { action: string; stdin?: string; signal?: AbortSignal; program?: 'kubectl' | 'virtctl' } = { action: 'run kubectl' }): Promise<string> {
+    const program = opts.program ?? 'kubectl';
+    const file = program === 'kubectl' ? (this.opts.kubectlPath ?? 'kubectl') : (this.opts.virtctlPath ?? 'virtctl');
+    const pinned =
+      program === 'kubectl'
+        ? this.pinnedFlags()
+        : [...(this.opts.kubeconfig ? ['--kubeconfig', this.opts.kubeconfig] : []), ...(this.opts.context ? ['--context', this.opts.context] : [])];
+    const argv = [...pinned, ...args];
+    return this.limit(async () => {
+      this.calls++;
+      const started = Date.now();
+      const result = await execa(file, argv, {
+        reject: false,
+        timeout: this.opts.processTimeoutMs,
+        ...(opts.signal ? { cancelSignal: opts.signal } : {}),
+        ...(opts.stdin !== undefined ? { input: opts.stdin } : { stdin: 'ignore' as const }),
+        env: { KUBECACHEDIR: this.opts.cacheDir },
+        maxBuffer: 2_000_000_000,
+        stripFinalNewline: false,
+        forceKillAfterDelay: 2000,
+      });
+      const ok = !result.failed && result.exitCode === 0;
+      this.opts.onCall?.({ program, args, ms: Date.now() - started, ok });
+      if (ok) return result.stdout;
+      if (result.isCanceled) throw new KubeError('failed', `Stopped while trying to ${opts.action}.`, { kind: 'failed' });
+      const stderr = this.opts.redactor ? this.opts.redactor.text(String(result.stderr ?? '')) : String(result.stderr ?? '');
+      throw classifyKubectlFailure(stderr, { action: opts.action, kubeconfig: this.opts.kubeconfig, timeoutMs: Math.min(this.opts.requestTimeoutMs, this.opts.processTimeoutMs) }, {
+        timedOut: result.timedOut,
+        enoent: (result as { code?: string }).code === 'ENOENT',
+      });
+    });
+  }
+
+  /** `kubectl get --raw PATH`: the bytes as the server sent them. */
+  getRaw(path: string, action: string, signal?: AbortSignal): Promise<string> {
+    return this.run(['get', '--raw', path], { action, ...(signal ? { signal } : {}) });
+  }
+
+  /**
+   * A whole list through `get --raw`, with server-side selectors, parsed once. Follows `continue`
+   * pages when the server paginates; without a `limit` that is one process per resource kind.
+   */
+  async listRaw<T = unknown>(apiPath: string, opts: RawListOptions & { action: string; signal?: AbortSignal }): Promise<T[]> {
+    const items: T[] = [];
+    let token: string | undefined;
+    do {
+      const query = new URLSearchParams();
+      if (opts.labelSelector) query.set('labelSelector', opts.labelSelector);
+      if (opts.fieldSelector) query.set('fieldSelector', opts.fieldSelector);
+      if (opts.limit) query.set('limit', String(opts.limit));
+      if (token) query.set('continue', token);
+      const qs = query.toString();
+      const text = await this.getRaw(qs ? `${apiPath}?${qs}` : apiPath, opts.action, opts.signal);
+      let page: { items?: T[]; metadata?: { continue?: string } };
+      try {
+        page = JSON.parse(text) as typeof page;
+      } catch {
+        throw new KubeError('failed', `The cluster answered ${apiPath} with something that is not JSON.`, { kind: 'failed' });
+      }
+      if (!Array.isArray(page.items)) throw new KubeError('failed', `The cluster answered ${apiPath} without an items list.`, { kind: 'failed' });
+      for (const item of page.items) items.push(item);
+      token = page.metadata?.continue || undefined;
+    } while (token);
+    return items;
+  }
+
+  /** One object, or undefined when it does not exist. */
+  async getObject<T = unknown>(apiPath: string, action: string, signal?: AbortSignal): Promise<T | undefined> {
+    try {
+      return JSON.parse(await this.getRaw(apiPath, action, signal)) as T;
+    } catch (err) {
+      if (err instanceof KubeError && err.failure === 'not-found') return undefined;
+      throw err;
+    }
+  }
+
+  /** The client's version, e.g. `v1.32.4`. */
+  async clientVersion(signal?: AbortSignal): Promise<string> {
+    const out = await this.run(['version', '--client', '-o', 'json'], { action: 'read the kubectl version', ...(signal ? { signal } : {}) });
+    const parsed = JSON.parse(out) as { clientVersion?: { gitVersion?: string } };
+    return parsed.clientVersion?.gitVersion ?? 'unknown';
+  }
+
+  /** The only way a change reaches the cluster; called by the engine's journaled gateway alone. */
+  async execute(request: KubeMutation, signal?: AbortSignal): Promise<void> {
+    await this.run(request.argv, { action: request.summary, program: request.program, ...(request.stdin !== undefined ? { stdin: request.stdin } : {}), ...(signal ? { signal } : {}) });
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Typed reads of the cluster: one `kubectl get --raw` per resource kind, server-side selectors,
+ * parsed once and checked against the fields used. A response that does not fit says which
+ * field of which item, from which path.
+ */
+import type { z } from 'zod';
+import { KubeError } from './errors.js';
+import type { Kubectl, RawListOptions } from './kubectl.js';
+import {
+  CdiSchema,
+  KubeVirtSchema,
+  NadSchema,
+  NodeSchema,
+  PodSchema,
+  ServiceSchema,
+  StorageClassSchema,
+  StorageClusterSchema,
+  VmiSchema,
+  VmimSchema,
+  VmSchema,
+  type Cdi,
+  type KubeVirt,
+  type Nad,
+  type Node,
+  type Pod,
+  type Service,
+  type StorageClass,
+  type StorageCluster,
+  type Vm,
+  type Vmi,
+  type Vmim,
+} from './schemas.js';
+
+const kubevirt = '/apis/kubevirt.io/v1';
+
+function parseAll<S extends z.ZodType>(schema: S, items: unknown[], path: string): z.output<S>[] {
+  const out: z.output<S>[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const r = schema.safeParse(items[i]);
+    if (!r.success) throw shapeError(path, r.error, `items[${i}]`, items[i]);
+    out[i] = r.data;
+  }
+  return out;
+}
+
+function shapeError(path: string, error: z.ZodError, prefix: string, item: unknown): KubeError {
+  const issue = error.issues[0]!;
+  const name = (item as { metadata?: { name?: string } } | undefined)?.metadata?.name;
+  const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+  return new KubeError('failed', `GET ${path}: ${field}${name ? ` (${name})` : ''}: ${issue.message}`, {
+    hint: 'The cluster answered with an unexpected shape; check the versions of KubeVirt, CDI and the storage operator.',
+    kind: 'failed',
+  });
+}
+
+const nsPath = (base: string, resource: string, namespace?: string) => (namespace ? `${base}/namespaces/${namespace}/${resource}` : `${base}/${resource}`);
+
+export class ClusterReader {
+  constructor(
+    readonly kubectl: Kubectl,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  private async list<S extends z.ZodType>(schema: S, path: string, action: string, opts: RawListOptions = {}): Promise<z.output<S>[]> {
+    const items = await this.kubectl.listRaw(path, { ...opts, action, ...(this.signal ? { signal: this.signal } : {}) });
+    return parseAll(schema, items, path);
+  }
+
+  private async one<S extends z.ZodType>(schema: S, path: string, action: string): Promise<z.output<S> | undefined> {
+    const obj = await this.kubectl.getObject(path, action, this.signal);
+    if (obj === undefined) return undefined;
+    const r = schema.safeParse(obj);
+    if (!r.success) throw shapeError(path, r.error, '', obj);
+    return r.data;
+  }
+
+  nodes(): Promise<Node[]> {
+    return this.list(NodeSchema, '/api/v1/nodes', 'list nodes');
+  }
+
+  pods(opts: RawListOptions & { namespace?: string } = {}): Promise<Pod[]> {
+    return this.list(PodSchema, nsPath('/api/v1', 'pods', opts.namespace), `list pods${opts.namespace ? ` in ${opts.namespace}` : ''}`, opts);
+  }
+
+  services(opts: RawListOptions & { namespace?: string } = {}): Promise<Service[]> {
+    return this.list(ServiceSchema, nsPath('/api/v1', 'services', opts.namespace), 'list services', opts);
+  }
+
+  storageClasses(): Promise<StorageClass[]> {
+    return this.list(StorageClassSchema, '/apis/storage.k8s.io/v1/storageclasses', 'list storage classes');
+  }
+
+  networkAttachmentDefinitions(): Promise<Nad[]> {
+    return this.list(NadSchema, '/apis/k8s.cni.cncf.io/v1/network-attachment-definitions', 'list network attachment definitions');
+  }
+
+  kubeVirt(namespace: string, name: string): Promise<KubeVirt | undefined> {
+    return this.one(KubeVirtSchema, `${kubevirt}/namespaces/${namespace}/kubevirts/${name}`, 'read the KubeVirt resource');
+  }
+
+  cdi(name: string): Promise<Cdi | undefined> {
+    return this.one(CdiSchema, `/apis/cdi.kubevirt.io/v1beta1/cdis/${name}`, 'read the CDI resource');
+  }
+
+  storageCluster(namespace: string, name: string): Promise<StorageCluster | undefined> {
+    return this.one(StorageClusterSchema, `/apis/core.libopenstorage.org/v1/namespaces/${namespace}/storageclusters/${name}`, 'read the storage cluster');
+  }
+
+  vms(opts: RawListOptions = {}): Promise<Vm[]> {
+    return this.list(VmSchema, `${kubevirt}/virtualmachines`, 'list VMs', opts);
+  }
+
+  vmis(opts: RawListOptions = {}): Promise<Vmi[]> {
+    return this.list(VmiSchema, `${kubevirt}/virtualmachineinstances`, 'list VM instances', opts);
+  }
+
+  migrations(opts: RawListOptions = {}): Promise<Vmim[]> {
+    return this.list(VmimSchema, `${kubevirt}/virtualmachineinstancemigrations`, 'list VM migrations', opts);
+  }
+
+  /** The last `tailLines` lines of a pod's log (bounded: never the whole log). */
+  podLog(namespace: string, pod: string, tailLines: number, container?: string): Promise<string> {
+    const q = new URLSearchParams({ tailLines: String(tailLines), ...(container ? { container } : {}) });
+    return this.kubectl.getRaw(`/api/v1/namespaces/${namespace}/pods/${pod}/log?${q}`, `read the log of ${namespace}/${pod}`, this.signal);
+  }
+
+  /** A cheap call that proves the API answers with these credentials. */
+  async ping(): Promise<string> {
+    const v = JSON.parse(await this.kubectl.getRaw('/version', 'read the cluster version', this.signal)) as { gitVersion?: string };
+    return v.gitVersion ?? 'unknown';
+  }
+}

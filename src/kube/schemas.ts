@@ -1,0 +1,128 @@
+/**
+ * The cluster objects as upgrade-pilot reads them: only the fields it uses. Parsing strips the
+ * rest, so a 20,000-pod list shrinks to what the checks need as soon as it is read.
+ */
+import { z } from 'zod';
+
+const str = z.string();
+const opt = <T extends z.ZodType>(t: T) => t.optional();
+
+export const Meta = z.object({
+  name: str,
+  namespace: opt(str),
+  uid: opt(str),
+  creationTimestamp: opt(str),
+  labels: opt(z.record(str, str)),
+  annotations: opt(z.record(str, str)),
+});
+
+const Condition = z.object({ type: str, status: str, reason: opt(str), message: opt(str), lastTransitionTime: opt(str) });
+
+export const NodeSchema = z.object({
+  metadata: Meta,
+  spec: opt(z.object({ unschedulable: opt(z.boolean()), podCIDR: opt(str) })),
+  status: opt(z.object({ conditions: opt(z.array(Condition)), nodeInfo: opt(z.object({ kubeletVersion: opt(str) })) })),
+});
+
+const ContainerStatus = z.object({
+  name: str,
+  ready: z.boolean(),
+  restartCount: z.number(),
+  state: opt(z.object({ waiting: opt(z.object({ reason: opt(str), message: opt(str) })), terminated: opt(z.object({ reason: opt(str), exitCode: opt(z.number()) })) })),
+});
+
+export const PodSchema = z.object({
+  metadata: Meta,
+  spec: opt(z.object({ nodeName: opt(str) })),
+  status: opt(z.object({ phase: opt(str), reason: opt(str), message: opt(str), containerStatuses: opt(z.array(ContainerStatus)) })),
+});
+
+export const ServiceSchema = z.object({
+  metadata: Meta,
+  spec: opt(z.object({ type: opt(str), loadBalancerIP: opt(str), clusterIP: opt(str) })),
+  status: opt(z.object({ loadBalancer: opt(z.object({ ingress: opt(z.array(z.object({ ip: opt(str), hostname: opt(str) }))) })) })),
+});
+
+export const StorageClassSchema = z.object({ metadata: Meta, provisioner: str, parameters: opt(z.record(str, str)) });
+
+export const NadSchema = z.object({ metadata: Meta });
+
+export const KubeVirtSchema = z.object({
+  metadata: Meta,
+  spec: opt(
+    z.object({
+      workloadUpdateStrategy: opt(z.object({ workloadUpdateMethods: opt(z.array(str)), batchEvictionSize: opt(z.number()), batchEvictionInterval: opt(str) })),
+      configuration: opt(z.object({ developerConfiguration: opt(z.object({ featureGates: opt(z.array(str)) })) })),
+    }),
+  ),
+  status: opt(
+    z.object({
+      phase: opt(str),
+      observedKubeVirtVersion: opt(str),
+      targetKubeVirtVersion: opt(str),
+      outdatedVirtualMachineInstanceWorkloads: opt(z.number()),
+      conditions: opt(z.array(Condition)),
+    }),
+  ),
+});
+
+export const CdiSchema = z.object({ metadata: Meta, status: opt(z.object({ phase: opt(str), observedVersion: opt(str), targetVersion: opt(str), conditions: opt(z.array(Condition)) })) });
+
+export const VmSchema = z.object({
+  metadata: Meta,
+  spec: opt(z.object({ runStrategy: opt(str), running: opt(z.boolean()) })),
+  status: opt(z.object({ printableStatus: opt(str), ready: opt(z.boolean()) })),
+});
+
+export const MigrationState = z.object({
+  sourceNode: opt(str),
+  targetNode: opt(str),
+  startTimestamp: opt(str),
+  endTimestamp: opt(str),
+  completed: opt(z.boolean()),
+  failed: opt(z.boolean()),
+  failureReason: opt(str),
+  abortRequested: opt(z.boolean()),
+  abortStatus: opt(str),
+  migrationUid: opt(str),
+});
+
+export const VmiSchema = z.object({
+  metadata: Meta,
+  spec: opt(z.object({ evictionStrategy: opt(str) })),
+  status: opt(
+    z.object({
+      phase: opt(str),
+      nodeName: opt(str),
+      conditions: opt(z.array(Condition)),
+      migrationState: opt(MigrationState),
+      launcherContainerImageVersion: opt(str),
+    }),
+  ),
+});
+
+export const VmimSchema = z.object({
+  metadata: Meta,
+  spec: z.object({ vmiName: str }),
+  status: opt(z.object({ phase: opt(str), migrationState: opt(MigrationState) })),
+});
+
+export const StorageClusterSchema = z.object({
+  metadata: Meta,
+  spec: opt(z.object({ placement: opt(z.record(str, z.unknown())) })),
+  status: opt(z.object({ phase: opt(str), conditions: opt(z.array(z.object({ type: str, status: str, reason: opt(str), message: opt(str) }))) })),
+});
+
+export type Node = z.infer<typeof NodeSchema>;
+export type Pod = z.infer<typeof PodSchema>;
+export type Service = z.infer<typeof ServiceSchema>;
+export type StorageClass = z.infer<typeof StorageClassSchema>;
+export type Nad = z.infer<typeof NadSchema>;
+export type KubeVirt = z.infer<typeof KubeVirtSchema>;
+export type Cdi = z.infer<typeof CdiSchema>;
+export type Vm = z.infer<typeof VmSchema>;
+export type Vmi = z.infer<typeof VmiSchema>;
+export type Vmim = z.infer<typeof VmimSchema>;
+export type StorageCluster = z.infer<typeof StorageClusterSchema>;
+
+export const OUTDATED_LABEL = 'kubevirt.io/outdatedLauncherImage';
