@@ -102,7 +102,7 @@ export function App({ controller }: { controller: AppController }) {
       return;
     }
     if (input === '?') setOverlay('help');
-    else if (input === 'q' && !gate) setOverlay('quit');
+    else if (input === 'q' && !boxed) setOverlay('quit');
     else if (input === '[' || input === ']') browse(input);
     else if (input === 'f') setSelected(undefined);
   });
@@ -114,19 +114,22 @@ export function App({ controller }: { controller: AppController }) {
     if (next) setSelected(next.id === current?.id ? undefined : next.id);
   };
 
-  const decide = (choice: Choice) => {
-    if (gate) controller.queue.answer(gate.key, choice);
+  const decide = (choice: Choice, data?: unknown) => {
+    if (gate) controller.queue.answer(gate.key, choice, data);
   };
+  // An inline gate belongs to the step's own screen (which shows and answers it).
+  const inline = gate?.inline ? gate : undefined;
+  const boxed = gate && !gate.inline ? gate : undefined;
 
   const paneHeight = Math.max(8, rows - 6);
   const paneWidth = Math.max(30, columns - LIST_WIDTH - 3);
   const Screen = shown ? screenFor(shown.kind) : undefined;
-  const screenActive = !gate && !overlay && !outcome;
+  const screenActive = !boxed && !overlay && !outcome;
   const actions = useMemo(() => state.log.filter((l) => l.level !== 'info').slice(-2), [state.log]);
 
   const hints: Hint[] = outcome
     ? [['q/Enter', 'exit'], ['[ ]', 'browse steps']]
-    : gate
+    : boxed
       ? [['↑↓', 'move'], ['Enter', 'choose'], ['Esc', 'safe option'], ['?', 'help']]
       : [['?', 'help'], ['q', 'quit'], ['[ ]', 'browse steps'], ...(selected ? ([['f', 'follow']] as Hint[]) : [])];
 
@@ -142,9 +145,18 @@ export function App({ controller }: { controller: AppController }) {
           {overlay === 'help' ? <HelpOverlay sessionId={state.meta.id} /> : null}
           {overlay === 'quit' ? <QuitConfirm sessionId={state.meta.id} onQuit={quit} onStay={() => setOverlay(undefined)} /> : null}
           {outcome ? <OutcomePanel outcome={outcome} sessionId={state.meta.id} reportPath={controller.reportPath?.()} /> : null}
-          {gate && !overlay ? <ConfirmGate key={gate.key} request={gate} onDecide={decide} rehearsal={controller.rehearsal} /> : null}
+          {boxed && !overlay ? <ConfirmGate key={boxed.key} request={boxed} onDecide={decide} rehearsal={controller.rehearsal} /> : null}
           {Screen && shown && !overlay ? (
-            <Screen step={shown} state={state} isActive={screenActive} rehearsal={controller.rehearsal} width={paneWidth - 2} height={paneHeight} />
+            <Screen
+              step={shown}
+              state={state}
+              isActive={screenActive}
+              rehearsal={controller.rehearsal}
+              width={paneWidth - 2}
+              height={paneHeight}
+              gate={inline && shown.status === 'awaitingApproval' ? inline : undefined}
+              decide={decide}
+            />
           ) : null}
         </Box>
       </Box>

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseCommandLine } from './cli/args.js';
 import { commandHelp, generalHelp } from './cli/help.js';
 import { listSessions } from './commands/sessions.js';
+import { runVerifyCommand } from './commands/verify.js';
 import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
 import { runSession, type RunIO, type SessionRequest } from './run/session-run.js';
 import type { StepRegistry } from './engine/step-kind.js';
@@ -53,6 +54,8 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
         return await runSession({ kind: 'resume', options, registry, ...(positional ? { sessionId: positional } : {}), ...seams }, io);
       case 'sessions':
         return listSessions(options, io.env, write);
+      case 'verify':
+        return await runVerifyCommand(options, io, registry);
       default:
         throw new InputError('usage.not-available', `\`upgrade-pilot ${command.name}\` is not available in this version.`, { hint: 'Run `upgrade-pilot --help`.' });
     }

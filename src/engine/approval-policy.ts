@@ -18,6 +18,11 @@ export const noApprovals: Approvals = { gates: [], restarts: [], allRestarts: fa
 
 export type PolicyAnswer = { choice: Choice; by: 'flag' | 'rehearsal' } | { choice: 'ask' };
 
+/** Plain mode: a gate that approves nothing takes its safe choice instead of stopping the run. */
+export function unattendedAnswer(request: GateRequest): PolicyAnswer | undefined {
+  return request.informational ? { choice: request.safeChoice, by: 'flag' } : undefined;
+}
+
 export function decideByPolicy(request: GateRequest, approvals: Approvals, rehearsal: boolean): PolicyAnswer {
   // A rehearsal sends nothing, so its gates need no approval; they are still shown or listed.
   if (rehearsal) return { choice: 'approve', by: 'rehearsal' };

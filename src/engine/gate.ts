@@ -31,6 +31,16 @@ export interface GateRequest {
   confirmText?: string;
   /** For VM restarts: which VM (matched against --approve-restart NS/NAME). */
   subject?: { namespace: string; name: string };
+  /**
+   * The step's own screen shows and answers this gate (e.g. verification panels with "re-run"),
+   * instead of the generic gate box.
+   */
+  inline?: boolean;
+  /**
+   * Nothing is approved by answering it (a review, a choice of how to continue): plain mode and
+   * rehearsals take the safe choice and go on instead of stopping.
+   */
+  informational?: boolean;
 }
 
 export type DecisionSource = 'operator' | 'flag' | 'rehearsal';
@@ -39,6 +49,8 @@ export interface Decision {
   choice: Choice | 'pending';
   by: DecisionSource;
   at: string;
+  /** Structured answers from an inline gate (e.g. conflict resolutions). */
+  data?: unknown;
 }
 
 export type ConfirmFn = (request: GateRequest, signal?: AbortSignal) => Promise<Decision>;

@@ -44,7 +44,7 @@ export interface RawListOptions {
 
 const seconds = (ms: number) => `${Math.max(1, Math.ceil(ms / 1000))}s`;
 
-export class Kubectl implements KubeApi {
+export class Kubectl {
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private calls = 0;
 

@@ -35,11 +35,11 @@ export class ConfirmQueue {
     return this.open?.request;
   }
 
-  answer(key: string, choice: Choice): void {
+  answer(key: string, choice: Choice, data?: unknown): void {
     const open = this.open;
     if (!open || open.request.key !== key) return;
     this.set(undefined);
-    open.resolve({ choice, by: 'operator', at: new Date().toISOString() });
+    open.resolve({ choice, by: 'operator', at: new Date().toISOString(), ...(data !== undefined ? { data } : {}) });
   }
 
   subscribe(listener: (request: GateRequest | undefined) => void): () => void {

@@ -1,11 +1,14 @@
-/** Builds the real effects for a session from the params, the key and the flags. */
+/** Builds the real effects for a session (or a one-shot command) from the params, the key and the flags. */
 import { systemClock } from '../engine/clock.js';
 import { unavailable, type Effects } from '../engine/effects.js';
 import type { ConfirmFn } from '../engine/gate.js';
 import type { Params } from '../engine/params.js';
 import type { Runbook } from '../engine/runbook.js';
 import type { KubeApi } from '../kube/api.js';
+import { KubeClient } from '../kube/client.js';
+import { Kubectl, type KubectlCall } from '../kube/kubectl.js';
 import type { PaletteApi } from '../palette/api.js';
+import { PaletteClient } from '../palette/client.js';
 import type { Redactor } from '../session/redact.js';
 
 export interface EffectsInput {
@@ -19,10 +22,40 @@ export interface EffectsInput {
   log: Effects['log'];
   /** A folder for this run's kubectl discovery cache. */
   cacheDir: string;
+  onKubectlCall?: (call: KubectlCall) => void;
+}
+
+export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 'redactor'>, log?: Effects['log']): PaletteApi {
+  const { params, apiKey, redactor } = input;
+  if (!params) return unavailable<PaletteApi>('profile API', 'Pass the site parameters with --params FILE.');
+  if (!apiKey) return unavailable<PaletteApi>('profile API key', 'Set UPGRADE_PILOT_API_KEY in the environment, or pass --api-key-file FILE.');
+  return new PaletteClient({
+    baseUrl: params.palette.baseUrl,
+    projectUid: params.palette.projectUid,
+    apiKey,
+    clusterCollection: params.palette.clusterCollection,
+    timeoutMs: params.palette.timeout,
+    redactor,
+    ...(log ? { onRetry: (info: { attempt: number; reason: string; delayMs: number }) => log({ level: 'warn', message: `profile API: ${info.reason}; retry ${info.attempt} in ${Math.round(info.delayMs)}ms` }) } : {}),
+  });
+}
+
+export function buildKube(input: Pick<EffectsInput, 'runbook' | 'kubeconfig' | 'context' | 'redactor' | 'cacheDir' | 'onKubectlCall'>): KubeApi {
+  const s = input.runbook.settings;
+  return new KubeClient(
+    new Kubectl({
+      kubeconfig: input.kubeconfig,
+      context: input.context,
+      requestTimeoutMs: s.kubectlRequestTimeout,
+      processTimeoutMs: s.kubectlProcessTimeout,
+      cacheDir: input.cacheDir,
+      concurrency: s.concurrency,
+      redactor: input.redactor,
+      ...(input.onKubectlCall ? { onCall: input.onKubectlCall } : {}),
+    }),
+  );
 }
 
 export function buildEffects(input: EffectsInput): Effects {
-  const palette = unavailable<PaletteApi>('profile API', 'Pass a params file with --params and set UPGRADE_PILOT_API_KEY.');
-  const kube = unavailable<KubeApi>('cluster access', 'Pass --kubeconfig (or set it in the params file).');
-  return { palette, kube, clock: systemClock, confirm: input.confirm, log: input.log };
+  return { palette: buildPalette(input, input.log), kube: buildKube(input), clock: systemClock, confirm: input.confirm, log: input.log };
 }

@@ -1,8 +1,11 @@
 /** Which screen shows which step kind. Kinds without one get the generic screen. */
 import { GenericStep } from './GenericStep.js';
 import type { StepScreen } from './step-screen.js';
+import { VerifyScreen } from './VerifyScreen.js';
 
-const screens: Record<string, StepScreen> = {};
+const screens: Record<string, StepScreen> = {
+  verify: VerifyScreen,
+};
 
 export function screenFor(kind: string): StepScreen {
   return screens[kind] ?? GenericStep;

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { Choice, GateRequest } from '../engine/gate.js';
 import type { SessionState, StepState } from '../engine/state.js';
 
 export interface StepScreenProps {
@@ -9,6 +10,9 @@ export interface StepScreenProps {
   rehearsal: boolean;
   width: number;
   height: number;
+  /** An inline gate of this step, which the screen shows and answers itself. */
+  gate?: GateRequest | undefined;
+  decide?: ((choice: Choice, data?: unknown) => void) | undefined;
 }
 
 export type StepScreen = (props: StepScreenProps) => ReactNode;

@@ -34,11 +34,11 @@ export function fakeEffects(world: FakeWorld, confirm: ConfirmFn): Effects {
       world.applied.add(req.path);
     },
   } as unknown as PaletteApi & { applied: Set<string> };
-  const kube: KubeApi = {
+  const kube = {
     async execute(req: KubeMutation) {
       world.sent.push(req);
       world.applied.add(req.argv.join(' '));
     },
-  };
+  } as unknown as KubeApi;
   return { palette, kube, clock: systemClock, confirm, log: () => undefined };
 }

@@ -1,0 +1,51 @@
+/**
+ * `upgrade-pilot verify`: the checks of spec 9.3 once, as panels (text or JSON). Read-only.
+ * Exit 0 when every check is green (amber allowed), 1 otherwise, 4 when the cluster or the API
+ * cannot be reached.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CliOptions } from '../cli/args.js';
+import { bundledRunbook, loadParams, loadRunbook } from '../engine/load.js';
+import type { StepRegistry } from '../engine/step-kind.js';
+import { ExitCode, InputError } from '../errors.js';
+import { gatherVerifyData } from '../kube/checks/gather.js';
+import { renderChecksText } from '../kube/checks/render-text.js';
+import { overallStatus, runChecks } from '../kube/checks/run.js';
+import { readApiKey } from '../run/api-key.js';
+import { buildKube, buildPalette } from '../run/effects.js';
+import type { RunIO } from '../run/session-run.js';
+import { Redactor } from '../session/redact.js';
+import { deployedProfileViews } from '../steps/verify/profiles-source.js';
+import { countLine } from '../steps/verify/verify.js';
+
+export async function runVerifyCommand(options: CliOptions, io: RunIO, registry: StepRegistry): Promise<ExitCode> {
+  if (!options.params) throw new InputError('usage.params', '`verify` needs the site parameters.', { hint: 'Pass --params FILE (see params.example.yaml).' });
+  const redactor = new Redactor();
+  const key = readApiKey(options['api-key-file'], io.env, redactor);
+  const { params } = loadParams(options.params);
+  const { runbook } = loadRunbook(options.runbook ?? bundledRunbook(), params, registry);
+  if (runbook.checks.length === 0) throw new InputError('usage.no-checks', 'The runbook defines no checks.', { hint: 'Use a runbook with a `checks:` section.' });
+  const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-'));
+  try {
+    const palette = buildPalette({ params, apiKey: key.key, redactor });
+    const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig ?? io.env.KUBECONFIG, context: options.context ?? params.cluster.context, redactor, cacheDir });
+    const started = Date.now();
+    const data = await gatherVerifyData(runbook.checks, {
+      reader: kube.reader(),
+      profiles: async () => deployedProfileViews(await palette.getClusterProfiles(params.cluster.uid)),
+    });
+    const results = runChecks(runbook.checks, data, {});
+    const overall = overallStatus(results);
+    const out = (s: string) => io.stdout.write(`${redactor.text(s)}\n`);
+    if (options.json) out(JSON.stringify({ cluster: params.cluster.name ?? params.cluster.uid, overall, results, ms: Date.now() - started }));
+    else {
+      out(`upgrade-pilot verify: ${params.cluster.name ?? params.cluster.uid}: ${countLine(results)} (${Date.now() - started} ms)`);
+      for (const l of renderChecksText(results)) out(l);
+    }
+    return overall === 'pass' || overall === 'warn' ? ExitCode.ok : ExitCode.failed;
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
