@@ -1,0 +1,198 @@
+/**
+ * The profile API client: reads (both dialects), the two mutations, and the read-backs that settle
+ * ambiguity. The API key goes only into the `ApiKey` header; it is registered with the redactor and
+ * scrubbed from anything the API sends back into an error message.
+ *
+ * Retries: reads and draft PUTs retry transient failures (5xx, resets, timeouts; 429 after
+ * Retry-After) within the policy's attempts and total time. A publish is sent exactly once per
+ * `execute`: if its answer is lost, repeating it blindly could publish twice or fail confusingly
+ * (a second publish finds no draft). The engine's journaled gateway instead calls the step's
+ * `settle` callback, which reads the profile with `isPublished` and only then decides to resend.
+ */
+import { z } from 'zod';
+import { systemClock, type Clock } from '../engine/clock.js';
+import type { PaletteMutation } from '../engine/mutation.js';
+import type { Redactor } from '../session/redact.js';
+import type { PaletteApi } from './api.js';
+import { compareDraft } from './draft-check.js';
+import { assertDraftShape } from './draft-body.js';
+import { badResponse, type CallInfo } from './errors.js';
+import { describeIssues } from './issues.js';
+import { classifyMutation } from './mutations.js';
+import { toDeployedProfiles, toPackManifests, toProfileDoc } from './normalize.js';
+import { defaultRetryPolicy, type RetryInfo, type RetryPolicy } from './retry.js';
+import { ClusterProfilesSchema, ManifestEntitiesSchema, ProfileListSchema, ProfileSchema } from './schemas.js';
+import { Transport, displayUrl, type Call } from './transport.js';
+import type { DeployedProfileDoc, DraftBody, DraftCheck, PackManifest, ProfileDoc, ProfileSummary, ReadOptions } from './types.js';
+
+export interface PaletteClientOptions {
+  /** e.g. `https://api.spectrocloud.com` (a trailing `/v1` is tolerated). */
+  baseUrl: string;
+  projectUid: string;
+  apiKey: string;
+  /** The cluster collection segment: `clusters` as in the spec, `spectroclusters` in Palette. */
+  clusterCollection: 'clusters' | 'spectroclusters';
+  /** Per attempt. */
+  timeoutMs: number;
+  redactor: Redactor;
+  retry?: Partial<RetryPolicy>;
+  onRetry?: (info: RetryInfo) => void;
+  /** For backoff sleeps and the total-time bound; default the wall clock. */
+  clock?: Clock;
+}
+
+/** Lists are paged by Palette; this many pages is far beyond any real project and stops a loop. */
+const MAX_PAGES = 1000;
+
+const seg = (s: string) => encodeURIComponent(s);
+
+export class PaletteClient implements PaletteApi {
+  private readonly transport: Transport;
+  private readonly baseUrl: string;
+
+  constructor(private readonly opts: PaletteClientOptions) {
+    opts.redactor.add(opts.apiKey);
+    // The paths below start with /v1; accept a base URL given with it.
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+    this.transport = new Transport({
+      baseUrl: this.baseUrl,
+      projectUid: opts.projectUid,
+      apiKey: opts.apiKey,
+      timeoutMs: opts.timeoutMs,
+      redactor: opts.redactor,
+      retry: { ...defaultRetryPolicy, ...opts.retry },
+      clock: opts.clock ?? systemClock,
+      ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
+    });
+  }
+
+  async execute(request: PaletteMutation, signal?: AbortSignal): Promise<void> {
+    const mutation = classifyMutation(request);
+    const where = `${request.method} ${request.path}`;
+    if (mutation.kind === 'put') assertDraftShape(request.body, where);
+    await this.transport.send({
+      method: request.method,
+      path: request.path,
+      ...(request.body !== undefined ? { body: request.body } : {}),
+      // A PUT replaces the whole draft: repeating it is harmless. Anything else (publish above all)
+      // is sent once; an ambiguous failure is settled by reading, never by resending blindly.
+      retry: mutation.kind === 'put',
+      ...(mutation.kind !== 'other' ? { notFound: this.profileNotFound(mutation.uid) } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  async listProfiles(opts: ReadOptions = {}): Promise<ProfileSummary[]> {
+    const out: ProfileSummary[] = [];
+    let next = '';
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const path = next ? `/v1/clusterprofiles?continue=${seg(next)}` : '/v1/clusterprofiles';
+      const list = await this.getJson({ method: 'GET', path, retry: true, ...sig(opts) }, ProfileListSchema);
+      for (const item of list.items ?? []) out.push({ uid: item.metadata.uid, name: item.metadata.name, version: item.spec?.version ?? '' });
+      next = list.listmeta?.continue ?? '';
+      if (!next) break;
+    }
+    return out;
+  }
+
+  async getProfile(uid: string, opts: ReadOptions & { manifests?: boolean } = {}): Promise<ProfileDoc> {
+    const call: Call = { method: 'GET', path: `/v1/clusterprofiles/${seg(uid)}`, retry: true, notFound: this.profileNotFound(uid), ...sig(opts) };
+    const { raw, parsed } = await this.getParsed(call, ProfileSchema);
+    const doc = toProfileDoc(raw, parsed);
+    if (doc.dialect === 'palette' && opts.manifests !== false) await this.fillManifests(doc, opts);
+    return doc;
+  }
+
+  async getPackManifests(profileUid: string, packName: string, opts: ReadOptions = {}): Promise<PackManifest[]> {
+    const call: Call = {
+      method: 'GET',
+      path: `/v1/clusterprofiles/${seg(profileUid)}/packs/${seg(packName)}/manifests`,
+      retry: true,
+      notFound: {
+        message: `Pack ${packName} was not found in profile ${profileUid}, or the profile does not exist`,
+        hint: 'Check the pack name in the params file (packs.*) against the profile; the manifests endpoint exists only in real Palette.',
+      },
+      ...sig(opts),
+    };
+    return toPackManifests(await this.getJson(call, ManifestEntitiesSchema));
+  }
+
+  async getClusterProfiles(clusterUid: string, opts: ReadOptions = {}): Promise<DeployedProfileDoc[]> {
+    const { clusterCollection } = this.opts;
+    const path = `/v1/${clusterCollection}/${seg(clusterUid)}/profiles`;
+    const other = clusterCollection === 'clusters' ? 'spectroclusters' : 'clusters';
+    const call: Call = {
+      method: 'GET',
+      path,
+      retry: true,
+      notFound: {
+        message: `Cluster ${clusterUid} was not found in project ${this.opts.projectUid} at /v1/${clusterCollection}`,
+        hint: `Check cluster.uid in the params file. Real Palette names the collection spectroclusters: if the uid is right, try palette.clusterCollection: ${other}.`,
+      },
+      ...sig(opts),
+    };
+    return toDeployedProfiles(await this.getJson(call, ClusterProfilesSchema));
+  }
+
+  async draftMatches(uid: string, body: DraftBody, opts: ReadOptions = {}): Promise<DraftCheck> {
+    const wantsManifests = body.spec.template.packs.some((p) => (p.manifests ?? []).length > 0);
+    return compareDraft(await this.getProfile(uid, { ...opts, manifests: wantsManifests }), body);
+  }
+
+  async isPublished(uid: string, version: string, opts: ReadOptions = {}): Promise<boolean> {
+    const doc = await this.getProfile(uid, { ...opts, manifests: false });
+    if (doc.draftVersion === version && doc.publishedVersion !== version) return false;
+    return doc.publishedVersion === version || doc.versions.includes(version);
+  }
+
+  /** Palette's GET gives manifests as references: read their content once per pack that has any. */
+  private async fillManifests(doc: ProfileDoc, opts: ReadOptions): Promise<void> {
+    const lists = [doc.draftPacks, doc.publishedPacks].filter((l): l is NonNullable<typeof l> => l !== undefined);
+    const names = new Set(lists.flatMap((l) => l.filter((p) => p.manifests.some((m) => m.content === undefined)).map((p) => p.name)));
+    for (const name of names) {
+      const served = await this.getPackManifests(doc.uid, name, opts);
+      const find = (m: { name: string; uid?: string }) => served.find((s) => (m.uid !== undefined ? s.uid === m.uid : s.name === m.name));
+      for (const pack of doc.draftPacks?.filter((p) => p.name === name) ?? []) {
+        for (const m of pack.manifests) {
+          const s = find(m);
+          const content = s?.draftContent ?? s?.publishedContent;
+          if (content !== undefined) m.content = content;
+        }
+      }
+      for (const pack of doc.publishedPacks?.filter((p) => p.name === name) ?? []) {
+        for (const m of pack.manifests) {
+          const s = find(m);
+          if (s?.publishedContent !== undefined) m.content = s.publishedContent;
+        }
+      }
+    }
+  }
+
+  private profileNotFound(uid: string) {
+    return {
+      message: `Profile ${uid} was not found in project ${this.opts.projectUid}`,
+      hint: 'Check profiles.addon.uid / profiles.infra.uid and palette.projectUid in the params file (uids are in the Palette UI under Profiles).',
+    };
+  }
+
+  private async getJson<S extends z.ZodType>(call: Call, schema: S): Promise<z.output<S>> {
+    return (await this.getParsed(call, schema)).parsed;
+  }
+
+  /** Sends, parses JSON and validates; a misfit names the field, its path and the call. */
+  private async getParsed<S extends z.ZodType>(call: Call, schema: S): Promise<{ raw: Record<string, unknown>; parsed: z.output<S> }> {
+    const reply = await this.transport.send(call);
+    const info: CallInfo = { method: call.method, path: call.path, baseUrl: displayUrl(this.baseUrl), projectUid: this.opts.projectUid, timeoutMs: this.opts.timeoutMs, mutation: false };
+    let raw: unknown;
+    try {
+      raw = JSON.parse(reply.text);
+    } catch {
+      throw badResponse(info, `the answer is not JSON (${this.transport.scrub(reply.text.trim().slice(0, 80)) || 'empty body'})`);
+    }
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) throw badResponse(info, this.transport.scrub(describeIssues(parsed.error.issues)));
+    return { raw: raw as Record<string, unknown>, parsed: parsed.data };
+  }
+}
+
+const sig = (opts: ReadOptions): { signal?: AbortSignal } => (opts.signal ? { signal: opts.signal } : {});

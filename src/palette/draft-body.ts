@@ -1,0 +1,159 @@
+/**
+ * Building the draft PUT body (spec 4: metadata, spec with type, cloudType, version, template with
+ * cloudType, type, packs, packServerRefs) from the profile as read, and the guard that refuses a body
+ * which would silently do nothing or lose something before it is ever sent.
+ */
+import { InputError } from '../errors.js';
+import { isVersionLabel, versionLabelRule } from './version-label.js';
+import type { DraftBody, DraftManifest, DraftPack, PackChange, PackDoc, ProfileDoc } from './types.js';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Server-owned parts of a GET answer that a PUT must not carry back. */
+const readOnlyTop = ['status'];
+/** Palette's read shape of the spec; the PUT carries `template` instead (and never `spec.packs`). */
+const readOnlySpec = ['draft', 'published', 'versions', 'packs'];
+/** Fields that describe one version of a pack in the registry; stale once the tag changes. */
+const versionBoundPackFields = ['uid', 'packUid', 'digest', 'version', 'schema', 'presets', 'isInvalid', 'inValidReason'];
+
+function manifestsFor(pack: PackDoc, change: PackChange | undefined, profileName: string): DraftManifest[] {
+  if (change?.manifests) {
+    return change.manifests.map((m) => {
+      // Updated in place: an existing manifest keeps its uid.
+      const uid = pack.manifests.find((old) => old.name === m.name)?.uid;
+      return { name: m.name, content: m.content, ...(uid !== undefined ? { uid } : {}) };
+    });
+  }
+  return pack.manifests.map((m) => {
+    if (m.content === undefined) {
+      throw new InputError('palette.manifest-content', `Manifest ${m.name} of pack ${pack.name} in profile ${profileName} was read without its content.`, {
+        hint: 'Read the profile with its manifests (getProfile without manifests: false) before building the draft; a PUT without the content would drop the manifest.',
+      });
+    }
+    return { name: m.name, content: m.content, ...(m.uid !== undefined ? { uid: m.uid } : {}) };
+  });
+}
+
+function draftPack(pack: PackDoc, change: PackChange | undefined, profileName: string): DraftPack {
+  const out: Json = { ...pack.raw };
+  const retagged = change !== undefined && change.tag !== pack.tag;
+  if (retagged) for (const field of versionBoundPackFields) delete out[field];
+  delete out.packUid;
+  const uid = change?.uid ?? (retagged ? undefined : pack.uid);
+  return {
+    ...out,
+    name: pack.name,
+    tag: change?.tag ?? pack.tag,
+    ...(uid !== undefined ? { uid } : {}),
+    ...(pack.registryUid !== undefined ? { registryUid: pack.registryUid } : {}),
+    ...(pack.layer !== undefined ? { layer: pack.layer } : {}),
+    ...(pack.type !== undefined ? { type: pack.type } : {}),
+    values: change?.values ?? pack.values,
+    manifests: manifestsFor(pack, change, profileName),
+  };
+}
+
+function newPack(change: PackChange): DraftPack {
+  return {
+    name: change.name,
+    tag: change.tag,
+    ...(change.uid !== undefined ? { uid: change.uid } : {}),
+    values: change.values ?? '',
+    manifests: (change.manifests ?? []).map((m) => ({ name: m.name, content: m.content })),
+  };
+}
+
+/**
+ * The PUT body for a new draft: the profile's raw document with the server-owned parts removed (so
+ * every unknown field goes back as it came), the new version label, and the packs with the changes
+ * applied. Packs not named in `changes` are carried over unchanged; new names are appended.
+ */
+export function buildDraftBody(profile: ProfileDoc, changes: { version: string; packs: PackChange[] }): DraftBody {
+  const names = changes.packs.map((p) => p.name);
+  const repeated = names.find((n, i) => names.indexOf(n) !== i);
+  if (repeated) throw new InputError('palette.duplicate-pack', `Pack ${repeated} is listed twice in the changes to profile ${profile.name}.`, { hint: 'Give each pack once.' });
+
+  const raw = structuredClone(profile.raw);
+  for (const key of readOnlyTop) delete raw[key];
+  const spec: Json = isObject(raw.spec) ? { ...raw.spec } : {};
+  for (const key of readOnlySpec) delete spec[key];
+  const template: Json = isObject(spec.template) ? spec.template : {};
+  const byName = new Map(changes.packs.map((c) => [c.name, c]));
+  const packs = [
+    ...profile.packs.map((p) => draftPack(p, byName.get(p.name), profile.name)),
+    ...changes.packs.filter((c) => !profile.packs.some((p) => p.name === c.name)).map(newPack),
+  ];
+  const metadata = isObject(raw.metadata) ? raw.metadata : {};
+  return {
+    ...raw,
+    metadata: { ...metadata, name: profile.name, uid: profile.uid },
+    spec: {
+      ...spec,
+      type: profile.type,
+      cloudType: profile.cloudType,
+      version: changes.version,
+      template: {
+        ...template,
+        cloudType: profile.cloudType,
+        type: profile.type,
+        packs,
+        packServerRefs: structuredClone(profile.packServerRefs),
+      },
+    },
+  };
+}
+
+/** Problems with a body that no API state can excuse: the reasons, empty when it is well formed. */
+function shapeProblems(body: unknown): string[] {
+  if (!isObject(body) || !isObject(body.spec)) return ['it has no spec object'];
+  const problems: string[] = [];
+  const spec = body.spec;
+  if (spec.packs !== undefined) problems.push('it carries packs under spec.packs, which the API silently ignores (spec 2.1 rule 1, section 7); packs belong under spec.template.packs');
+  const template = spec.template;
+  if (!isObject(template) || !Array.isArray(template.packs)) {
+    problems.push('it has no spec.template.packs list');
+  } else {
+    template.packs.forEach((p, i) => {
+      if (!isObject(p) || typeof p.name !== 'string' || p.name === '' || typeof p.tag !== 'string' || p.tag === '') problems.push(`spec.template.packs[${i}] lacks a name or a tag`);
+    });
+  }
+  if (typeof spec.version !== 'string' || !isVersionLabel(spec.version)) problems.push(`spec.version ${JSON.stringify(spec.version)} is not a version label (${versionLabelRule})`);
+  return problems;
+}
+
+function refuse(problems: string[], where: string): never {
+  throw new InputError('palette.unsafe-draft', `Refusing to send the draft for ${where}: ${problems.join('; ')}.`, {
+    hint: 'Nothing was sent. The draft must list every current pack under spec.template.packs and carry a new, unused version label.',
+    where,
+  });
+}
+
+/** The checks that need only the body; `execute` runs them on every PUT as a last line of defence. */
+export function assertDraftShape(body: unknown, where: string): asserts body is DraftBody {
+  const problems = shapeProblems(body);
+  if (problems.length > 0) refuse(problems, where);
+}
+
+/**
+ * Refuses (InputError, exit 2, nothing sent) a body that carries `spec.packs`, drops a pack the
+ * profile has, or reuses the current or any published version label. Overwriting an unpublished
+ * draft under its own label is allowed: that is how an interrupted draft write is redone.
+ */
+export function assertSafeDraft(before: ProfileDoc, body: unknown): asserts body is DraftBody {
+  const where = `profile ${before.name} (${before.uid})`;
+  const problems = shapeProblems(body);
+  if (problems.length === 0) {
+    const b = body as DraftBody;
+    const sent = new Set(b.spec.template.packs.map((p) => p.name));
+    const dropped = before.packs.filter((p) => !sent.has(p.name)).map((p) => p.name);
+    if (dropped.length > 0) problems.push(`it drops pack${dropped.length > 1 ? 's' : ''} ${dropped.join(', ')}`);
+    if (b.metadata.uid !== before.uid) problems.push(`its metadata.uid ${b.metadata.uid} is not the profile's`);
+    const label = b.spec.version;
+    const published = new Set([...before.versions, ...(before.publishedVersion !== undefined ? [before.publishedVersion] : [])]);
+    const draftLabel = before.draftVersion !== undefined && !published.has(before.draftVersion) ? before.draftVersion : undefined;
+    if (published.has(label)) problems.push(`version ${label} is already published`);
+    else if (label === before.version && label !== draftLabel) problems.push(`version ${label} is the profile's current version`);
+  }
+  if (problems.length > 0) refuse(problems, where);
+}

@@ -1,0 +1,65 @@
+/** Clients against the lab double (fast retry settings) and a stub server for answers the double never gives. */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PaletteClient, type PaletteClientOptions } from '../../src/palette/client.js';
+import type { RetryInfo } from '../../src/palette/retry.js';
+import { Redactor } from '../../src/session/redact.js';
+import { API_KEY, PROJECT_UID, type Lab } from '../lab/palette/support.js';
+
+export interface TestClient {
+  client: PaletteClient;
+  retries: RetryInfo[];
+  redactor: Redactor;
+}
+
+export function clientFor(url: string, overrides: Partial<PaletteClientOptions> = {}): TestClient {
+  const retries: RetryInfo[] = [];
+  const redactor = new Redactor();
+  const client = new PaletteClient({
+    baseUrl: url,
+    projectUid: PROJECT_UID,
+    apiKey: API_KEY,
+    clusterCollection: 'clusters',
+    timeoutMs: 2_000,
+    redactor,
+    retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 5, maxTotalMs: 5_000 },
+    onRetry: (info) => retries.push(info),
+    ...overrides,
+  });
+  return { client, retries, redactor };
+}
+
+export const labClient = (lab: Lab, dialect: 'spec' | 'palette', overrides: Partial<PaletteClientOptions> = {}): TestClient =>
+  clientFor(lab.url, { clusterCollection: dialect === 'spec' ? 'clusters' : 'spectroclusters', ...overrides });
+
+export interface Stub {
+  url: string;
+  requests: Array<{ method: string; url: string; headers: IncomingMessage['headers'] }>;
+  close(): Promise<void>;
+}
+
+/** A server that answers every request with `handler`; records what it was asked. */
+export async function startStub(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Stub> {
+  const requests: Stub['requests'] = [];
+  const server = createServer((req, res) => {
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    req.resume();
+    req.on('end', () => handler(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export const jsonAnswer = (status: number, body: unknown) => (_req: IncomingMessage, res: ServerResponse) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+};
