@@ -26,17 +26,18 @@ export async function generateCertificate(req: CertificateRequest): Promise<Cert
   const ips = req.ips ?? ['127.0.0.1'];
   const dns = req.dns ?? ['localhost'];
   const isCA = req.isCA ?? false;
-  const notBefore = new Date(Date.now() - 60_000);
+  // A minute in the past so a client whose clock is slightly behind still accepts it; earlier still
+  // when the caller wants a certificate that has already expired.
+  const notBefore = new Date(Math.min(Date.now() - 60_000, (req.notAfter?.getTime() ?? Infinity) - 3_600_000));
   const pems = await generate([{ name: 'commonName', value: req.commonName }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
-    // A minute in the past so a client whose clock is slightly behind still accepts it.
     notBeforeDate: notBefore,
     notAfterDate: req.notAfter ?? new Date(notBefore.getTime() + 365 * 24 * 3600 * 1000),
     extensions: [
       { name: 'basicConstraints', cA: isCA, critical: true },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: isCA, critical: true },
+      { name: 'keyUsage', digitalSignature: true, keyCertSign: isCA, critical: true },
       { name: 'extKeyUsage', serverAuth: true, clientAuth: true },
       {
         name: 'subjectAltName',

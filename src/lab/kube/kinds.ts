@@ -26,14 +26,15 @@ export interface ForeignSubresource {
 }
 
 const SERVED_VERBS = ['delete', 'get', 'list'];
-const CUSTOM_FIELDS = ['metadata.name', 'metadata.namespace'] as const;
 
 function builtin(t: Omit<ServedType, 'custom' | 'verbs'> & { verbs?: string[] }): ServedType {
   return { verbs: SERVED_VERBS, ...t, custom: false };
 }
 
+/** Custom resources select on `metadata.name`, and on `metadata.namespace` when namespaced. */
 function custom(t: Omit<ServedType, 'custom' | 'verbs' | 'fieldLabels'>): ServedType {
-  return { verbs: SERVED_VERBS, fieldLabels: CUSTOM_FIELDS, ...t, custom: true };
+  const fieldLabels = t.namespaced ? ['metadata.name', 'metadata.namespace'] : ['metadata.name'];
+  return { verbs: SERVED_VERBS, fieldLabels, ...t, custom: true };
 }
 
 export const SERVED_TYPES: readonly ServedType[] = [
@@ -235,4 +236,9 @@ export function qualifiedResource(group: string, resource: string): string {
 
 export function apiVersionOf(t: Pick<ResourceType, 'group' | 'version'>): string {
   return t.group === '' ? t.version : `${t.group}/${t.version}`;
+}
+
+/** Subresources served in the type's own API group (`pods/log`); KubeVirt's live under FOREIGN_SUBRESOURCES. */
+export function localSubresources(t: ResourceType): string[] {
+  return (t.subresources ?? []).filter((s) => !FOREIGN_SUBRESOURCES.some((f) => f.resource === t.resource && f.subresource === s));
 }

@@ -96,8 +96,8 @@ export function unsupportedMediaType(contentType: string): KubeStatusError {
   return { code: 415, reason: 'UnsupportedMediaType', message: `the body of the request was in an unknown format - accepted media types include: application/json (got ${contentType})` };
 }
 
-export function tooLarge(): KubeStatusError {
-  return { code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' };
+export function tooLarge(limitBytes: number): KubeStatusError {
+  return { code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: limit is ${limitBytes}` };
 }
 
 export function tooManyRequests(retryAfterSeconds: number): KubeStatusError {

@@ -6,6 +6,7 @@
  *
  * Stored objects are deep-frozen copies: what `get`/`list` return is read-only, and changing it
  * throws instead of silently leaving the cached JSON stale. Change objects through `update`.
+ * Every write (upsert, update, remove) takes the next resourceVersion, whatever the caller passed.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { servedType, apiVersionOf, type ServedType } from './kinds.js';
@@ -95,8 +96,13 @@ export class ResourceStore implements ResourceStoreApi {
   }
 
   get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.entry(resource, namespace, name)?.obj;
+  }
+
+  /** The stored entry (object and cached JSON); the namespace is ignored for cluster-scoped types. */
+  entry(resource: string, namespace: string | undefined, name: string): StoredEntry | undefined {
     const table = this.table(resource);
-    return table.entries.get(objectKey(table.type.namespaced ? namespace : undefined, name))?.obj;
+    return table.entries.get(objectKey(table.type.namespaced ? namespace : undefined, name));
   }
 
   list(resource: string, opts: ListOptions = {}): KubeObject[] {
@@ -104,15 +110,14 @@ export class ResourceStore implements ResourceStoreApi {
   }
 
   update(resource: string, namespace: string | undefined, name: string, mutate: (obj: KubeObject) => void): KubeObject | undefined {
-    const table = this.table(resource);
-    const entry = table.entries.get(objectKey(table.type.namespaced ? namespace : undefined, name));
+    const entry = this.entry(resource, namespace, name);
     if (!entry) return undefined;
     const copy = structuredClone(entry.obj);
     mutate(copy);
     if (copy.metadata.name !== entry.obj.metadata.name || copy.metadata.namespace !== entry.obj.metadata.namespace) {
       throw new Error(`update of ${resource} ${entry.key} must not change its name or namespace`);
     }
-    this.validate(table.type, copy);
+    this.validate(this.table(resource).type, copy);
     copy.metadata.resourceVersion = this.nextRevision();
     entry.obj = deepFreeze(copy);
     entry.json = undefined;

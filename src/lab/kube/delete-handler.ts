@@ -1,0 +1,54 @@
+/**
+ * DELETE of one object. The world may refuse (beforeDelete) and reacts afterwards (afterDelete:
+ * deleting a migration cancels it). The object is gone when the answer leaves, which matters:
+ * `kubectl delete` waits for the object to disappear by getting it again, and the lab has no watch.
+ * Answers the deleted object with 200, as the apiserver does, so kubectl prints `... deleted`.
+ */
+import { parseBody, statusReply } from './http.js';
+import type { Handled, HandlerDeps, KubeRequest } from './request.js';
+import { KubeStatusException, badRequest, conflict, notFound } from './status.js';
+
+interface DeleteOptions {
+  dryRun?: unknown;
+  preconditions?: { uid?: unknown; resourceVersion?: unknown };
+}
+
+function deleteOptions(req: KubeRequest): DeleteOptions {
+  const body = parseBody(req.body, req.contentType, false);
+  if (body === undefined) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new KubeStatusException(badRequest('the body of the request must be a DeleteOptions object'));
+  return body as DeleteOptions;
+}
+
+function isDryRun(req: KubeRequest, opts: DeleteOptions): boolean {
+  return req.query.getAll('dryRun').includes('All') || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All'));
+}
+
+export function handleDelete(req: KubeRequest, deps: HandlerDeps): Handled {
+  const { type, namespace, name } = req.target;
+  const opts = deleteOptions(req);
+  const where = `${type.resource} ${namespace ? `${namespace}/` : ''}${name!}`;
+  const current = deps.store.get(type.resource, namespace, name!);
+  if (!current) return { reply: statusReply(notFound(type, name!)), note: `delete ${where}` };
+
+  const uid = opts.preconditions?.uid;
+  if (typeof uid === 'string' && uid !== current.metadata.uid) {
+    const why = `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid ?? ''}`;
+    return { reply: statusReply(conflict(type, name!, why)), note: `delete ${where}` };
+  }
+  const rv = opts.preconditions?.resourceVersion;
+  if (typeof rv === 'string' && rv !== current.metadata.resourceVersion) {
+    const why = `Precondition failed: ResourceVersion in precondition: ${rv}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`;
+    return { reply: statusReply(conflict(type, name!, why)), note: `delete ${where}` };
+  }
+
+  const refusal = deps.hooks.beforeDelete?.(type.resource, current);
+  if (refusal) return { reply: statusReply(refusal), note: `delete ${where}` };
+
+  if (isDryRun(req, opts)) {
+    return { reply: { status: 200, contentType: 'application/json', body: JSON.stringify(current) }, effect: 'ignored', note: `delete ${where} (dry run)` };
+  }
+  const removed = deps.store.remove(type.resource, namespace, name!) ?? current;
+  deps.hooks.afterDelete?.(type.resource, removed);
+  return { reply: { status: 200, contentType: 'application/json', body: JSON.stringify(removed) }, note: `delete ${where}` };
+}
