@@ -138,25 +138,48 @@ export function App({ controller }: { controller: AppController }) {
       <Header meta={state.meta} />
       <Box>
         <Box width={LIST_WIDTH} flexDirection="column" paddingX={1} borderStyle="single" borderTop={false} borderBottom={false} borderLeft={false}>
-          <StepList entries={state.entries} selectedId={shown?.id} width={LIST_WIDTH - 3} height={paneHeight} now={now} />
+          <StepList entries={state.entries} selectedId={shown?.id} width={LIST_WIDTH - 3} height={paneHeight} now={now} runStatus={state.run.status} />
         </Box>
         <Box flexDirection="column" paddingX={1} width={paneWidth} height={paneHeight} overflow="hidden">
-          {overlay === 'guide' && controller.guide ? <Guide lines={controller.guide} /> : null}
-          {overlay === 'help' ? <HelpOverlay sessionId={state.meta.id} /> : null}
-          {overlay === 'quit' ? <QuitConfirm sessionId={state.meta.id} onQuit={quit} onStay={() => setOverlay(undefined)} /> : null}
-          {outcome ? <OutcomePanel outcome={outcome} sessionId={state.meta.id} reportPath={controller.reportPath?.()} /> : null}
-          {boxed && !overlay ? <ConfirmGate key={boxed.key} request={boxed} onDecide={decide} rehearsal={controller.rehearsal} /> : null}
+          {/* Children keep their natural height: Ink's default flexShrink would squeeze them into overlapping lines. */}
+          {overlay === 'guide' && controller.guide ? (
+            <Box flexShrink={0}>
+              <Guide lines={controller.guide} />
+            </Box>
+          ) : null}
+          {overlay === 'help' ? (
+            <Box flexShrink={0}>
+              <HelpOverlay sessionId={state.meta.id} />
+            </Box>
+          ) : null}
+          {overlay === 'quit' ? (
+            <Box flexShrink={0}>
+              <QuitConfirm sessionId={state.meta.id} onQuit={quit} onStay={() => setOverlay(undefined)} />
+            </Box>
+          ) : null}
+          {outcome ? (
+            <Box flexShrink={0}>
+              <OutcomePanel outcome={outcome} sessionId={state.meta.id} reportPath={controller.reportPath?.()} stepShowsError={Boolean(shown?.error)} />
+            </Box>
+          ) : null}
+          {boxed && !overlay ? (
+            <Box flexShrink={0}>
+              <ConfirmGate key={boxed.key} request={boxed} onDecide={decide} rehearsal={controller.rehearsal} />
+            </Box>
+          ) : null}
           {Screen && shown && !overlay ? (
-            <Screen
-              step={shown}
-              state={state}
-              isActive={screenActive}
-              rehearsal={controller.rehearsal}
-              width={paneWidth - 2}
-              height={paneHeight}
-              gate={inline && shown.status === 'awaitingApproval' ? inline : undefined}
-              decide={decide}
-            />
+            <Box flexShrink={0} flexDirection="column">
+              <Screen
+                step={shown}
+                state={state}
+                isActive={screenActive}
+                rehearsal={controller.rehearsal}
+                width={paneWidth - 2}
+                height={paneHeight}
+                gate={inline && shown.status === 'awaitingApproval' ? inline : undefined}
+                decide={decide}
+              />
+            </Box>
           ) : null}
         </Box>
       </Box>
@@ -193,7 +216,7 @@ function CommandLog({ lines }: { lines: LogLine[] }) {
   );
 }
 
-function OutcomePanel({ outcome, sessionId, reportPath }: { outcome: RunOutcome; sessionId: string; reportPath: string | undefined }) {
+function OutcomePanel({ outcome, sessionId, reportPath, stepShowsError }: { outcome: RunOutcome; sessionId: string; reportPath: string | undefined; stepShowsError: boolean }) {
   if (outcome.status === 'done') {
     const c = colour('pass');
     return (
@@ -207,6 +230,20 @@ function OutcomePanel({ outcome, sessionId, reportPath }: { outcome: RunOutcome;
     );
   }
   const error: ErrorInfo = 'toInfo' in outcome.error ? outcome.error.toInfo() : outcome.error;
+  if (outcome.status === 'failed' && stepShowsError) {
+    // The failed step's own screen below shows what happened and what to do; say only how to go on.
+    const red = colour('fail');
+    return (
+      <Box flexDirection="column">
+        <Text bold {...(red ? { color: red } : {})}>
+          ✖ STOPPED: a step failed (details below).
+        </Text>
+        <Text>
+          The session is saved. Continue with: <Text bold>upgrade-pilot resume {sessionId}</Text> <Text dimColor>· q/Enter exit</Text>
+        </Text>
+      </Box>
+    );
+  }
   const title = outcome.status === 'awaitingApproval' ? 'Stopped at a gate' : outcome.status === 'interrupted' ? 'Stopped' : 'Step failed';
   return (
     <Box flexDirection="column">

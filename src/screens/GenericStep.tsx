@@ -2,11 +2,11 @@ import { Box, Text } from 'ink';
 import { stringify } from 'yaml';
 import { ErrorPanel } from './ErrorPanel.js';
 import type { LiveHeadline, StepScreenProps } from './step-screen.js';
-import { colour, stepIcon } from './theme.js';
+import { colour, displayStatus, stepIcon } from './theme.js';
 
 /** The screen of a step kind without a screen of its own: status, live headline, output, error. */
-export function GenericStep({ step, height }: StepScreenProps) {
-  const s = stepIcon[step.status];
+export function GenericStep({ step, state, height }: StepScreenProps) {
+  const s = stepIcon[displayStatus(step.status, state.run.status)];
   const c = colour(s.tone);
   const live = (step.live ?? {}) as LiveHeadline;
   const output = step.output === undefined ? [] : stringify(step.output, { lineWidth: 0 }).trimEnd().split('\n');

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { formatDuration } from '../engine/duration.js';
 import { isPlaceholder, type Entry } from '../engine/state.js';
-import { colour, stepIcon } from './theme.js';
+import { colour, displayStatus, stepIcon } from './theme.js';
 
 export interface StepListProps {
   entries: Entry[];
@@ -9,12 +9,13 @@ export interface StepListProps {
   width: number;
   height: number;
   now: number;
+  runStatus: string;
 }
 
 type Row = { key: string; text: string; icon?: string; tone?: Parameters<typeof colour>[0]; dim?: boolean; selected?: boolean; right?: string };
 
 /** The steps with status icons (and words for the selected one) and durations, hop headings between. */
-export function StepList({ entries, selectedId, width, height, now }: StepListProps) {
+export function StepList({ entries, selectedId, width, height, now, runStatus }: StepListProps) {
   const rows: Row[] = [];
   let lastHop: string | undefined;
   for (const e of entries) {
@@ -27,7 +28,7 @@ export function StepList({ entries, selectedId, width, height, now }: StepListPr
       rows.push({ key: `h-${hopKey}`, text: e.hop ? `Hop ${e.hop.index}/${e.hop.count}: ${e.hop.from} → ${e.hop.to}` : 'No hops: settle and check', dim: false });
     }
     lastHop = hopKey;
-    const s = stepIcon[e.status];
+    const s = stepIcon[displayStatus(e.status, runStatus)];
     const running = e.status === 'running' || e.status === 'awaitingApproval';
     const ms = running && e.startedAt ? e.durationMs + Math.max(0, now - Date.parse(e.startedAt)) : e.durationMs;
     const right = e.status === 'pending' ? '' : e.status === 'skipped' ? 'skip' : formatDuration(ms);

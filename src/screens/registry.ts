@@ -2,9 +2,13 @@
 import { GenericStep } from './GenericStep.js';
 import type { StepScreen } from './step-screen.js';
 import { VerifyScreen } from './VerifyScreen.js';
+import { DraftScreen } from './DraftScreen.js';
+import { ReconcileScreen } from './ReconcileScreen.js';
 
 const screens: Record<string, StepScreen> = {
   verify: VerifyScreen,
+  draft: DraftScreen,
+  reconcile: ReconcileScreen,
 };
 
 export function screenFor(kind: string): StepScreen {

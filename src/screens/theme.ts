@@ -31,7 +31,15 @@ export const toneLabel: Record<Exclude<Tone, 'muted' | 'accent'>, string> = {
   info: 'INFO',
 };
 
-export const stepIcon: Record<StepStatus, { icon: string; tone: Tone; label: string }> = {
+export type DisplayStatus = StepStatus | 'stopped';
+
+/** A step left running or waiting by a run that stopped is shown as stopped there, not as running. */
+export function displayStatus(status: StepStatus, runStatus: string): DisplayStatus {
+  return runStatus !== 'running' && (status === 'running' || status === 'awaitingApproval') ? 'stopped' : status;
+}
+
+export const stepIcon: Record<DisplayStatus, { icon: string; tone: Tone; label: string }> = {
+  stopped: { icon: '⏸', tone: 'warn', label: 'stopped here (resume to continue)' },
   pending: { icon: '·', tone: 'muted', label: 'pending' },
   running: { icon: '▶', tone: 'info', label: 'running' },
   awaitingApproval: { icon: '?', tone: 'warn', label: 'waiting for you' },

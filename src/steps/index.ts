@@ -1,7 +1,10 @@
 /** The step kinds upgrade-pilot ships, registered explicitly (no side effects on import). */
 import { StepRegistry } from '../engine/step-kind.js';
 import { verifyStep } from './verify/verify.js';
+import { draftStep } from './hop/draft.js';
+import { publishStep } from './hop/publish.js';
+import { reconcileStep } from './hop/reconcile.js';
 
 export function builtinSteps(): StepRegistry {
-  return new StepRegistry().register(verifyStep);
+  return new StepRegistry().register(draftStep, publishStep, reconcileStep, verifyStep);
 }

@@ -27,8 +27,12 @@ export async function waitForFrame(lastFrame: () => string | undefined, test: (f
   }
 }
 
-/** Writes keys one at a time, letting Ink process each. */
+/**
+ * Writes keys one at a time, letting Ink process each. A component that just appeared attaches its
+ * input handler in an effect after the frame is drawn, so the first key waits a moment too.
+ */
 export async function press(stdin: { write: (s: string) => void }, ...sequence: string[]): Promise<void> {
+  await new Promise((r) => setTimeout(r, 30));
   for (const k of sequence) {
     stdin.write(k);
     await new Promise((r) => setTimeout(r, 20));
@@ -38,4 +42,15 @@ export async function press(stdin: { write: (s: string) => void }, ...sequence: 
 /** The frame as one line of words: borders removed, wrapping undone, for assertions on sentences. */
 export function words(frame: string): string {
   return frame.replace(/[│║╔╗╚╝╭╮╰╯═─┌┐└┘]/g, ' ').replace(/\s+/g, ' ');
+}
+
+/** The right-hand pane of the app (what follows the step list's border on each line). */
+export function pane(frame: string): string {
+  return frame
+    .split('\n')
+    .map((l) => {
+      const i = l.indexOf('│ ');
+      return i >= 0 ? l.slice(i + 2) : '';
+    })
+    .join('\n');
 }

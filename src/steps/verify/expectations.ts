@@ -5,6 +5,7 @@
  */
 import type { StepContext } from '../../engine/context.js';
 import type { VerifyExpectations } from '../../kube/checks/types.js';
+import { latestPlan } from '../contracts.js';
 
 /** The fields of other steps' outputs that verification reads (each step kind owns its full output type). */
 export interface PlanExpectations {
@@ -18,7 +19,7 @@ export interface RecoverOutstanding {
 }
 
 export function sessionExpectations(ctx: StepContext<unknown>): VerifyExpectations {
-  const plan = ctx.outputsOfKind<PlanExpectations>('plan').at(-1);
+  const plan = latestPlan(ctx) as PlanExpectations | undefined;
   const snapshot = ctx.outputsOfKind<SnapshotBaseline>('snapshot').at(-1);
   const outstanding = [...new Set(ctx.outputsOfKind<RecoverOutstanding>('recover').flatMap((r) => r.outstanding ?? []))];
   const exp: VerifyExpectations = {

@@ -1,0 +1,58 @@
+import { Box, Text } from 'ink';
+import { formatDuration } from '../engine/duration.js';
+import type { ReconcileLive, ReconcileOutput, RowState } from '../steps/hop/reconcile.js';
+import { ErrorPanel } from './ErrorPanel.js';
+import type { StepScreenProps } from './step-screen.js';
+import { colour } from './theme.js';
+
+const stateLabel: Record<RowState, { text: string; tone: 'pass' | 'warn' | 'fail' }> = {
+  matches: { text: 'MATCHES', tone: 'pass' },
+  waiting: { text: 'WAITING', tone: 'warn' },
+  'not-published': { text: 'NOT PUBLISHED', tone: 'fail' },
+};
+
+/** The live reconcile panel: what matches, what does not yet, elapsed time, the next poll. */
+export function ReconcileScreen({ step }: StepScreenProps) {
+  const live = step.live as ReconcileLive | undefined;
+  const out = step.output as ReconcileOutput | undefined;
+  const rows = live?.rows ?? out?.rows ?? [];
+  return (
+    <Box flexDirection="column">
+      <Text bold>{step.title}</Text>
+      {live ? <Text>{live.headline}</Text> : step.summary ? <Text>{step.summary}</Text> : null}
+      {out?.rehearsal ? (
+        <Box flexDirection="column">
+          <Text dimColor>Rehearsal: nothing was published, so nothing to wait for. It would wait until the cluster reports:</Text>
+          {out.rehearsal.wouldWaitFor.map((w, i) => (
+            <Text key={i}>  • {w}</Text>
+          ))}
+        </Box>
+      ) : null}
+      {rows.map((r) => {
+        const s = stateLabel[r.state];
+        const c = colour(s.tone);
+        return (
+          <Box key={r.profile} flexDirection="column" marginTop={1}>
+            <Text>
+              <Text bold {...(c ? { color: c } : {})}>
+                {s.text.padEnd(14)}
+              </Text>
+              <Text bold>{r.profile}</Text> <Text dimColor>deployed {r.deployed} · expected {r.expected}</Text>
+            </Text>
+            {r.differences.map((d, i) => (
+              <Text key={i} dimColor>
+                {'                '}• {d}
+              </Text>
+            ))}
+          </Box>
+        );
+      })}
+      {live && !out ? (
+        <Text dimColor>
+          elapsed {formatDuration(live.elapsedMs)} · poll {live.polls} · next poll in {formatDuration(live.nextPollInMs)}
+        </Text>
+      ) : null}
+      {step.error ? <ErrorPanel error={step.error} /> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * What one step hands to the next. The plan says which packs move to which tags in each hop and
+ * which version label each profile gets; customization says which values each pack carries; the
+ * draft, publish and reconcile steps of a hop act on exactly that.
+ */
+import type { StepContext } from '../engine/context.js';
+import type { ProfileRole } from '../engine/params.js';
+import { steps } from '../engine/state.js';
+
+export interface PlannedPack {
+  name: string;
+  from: string;
+  to: string;
+}
+
+export interface PlannedProfile {
+  role: ProfileRole;
+  uid: string;
+  name: string;
+  /** Profile version label before the hop, and the new one it publishes (new, increasing). */
+  fromVersion: string;
+  toVersion: string;
+  /** Packs whose tag changes in this hop. */
+  packs: PlannedPack[];
+  /** Where the new defaults of this hop come from: a reference profile, or a values folder. */
+  reference?: { kind: 'profile'; uid: string } | { kind: 'folder'; path: string };
+}
+
+export interface PlannedHop {
+  index: number;
+  from: string;
+  to: string;
+  profiles: PlannedProfile[];
+  /** Component versions this hop deploys, when the pack values say (e.g. KubeVirt v1.3.1). */
+  kubevirtVersion?: string;
+  cdiVersion?: string;
+}
+
+/** The fields of the plan step's output that later steps read. */
+export interface PlanContract {
+  hops: PlannedHop[];
+  /** Expectations for verification once every hop is done. */
+  expectations?: {
+    profiles?: Array<{ name: string; version?: string; packs?: Array<{ name: string; tag: string }> }>;
+    kubevirtVersion?: string;
+    cdiVersion?: string;
+  };
+}
+
+/** One pack's new content for one hop, as customization computed it. */
+export interface CustomizedPack {
+  name: string;
+  tag: string;
+  values: string;
+  /** Manifests the pack carries (site-added ones included); undefined = keep the profile's. */
+  manifests?: Array<{ name: string; content: string }>;
+  /** How many site values were carried into the new defaults. */
+  carried: number;
+}
+
+export interface RuleOutcome {
+  id: string;
+  title: string;
+  profile: ProfileRole;
+  status: 'pass' | 'fail';
+  message: string;
+  reason: string;
+}
+
+/** The fields of the customize step's output that later steps read. */
+export interface CustomizeContract {
+  hops: Array<{ index: number; profiles: Array<{ role: ProfileRole; packs: CustomizedPack[]; rules: RuleOutcome[] }> }>;
+}
+
+/** The plan: the latest finished step output carrying hops (as the runner expands groups from it). */
+export function latestPlan(ctx: StepContext<unknown>): PlanContract | undefined {
+  const finished = steps(ctx.state()).filter((s) => s.status === 'succeeded' && Array.isArray((s.output as { hops?: unknown } | undefined)?.hops));
+  return finished.at(-1)?.output as PlanContract | undefined;
+}
+
+/** The plan of the hop this step belongs to. */
+export function currentHop(ctx: StepContext<unknown>): PlannedHop | undefined {
+  const index = ctx.step.hop?.index;
+  return index === undefined ? undefined : latestPlan(ctx)?.hops.find((h) => h.index === index);
+}
+
+export function plannedProfile(ctx: StepContext<unknown>, role: ProfileRole): PlannedProfile | undefined {
+  return currentHop(ctx)?.profiles.find((p) => p.role === role);
+}
+
+export function customizedProfile(ctx: StepContext<unknown>, role: ProfileRole): CustomizeContract['hops'][number]['profiles'][number] | undefined {
+  const index = ctx.step.hop?.index;
+  const custom = ctx.outputsOfKind<CustomizeContract>('customize').at(-1);
+  return custom?.hops.find((h) => h.index === index)?.profiles.find((p) => p.role === role);
+}
+
+/** Outputs of the steps of a kind in the same hop as this step. */
+export function hopOutputs<T>(ctx: StepContext<unknown>, kind: string): T[] {
+  const hop = ctx.step.hop?.index;
+  return steps(ctx.state())
+    .filter((s) => s.kind === kind && s.hop?.index === hop && s.output !== undefined)
+    .map((s) => s.output as T);
+}

@@ -1,0 +1,66 @@
+/**
+ * The `publish` step (spec 4 step 3, spec 3): after the operator's yes, PATCH the publish path once,
+ * then read the profile to confirm. An ambiguous failure is settled by reading, never by resending.
+ */
+import { z } from 'zod';
+import { InterruptedError, StepFailedError } from '../../errors.js';
+import { approveOrDecline } from '../../engine/gate.js';
+import { ProfileRole } from '../../engine/params.js';
+import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
+import { publishRequest } from '../../palette/mutations.js';
+import { hopOutputs } from '../contracts.js';
+import type { DraftOutput } from './draft.js';
+
+export interface PublishOutput {
+  role: ProfileRole;
+  uid: string;
+  name: string;
+  version: string;
+  confirmed: 'published' | 'rehearsal';
+}
+
+export const publishStep = defineStepKind({
+  kind: 'publish',
+  title: 'Publish the profile',
+  description: 'Publishes the draft of one profile; clusters using it reconcile against it',
+  gate: 'publish',
+  params: z.strictObject({ profile: ProfileRole }),
+  async run(ctx) {
+    const role = ctx.params.profile;
+    const draft = hopOutputs<DraftOutput>(ctx, 'draft').find((o) => o.role === role && o.readBack !== 'not-applied');
+    if (!draft) return skipped(`no draft of the ${role} profile was written in this hop`);
+    const clusterName = ctx.site?.cluster.name ?? ctx.site?.cluster.uid ?? 'the cluster';
+    const gateKey = `${ctx.step.id}/publish`;
+    const decision = await ctx.confirm({
+      gate: 'publish',
+      key: gateKey,
+      title: `Publish ${draft.name} ${draft.toVersion}`,
+      lines: [
+        `Publishing makes the draft take effect: every cluster using ${draft.name} (here ${clusterName}) reconciles against ${draft.toVersion}.`,
+        'New pack versions roll out; KubeVirt then live-migrates every running VM onto the new launcher.',
+      ],
+      items: draft.packs.map((p) => `${p.name} ${p.from} → ${p.to}`),
+      options: approveOrDecline('Publish'),
+      safeChoice: 'abort',
+    });
+    if (decision.choice !== 'approve') throw new InterruptedError(`Not approved: ${draft.name} ${draft.toVersion} was not published.`, 'Resume when ready; the draft is kept and you will be asked again.');
+
+    const palette = ctx.effects.palette;
+    await ctx.mutate({
+      key: `${ctx.step.id}/publish`,
+      request: publishRequest(draft.uid, `publish ${draft.name} ${draft.toVersion}`),
+      approvedBy: gateKey,
+      settle: async () => ((await palette.isPublished(draft.uid, draft.toVersion, { signal: ctx.signal })) ? 'done' : 'not-done'),
+    });
+    const base = { role, uid: draft.uid, name: draft.name, version: draft.toVersion };
+    if (ctx.dryRun) return succeeded<PublishOutput>({ ...base, confirmed: 'rehearsal' }, `would publish ${draft.name} ${draft.toVersion} (rehearsal)`);
+    if (!(await palette.isPublished(draft.uid, draft.toVersion, { signal: ctx.signal }))) {
+      return failed(
+        new StepFailedError('publish.not-confirmed', `The publish of ${draft.name} ${draft.toVersion} was accepted, but the profile does not show it published.`, {
+          hint: 'Check the profile in Palette; resume to read it again (the publish is not sent twice).',
+        }),
+      );
+    }
+    return succeeded<PublishOutput>({ ...base, confirmed: 'published' }, `${draft.name} ${draft.toVersion} published`);
+  },
+});
