@@ -36,15 +36,49 @@ export interface PlannedHop {
   cdiVersion?: string;
 }
 
+/** What each VM will go through when the pack is published (from the plan, before anything is sent). */
+export interface VmImpact {
+  /** `namespace/name` */
+  vm: string;
+  node?: string;
+  /** live-migrate: moved without downtime; evict: restarted by KubeVirt; restart: stays on the old launcher until the operator restarts it. */
+  fate: 'live-migrate' | 'evict' | 'restart' | 'not-running';
+  reason: string;
+}
+
 /** The fields of the plan step's output that later steps read. */
 export interface PlanContract {
   hops: PlannedHop[];
+  impact?: VmImpact[];
   /** Expectations for verification once every hop is done. */
   expectations?: {
     profiles?: Array<{ name: string; version?: string; packs?: Array<{ name: string; tag: string }> }>;
     kubevirtVersion?: string;
     cdiVersion?: string;
   };
+}
+
+/** The baseline the snapshot step records (bounded summaries), read by verification, drift and recovery. */
+export interface SnapshotContract {
+  baseline: {
+    /** VMIs Running at the snapshot (`namespace/name`): only these may ever be restarted. */
+    runningVmis: string[];
+    nads: string[];
+    vms: Array<{ vm: string; runStrategy?: string; phase?: string; node?: string }>;
+    loadBalancerServices: Array<{ service: string; addresses: string[] }>;
+    storageClasses: string[];
+    nodes: { total: number; notReady: string[] };
+    kubevirtVersion?: string;
+    cdiVersion?: string;
+    deployedProfiles: Array<{ name: string; version: string; packs: Array<{ name: string; tag: string }> }>;
+  };
+}
+
+/** The fields of the recover step's output that later steps read. */
+export interface RecoverContract {
+  restarted: string[];
+  /** VMs the operator skipped (or that could not be restarted): still on the old launcher. */
+  outstanding: string[];
 }
 
 /** One pack's new content for one hop, as customization computed it. */
