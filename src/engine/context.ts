@@ -50,4 +50,6 @@ export interface StepContext<P = unknown> {
   /** True when the journal already holds a result for this mutation key. */
   mutationDone(key: string): boolean;
   log(message: string, level?: 'info' | 'warn' | 'error' | 'action'): void;
+  /** Writes a file into the session folder (redacted, atomic, 0600); returns its path. */
+  writeFile(name: string, text: string): string;
 }

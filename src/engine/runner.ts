@@ -31,6 +31,8 @@ import type { StepRegistry } from './step-kind.js';
 export interface JournalSink {
   append(event: SessionEvent): number;
   snapshot(state: SessionState): void;
+  /** Writes a file into the session folder (reports); returns its path. */
+  writeFile(name: string, text: string): string;
 }
 
 export type RunOutcome =
@@ -276,6 +278,7 @@ export class Runner {
         return m?.outcome !== undefined && m.outcome !== 'failed';
       },
       log: (message, level = 'info') => runner.log(message, level, step.id),
+      writeFile: (name, text) => runner.opts.journal.writeFile(name, text),
     };
   }
 

@@ -25,6 +25,7 @@ import { ConfirmQueue } from './confirm-queue.js';
 import { plainConfirm, tuiConfirm } from './confirm.js';
 import { buildEffects } from './effects.js';
 import { createPlainPrinter } from './plain-printer.js';
+import { writeReport } from '../report/write.js';
 
 export interface RunIO {
   stdout: NodeJS.WriteStream;
@@ -179,6 +180,16 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       resuming: prepared.resuming,
     });
 
+    // Whatever the end (done, a gate, a failure), the report reflects the session as it stands.
+    let reportPath: string | undefined;
+    const report = () => {
+      try {
+        reportPath = writeReport(runner.getState(), (name, text) => session.writeFile(name, text)).markdown;
+      } catch (err) {
+        // A report that cannot be written never hides the run's own outcome; `report` can retry.
+        if (process.env.UPGRADE_PILOT_DEBUG) io.stderr.write(`report not written: ${String(err)}\n`);
+      }
+    };
     let outcome: RunOutcome;
     if (interactive) {
       const run = runner.run();
@@ -189,8 +200,12 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
             queue,
             rehearsal: dryRun,
             ...(req.lab ? { guide: req.lab.guide } : {}),
-            outcome: run,
+            outcome: run.then((o) => {
+              report();
+              return o;
+            }),
             stop: () => controller.abort(),
+            reportPath: () => reportPath,
           }}
         />,
         { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false },
@@ -205,6 +220,8 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       }
       runner.subscribe(print);
       outcome = await runner.run();
+      report();
+      if (reportPath && !options.json) write(`report: ${reportPath}`);
     }
     const code = exitCodeFor(outcome);
     if (!interactive) reportEnd(outcome, code, session.id, options.json, io, redactor);

@@ -128,6 +128,13 @@ export class SessionStore {
     }
   }
 
+  /** Writes a file into a session's folder without taking its lock (reports: not part of the journal). */
+  writeFile(id: string, name: string, text: string): string {
+    const file = join(this.dirOf(id), name);
+    writeFileAtomic(file, this.redactor.text(text));
+    return file;
+  }
+
   /** Reads a session without locking it (reports, listings). */
   load(id: string | undefined): SessionState {
     const resolved = id ?? this.latestId();

@@ -4,7 +4,8 @@ import { verifyStep } from './verify/verify.js';
 import { draftStep } from './hop/draft.js';
 import { publishStep } from './hop/publish.js';
 import { reconcileStep } from './hop/reconcile.js';
+import { reportStep } from './report.js';
 
 export function builtinSteps(): StepRegistry {
-  return new StepRegistry().register(draftStep, publishStep, reconcileStep, verifyStep);
+  return new StepRegistry().register(draftStep, publishStep, reconcileStep, verifyStep, reportStep);
 }

@@ -1,0 +1,18 @@
+/** `upgrade-pilot report [id]`: writes report.md and report.json for a session and prints one of them. */
+import type { CliOptions } from '../cli/args.js';
+import { ExitCode } from '../errors.js';
+import { writeReport } from '../report/write.js';
+import type { RunIO } from '../run/session-run.js';
+import { resolveStateDir } from '../session/paths.js';
+import { Redactor } from '../session/redact.js';
+import { SessionStore } from '../session/store.js';
+
+export function runReportCommand(options: CliOptions, id: string | undefined, io: RunIO): ExitCode {
+  const store = new SessionStore(resolveStateDir(options['state-dir'], io.env), new Redactor());
+  const resolved = id ?? store.latestId();
+  const state = store.load(resolved);
+  const files = writeReport(state, (name, text) => store.writeFile(resolved, name, text));
+  io.stdout.write(options.json ? `${JSON.stringify(files.data, null, 2)}\n` : files.text);
+  io.stderr.write(`report written: ${files.markdown} and ${files.json}\n`);
+  return ExitCode.ok;
+}

@@ -1,0 +1,21 @@
+/** The `report` step: writes the session report (Markdown and JSON) into the session folder. */
+import { z } from 'zod';
+import { defineStepKind, succeeded } from '../engine/step-kind.js';
+import { writeReport } from '../report/write.js';
+
+export interface ReportOutput {
+  markdown: string;
+  json: string;
+}
+
+export const reportStep = defineStepKind({
+  kind: 'report',
+  title: 'Write the report',
+  description: 'Writes the session report for the change ticket (report.md and report.json)',
+  params: z.strictObject({}),
+  async run(ctx) {
+    const files = writeReport(ctx.state(), ctx.writeFile);
+    ctx.progress({ headline: `Report written: ${files.markdown}`, lines: files.text.split('\n').slice(0, 40) });
+    return succeeded<ReportOutput>({ markdown: files.markdown, json: files.json }, `written to ${files.markdown}`);
+  },
+});
