@@ -10,6 +10,7 @@ import { commandHelp, generalHelp } from './cli/help.js';
 import { listSessions } from './commands/sessions.js';
 import { runVerifyCommand } from './commands/verify.js';
 import { runReportCommand } from './commands/report.js';
+import { runLab } from './commands/lab.js';
 import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
 import { runSession, type RunIO, type SessionRequest } from './run/session-run.js';
 import type { StepRegistry } from './engine/step-kind.js';
@@ -55,6 +56,8 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
         return await runSession({ kind: 'resume', options, registry, ...(positional ? { sessionId: positional } : {}), ...seams }, io);
       case 'sessions':
         return listSessions(options, io.env, write);
+      case 'lab':
+        return await runLab(parsed.invocation, io, registry);
       case 'report':
         return runReportCommand(options, positional, io);
       case 'verify':

@@ -1,0 +1,244 @@
+/**
+ * The pack versions the lab's scenarios use, with their default values: what a Palette pack
+ * registry would hand out for each tag. One "stack" per orchestration pack (VMO) minor: the VMO tag
+ * plus the tags of every other pack published with it, so each hop changes both profiles.
+ *
+ * Documents are the real Palette values files (copied from the shared fixtures) or realistic authored
+ * ones. Tags the fixtures do not cover are derived from a neighbouring document: version strings
+ * replaced, keys that a release added or changed put back as they were (listed below per tag).
+ */
+import { createHash } from 'node:crypto';
+import type { Document } from 'yaml';
+import { readAsset } from './assets.js';
+import { deleteValue, parseValues, printValues, setValue } from './yaml-edit.js';
+
+export const vmoVersions = ['4.4.10', '4.5.4', '4.6.3'] as const;
+export type VmoVersion = (typeof vmoVersions)[number];
+
+export type PackType = 'spectro' | 'helm' | 'manifest';
+
+export interface PackManifestDefaults {
+  name: string;
+  content: string;
+}
+
+export interface PackDefaults {
+  name: string;
+  tag: string;
+  /** Palette layer: `os`, `k8s`, `cni`, `csi` for infra packs, `addon` for add-ons. */
+  layer: string;
+  type: PackType;
+  /** Registry uid of this pack version (the same in every profile that uses it). */
+  uid: string;
+  values: string;
+  manifests: PackManifestDefaults[];
+}
+
+export interface PackStack {
+  vmo: VmoVersion;
+  /** KubeVirt and CDI versions the VMO tag deploys. */
+  kubevirt: string;
+  cdi: string;
+  addon: PackDefaults[];
+  infra: PackDefaults[];
+}
+
+interface Variant {
+  tag: string;
+  /** File in src/lab/data/packs. */
+  asset: string;
+  /** Plain text replacements (image tags, chart versions). */
+  replace?: Array<[string, string]>;
+  /** Structural differences from the asset, applied through the Document API. */
+  edit?: (doc: Document) => void;
+}
+
+interface PackLine {
+  name: string;
+  layer: string;
+  type: PackType;
+  byStack: Record<VmoVersion, Variant>;
+}
+
+const nginxOlder = (doc: Document): void => {
+  // Topology aware routing arrived with controller 1.12
+  deleteValue(doc, ['charts', 'ingress-nginx', 'controller', 'enableTopologyAwareRouting']);
+};
+
+const portworxOlder = (doc: Document): void => {
+  const chart = ['charts', 'portworx-generic'];
+  // Portworx 3.2 renamed the default class and added an I/O profile and the default-class annotation
+  setValue(doc, [...chart, 'storageClass', 'name'], 'px-csi-db');
+  deleteValue(doc, [...chart, 'storageClass', 'parameters', 'io_profile']);
+  setValue(doc, [...chart, 'storageClass', 'annotations'], {});
+  // ...and the preflight-check annotation and the snapshot controller switch
+  deleteValue(doc, [...chart, 'storageCluster', 'annotations', 'portworx.io/preflight-check']);
+  deleteValue(doc, [...chart, 'storageCluster', 'spec', 'csi', 'installSnapshotController']);
+};
+
+const prometheusOlder = (doc: Document): void => {
+  // The CRD upgrade job and the alertmanager datasource switch came with chart 63+
+  deleteValue(doc, ['charts', 'kube-prometheus-stack', 'crds', 'upgradeJob']);
+  deleteValue(doc, ['charts', 'kube-prometheus-stack', 'grafana', 'sidecar', 'datasources', 'alertmanager']);
+};
+
+const packLines: PackLine[] = [
+  {
+    name: 'lb-metallb-helm',
+    layer: 'addon',
+    type: 'helm',
+    byStack: {
+      '4.4.10': { tag: '0.14.8', asset: 'lb-metallb-helm-0.14.9.yaml', replace: [['0.14.9', '0.14.8']] },
+      '4.5.4': { tag: '0.14.9', asset: 'lb-metallb-helm-0.14.9.yaml' },
+      '4.6.3': {
+        tag: '0.15.2',
+        asset: 'lb-metallb-helm-0.14.9.yaml',
+        replace: [['0.14.9', '0.15.2']],
+        edit: (doc) => setValue(doc, ['charts', 'metallb-full', 'metallb', 'frrk8s', 'namespace'], ''),
+      },
+    },
+  },
+  {
+    name: 'nginx',
+    layer: 'addon',
+    type: 'helm',
+    byStack: {
+      '4.4.10': { tag: '1.10.1', asset: 'nginx-1.12.1.yaml', replace: [['1.12.1', '1.10.1'], ['4.12.1', '4.10.1'], ['v1.5.2', 'v1.4.1']], edit: nginxOlder },
+      '4.5.4': { tag: '1.11.3', asset: 'nginx-1.12.1.yaml', replace: [['1.12.1', '1.11.3'], ['4.12.1', '4.11.3'], ['v1.5.2', 'v1.4.4']], edit: nginxOlder },
+      '4.6.3': { tag: '1.12.1', asset: 'nginx-1.12.1.yaml' },
+    },
+  },
+  {
+    name: 'virtual-machine-orchestrator',
+    layer: 'addon',
+    type: 'spectro',
+    byStack: {
+      '4.4.10': { tag: '4.4.10', asset: 'virtual-machine-orchestrator-4.4.10.yaml' },
+      // No fixture for 4.5: the 4.6.3 document with KubeVirt v1.3.1, CDI v1.60.3 and dashboard 4.5.4
+      '4.5.4': { tag: '4.5.4', asset: 'virtual-machine-orchestrator-4.6.3.yaml', replace: [['v1.4.0', 'v1.3.1'], ['v1.61.0', 'v1.60.3'], ['4.6.3', '4.5.4']] },
+      '4.6.3': { tag: '4.6.3', asset: 'virtual-machine-orchestrator-4.6.3.yaml' },
+    },
+  },
+  {
+    name: 'prometheus-operator',
+    layer: 'addon',
+    type: 'helm',
+    byStack: {
+      '4.4.10': {
+        tag: '58.7.2',
+        asset: 'prometheus-operator-66.2.2.yaml',
+        replace: [['66.2.2', '58.7.2'], ['v0.78.2', 'v0.73.2'], ['v2.55.1', 'v2.52.0'], ['v2.14.0', 'v2.12.0'], ['11.3.1', '10.4.1'], ['1.28.0', '1.26.1']],
+        edit: prometheusOlder,
+      },
+      '4.5.4': {
+        tag: '62.3.1',
+        asset: 'prometheus-operator-66.2.2.yaml',
+        replace: [['66.2.2', '62.3.1'], ['v0.78.2', 'v0.76.0'], ['v2.55.1', 'v2.54.1'], ['v2.14.0', 'v2.13.0'], ['11.3.1', '11.1.5'], ['1.28.0', '1.27.4']],
+        edit: prometheusOlder,
+      },
+      '4.6.3': { tag: '66.2.2', asset: 'prometheus-operator-66.2.2.yaml' },
+    },
+  },
+  {
+    name: 'ubuntu-maas',
+    layer: 'os',
+    type: 'spectro',
+    byStack: {
+      '4.4.10': { tag: '22.04', asset: 'ubuntu-maas-22.04.yaml' },
+      '4.5.4': { tag: '22.04', asset: 'ubuntu-maas-22.04.yaml' },
+      '4.6.3': { tag: '22.04', asset: 'ubuntu-maas-22.04.yaml' },
+    },
+  },
+  {
+    // Kubernetes stays on one tag: a Kubernetes change repaves every node, which is not part of a VMO hop
+    name: 'kubernetes',
+    layer: 'k8s',
+    type: 'spectro',
+    byStack: {
+      '4.4.10': { tag: '1.32.2', asset: 'kubernetes-1.32.2.yaml' },
+      '4.5.4': { tag: '1.32.2', asset: 'kubernetes-1.32.2.yaml' },
+      '4.6.3': { tag: '1.32.2', asset: 'kubernetes-1.32.2.yaml' },
+    },
+  },
+  {
+    name: 'cni-cilium-oss',
+    layer: 'cni',
+    type: 'spectro',
+    byStack: {
+      '4.4.10': { tag: '1.16.6', asset: 'cni-cilium-oss-1.17.1.yaml', replace: [['1.17.1', '1.16.6']] },
+      '4.5.4': { tag: '1.16.9', asset: 'cni-cilium-oss-1.17.1.yaml', replace: [['1.17.1', '1.16.9']] },
+      '4.6.3': { tag: '1.17.1', asset: 'cni-cilium-oss-1.17.1.yaml' },
+    },
+  },
+  {
+    name: 'csi-portworx-generic',
+    layer: 'csi',
+    type: 'spectro',
+    byStack: {
+      '4.4.10': {
+        tag: '3.1.4',
+        asset: 'csi-portworx-generic-3.2.1.yaml',
+        replace: [['3.2.1', '3.1.4'], ['24.2.2', '23.10.5'], ['24.3.3', '23.11.0']],
+        edit: portworxOlder,
+      },
+      '4.5.4': {
+        tag: '3.1.8',
+        asset: 'csi-portworx-generic-3.2.1.yaml',
+        replace: [['3.2.1', '3.1.8'], ['24.2.2', '24.1.3'], ['24.3.3', '24.2.0']],
+        edit: portworxOlder,
+      },
+      '4.6.3': { tag: '3.2.1', asset: 'csi-portworx-generic-3.2.1.yaml' },
+    },
+  },
+];
+
+const addonPacks = ['lb-metallb-helm', 'nginx', 'virtual-machine-orchestrator', 'prometheus-operator'];
+
+const componentVersions: Record<VmoVersion, { kubevirt: string; cdi: string }> = {
+  '4.4.10': { kubevirt: 'v1.2.0', cdi: 'v1.58.0' },
+  '4.5.4': { kubevirt: 'v1.3.1', cdi: 'v1.60.3' },
+  '4.6.3': { kubevirt: 'v1.4.0', cdi: 'v1.61.0' },
+};
+
+/** A registry pack uid: 24 hex digits, stable for a pack name and tag. */
+export const registryPackUid = (name: string, tag: string): string => createHash('sha1').update(`${name}@${tag}`).digest('hex').slice(0, 24);
+
+const valuesCache = new Map<string, string>();
+
+function variantValues(line: PackLine, v: Variant): string {
+  const key = `${line.name}@${v.tag}`;
+  const cached = valuesCache.get(key);
+  if (cached !== undefined) return cached;
+  let text = readAsset(v.asset);
+  for (const [from, to] of v.replace ?? []) text = text.split(from).join(to);
+  if (v.edit) {
+    const doc = parseValues(text);
+    v.edit(doc);
+    text = printValues(doc, text);
+  }
+  valuesCache.set(key, text);
+  return text;
+}
+
+export function isVmoVersion(v: string): v is VmoVersion {
+  return (vmoVersions as readonly string[]).includes(v);
+}
+
+/** The pack versions and default values published with one VMO version. */
+export function packStack(vmo: VmoVersion): PackStack {
+  const build = (line: PackLine): PackDefaults => {
+    const v = line.byStack[vmo];
+    return { name: line.name, tag: v.tag, layer: line.layer, type: line.type, uid: registryPackUid(line.name, v.tag), values: variantValues(line, v), manifests: [] };
+  };
+  return {
+    vmo,
+    ...componentVersions[vmo],
+    addon: packLines.filter((l) => addonPacks.includes(l.name)).map(build),
+    infra: packLines.filter((l) => !addonPacks.includes(l.name)).map(build),
+  };
+}
+
+/** The KubeVirt version a VMO tag deploys (`v1.3.1` for 4.5.4). */
+export function kubevirtVersionOf(vmo: VmoVersion): string {
+  return componentVersions[vmo].kubevirt;
+}

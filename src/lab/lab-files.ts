@@ -1,0 +1,159 @@
+/**
+ * The files a running lab leaves in its state folder, per the `lab.json` contract: `lab.json`
+ * (where everything is), a kubeconfig for the Kubernetes double, and a params file that makes
+ * every command work against the lab. The folder is 0700 and the files 0600: lab.json holds the
+ * lab's API key and the kubeconfig its token.
+ */
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { ParamsSchema } from '../engine/params.js';
+import { labSite } from './data/site.js';
+import { writeKubeconfig } from './kube/kubeconfig.js';
+
+export const labContext = 'upgrade-pilot-lab';
+
+export interface LabJson {
+  paletteUrl: string;
+  apiKey: string;
+  projectUid: string;
+  clusterUid: string;
+  profileUids: { addon: string; infra: string };
+  /** Path of the kubeconfig. */
+  kubeconfig: string;
+  /** Path of the params file. */
+  params: string;
+  /** The lab-only audit endpoint (needs the ApiKey header). */
+  auditUrl: string;
+  kubeUrl: string;
+  /** The lab's control routes (need the ApiKey header). */
+  controlUrls: { state: string; clock: string; token: string; faults: string; kubeFaults: string };
+  scenario: string;
+  summary: string;
+  dialect: 'spec' | 'palette';
+  speed: number;
+  clusterName: string;
+  target: string;
+  references: Array<{ version: string; addon: string; infra: string }>;
+  stateDir: string;
+}
+
+export interface LabFilesInput {
+  stateDir: string;
+  paletteUrl: string;
+  kubeUrl: string;
+  apiKey: string;
+  projectUid: string;
+  clusterUid: string;
+  clusterName: string;
+  profiles: { addon: { uid: string; name: string }; infra: { uid: string; name: string } };
+  references: Array<{ version: string; addon: string; infra: string; labels: { addon: string; infra: string } }>;
+  target: string;
+  scenario: string;
+  summary: string;
+  dialect: 'spec' | 'palette';
+  speed: number;
+  caPem: string;
+  token: string;
+}
+
+export const labFilePaths = (stateDir: string) => ({
+  labJson: join(stateDir, 'lab.json'),
+  kubeconfig: join(stateDir, 'kubeconfig'),
+  params: join(stateDir, 'params.yaml'),
+  audit: join(stateDir, 'audit.ndjson'),
+});
+
+/** The params document for this lab; validated against the tool's own schema before it is written. */
+export function labParams(input: LabFilesInput): Record<string, unknown> {
+  const paths = labFilePaths(input.stateDir);
+  const params = {
+    palette: {
+      baseUrl: input.paletteUrl,
+      projectUid: input.projectUid,
+      clusterCollection: input.dialect === 'palette' ? 'spectroclusters' : 'clusters',
+      timeout: '30s',
+    },
+    cluster: { uid: input.clusterUid, name: input.clusterName, kubeconfig: paths.kubeconfig, context: labContext },
+    profiles: { addon: input.profiles.addon, infra: input.profiles.infra },
+    packs: {
+      orchestration: 'virtual-machine-orchestrator',
+      loadBalancer: 'lb-metallb-helm',
+      ingress: 'nginx',
+      monitoring: 'prometheus-operator',
+      network: 'cni-cilium-oss',
+      storage: 'csi-portworx-generic',
+    },
+    target: input.target,
+    references: input.references.map((r) => ({ version: r.version, addon: r.addon, infra: r.infra, labels: r.labels })),
+    site: {
+      ingressIP: labSite.ingressIP,
+      ingressService: labSite.ingressService,
+      blockStorageClass: labSite.blockStorageClass,
+      storageClassParameters: { ...labSite.storageClassParameters },
+      loadBalancerServices: [...labSite.intendedLoadBalancerServices],
+      storageCluster: labSite.storageCluster,
+      agentNamespace: `cluster-${input.clusterUid}`,
+    },
+    kubevirt: { namespace: 'kubevirt', name: 'kubevirt' },
+    cdi: { name: 'cdi' },
+    window: '4h',
+  };
+  const checked = ParamsSchema.safeParse(params);
+  if (!checked.success) throw new Error(`the lab's params file does not validate: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return params;
+}
+
+export function labJson(input: LabFilesInput): LabJson {
+  const paths = labFilePaths(input.stateDir);
+  return {
+    paletteUrl: input.paletteUrl,
+    apiKey: input.apiKey,
+    projectUid: input.projectUid,
+    clusterUid: input.clusterUid,
+    profileUids: { addon: input.profiles.addon.uid, infra: input.profiles.infra.uid },
+    kubeconfig: paths.kubeconfig,
+    params: paths.params,
+    auditUrl: `${input.paletteUrl}/_lab/audit`,
+    kubeUrl: input.kubeUrl,
+    controlUrls: {
+      state: `${input.paletteUrl}/_lab/state`,
+      clock: `${input.paletteUrl}/_lab/clock`,
+      token: `${input.paletteUrl}/_lab/token`,
+      faults: `${input.paletteUrl}/_lab/faults`,
+      kubeFaults: `${input.paletteUrl}/_lab/kube-faults`,
+    },
+    scenario: input.scenario,
+    summary: input.summary,
+    dialect: input.dialect,
+    speed: input.speed,
+    clusterName: input.clusterName,
+    target: input.target,
+    references: input.references.map((r) => ({ version: r.version, addon: r.addon, infra: r.infra })),
+    stateDir: input.stateDir,
+  };
+}
+
+async function writePrivate(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text, { mode: 0o600 });
+  await chmod(tmp, 0o600);
+  await rename(tmp, file);
+}
+
+/** Writes (or rewrites) the kubeconfig with the current token. */
+export async function writeLabKubeconfig(stateDir: string, server: string, caPem: string, token: string): Promise<void> {
+  await writeKubeconfig(labFilePaths(stateDir).kubeconfig, { server, caPem, token, context: labContext, cluster: 'upgrade-pilot-lab', user: 'upgrade-pilot-lab-admin' });
+}
+
+export async function writeLabFiles(input: LabFilesInput): Promise<LabJson> {
+  await mkdir(input.stateDir, { recursive: true, mode: 0o700 });
+  await chmod(input.stateDir, 0o700);
+  const paths = labFilePaths(input.stateDir);
+  await writeLabKubeconfig(input.stateDir, input.kubeUrl, input.caPem, input.token);
+  const header = `# Site parameters of the upgrade-pilot lab (scenario ${input.scenario}).\n# Use with: UPGRADE_PILOT_API_KEY=<apiKey from lab.json> upgrade-pilot <command> --params ${paths.params}\n`;
+  await writePrivate(paths.params, header + stringify(labParams(input)));
+  const json = labJson(input);
+  await writePrivate(paths.labJson, `${JSON.stringify(json, null, 2)}\n`);
+  return json;
+}

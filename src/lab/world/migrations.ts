@@ -1,0 +1,429 @@
+/**
+ * KubeVirt's migration controller: VirtualMachineInstanceMigrations go Pending → Scheduling →
+ * Scheduled → PreparingTarget → TargetReady → Running → Succeeded | Failed, at most
+ * `parallelMigrationsPerCluster` at a time and `parallelOutboundMigrationsPerNode` per source node;
+ * the rest wait in Pending. The VMI's `status.migrationState` follows; success moves the VMI to the
+ * target node and its new launcher. Under a skipped minor the migration fails with a closed client
+ * socket or hangs in Running. Deleting a VMIM cancels it (the VMI stays where it is, outdated).
+ */
+import type { KubeObject } from '../kube/types.js';
+import type { ClusterNodes } from './cluster-nodes.js';
+import { nowStamp, recordEvent, type WorldContext } from './context.js';
+import { setPodState } from './k8s-objects.js';
+import { launcherPodObject, migrationObject, migrationState, type MigrationStateInput } from './kubevirt-objects.js';
+import { kubevirtLine } from './logs.js';
+import type { PodNetwork } from './pod-network.js';
+import {
+  closedSocketReason,
+  handlerDirtyRateLine,
+  launcherMigrationFailedLines,
+  launcherNetworkCacheLine,
+  skippedMinor,
+  skippedMinorOutcome,
+  imageVersion,
+} from './skip-minor.js';
+import { timings } from './timings.js';
+import type { KubevirtView, VmController } from './vm-controller.js';
+
+export type MigrationPhase = 'Pending' | 'Scheduling' | 'Scheduled' | 'PreparingTarget' | 'TargetReady' | 'Running' | 'Succeeded' | 'Failed';
+
+interface Migration {
+  namespace: string;
+  name: string;
+  uid: string;
+  vmiName: string;
+  vmiUid: string;
+  phase: MigrationPhase;
+  sourceNode: string;
+  sourcePod: string;
+  targetNode?: string;
+  targetPod?: string;
+  targetPodUid?: string;
+  startTimestamp?: string;
+  outcome?: 'succeed' | 'fail' | 'stuck';
+  /** Bumped when the migration ends; its pending timers then do nothing. */
+  epoch: number;
+}
+
+export interface HandlerLocator {
+  handlerPodOn(node: string): KubeObject | undefined;
+}
+
+const finished = (p: MigrationPhase) => p === 'Succeeded' || p === 'Failed';
+const active = (p: MigrationPhase) => !finished(p) && p !== 'Pending';
+
+/** KubeVirt keeps this many finished migrations per VMI before garbage-collecting older ones. */
+const finishedPerVmiKept = 5;
+
+export class MigrationController {
+  private readonly migrations = new Map<string, Migration>();
+  /** Migrations per VMI (`namespace/name`), so per-VMI questions do not scan thousands. */
+  private readonly byVmi = new Map<string, Set<Migration>>();
+  private readonly backoff = new Map<string, { failures: number; until: number }>();
+
+  constructor(
+    private readonly ctx: WorldContext,
+    private readonly nodes: ClusterNodes,
+    private readonly network: PodNetwork,
+    private readonly vms: VmController,
+    private readonly kubevirt: KubevirtView & HandlerLocator,
+  ) {}
+
+  /** Unfinished migrations (Pending through Running). */
+  unfinished(): number {
+    let n = 0;
+    for (const m of this.migrations.values()) if (!finished(m.phase)) n += 1;
+    return n;
+  }
+
+  hasUnfinished(namespace: string, vmiName: string): boolean {
+    for (const m of this.byVmi.get(`${namespace}/${vmiName}`) ?? []) if (!finished(m.phase)) return true;
+    return false;
+  }
+
+  private track(m: Migration): void {
+    this.migrations.set(`${m.namespace}/${m.name}`, m);
+    const key = `${m.namespace}/${m.vmiName}`;
+    let set = this.byVmi.get(key);
+    if (!set) this.byVmi.set(key, (set = new Set()));
+    set.add(m);
+  }
+
+  private untrack(m: Migration): void {
+    this.migrations.delete(`${m.namespace}/${m.name}`);
+    const key = `${m.namespace}/${m.vmiName}`;
+    const set = this.byVmi.get(key);
+    set?.delete(m);
+    if (set?.size === 0) this.byVmi.delete(key);
+  }
+
+  /** After a failed workload-update migration a VMI waits (20s, doubling, up to 5m) before the next. */
+  inBackoff(namespace: string, vmiName: string): boolean {
+    const b = this.backoff.get(`${namespace}/${vmiName}`);
+    return b !== undefined && b.until > this.ctx.clock.now();
+  }
+
+  /** Creates a migration of a VMI, as the workload updater or an operator would. */
+  create(namespace: string, vmiName: string, workloadUpdate = true): KubeObject | undefined {
+    const vmi = this.ctx.store.get('virtualmachineinstances', namespace, vmiName);
+    const sourcePod = this.vms.vmiLauncherPod(namespace, vmiName);
+    if (!vmi || !sourcePod) return undefined;
+    const name = `kubevirt-workload-update-${this.ctx.rng.suffix()}`;
+    const obj = this.ctx.store.upsert('virtualmachineinstancemigrations', migrationObject(namespace, name, vmiName, nowStamp(this.ctx), workloadUpdate));
+    this.track({
+      namespace,
+      name,
+      uid: obj.metadata.uid!,
+      vmiName,
+      vmiUid: vmi.metadata.uid!,
+      phase: 'Pending',
+      sourceNode: String((vmi.status as { nodeName?: string }).nodeName ?? ''),
+      sourcePod,
+      epoch: 0,
+    });
+    recordEvent(this.ctx, vmi, 'Normal', 'SuccessfulCreate', `Created Migration ${name} for automated workload update`, 'workload-update-controller');
+    this.pump();
+    return obj;
+  }
+
+  /**
+   * A migration as a scenario starts with it: already Succeeded or Failed (history), or hanging in
+   * Running after a skipped minor. The VMI's migrationState shows the last one.
+   */
+  seed(namespace: string, vmiName: string, state: 'Succeeded' | 'Failed' | 'Stuck', ageMs: number): void {
+    const vmi = this.ctx.store.get('virtualmachineinstances', namespace, vmiName);
+    const currentPod = this.vms.vmiLauncherPod(namespace, vmiName);
+    if (!vmi || !currentPod) return;
+    const currentNode = String((vmi.status as { nodeName?: string }).nodeName ?? '');
+    const otherNode = this.nodes.schedule(currentNode) ?? currentNode;
+    const otherPod = `virt-launcher-${vmiName}-${this.ctx.rng.suffix()}`;
+    // A migration that succeeded brought the VMI where it is now; one that failed or hangs started here
+    const moved = state === 'Succeeded';
+    const [sourceNode, targetNode] = moved ? [otherNode, currentNode] : [currentNode, otherNode];
+    const [sourcePod, targetPod] = moved ? [otherPod, currentPod] : [currentPod, otherPod];
+    const now = this.ctx.clock.now();
+    const stamp = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    const created = stamp(now - ageMs);
+    const name = `kubevirt-workload-update-${this.ctx.rng.suffix()}`;
+    const phase: MigrationPhase = state === 'Stuck' ? 'Running' : state;
+    const obj = this.ctx.store.upsert('virtualmachineinstancemigrations', migrationObject(namespace, name, vmiName, created, true));
+    const m: Migration = { namespace, name, uid: obj.metadata.uid!, vmiName, vmiUid: vmi.metadata.uid!, phase, sourceNode, sourcePod, targetNode, targetPod, startTimestamp: stamp(now - ageMs + 20_000), outcome: state === 'Stuck' ? 'stuck' : state === 'Failed' ? 'fail' : 'succeed', epoch: 0 };
+    this.track(m);
+    const ms: MigrationStateInput = {
+      migrationUid: m.uid,
+      sourceNode,
+      targetNode,
+      sourcePod,
+      targetPod,
+      startTimestamp: m.startTimestamp,
+      completed: state !== 'Stuck',
+      failed: state === 'Failed',
+      ...(state === 'Stuck' ? {} : { endTimestamp: stamp(now - ageMs + 50_000) }),
+      ...(state === 'Failed' ? { failureReason: closedSocketReason } : {}),
+    };
+    const phases: MigrationPhase[] = ['Pending', 'Scheduling', 'Scheduled', 'PreparingTarget', 'TargetReady', 'Running', ...(state === 'Stuck' ? [] : [phase])];
+    this.ctx.store.update('virtualmachineinstancemigrations', namespace, name, (o) => {
+      o.status = { phase, phaseTransitionTimestamps: phases.map((p, i) => ({ phase: p, phaseTransitionTimestamp: stamp(now - ageMs + i * 4000) })), migrationState: migrationState(ms) };
+    });
+    this.ctx.store.update('virtualmachineinstances', namespace, vmiName, (o) => {
+      (o.status as Record<string, unknown>).migrationState = migrationState(ms);
+      if (state === 'Stuck') (o.metadata.labels ??= {})['kubevirt.io/migrationTargetNodeName'] = targetNode;
+    });
+    if (state === 'Stuck') {
+      // The hanging migration's target pod is still there, running the new launcher
+      const created = this.ctx.store.upsert(
+        'pods',
+        launcherPodObject({
+          vm: this.vms.definition(namespace, vmiName)!,
+          vmiUid: m.vmiUid,
+          name: targetPod,
+          node: targetNode,
+          image: this.kubevirt.currentLauncherImage(),
+          podIP: this.network.podIp(targetNode),
+          hostIP: this.network.nodeIp(targetNode),
+          created: stamp(now - ageMs + 4000),
+          state: { kind: 'running' },
+          migrationJobUid: m.uid,
+        }),
+      );
+      m.targetPodUid = created.metadata.uid!;
+    }
+    if (state === 'Failed') this.noteFailure(namespace, vmiName);
+    if (state !== 'Succeeded') this.writeSkipLogs(m, state === 'Failed');
+  }
+
+  /** Deleting a VMIM: a migration not yet finished is cancelled; the VMI stays on its source. */
+  deleted(obj: KubeObject): void {
+    const key = `${obj.metadata.namespace}/${obj.metadata.name}`;
+    const m = this.migrations.get(key);
+    if (!m) return;
+    this.untrack(m);
+    if (finished(m.phase)) return;
+    m.epoch += 1;
+    const wasRunning = m.phase === 'Running';
+    this.removeTargetPod(m);
+    if (m.phase !== 'Pending') {
+      const at = nowStamp(this.ctx);
+      this.updateVmiState(m, {
+        completed: true,
+        failed: true,
+        ...(m.startTimestamp ? { startTimestamp: m.startTimestamp } : {}),
+        endTimestamp: at,
+        abortRequested: true,
+        abortStatus: 'Succeeded',
+        ...(wasRunning ? { failureReason: 'Migration aborted: the VirtualMachineInstanceMigration was deleted' } : {}),
+      });
+      this.ctx.store.update('virtualmachineinstances', m.namespace, m.vmiName, (o) => {
+        delete (o.metadata.labels ?? {})['kubevirt.io/migrationTargetNodeName'];
+      });
+      const vmi = this.ctx.store.get('virtualmachineinstances', m.namespace, m.vmiName);
+      if (vmi) recordEvent(this.ctx, vmi, 'Normal', 'MigrationAborted', `VirtualMachineInstance migration uid ${m.uid} was aborted`, 'virt-handler');
+      this.noteFailure(m.namespace, m.vmiName);
+    }
+    this.pump();
+  }
+
+  /** A migration's target pod was deleted: that migration fails (the VMI stays on its source). */
+  targetPodDeleted(pod: KubeObject): boolean {
+    const vmiName = pod.metadata.labels?.['vm.kubevirt.io/name'];
+    for (const m of this.byVmi.get(`${pod.metadata.namespace}/${vmiName}`) ?? []) {
+      if (m.targetPod !== pod.metadata.name) continue;
+      if (!finished(m.phase)) this.fail(m, `Migration failed: target pod ${pod.metadata.name} was deleted`, true);
+      return true;
+    }
+    return false;
+  }
+
+  /** Every unfinished migration of a VMI fails (the VMI is going away). */
+  abortFor(namespace: string, vmiName: string, reason: string): void {
+    for (const m of [...(this.byVmi.get(`${namespace}/${vmiName}`) ?? [])]) {
+      if (finished(m.phase)) continue;
+      this.fail(m, `Migration failed: ${reason}`, false);
+    }
+  }
+
+  /** Starts waiting migrations while the cluster-wide and per-node limits allow. */
+  pump(): void {
+    let running = 0;
+    const perNode = new Map<string, number>();
+    for (const m of this.migrations.values()) {
+      if (!active(m.phase)) continue;
+      running += 1;
+      perNode.set(m.sourceNode, (perNode.get(m.sourceNode) ?? 0) + 1);
+    }
+    for (const m of this.migrations.values()) {
+      if (running >= timings.parallelMigrationsPerCluster) return;
+      if (m.phase !== 'Pending') continue;
+      if ((perNode.get(m.sourceNode) ?? 0) >= timings.parallelOutboundMigrationsPerNode) continue;
+      running += 1;
+      perNode.set(m.sourceNode, (perNode.get(m.sourceNode) ?? 0) + 1);
+      this.start(m);
+    }
+  }
+
+  private start(m: Migration): void {
+    const vmi = this.ctx.store.get('virtualmachineinstances', m.namespace, m.vmiName);
+    const def = this.vms.definition(m.namespace, m.vmiName);
+    if (!vmi || vmi.metadata.uid !== m.vmiUid || !def) {
+      this.fail(m, 'Migration failed: the VMI is gone', false);
+      return;
+    }
+    const targetNode = this.nodes.schedule(m.sourceNode);
+    // No other Ready worker: it waits in Pending and the next pump tries again
+    if (!targetNode) return;
+    this.setPhase(m, 'Scheduling');
+    const launcherImage = this.kubevirt.currentLauncherImage();
+    const sourceImage = String((vmi.status as { launcherContainerImageVersion?: string }).launcherContainerImageVersion ?? '');
+    m.outcome = skippedMinor(sourceImage, imageVersion(launcherImage)) ? skippedMinorOutcome(`${m.namespace}/${m.vmiName}`) : 'succeed';
+    m.targetNode = targetNode;
+    m.targetPod = `virt-launcher-${m.vmiName}-${this.ctx.rng.suffix()}`;
+    const podIP = this.network.podIp(targetNode);
+    const pod = this.ctx.store.upsert(
+      'pods',
+      launcherPodObject({ vm: def, vmiUid: m.vmiUid, name: m.targetPod, node: targetNode, image: launcherImage, podIP, hostIP: this.network.nodeIp(targetNode), created: nowStamp(this.ctx), state: { kind: 'pending', reason: 'ContainerCreating', message: '' }, migrationJobUid: m.uid }),
+    );
+    m.targetPodUid = pod.metadata.uid!;
+    const epoch = m.epoch;
+    const step = (ms: number, fn: () => void) => this.ctx.clock.after(ms, () => m.epoch === epoch && this.migrations.has(`${m.namespace}/${m.name}`) && fn());
+    const memoryGi = def.memoryGi;
+    step(timings.migrationScheduling + timings.migrationTargetPodStart, () => {
+      this.ctx.store.update('pods', m.namespace, m.targetPod!, (p) => setPodState(p, { kind: 'running' }, nowStamp(this.ctx)));
+      this.setPhase(m, 'Scheduled');
+      step(timings.migrationPreparingTarget, () => {
+        this.setPhase(m, 'PreparingTarget');
+        step(timings.migrationTargetReady, () => {
+          this.setPhase(m, 'TargetReady');
+          step(1000, () => this.run(m, podIP, launcherImage, memoryGi, step));
+        });
+      });
+    });
+  }
+
+  private run(m: Migration, podIP: string | undefined, launcherImage: string, memoryGi: number, step: (ms: number, fn: () => void) => void): void {
+    m.startTimestamp = nowStamp(this.ctx);
+    this.setPhase(m, 'Running');
+    this.updateVmiState(m, { completed: false, failed: false, startTimestamp: m.startTimestamp });
+    this.ctx.store.update('virtualmachineinstances', m.namespace, m.vmiName, (o) => {
+      (o.metadata.labels ??= {})['kubevirt.io/migrationTargetNodeName'] = m.targetNode!;
+    });
+    this.handlerLog(m, 'Starting live migration', m.targetNode!);
+    if (m.outcome === 'stuck') {
+      this.writeSkipLogs(m, false);
+      return;
+    }
+    if (m.outcome === 'fail') {
+      step(timings.migrationFailAfter, () => {
+        this.writeSkipLogs(m, true);
+        this.fail(m, closedSocketReason, true);
+      });
+      return;
+    }
+    step(timings.migrationCopyBase + timings.migrationCopyPerGiB * memoryGi, () => this.succeed(m, podIP, launcherImage));
+  }
+
+  private succeed(m: Migration, podIP: string | undefined, launcherImage: string): void {
+    const at = nowStamp(this.ctx);
+    m.epoch += 1;
+    this.setPhase(m, 'Succeeded');
+    this.updateVmiState(m, { completed: true, failed: false, ...(m.startTimestamp ? { startTimestamp: m.startTimestamp } : {}), endTimestamp: at });
+    this.ctx.store.update('virtualmachineinstances', m.namespace, m.vmiName, (o) => {
+      delete (o.metadata.labels ?? {})['kubevirt.io/migrationTargetNodeName'];
+    });
+    this.vms.migrated(m.namespace, m.vmiName, m.targetNode!, m.targetPod!, m.targetPodUid!, launcherImage, podIP);
+    this.backoff.delete(`${m.namespace}/${m.vmiName}`);
+    const source = m.sourcePod;
+    this.ctx.store.update('pods', m.namespace, source, (p) => setPodState(p, { kind: 'succeeded' }, at));
+    this.ctx.logs.append(m.namespace, source, kubevirtLine(this.ctx.clock.now(), 'virt-launcher', 'info', 'Migration has been completed', { name: m.vmiName, namespace: m.namespace, uid: m.vmiUid, pos: 'live-migration-source.go:771' }), 'compute');
+    this.ctx.clock.after(timings.sourcePodCleanup, () => {
+      this.ctx.store.remove('pods', m.namespace, source);
+      this.ctx.logs.forget(m.namespace, source);
+    });
+    this.handlerLog(m, 'Live migration succeeded', m.targetNode!);
+    const vmi = this.ctx.store.get('virtualmachineinstances', m.namespace, m.vmiName);
+    if (vmi) recordEvent(this.ctx, vmi, 'Normal', 'Migrated', `The VirtualMachineInstance migrated to node ${m.targetNode!}.`, 'virt-handler');
+    this.collectGarbage(m.namespace, m.vmiName);
+    this.pump();
+  }
+
+  private fail(m: Migration, reason: string, countsForBackoff: boolean): void {
+    const at = nowStamp(this.ctx);
+    m.epoch += 1;
+    const started = m.phase !== 'Pending';
+    this.setPhase(m, 'Failed');
+    this.removeTargetPod(m);
+    if (started) {
+      this.updateVmiState(m, { completed: true, failed: true, ...(m.startTimestamp ? { startTimestamp: m.startTimestamp } : {}), endTimestamp: at, failureReason: reason });
+      this.ctx.store.update('virtualmachineinstances', m.namespace, m.vmiName, (o) => {
+        delete (o.metadata.labels ?? {})['kubevirt.io/migrationTargetNodeName'];
+      });
+      const vmi = this.ctx.store.get('virtualmachineinstances', m.namespace, m.vmiName);
+      if (vmi) recordEvent(this.ctx, vmi, 'Warning', 'MigrationFailed', `VirtualMachineInstance migration uid ${m.uid} failed. reason:${reason}`, 'virt-handler');
+    }
+    if (countsForBackoff) this.noteFailure(m.namespace, m.vmiName);
+    this.collectGarbage(m.namespace, m.vmiName);
+    this.pump();
+  }
+
+  private noteFailure(namespace: string, vmiName: string): void {
+    const key = `${namespace}/${vmiName}`;
+    const failures = (this.backoff.get(key)?.failures ?? 0) + 1;
+    const wait = Math.min(timings.migrationBackoffMax, timings.migrationBackoffInitial * 2 ** (failures - 1));
+    this.backoff.set(key, { failures, until: this.ctx.clock.now() + wait });
+  }
+
+  private removeTargetPod(m: Migration): void {
+    if (!m.targetPod) return;
+    this.ctx.store.remove('pods', m.namespace, m.targetPod);
+    this.ctx.logs.forget(m.namespace, m.targetPod);
+  }
+
+  private setPhase(m: Migration, phase: MigrationPhase): void {
+    m.phase = phase;
+    const at = nowStamp(this.ctx);
+    this.ctx.store.update('virtualmachineinstancemigrations', m.namespace, m.name, (o) => {
+      const st = (o.status ??= {}) as { phase?: string; phaseTransitionTimestamps?: unknown[] };
+      st.phase = phase;
+      (st.phaseTransitionTimestamps ??= []).push({ phase, phaseTransitionTimestamp: at });
+    });
+  }
+
+  private updateVmiState(m: Migration, s: Omit<MigrationStateInput, 'migrationUid' | 'sourceNode' | 'targetNode' | 'sourcePod' | 'targetPod'>): void {
+    const state = migrationState({ migrationUid: m.uid, sourceNode: m.sourceNode, targetNode: m.targetNode ?? '', sourcePod: m.sourcePod, targetPod: m.targetPod ?? '', ...s });
+    this.ctx.store.update('virtualmachineinstances', m.namespace, m.vmiName, (o) => {
+      if (o.metadata.uid === m.vmiUid) (o.status as Record<string, unknown>).migrationState = state;
+    });
+    this.ctx.store.update('virtualmachineinstancemigrations', m.namespace, m.name, (o) => {
+      (o.status as Record<string, unknown>).migrationState = state;
+    });
+  }
+
+  /** A line in the source node's virt-handler log about this migration. */
+  private handlerLog(m: Migration, msg: string, targetNode: string): void {
+    const handler = this.kubevirt.handlerPodOn(m.sourceNode);
+    if (!handler) return;
+    this.ctx.logs.append('kubevirt', handler.metadata.name, kubevirtLine(this.ctx.clock.now(), 'virt-handler', 'info', msg, { kind: 'VirtualMachineInstance', name: m.vmiName, namespace: m.namespace, uid: m.vmiUid, targetNode }));
+  }
+
+  /** The skipped-minor symptoms in the logs of the launcher pods and the source node's virt-handler. */
+  private writeSkipLogs(m: Migration, failed: boolean): void {
+    const now = this.ctx.clock.now();
+    const ref = { namespace: m.namespace, name: m.vmiName, uid: m.vmiUid };
+    const handler = this.kubevirt.handlerPodOn(m.sourceNode);
+    if (handler) this.ctx.logs.append('kubevirt', handler.metadata.name, handlerDirtyRateLine(now, ref));
+    this.ctx.logs.append(m.namespace, m.sourcePod, [launcherNetworkCacheLine(now, ref), ...(failed ? launcherMigrationFailedLines(now, ref) : [])], 'compute');
+    if (m.targetPod && this.ctx.store.get('pods', m.namespace, m.targetPod)) this.ctx.logs.append(m.namespace, m.targetPod, launcherNetworkCacheLine(now, ref), 'compute');
+  }
+
+  /** Keeps the newest finished migrations per VMI, as KubeVirt's garbage collection does. */
+  private collectGarbage(namespace: string, vmiName: string): void {
+    const done = [...(this.byVmi.get(`${namespace}/${vmiName}`) ?? [])].filter((m) => finished(m.phase));
+    if (done.length <= finishedPerVmiKept) return;
+    const byAge = done
+      .map((m) => ({ m, created: String(this.ctx.store.get('virtualmachineinstancemigrations', m.namespace, m.name)?.metadata.creationTimestamp ?? '') }))
+      .sort((a, b) => a.created.localeCompare(b.created));
+    for (const { m } of byAge.slice(0, done.length - finishedPerVmiKept)) {
+      this.untrack(m);
+      this.ctx.store.remove('virtualmachineinstancemigrations', m.namespace, m.name);
+    }
+  }
+}

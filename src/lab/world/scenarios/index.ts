@@ -1,0 +1,24 @@
+/** The lab's scenarios by name. */
+import { degradedScenario } from './degraded.js';
+import { healthyScenario } from './healthy.js';
+import { largeScenario } from './large.js';
+import { lostCustomizationsScenario } from './lost-customizations.js';
+import { skipMinorScenario } from './skip-minor.js';
+import { defaultLargeSizes, type LabSizes, type ScenarioName, type ScenarioSpec } from './types.js';
+
+export { scenarioNames, defaultLargeSizes, type LabSizes, type ScenarioName, type ScenarioSpec } from './types.js';
+
+export function scenarioSpec(name: ScenarioName, sizes: Partial<LabSizes> = {}): ScenarioSpec {
+  switch (name) {
+    case 'healthy':
+      return healthyScenario();
+    case 'skip-minor':
+      return skipMinorScenario();
+    case 'lost-customizations':
+      return lostCustomizationsScenario();
+    case 'degraded':
+      return degradedScenario();
+    case 'large':
+      return largeScenario({ ...defaultLargeSizes, ...sizes });
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * A scenario says what the lab's cluster looks like at start: which pack versions are deployed,
+ * which version the operator is heading for, the nodes, the VMs, earlier migrations, and what is
+ * already wrong. The world seeds itself from it.
+ */
+import type { VmoVersion } from '../../data/pack-catalog.js';
+import type { ServiceInput } from '../k8s-objects.js';
+import type { VmDefinition } from '../kubevirt-objects.js';
+
+export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large'] as const;
+export type ScenarioName = (typeof scenarioNames)[number];
+
+export interface LabSizes {
+  vms: number;
+  nodes: number;
+  pods: number;
+}
+
+export const defaultLargeSizes: LabSizes = { vms: 5000, nodes: 500, pods: 20000 };
+
+export interface NodePlan {
+  name: string;
+  controlPlane: boolean;
+  /** Has drives for the storage pack; compute-only workers are labelled `px/enabled=false`. */
+  storage: boolean;
+}
+
+export type SeededMigration = { namespace: string; vmi: string; state: 'Succeeded' | 'Failed' | 'Stuck'; ageMs: number };
+
+export interface ScenarioFaults {
+  /** Nodes whose kubelet stopped reporting. */
+  notReadyNodes: string[];
+  /** Storage nodes whose Portworx is down. */
+  offlineStorageNodes: string[];
+  /** Workloads whose first container crash-loops. */
+  crashLooping: Array<{ namespace: string; workload: string; message: string }>;
+  /** Services holding a load-balancer address from before (not intended). */
+  leakedAddresses: Array<{ namespace: string; name: string; ip: string }>;
+}
+
+export interface NetworkDefinition {
+  namespace: string;
+  name: string;
+  vlan: number;
+}
+
+export interface ScenarioSpec {
+  name: ScenarioName;
+  /** One paragraph for `lab.json` and the TUI's first screen. */
+  summary: string;
+  /** VMO version of the deployed profiles. */
+  deployed: VmoVersion;
+  /** VMO version the operator upgrades to (the params file's `target`). */
+  target: VmoVersion;
+  /** VMO version whose launcher the running VMIs still use (older than `deployed` after a skipped minor). */
+  launcherFrom: VmoVersion;
+  /** VMO versions the deployed profiles went through (default: each one up to `deployed`). */
+  history?: VmoVersion[];
+  nodes: NodePlan[];
+  vms: VmDefinition[];
+  networks: NetworkDefinition[];
+  /** Migrations already in the cluster; `skip-minor` adds the failed and hanging ones itself. */
+  migrations: SeededMigration[];
+  /** Add the failed / hanging workload-update migrations a skipped minor leaves. */
+  skippedMinorMigrations: boolean;
+  /** Services beyond the platform's (VM services, a leaked LoadBalancer). */
+  services: Array<Omit<ServiceInput, 'clusterIP' | 'created'>>;
+  faults: ScenarioFaults;
+  /** Ordinary application pods to add so the cluster holds this many pods in all (`large`). */
+  totalPods?: number;
+}
+
+export const noFaults = (): ScenarioFaults => ({ notReadyNodes: [], offlineStorageNodes: [], crashLooping: [], leakedAddresses: [] });
