@@ -8,6 +8,7 @@ import { KubeError } from './errors.js';
 import type { Kubectl, RawListOptions } from './kubectl.js';
 import {
   CdiSchema,
+  EventSchema,
   KubeVirtSchema,
   NadSchema,
   NodeSchema,
@@ -19,6 +20,7 @@ import {
   VmimSchema,
   VmSchema,
   type Cdi,
+  type Event,
   type KubeVirt,
   type Nad,
   type Node,
@@ -80,6 +82,14 @@ export class ClusterReader {
 
   pods(opts: RawListOptions & { namespace?: string } = {}): Promise<Pod[]> {
     return this.list(PodSchema, nsPath('/api/v1', 'pods', opts.namespace), `list pods${opts.namespace ? ` in ${opts.namespace}` : ''}`, opts);
+  }
+
+  pod(namespace: string, name: string): Promise<Pod | undefined> {
+    return this.one(PodSchema, `/api/v1/namespaces/${namespace}/pods/${name}`, `read pod ${namespace}/${name}`);
+  }
+
+  events(opts: RawListOptions & { namespace?: string } = {}): Promise<Event[]> {
+    return this.list(EventSchema, nsPath('/api/v1', 'events', opts.namespace), 'list events', opts);
   }
 
   services(opts: RawListOptions & { namespace?: string } = {}): Promise<Service[]> {

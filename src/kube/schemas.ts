@@ -113,7 +113,17 @@ export const StorageClusterSchema = z.object({
   status: opt(z.object({ phase: opt(str), conditions: opt(z.array(z.object({ type: str, status: str, reason: opt(str), message: opt(str) }))) })),
 });
 
+export const EventSchema = z.object({
+  metadata: Meta,
+  involvedObject: z.object({ kind: opt(str), name: opt(str), namespace: opt(str) }),
+  reason: opt(str),
+  message: opt(str),
+  count: opt(z.number()),
+  lastTimestamp: opt(z.string().nullable()),
+});
+
 export type Node = z.infer<typeof NodeSchema>;
+export type Event = z.infer<typeof EventSchema>;
 export type Pod = z.infer<typeof PodSchema>;
 export type Service = z.infer<typeof ServiceSchema>;
 export type StorageClass = z.infer<typeof StorageClassSchema>;

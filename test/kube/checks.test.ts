@@ -48,6 +48,7 @@ function healthy(): VerifyData {
       { metadata: meta(undefined, 'w2'), status: { conditions: [{ type: 'Ready', status: 'True' }] } },
     ]),
     unhealthyPods: ok([]),
+    backOffPods: ok([]),
     agentPods: ok([runningPod('cluster-c1', 'cluster-management-agent-1'), runningPod('palette-system', 'palette-webhook-1')]),
   };
 }
@@ -82,6 +83,7 @@ const flips: Array<[string, string, (d: VerifyData) => void, RegExp]> = [
   ['a missing network attachment definition', 'network', (d) => ((d.nads as { value: unknown[] }).value = []), /network attachment definition vms\/vlan-100 is gone/],
   ['a NotReady node', 'nodes', (d) => ((d.nodes as { value: Array<{ status: { conditions: Array<{ status: string; reason?: string }> } }> }).value[1]!.status.conditions[0] = { type: 'Ready', status: 'False', reason: 'KubeletNotReady' } as never), /node w2: not Ready \(KubeletNotReady\)/],
   ['a pending pod', 'nodes', (d) => ((d.unhealthyPods as { value: Pod[] }).value = [{ metadata: meta('apps', 'web-7'), status: { phase: 'Pending', reason: 'Unschedulable' } }]), /pod apps\/web-7: Pending \(Unschedulable\)/],
+  ['a crash-looping pod that stays in phase Running', 'nodes', (d) => ((d.backOffPods as { value: Pod[] }).value = [{ metadata: meta('monitoring', 'kube-state-metrics-1'), status: { phase: 'Running', containerStatuses: [{ name: 'ksm', ready: false, restartCount: 37, state: { waiting: { reason: 'CrashLoopBackOff' } } }] } }]), /pod monitoring\/kube-state-metrics-1: CrashLoopBackOff \(restarts 37\)/],
   ['the platform agent gone', 'nodes', (d) => ((d.agentPods as { value: Pod[] }).value = [runningPod('palette-system', 'palette-webhook-1')]), /platform agent: no pods in cluster-c1/],
 ];
 

@@ -7,6 +7,7 @@ import { PilotError } from '../../errors.js';
 import type { CheckSpec } from '../check-schema.js';
 import { isKubeError } from '../errors.js';
 import type { ClusterReader } from '../reader.js';
+import type { Pod } from '../schemas.js';
 import type { DeployedProfileView, Fetched, VerifyData } from './types.js';
 
 export interface GatherSources {
@@ -29,6 +30,18 @@ async function fetched<T>(load: () => Promise<T>): Promise<Fetched<T>> {
 }
 
 const NOT_RUNNING = 'status.phase!=Running,status.phase!=Succeeded';
+/** Crash-looping containers keep their pod Running; the kubelet's BackOff warnings find them in one call. */
+const BACK_OFF = 'reason=BackOff,type=Warning,involvedObject.kind=Pod';
+/** At most this many flagged pods are read back per round: the cost never follows the cluster's size. */
+const BACK_OFF_READ_LIMIT = 20;
+
+async function backOffPods(reader: ClusterReader): Promise<Pod[]> {
+  const events = await reader.events({ fieldSelector: BACK_OFF });
+  const keys = [...new Set(events.map((e) => `${e.involvedObject.namespace ?? e.metadata.namespace ?? ''}/${e.involvedObject.name ?? ''}`))].slice(0, BACK_OFF_READ_LIMIT);
+  // An event outlives the crash loop (an hour by default): read each pod to report only current ones.
+  const pods = await Promise.all(keys.map((k) => reader.pod(k.split('/')[0]!, k.split('/')[1]!)));
+  return pods.filter((p): p is Pod => p !== undefined);
+}
 
 export async function gatherVerifyData(specs: CheckSpec[], src: GatherSources): Promise<VerifyData> {
   const { reader } = src;
@@ -64,6 +77,7 @@ export async function gatherVerifyData(specs: CheckSpec[], src: GatherSources): 
         jobs.nodes = () => reader.nodes();
         jobs.unhealthyPods = () => reader.pods({ fieldSelector: NOT_RUNNING });
         jobs.agentPods = async () => (await Promise.all(namespaces.map((namespace) => reader.pods({ namespace })))).flat();
+        jobs.backOffPods = () => backOffPods(reader);
         break;
       }
     }

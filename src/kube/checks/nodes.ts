@@ -7,7 +7,7 @@ import { nsName, unreadable, value, verdict, type Verdict } from './verdict.js';
 type Params = Extract<CheckSpec, { kind: 'nodes' }>['with'];
 
 export function checkNodes(data: VerifyData, p: Params): Verdict {
-  const blocked = unreadable(data.nodes, data.unhealthyPods, data.agentPods);
+  const blocked = unreadable(data.nodes, data.unhealthyPods, data.agentPods, data.backOffPods);
   if (blocked) return blocked;
   const problems: string[] = [];
   const warnings: string[] = [];
@@ -18,6 +18,10 @@ export function checkNodes(data: VerifyData, p: Params): Verdict {
     if (n.spec?.unschedulable) warnings.push(`node ${n.metadata.name}: cordoned (unschedulable)`);
   }
   for (const pod of value(data.unhealthyPods)) problems.push(`pod ${nsName(pod.metadata)}: ${podProblem(pod) ?? pod.status?.phase ?? 'not Running'}`);
+  for (const pod of value(data.backOffPods)) {
+    const problem = podProblem(pod);
+    if (problem) problems.push(`pod ${nsName(pod.metadata)}: ${problem}`);
+  }
   const agents = value(data.agentPods);
   for (const ns of p.agentNamespaces) {
     if (!agents.some((a) => a.metadata.namespace === ns)) problems.push(`platform agent: no pods in ${ns}`);

@@ -15,7 +15,7 @@ const needs: Record<CheckSpec['kind'], Array<keyof VerifyData>> = {
   workloads: ['vmis', 'migrations'],
   storage: ['storageCluster', 'storageClasses'],
   network: ['services', 'nads'],
-  nodes: ['nodes', 'unhealthyPods', 'agentPods'],
+  nodes: ['nodes', 'unhealthyPods', 'agentPods', 'backOffPods'],
 };
 
 function evaluate(spec: CheckSpec, data: VerifyData, exp: VerifyExpectations): Verdict {

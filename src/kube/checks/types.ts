@@ -47,6 +47,8 @@ export interface VerifyData {
   /** Pods of the components, per namespace. */
   componentPods?: Fetched<Pod[]>;
   agentPods?: Fetched<Pod[]>;
+  /** Pods the kubelet reports crash-looping (BackOff events), read back to confirm: phase Running hides them. */
+  backOffPods?: Fetched<Pod[]>;
   kubevirt?: Fetched<KubeVirt | undefined>;
   cdi?: Fetched<Cdi | undefined>;
   vms?: Fetched<Vm[]>;

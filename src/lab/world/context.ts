@@ -42,6 +42,36 @@ const maxEvents = 3000;
  * Records a Kubernetes Event about an object (what `kubectl describe` and `get events` show).
  * Old events are dropped past a bound, as the apiserver's TTL would.
  */
+/**
+ * An event the kubelet keeps repeating (BackOff while a container crash-loops): one object per
+ * subject and reason, its count and lastTimestamp bumped, as the apiserver's event aggregation does.
+ */
+export function recordRepeatingEvent(ctx: WorldContext, about: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, component: string): void {
+  const namespace = about.metadata.namespace ?? 'default';
+  const name = `${about.metadata.name}.${reason.toLowerCase()}`;
+  const stamp = nowStamp(ctx);
+  const bumped = ctx.store.update('events', namespace, name, (e) => {
+    e.count = Number(e.count ?? 1) + 1;
+    e.lastTimestamp = stamp;
+    e.message = message;
+  });
+  if (bumped) return;
+  ctx.store.upsert('events', {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace },
+    involvedObject: { apiVersion: about.apiVersion, kind: about.kind, name: about.metadata.name, namespace: about.metadata.namespace, uid: about.metadata.uid },
+    reason,
+    message,
+    type,
+    source: { component },
+    reportingComponent: component,
+    firstTimestamp: stamp,
+    lastTimestamp: stamp,
+    count: 1,
+  });
+}
+
 export function recordEvent(ctx: WorldContext, about: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, component: string): void {
   const namespace = about.metadata.namespace ?? 'default';
   const stamp = nowStamp(ctx);

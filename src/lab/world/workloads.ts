@@ -4,7 +4,7 @@
  * (running, crash-looping, pending) that the world's customization effects set.
  */
 import type { KubeObject } from '../kube/types.js';
-import { nowStamp, type WorldContext } from './context.js';
+import { nowStamp, recordRepeatingEvent, type WorldContext } from './context.js';
 import { deploymentObject, deploymentStatus, hashOf, podObject, setPodState, type ContainerInput, type PodState } from './k8s-objects.js';
 import type { PodNetwork } from './pod-network.js';
 import { timings } from './timings.js';
@@ -185,15 +185,24 @@ export class Workloads {
     return false;
   }
 
-  /** Crash-looping containers restart again (restartCount grows), as the kubelet's back-off allows. */
+  /**
+   * Crash-looping containers restart again (restartCount grows), as the kubelet's back-off allows,
+   * and the kubelet repeats its BackOff warning event (what `kubectl get events` shows).
+   */
   tickCrashLoops(): void {
     for (const key of this.crashLooping) {
       const [ns, name] = key.split('/') as [string, string];
-      this.ctx.store.update('pods', ns, name, (pod) => {
-        const statuses = (pod.status as { containerStatuses?: Array<{ restartCount: number }> }).containerStatuses;
+      const pod = this.ctx.store.update('pods', ns, name, (p) => {
+        const statuses = (p.status as { containerStatuses?: Array<{ restartCount: number }> }).containerStatuses;
         if (statuses?.[0]) statuses[0].restartCount += 1;
       });
+      if (pod) this.backOff(pod);
     }
+  }
+
+  private backOff(pod: KubeObject): void {
+    const container = (pod.spec as { containers?: Array<{ name: string }> } | undefined)?.containers?.[0]?.name ?? 'main';
+    recordRepeatingEvent(this.ctx, pod, 'Warning', 'BackOff', `Back-off restarting failed container ${container} in pod ${pod.metadata.name}_${pod.metadata.namespace ?? ''}(${pod.metadata.uid ?? ''})`, 'kubelet');
   }
 
   private placements(spec: WorkloadSpec): Array<string | undefined> {
@@ -264,7 +273,11 @@ export class Workloads {
       }),
     );
     t.pods.set(name, { node, index });
-    if (state.kind === 'crashLoop') this.crashLooping.add(`${spec.namespace}/${name}`);
+    if (state.kind === 'crashLoop') {
+      this.crashLooping.add(`${spec.namespace}/${name}`);
+      const pod = this.ctx.store.get('pods', spec.namespace, name);
+      if (pod) this.backOff(pod);
+    }
   }
 
   private removePod(t: Tracked, name: string): void {
@@ -281,8 +294,11 @@ export class Workloads {
       const before = (pod.status as { containerStatuses?: Array<{ restartCount?: number }> } | undefined)?.containerStatuses?.[0]?.restartCount ?? 0;
       setPodState(pod, state.kind === 'crashLoop' ? { ...state, restarts: Math.max(state.restarts, before) } : state, at);
     });
-    if (state.kind === 'crashLoop') this.crashLooping.add(key);
-    else this.crashLooping.delete(key);
+    if (state.kind === 'crashLoop') {
+      this.crashLooping.add(key);
+      const pod = this.ctx.store.get('pods', namespace, name);
+      if (pod) this.backOff(pod);
+    } else this.crashLooping.delete(key);
   }
 
   private setDeploymentStatus(t: Tracked, updated: number): void {

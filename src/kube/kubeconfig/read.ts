@@ -1,0 +1,94 @@
+/**
+ * Reads the user entry of one kubeconfig context. Several files (a `$KUBECONFIG` list) merge the way
+ * kubectl merges them: the first file that names a context, a user or the current context wins.
+ * Only the fields that say when credentials stop working are kept; nothing is ever printed.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parse } from 'yaml';
+import { z } from 'zod';
+
+const UserSchema = z.looseObject({
+  'client-certificate-data': z.string().optional(),
+  'client-certificate': z.string().optional(),
+  token: z.string().optional(),
+  tokenFile: z.string().optional(),
+  username: z.string().optional(),
+  'auth-provider': z.looseObject({ name: z.string().optional(), config: z.record(z.string(), z.string()).optional() }).optional(),
+  exec: z.looseObject({ command: z.string().optional() }).optional(),
+});
+export type KubeUser = z.infer<typeof UserSchema>;
+
+const ContextSchema = z.looseObject({ cluster: z.string().optional(), user: z.string().optional() });
+
+const FileSchema = z.looseObject({
+  'current-context': z.string().optional(),
+  contexts: z.array(z.looseObject({ name: z.string(), context: ContextSchema.nullish() })).nullish(),
+  users: z.array(z.looseObject({ name: z.string(), user: UserSchema.nullish() })).nullish(),
+});
+
+export interface ResolvedUser {
+  /** The file that defined the user (relative credential paths are relative to it). */
+  file: string;
+  context: string;
+  userName: string;
+  user: KubeUser;
+}
+
+export type ReadResult = { ok: true; value: ResolvedUser } | { ok: false; reason: string };
+
+export type ReadText = (path: string) => string;
+const readText: ReadText = (path) => readFileSync(path, 'utf8');
+
+function errnoText(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'it does not exist';
+  if (code === 'EACCES') return 'permission denied';
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The user of `context` (default: the current context) across `paths`, merged as kubectl does. */
+export function readContextUser(paths: string[], context: string | undefined, read: ReadText = readText): ReadResult {
+  let current: string | undefined;
+  const contexts = new Map<string, z.infer<typeof ContextSchema>>();
+  const users = new Map<string, { user: KubeUser; file: string }>();
+  let readable = 0;
+  const problems: string[] = [];
+  for (const path of paths) {
+    let text: string;
+    try {
+      text = read(path);
+    } catch (err) {
+      problems.push(`${path}: ${errnoText(err)}`);
+      continue;
+    }
+    let doc: unknown;
+    try {
+      doc = parse(text);
+    } catch (err) {
+      problems.push(`${path}: not valid YAML (${(err as Error).message.split('\n')[0]})`);
+      continue;
+    }
+    const parsed = FileSchema.safeParse(doc ?? {});
+    if (!parsed.success) {
+      problems.push(`${path}: not a kubeconfig (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
+      continue;
+    }
+    readable++;
+    const f = parsed.data;
+    current ??= f['current-context'] || undefined;
+    for (const c of f.contexts ?? []) if (!contexts.has(c.name)) contexts.set(c.name, c.context ?? {});
+    for (const u of f.users ?? []) if (!users.has(u.name)) users.set(u.name, { user: u.user ?? {}, file: path });
+  }
+  if (readable === 0) return { ok: false, reason: `cannot read the cluster access file ${problems.join('; ')}` };
+  const name = context ?? current;
+  if (!name) return { ok: false, reason: `${paths.join(', ')} names no current context and none was chosen (--context or cluster.context in the params file)` };
+  const ctx = contexts.get(name);
+  if (!ctx) return { ok: false, reason: `the context "${name}" is not in ${paths.join(', ')}` };
+  if (!ctx.user) return { ok: false, reason: `the context "${name}" names no user` };
+  const user = users.get(ctx.user);
+  if (!user) return { ok: false, reason: `the user "${ctx.user}" of context "${name}" is not in ${paths.join(', ')}` };
+  return { ok: true, value: { file: user.file, context: name, userName: ctx.user, user: user.user } };
+}
+
+export const baseDirOf = (resolved: ResolvedUser): string => dirname(resolved.file);

@@ -1,0 +1,94 @@
+/**
+ * `upgrade-pilot verify` against the lab, through the real kubectl: the panels per scenario, the
+ * number of kubectl processes per round (a PATH wrapper counts them), and an expired token.
+ */
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseCommandLine } from '../../src/cli/args.js';
+import { runVerifyCommand } from '../../src/commands/verify.js';
+import type { CheckResult } from '../../src/kube/checks/types.js';
+import { startLab, type LabHandle } from '../../src/lab/index.js';
+import { builtinSteps } from '../../src/steps/index.js';
+
+let lab: LabHandle | undefined;
+afterEach(async () => {
+  await lab?.close();
+  lab = undefined;
+});
+
+async function verify(l: LabHandle, env: NodeJS.ProcessEnv = {}, extra: string[] = []) {
+  const parsed = parseCommandLine(['verify', '--params', l.params, '--runbook', 'test/fixtures/runbooks/checks.yaml', '--json', ...extra]);
+  if (parsed.kind !== 'run') throw new Error('bad argv');
+  const stdout = new PassThrough();
+  let out = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const io = { stdout: stdout as unknown as NodeJS.WriteStream, stderr: new PassThrough() as unknown as NodeJS.WriteStream, stdin: process.stdin, env: { UPGRADE_PILOT_API_KEY: l.apiKey, ...env } };
+  const code = await runVerifyCommand(parsed.invocation.options, io, builtinSteps());
+  const result = out ? (JSON.parse(out) as { overall: string; results: CheckResult[] }) : undefined;
+  return { code, result, byId: Object.fromEntries((result?.results ?? []).map((r) => [r.id, r])) };
+}
+
+/** A `kubectl` earlier on the PATH that logs each call and runs the real one. */
+function countingKubectl(): { path: string; calls: () => number } {
+  const dir = mkdtempSync(join(tmpdir(), 'up-kubectl-wrap-'));
+  const log = join(dir, 'calls.log');
+  writeFileSync(log, '');
+  const real = process.env.PATH!.split(delimiter).map((p) => join(p, 'kubectl')).find((p) => {
+    try {
+      return readFileSync(p).length > 0;
+    } catch {
+      return false;
+    }
+  })!;
+  writeFileSync(join(dir, 'kubectl'), `#!/bin/sh\necho "$*" >> ${log}\nexec ${real} "$@"\n`);
+  chmodSync(join(dir, 'kubectl'), 0o755);
+  return { path: `${dir}${delimiter}${process.env.PATH}`, calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean).length };
+}
+
+describe('verify against the lab', () => {
+  it('healthy (before any upgrade): every check green', async () => {
+    lab = await startLab({ scenario: 'healthy', stateDir: mkdtempSync(join(tmpdir(), 'up-vlab-')), speed: 1, seed: 3 });
+    const { code, result } = await verify(lab);
+    expect(result?.results.map((r) => `${r.id}:${r.status}`)).toEqual(['profiles:pass', 'components:pass', 'workloads:pass', 'storage:pass', 'network:pass', 'nodes:pass']);
+    expect(code).toBe(0);
+  });
+
+  it('degraded: storage, network and nodes red with their evidence; exit 1', async () => {
+    lab = await startLab({ scenario: 'degraded', stateDir: mkdtempSync(join(tmpdir(), 'up-vlab-')), speed: 1, seed: 3 });
+    lab.clock.advance(5 * 60_000);
+    const { code, byId } = await verify(lab);
+    expect(code).toBe(1);
+    expect(byId.storage?.status).toBe('fail');
+    expect(byId.storage?.evidence.join('\n')).toMatch(/storage cluster portworx\/px-cluster: phase Degraded/);
+    expect(byId.network?.status).toBe('fail');
+    expect(byId.network?.evidence.join('\n')).toMatch(/monitoring\/grafana-external holds 10\.10\.100\.50 but should hold no load-balancer address/);
+    expect(byId.nodes?.status).toBe('fail');
+    expect(byId.nodes?.evidence.join('\n')).toMatch(/node vmo-worker-2: not Ready/);
+    expect(byId.nodes?.evidence.join('\n')).toMatch(/pod monitoring\/\S*kube-state-metrics\S*: CrashLoopBackOff \(restarts \d+\)/);
+    expect(byId.profiles?.status).toBe('pass');
+  });
+
+  it('the number of kubectl processes per round does not grow with the number of VMs', async () => {
+    const counts: number[] = [];
+    for (const vms of [100, 2000]) {
+      lab = await startLab({ scenario: 'large', stateDir: mkdtempSync(join(tmpdir(), 'up-vlab-')), speed: 1, seed: 3, sizes: { vms, nodes: vms / 10, pods: vms * 4 } });
+      const wrap = countingKubectl();
+      const r = await verify(lab, { PATH: wrap.path });
+      expect(r.result?.results).toHaveLength(6);
+      counts.push(wrap.calls());
+      await lab.close();
+      lab = undefined;
+    }
+    expect(counts[0]).toBe(counts[1]);
+    expect(counts[0]).toBeLessThanOrEqual(16);
+  }, 120_000);
+
+  it('an expired token stops verification with the fresh-access advice and exit 4', async () => {
+    lab = await startLab({ scenario: 'healthy', stateDir: mkdtempSync(join(tmpdir(), 'up-vlab-')), speed: 1, seed: 3 });
+    lab.expireToken();
+    await expect(verify(lab)).rejects.toMatchObject({ exitCode: 4, message: expect.stringMatching(/refused the credentials .*expired or is not valid/), hint: expect.stringMatching(/fresh cluster access file/) });
+  });
+});
