@@ -131,6 +131,8 @@ export function App({ controller }: { controller: AppController }) {
     ? [['q/Enter', 'exit'], ['[ ]', 'browse steps']]
     : boxed
       ? [['↑↓', 'move'], ['Enter', 'choose'], ['Esc', 'safe option'], ['?', 'help']]
+      : inline
+        ? [...inline.options.map((o): Hint => [o.key, o.label.toLowerCase()]), ['?', 'help']]
       : [['?', 'help'], ['q', 'quit'], ['[ ]', 'browse steps'], ...(selected ? ([['f', 'follow']] as Hint[]) : [])];
 
   return (

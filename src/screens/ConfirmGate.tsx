@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Choice, GateOption, GateRequest } from '../engine/gate.js';
 import { colour } from './theme.js';
 
@@ -18,9 +18,20 @@ export interface ConfirmGateProps {
  */
 export function ConfirmGate({ request, onDecide, isActive = true, rehearsal = false, maxItems = 12 }: ConfirmGateProps) {
   const safeIndex = Math.max(0, request.options.findIndex((o) => o.choice === request.safeChoice));
-  const [focus, setFocus] = useState(safeIndex);
+  const [focus, setFocusState] = useState(safeIndex);
+  const focusRef = useRef(safeIndex);
+  const setFocus = (next: (f: number) => number) => {
+    focusRef.current = next(focusRef.current);
+    setFocusState(focusRef.current);
+  };
   const [typing, setTyping] = useState(false);
-  const [typed, setTyped] = useState('');
+  const [typed, setTypedState] = useState('');
+  // Keys can arrive faster than React re-renders: Enter must see every character typed before it.
+  const typedRef = useRef('');
+  const setTyped = (next: string | ((t: string) => string)) => {
+    typedRef.current = typeof next === 'function' ? next(typedRef.current) : next;
+    setTypedState(typedRef.current);
+  };
   const [mismatch, setMismatch] = useState(false);
 
   const choose = (option: GateOption | undefined) => {
@@ -42,7 +53,7 @@ export function ConfirmGate({ request, onDecide, isActive = true, rehearsal = fa
           return;
         }
         if (key.return) {
-          if (typed === request.confirmText) onDecide('approve');
+          if (typedRef.current === request.confirmText) onDecide('approve');
           else setMismatch(true);
           return;
         }
@@ -58,7 +69,7 @@ export function ConfirmGate({ request, onDecide, isActive = true, rehearsal = fa
       }
       if (key.upArrow) setFocus((f) => (f + request.options.length - 1) % request.options.length);
       else if (key.downArrow || key.tab) setFocus((f) => (f + 1) % request.options.length);
-      else if (key.return) choose(request.options[focus]);
+      else if (key.return) choose(request.options[focusRef.current]);
       else if (key.escape) choose(request.options[safeIndex]);
       else if (input) choose(request.options.find((o) => o.key === input.toLowerCase()));
     },

@@ -6,66 +6,85 @@ import type { VerifyLive, VerifyOutput } from '../steps/verify/verify.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { StatusPanel } from './StatusPanel.js';
 import type { StepScreenProps } from './step-screen.js';
+import { colour, toneLabel } from './theme.js';
+
+const fit = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s.padEnd(n));
+
+/** One check as a one-line tile: status in words and colour, title, time. */
+function Tile({ check, width, focused }: { check: CheckResult; width: number; focused: boolean }) {
+  const c = colour(check.status);
+  const time = formatDuration(check.durationMs);
+  const title = `${check.title}${check.spec ? ` ${check.spec}` : ''}`;
+  return (
+    <Text {...(focused ? { inverse: true } : {})}>
+      {focused ? '❯' : ' '}
+      <Text bold {...(c ? { color: c } : {})}>
+        {toneLabel[check.status].padEnd(8)}
+      </Text>
+      {fit(title, Math.max(8, width - 18))} <Text dimColor>{time.padStart(6)}</Text>
+    </Text>
+  );
+}
 
 /**
- * Verification as a grid of green/red/amber/grey panels, each with its status in words and the
- * time it took. Arrows move, Enter expands evidence and remediation, r re-runs, f finishes.
+ * Verification as a grid of check tiles (two columns when there is room) and, below, the panel of
+ * the focused check: its summary, and on Enter its evidence and remediation. r re-runs, f finishes.
  */
-export function VerifyScreen({ step, isActive, width, gate, decide }: StepScreenProps) {
+export function VerifyScreen({ step, isActive, width, height, gate, decide }: StepScreenProps) {
   const live = step.live as VerifyLive | undefined;
   const output = step.output as VerifyOutput | undefined;
   const results: CheckResult[] = live?.results ?? output?.results ?? [];
   const [focus, setFocus] = useState(0);
-  const [expanded, setExpanded] = useState<string | undefined>();
-  const columns = width >= 96 ? 2 : 1;
+  const [expanded, setExpanded] = useState(false);
+  const columns = width >= 110 ? 2 : 1;
 
   useInput(
     (input, key) => {
-      if (key.rightArrow || key.downArrow) setFocus((f) => Math.min(results.length - 1, f + (key.downArrow ? columns : 1)));
-      else if (key.leftArrow || key.upArrow) setFocus((f) => Math.max(0, f - (key.upArrow ? columns : 1)));
-      else if (key.return) setExpanded((e) => (e === results[focus]?.id ? undefined : results[focus]?.id));
+      const move = (d: number) => setFocus((f) => Math.min(results.length - 1, Math.max(0, f + d)));
+      if (key.rightArrow) move(1);
+      else if (key.leftArrow) move(-1);
+      else if (key.downArrow) move(columns);
+      else if (key.upArrow) move(-columns);
+      else if (key.return) setExpanded((e) => !e);
       else if (gate && decide && input === 'r') decide('approve');
       else if (gate && decide && (input === 'f' || key.escape)) decide('skip');
     },
     { isActive },
   );
 
-  const panelWidth = Math.floor((width - (columns - 1)) / columns);
+  const tileWidth = Math.floor((width - (columns - 1) * 2) / columns);
   const rows: CheckResult[][] = [];
   for (let i = 0; i < results.length; i += columns) rows.push(results.slice(i, i + columns));
+  const focused = results[Math.min(focus, results.length - 1)];
+  const detailRoom = Math.max(3, height - rows.length - 8);
+  const lines = focused ? [...focused.evidence.map((e) => `  • ${e}`), ...(focused.remediation ? [`What to do: ${focused.remediation}`] : [])] : [];
   return (
     <Box flexDirection="column">
       <Text>
-        <Text bold>{step.title}</Text> <Text dimColor>{live?.running ? '· running the checks…' : live?.headline ?? step.summary ?? ''}</Text>
+        <Text bold>{step.title}</Text> <Text dimColor>{live?.running ? `· running the checks (round ${live.round})…` : (live?.headline ?? step.summary ?? '')}</Text>
       </Text>
       {output?.rehearsal ? <Text dimColor>Rehearsal: today’s health, not the target versions.</Text> : null}
-      {rows.map((row, r) => (
-        <Box key={r} gap={1}>
-          {row.map((c, i) => {
-            const index = r * columns + i;
-            return (
-              <StatusPanel
-                key={c.id}
-                width={panelWidth}
-                status={c.status}
-                title={`${c.title}${c.spec ? ` (${c.spec})` : ''}`}
-                summary={c.summary}
-                note={formatDuration(c.durationMs)}
-                focused={isActive && index === focus}
-                expanded={expanded === c.id}
-                lines={[...c.evidence.map((e) => `  • ${e}`), ...(c.remediation ? [`What to do: ${c.remediation}`] : [])]}
-              />
-            );
-          })}
-        </Box>
-      ))}
-      {step.error && !gate ? <ErrorPanel error={step.error} title="Verification failed" /> : null}
-      {isActive ? (
-        <Text dimColor>
-          ←→↑↓ move · Enter {expanded ? 'collapse' : 'expand evidence'}
-          {gate ? ' · r re-run the checks · f finish with these results' : ''}
-        </Text>
+      <Box flexDirection="column" marginY={1}>
+        {rows.map((row, r) => (
+          <Box key={r} gap={2}>
+            {row.map((c, i) => (
+              <Tile key={c.id} check={c} width={tileWidth} focused={isActive && r * columns + i === focus} />
+            ))}
+          </Box>
+        ))}
+      </Box>
+      {focused ? (
+        <StatusPanel
+          status={focused.status}
+          title={`${focused.title}${focused.spec ? ` (${focused.spec})` : ''}`}
+          summary={focused.summary}
+          note={formatDuration(focused.durationMs)}
+          expanded={expanded}
+          lines={lines.length > detailRoom ? [...lines.slice(0, detailRoom - 1), `  … ${lines.length - detailRoom + 1} more (see the report)`] : lines}
+        />
       ) : null}
+      {focused && !expanded && lines.length ? <Text dimColor>Enter: show the evidence ({focused.evidence.length}) and what to do</Text> : null}
+      {step.error && !gate ? <ErrorPanel error={step.error} title="Verification failed" /> : null}
     </Box>
   );
 }

@@ -1,20 +1,27 @@
 import { useEffect, useState } from 'react';
-import type { SessionState } from '../engine/state.js';
+import type { SessionEvent, SessionState } from '../engine/state.js';
 
 export interface StateSource {
   getState(): SessionState;
-  subscribe(listener: (state: SessionState) => void): () => void;
+  subscribe(listener: (state: SessionState, event: SessionEvent) => void): () => void;
 }
 
 /**
- * Session state for the view, with updates batched: a burst of events (a migration poll can bring
- * hundreds) becomes one render per frame instead of one per event.
+ * Session state for the view. Live progress and log lines (a migration poll can bring hundreds)
+ * are batched into one render per frame; step transitions render at once, so a gate never appears
+ * before the step it belongs to.
  */
 export function useSessionState(source: StateSource, frameMs = 33): SessionState {
   const [state, setState] = useState(() => source.getState());
   useEffect(() => {
     let timer: NodeJS.Timeout | undefined;
-    const unsubscribe = source.subscribe(() => {
+    const unsubscribe = source.subscribe((_state, event) => {
+      if (event.type !== 'step.progress' && event.type !== 'log') {
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+        setState(source.getState());
+        return;
+      }
       if (timer) return;
       timer = setTimeout(() => {
         timer = undefined;

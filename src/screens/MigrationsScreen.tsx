@@ -1,0 +1,143 @@
+import { Box, Text } from 'ink';
+import { formatDuration } from '../engine/duration.js';
+import type { KubevirtProgress, MigrationRow, MigrationsLive, MigrationsOutput, StallReason } from '../steps/migrations/monitor-types.js';
+import { PHASES } from '../steps/migrations/phases.js';
+import { ErrorPanel } from './ErrorPanel.js';
+import { OutdatedTrend } from './migrations-sparkline.js';
+import { StatusPanel } from './StatusPanel.js';
+import type { StepScreenProps } from './step-screen.js';
+import { colour, type Tone } from './theme.js';
+import { WindowedTable, type Column } from './WindowedTable.js';
+
+const phaseTone = (phase: string): Tone => (phase === 'Succeeded' ? 'pass' : phase === 'Failed' ? 'fail' : phase === 'Running' ? 'info' : 'muted');
+
+function columns(width: number): Column<MigrationRow>[] {
+  // Fixed: phase and age; the rest split between the VMI and the route (separators are two spaces).
+  const phaseW = 11;
+  const ageW = 7;
+  const rest = Math.max(20, width - phaseW - ageW - 6);
+  const vmiW = Math.ceil(rest * 0.55);
+  return [
+    { title: 'VMI', value: (r) => r.vmi, width: vmiW },
+    { title: 'SOURCE → TARGET', value: (r) => `${r.source} → ${r.target}`, width: rest - vmiW },
+    { title: 'PHASE', value: (r) => r.phase, width: phaseW, colour: (r) => colour(phaseTone(r.phase)) },
+    { title: 'AGE', value: (r) => formatDuration(r.runningMs ?? r.ageMs), width: ageW, align: 'right' },
+  ];
+}
+
+function Counts({ counts }: { counts: Record<string, number> }) {
+  const shown = PHASES.filter((p) => (counts[p] ?? 0) > 0);
+  if (shown.length === 0) return <Text dimColor>No migrations.</Text>;
+  return (
+    <Text wrap="wrap">
+      {shown.map((p, i) => {
+        const c = colour(phaseTone(p));
+        return (
+          <Text key={p}>
+            {i > 0 ? ' · ' : ''}
+            <Text {...(c ? { color: c } : {})}>{p}</Text> <Text bold>{counts[p]}</Text>
+          </Text>
+        );
+      })}
+    </Text>
+  );
+}
+
+function KubevirtLine({ kv }: { kv: KubevirtProgress }) {
+  if (!kv.found) return <Text dimColor>KubeVirt CR {kv.ref} not found: its progress is not shown.</Text>;
+  const moving = kv.observed !== kv.target ? ` → ${kv.target}` : '';
+  const expected = kv.expected && !kv.settled ? ` (this hop: ${kv.expected})` : '';
+  return (
+    <Text wrap="truncate-end">
+      KubeVirt <Text bold>{kv.phase || '?'}</Text> {kv.observed || '?'}
+      {moving}
+      {expected}
+      <Text dimColor>{kv.conditions.length ? ` · ${kv.conditions.join(', ')}` : kv.settled ? ' · settled' : ''}</Text>
+    </Text>
+  );
+}
+
+function StallPanel({ reasons, width }: { reasons: StallReason[]; width: number }) {
+  const shown = reasons.slice(0, 3);
+  const more = reasons.length - shown.length;
+  return (
+    <StatusPanel
+      status="warn"
+      title="Stalled: the migrations will not finish by themselves"
+      summary="Diagnosis and recovery follow."
+      lines={[...shown.map((r) => `• ${r.text}`), ...(more > 0 ? [`  … and ${more} more`] : [])]}
+      expanded
+      width={width}
+    />
+  );
+}
+
+const problemRows = (out: MigrationsOutput): MigrationRow[] =>
+  out.problems.map((p) => ({ key: p.migration, vmi: p.vmi, source: p.source, target: p.target, phase: p.phase, ageMs: p.ageMs, ...(p.reason ? { reason: p.reason } : {}) }));
+
+/**
+ * The migrations live: a windowed table (VMI, source → target, phase, age) with problems on top,
+ * counts per phase, outdated VMIs over time, the KubeVirt CR's progress, and the stall reasons.
+ * When the step has ended, its recorded findings instead of the live table.
+ */
+export function MigrationsScreen({ step, isActive, width, height }: StepScreenProps) {
+  const live = step.live as MigrationsLive | undefined;
+  const out = step.output as MigrationsOutput | undefined;
+  const data = live ?? out;
+  if (!data) {
+    return (
+      <Box flexDirection="column">
+        <Text bold>{step.title}</Text>
+        <Text dimColor>{step.skipReason ? `Skipped: ${step.skipReason}` : 'Reading the migrations…'}</Text>
+        {step.error ? <ErrorPanel error={step.error} /> : null}
+      </Box>
+    );
+  }
+  const stall = live?.stall ?? out?.stall ?? [];
+  const rows = live?.rows ?? (out ? problemRows(out) : []);
+  const notMigratable = live?.notMigratable ?? out?.totals.needsRestart ?? 0;
+  const rehearsal = out?.rehearsal;
+  const used = 6 + (stall.length ? 4 + Math.min(3, stall.length) : 0) + (out ? 3 : 0) + (rehearsal ? rehearsal.wouldWaitFor.length + 1 : 0);
+  const tableHeight = Math.max(3, height - used);
+  const pass = colour('pass');
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        <Text bold>{step.title}</Text> <Text dimColor>{live ? live.headline : (step.summary ?? '')}</Text>
+      </Text>
+      <Counts counts={data.counts} />
+      <OutdatedTrend values={data.history.map((h) => h.outdated)} notMigratable={notMigratable} width={width} />
+      <KubevirtLine kv={data.kubevirt} />
+      {out?.outcome === 'completed' ? (
+        <Text {...(pass ? { color: pass } : {})} wrap="wrap">
+          ✔ DONE: no migration in flight and nothing outdated that could still live-migrate.{notMigratable ? ` ${notMigratable} VM(s) cannot live-migrate: recovery offers their restarts.` : ''}
+        </Text>
+      ) : null}
+      {rehearsal ? (
+        <Box flexDirection="column">
+          <Text dimColor>Rehearsal: nothing was published. It would wait until:</Text>
+          {rehearsal.wouldWaitFor.map((w, i) => (
+            <Text key={i} wrap="truncate-end">
+              {'  • '}
+              {w}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+      {stall.length ? <StallPanel reasons={stall} width={width} /> : null}
+      {out && rows.length ? <Text bold>Failed or hanging migrations:</Text> : null}
+      <WindowedTable columns={columns(width)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.key} emptyText={out ? 'No failed or hanging migrations.' : 'No migrations yet.'} />
+      {live ? (
+        <Text dimColor wrap="truncate-end">
+          elapsed {formatDuration(live.elapsedMs)} · poll {live.polls}
+          {live.nextPollInMs ? ` · next poll in ${formatDuration(live.nextPollInMs)}` : ''} · last progress {formatDuration(live.sinceProgressMs)} ago
+        </Text>
+      ) : out ? (
+        <Text dimColor>
+          {out.polls} poll(s) over {formatDuration(out.elapsedMs)}
+        </Text>
+      ) : null}
+      {step.error ? <ErrorPanel error={step.error} /> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,120 @@
+import { Box, Text } from 'ink';
+import { useMemo } from 'react';
+import type { PlannedHop, VmImpact } from '../steps/contracts.js';
+import { impactLine, sortImpact } from '../steps/plan/impact.js';
+import type { PlanLive } from '../steps/plan/plan.js';
+import type { PlanOutput } from '../steps/plan/types.js';
+import { ErrorPanel } from './ErrorPanel.js';
+import { StatusPanel } from './StatusPanel.js';
+import type { StepScreenProps } from './step-screen.js';
+import { colour, type Tone } from './theme.js';
+import { WindowedTable, type Column } from './WindowedTable.js';
+
+const fateLabel: Record<VmImpact['fate'], { text: string; tone: Tone }> = {
+  'live-migrate': { text: 'LIVE-MIGRATE', tone: 'pass' },
+  evict: { text: 'EVICT', tone: 'warn' },
+  restart: { text: 'RESTART LATER', tone: 'fail' },
+  'not-running': { text: 'NOT RUNNING', tone: 'muted' },
+};
+
+/** The reason takes what the screen has left, so a row never wraps. */
+const columnsFor = (width: number): Column<VmImpact>[] => [
+  { title: 'FATE', value: (r) => fateLabel[r.fate].text, width: 13, colour: (r) => colour(fateLabel[r.fate].tone) },
+  { title: 'VM', value: (r) => r.vm, width: 32 },
+  { title: 'NODE', value: (r) => r.node ?? '', width: 14 },
+  { title: 'WHY', value: (r) => r.reason, width: Math.max(20, width - 13 - 32 - 14 - 6) },
+];
+
+function Hop({ hop }: { hop: PlannedHop }) {
+  const components = [hop.kubevirtVersion && `KubeVirt ${hop.kubevirtVersion}`, hop.cdiVersion && `CDI ${hop.cdiVersion}`].filter(Boolean).join(' · ');
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>
+          Hop {hop.index}: {hop.from} → {hop.to}
+        </Text>
+        {components ? <Text dimColor> deploys {components}</Text> : null}
+      </Text>
+      {hop.profiles.map((p) => (
+        <Box key={p.role} flexDirection="column">
+          <Text>
+            {'  '}
+            {p.name} version {p.fromVersion} → <Text bold>{p.toVersion}</Text>
+            <Text dimColor> ({p.reference?.kind === 'profile' ? `reference profile ${p.reference.uid}` : p.reference?.kind === 'folder' ? `values folder ${p.reference.path}` : 'no reference'})</Text>
+          </Text>
+          {p.packs.map((k) => (
+            <Text key={k.name}>
+              {'    '}
+              {k.name.padEnd(30)} {k.from} → <Text bold>{k.to}</Text>
+            </Text>
+          ))}
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/**
+ * The plan: the hops as a ladder of one minor each, per profile the packs that change and the new
+ * label, and the VM impact table (restarts and evictions first). A refused plan is a red panel with
+ * the reason and the fix.
+ */
+export function PlanScreen({ step, isActive, height, width }: StepScreenProps) {
+  const out = step.output as PlanOutput | undefined;
+  const live = step.live as PlanLive | undefined;
+  // Sorted once per output, not on every key press: the table may hold thousands of VMs.
+  const sorted = useMemo(() => sortImpact(out?.impact ?? []), [out]);
+  if (!out) {
+    return (
+      <Box flexDirection="column">
+        <Text bold>{step.title}</Text>
+        <Text dimColor>{step.skipReason ? `Skipped: ${step.skipReason}` : (live?.headline ?? 'Waiting…')}</Text>
+        {step.error ? <ErrorPanel error={step.error} /> : null}
+      </Box>
+    );
+  }
+  if (out.status === 'refused') {
+    return (
+      <Box flexDirection="column">
+        <Text>
+          <Text bold>{step.title}</Text> <Text dimColor>{out.pack} {out.deployed} → {out.target}</Text>
+        </Text>
+        <StatusPanel status="fail" title="The plan is refused" summary={out.refusal?.reason ?? ''} lines={out.refusal ? [`What to do: ${out.refusal.hint}`] : []} expanded />
+      </Box>
+    );
+  }
+  const ladder = [out.deployed, ...out.hops.map((h) => h.to)].join(' ─▶ ');
+  const hopLines = out.hops.reduce((n, h) => n + 1 + h.profiles.reduce((m, p) => m + 1 + p.packs.length, 0), 0);
+  const tableHeight = Math.max(3, height - hopLines - out.notes.length - 8);
+  const ok = colour('pass');
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>{step.title}</Text>{' '}
+        {out.hops.length ? (
+          <Text>
+            {out.pack} <Text bold>{ladder}</Text> <Text dimColor>({out.hops.length} hop(s), one minor each)</Text>
+          </Text>
+        ) : (
+          <Text {...(ok ? { color: ok } : {})}>
+            {out.pack} is already at {out.deployed}: nothing to publish.
+          </Text>
+        )}
+      </Text>
+      {out.hops.map((h) => (
+        <Hop key={h.index} hop={h} />
+      ))}
+      <Box flexDirection="column" marginTop={1}>
+        <Text>
+          <Text bold>VM impact</Text> {impactLine(out.impactCounts)}
+        </Text>
+        <WindowedTable columns={columnsFor(width)} rows={sorted} height={tableHeight} isActive={isActive} rowKey={(r) => r.vm} emptyText="No VMs on this cluster." />
+      </Box>
+      {out.notes.map((n, i) => (
+        <Text key={i} dimColor wrap="wrap">
+          • {n}
+        </Text>
+      ))}
+    </Box>
+  );
+}

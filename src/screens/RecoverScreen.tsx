@@ -1,0 +1,99 @@
+import { Box, Text } from 'ink';
+import { formatDuration } from '../engine/duration.js';
+import type { CancelState, RecoverLive, RecoverOutput, RecoverVmRow, VmState } from '../steps/migrations/recover-types.js';
+import { ErrorPanel } from './ErrorPanel.js';
+import type { StepScreenProps } from './step-screen.js';
+import { colour, type Tone } from './theme.js';
+import { WindowedTable, type Column } from './WindowedTable.js';
+
+/** Every state in words, so the table reads the same without colour. */
+export const vmStateLabel: Record<VmState, { text: string; tone: Tone }> = {
+  pending: { text: 'PENDING', tone: 'muted' },
+  asking: { text: 'ASKING', tone: 'accent' },
+  'awaiting-approval': { text: 'NEEDS FLAG', tone: 'warn' },
+  restarting: { text: 'RESTARTING', tone: 'info' },
+  restarted: { text: 'RESTARTED', tone: 'pass' },
+  'would-restart': { text: 'WOULD RESTART', tone: 'info' },
+  skipped: { text: 'SKIPPED', tone: 'warn' },
+  outstanding: { text: 'OUTSTANDING', tone: 'warn' },
+  'not-back': { text: 'NOT BACK', tone: 'fail' },
+  'up-to-date': { text: 'UP TO DATE', tone: 'pass' },
+};
+
+const cancelLabel: Record<CancelState, string> = {
+  asking: 'asking whether to cancel them',
+  cancelling: 'cancelling',
+  cancelled: 'cancelled',
+  'left-running': 'left running (a restart stops its VM’s migration)',
+  'would-cancel': 'would be cancelled (rehearsal)',
+  'awaiting-approval': 'awaiting --approve cancel-migrations',
+};
+
+function columns(width: number): Column<RecoverVmRow>[] {
+  const stateW = 13;
+  const rest = Math.max(24, width - stateW - 6);
+  const vmW = Math.min(32, Math.ceil(rest * 0.5));
+  const nodeW = Math.min(16, Math.ceil(rest * 0.25));
+  return [
+    { title: 'VM', value: (r) => r.vm, width: vmW },
+    { title: 'NODE', value: (r) => r.node, width: nodeW },
+    { title: 'STATE', value: (r) => vmStateLabel[r.state].text, width: stateW, colour: (r) => colour(vmStateLabel[r.state].tone) },
+    { title: 'NOTE', value: (r) => r.note ?? '', width: Math.max(4, rest - vmW - nodeW) },
+  ];
+}
+
+/** The VM being decided or restarted, with why it needs the restart (the table has no room for that). */
+function Focus({ rows }: { rows: RecoverVmRow[] }) {
+  const row = rows.find((r) => r.state === 'asking' || r.state === 'restarting');
+  if (!row) return null;
+  return (
+    <Text wrap="wrap">
+      <Text bold>{row.vm}</Text>: {row.why}
+    </Text>
+  );
+}
+
+/**
+ * Recovery: each VM on the old launcher with its state (pending, restarting, restarted, skipped,
+ * outstanding…), the stuck migrations' cancel, and the restart being waited for. The gate for
+ * each VM is shown above this screen by the app.
+ */
+export function RecoverScreen({ step, isActive, width, height, state }: StepScreenProps) {
+  const live = step.live as RecoverLive | undefined;
+  const out = step.output as RecoverOutput | undefined;
+  const rows = live?.vms ?? out?.vms ?? [];
+  if (!live && !out) {
+    return (
+      <Box flexDirection="column">
+        <Text bold>{step.title}</Text>
+        <Text dimColor>{step.skipReason ? `Skipped: ${step.skipReason}` : 'Listing the VMIs on the old launcher…'}</Text>
+        {step.error ? <ErrorPanel error={step.error} /> : null}
+      </Box>
+    );
+  }
+  const gateOpen = state.run.status === 'running' && step.status === 'awaitingApproval';
+  const tableHeight = Math.max(3, (gateOpen ? Math.floor(height / 3) : height) - 8);
+  const baseline = live?.baseline ?? out?.baseline;
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        <Text bold>{step.title}</Text> <Text dimColor>{live?.headline ?? step.summary ?? ''}</Text>
+      </Text>
+      {live?.rehearsal || out?.rehearsal ? <Text dimColor>Rehearsal: every gate is shown; restarts and cancels are recorded, not sent.</Text> : null}
+      {baseline === 'first-look' ? <Text dimColor>No snapshot baseline: only VMs running when recovery first looked are offered.</Text> : null}
+      {live?.cancel ? (
+        <Text wrap="wrap">
+          Stuck migrations ({live.cancel.migrations.length}): {cancelLabel[live.cancel.state]}
+        </Text>
+      ) : out?.cancelled.length ? <Text>Stuck migrations cancelled: {out.cancelled.length}</Text> : null}
+      {live?.waiting ? (
+        <Text wrap="truncate-end">
+          Waiting for <Text bold>{live.waiting.vm}</Text> to run on the current launcher: {live.waiting.state} <Text dimColor>({formatDuration(live.waiting.elapsedMs)} of up to {formatDuration(live.waiting.limitMs)})</Text>
+        </Text>
+      ) : null}
+      <WindowedTable columns={columns(width)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.vm} emptyText="No VM needs a restart." />
+      <Focus rows={rows} />
+      {step.error ? <ErrorPanel error={step.error} title={step.error.kind === 'interrupted' ? 'Recovery stopped' : 'Recovery failed'} /> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,50 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { App } from '../../src/app.js';
+import { noApprovals } from '../../src/engine/approval-policy.js';
+import { findStep } from '../../src/engine/state.js';
+import { startLab, type LabHandle } from '../../src/lab/index.js';
+import { ConfirmQueue } from '../../src/run/confirm-queue.js';
+import { tuiConfirm } from '../../src/run/confirm.js';
+import type { VerifyOutput } from '../../src/steps/verify/verify.js';
+import { labRun } from '../support/lab-harness.js';
+import { keys, pane, press, waitForFrame, words } from '../support/ui.js';
+
+let lab: LabHandle | undefined;
+afterEach(async () => {
+  await lab?.close();
+  lab = undefined;
+});
+
+describe('verify screen', () => {
+  it('shows panels with status words, expands evidence on Enter, re-runs on r, finishes on f', async () => {
+    lab = await startLab({ scenario: 'degraded', stateDir: mkdtempSync(join(tmpdir(), 'up-vscreen-')), speed: 1, seed: 5 });
+    const run = labRun(lab, 'test/fixtures/runbooks/checks.yaml');
+    const queue = new ConfirmQueue();
+    const runner = run.runner({ confirm: tuiConfirm(queue, noApprovals, false) });
+    const outcome = runner.run();
+    const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => undefined }} />);
+    let frame = await waitForFrame(ui.lastFrame, (f) => f.includes('f finish with these results') && f.includes('Storage 9.3.4'), 20_000);
+    expect(frame).toMatch(/❯PASS +Cluster profiles 9\.3\.1/);
+    expect(frame).toMatch(/ FAIL +Storage 9\.3\.4/);
+    expect(frame).toMatch(/r re-run the checks/);
+    await press(ui.stdin, keys.down, keys.down, keys.down); // to the storage check
+    frame = await waitForFrame(ui.lastFrame, (f) => /❯FAIL +Storage/.test(f) && f.includes('2 storage problem(s).'));
+    expect(words(pane(frame))).not.toMatch(/phase Degraded/); // evidence collapsed
+    await press(ui.stdin, keys.enter);
+    frame = await waitForFrame(ui.lastFrame, (f) => words(pane(f)).includes('storage cluster portworx/px-cluster: phase Degraded'));
+    expect(words(pane(frame))).toMatch(/What to do: A missing name, annotation or parameter/);
+    await press(ui.stdin, 'r');
+    await waitForFrame(ui.lastFrame, (f) => f.includes('running the checks (round 2)'), 20_000);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('f finish with these results') && !f.includes('running the checks'), 20_000);
+    await press(ui.stdin, 'f');
+    expect((await outcome).status).toBe('failed');
+    const out = findStep(run.store.load(run.id), 'verify')!.output as VerifyOutput;
+    expect(out.rounds).toBe(2);
+    expect(out.overall).toBe('fail');
+    ui.unmount();
+  }, 60_000);
+});
