@@ -1,0 +1,45 @@
+/**
+ * Equality as Helm sees values: types matter (`"20"` is not `20`, `"true"` is not `true`), map key
+ * order does not, list order does. Node equality compares parsed nodes directly so the diff does
+ * not convert whole documents to plain objects first.
+ */
+import { isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { deref, keyName } from './values-document.js';
+
+export function scalarEqual(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b));
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (scalarEqual(a, b)) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, i) => deepEqual(item, b[i]));
+  }
+  const ak = Object.keys(a);
+  const bo = b as Record<string, unknown>;
+  if (ak.length !== Object.keys(bo).length) return false;
+  return ak.every((k) => Object.hasOwn(bo, k) && deepEqual((a as Record<string, unknown>)[k], bo[k]));
+}
+
+export function nodesEqual(a: Node | undefined, aDoc: Document, b: Node | undefined, bDoc: Document): boolean {
+  const x = deref(a, aDoc);
+  const y = deref(b, bDoc);
+  if (x === undefined || y === undefined) return x === y;
+  if (isScalar(x)) return isScalar(y) && scalarEqual(x.value, y.value);
+  if (isSeq(x)) {
+    if (!isSeq(y) || x.items.length !== y.items.length) return false;
+    return x.items.every((item, i) => nodesEqual(item as Node, aDoc, y.items[i] as Node, bDoc));
+  }
+  if (isMap(x)) {
+    if (!isMap(y) || x.items.length !== y.items.length) return false;
+    const other = new Map<string, Node | undefined>();
+    for (const pair of y.items) other.set(keyName(pair.key, bDoc), (pair.value ?? undefined) as Node | undefined);
+    return x.items.every((pair) => {
+      const k = keyName(pair.key, aDoc);
+      return other.has(k) && nodesEqual((pair.value ?? undefined) as Node | undefined, aDoc, other.get(k), bDoc);
+    });
+  }
+  return false;
+}
