@@ -11,6 +11,7 @@ import { listSessions } from './commands/sessions.js';
 import { runVerifyCommand } from './commands/verify.js';
 import { runReportCommand } from './commands/report.js';
 import { runLab } from './commands/lab.js';
+import { runPlanCommand } from './commands/plan.js';
 import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
 import { runSession, type RunIO, type SessionRequest } from './run/session-run.js';
 import type { StepRegistry } from './engine/step-kind.js';
@@ -58,6 +59,8 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
         return listSessions(options, io.env, write);
       case 'lab':
         return await runLab(parsed.invocation, io, registry);
+      case 'plan':
+        return await runPlanCommand(options, io, registry);
       case 'report':
         return runReportCommand(options, positional, io);
       case 'verify':

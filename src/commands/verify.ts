@@ -30,7 +30,7 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
   const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-'));
   try {
     const palette = buildPalette({ params, apiKey: key.key, redactor });
-    const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig ?? io.env.KUBECONFIG, context: options.context ?? params.cluster.context, redactor, cacheDir });
+    const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
     const started = Date.now();
     const data = await gatherVerifyData(runbook.checks, {
       reader: kube.reader(),

@@ -161,7 +161,8 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       params: params?.params,
       runbook: runbook.runbook,
       apiKey: key.key,
-      kubeconfig: options.kubeconfig ?? params?.params.cluster.kubeconfig ?? io.env.KUBECONFIG,
+      // Without an explicit file, kubectl reads $KUBECONFIG itself (which may list several files).
+      kubeconfig: options.kubeconfig ?? params?.params.cluster.kubeconfig,
       context: options.context ?? meta.cluster.context,
       redactor,
       confirm: interactive ? tuiConfirm(queue, approvals, dryRun) : plainConfirm(approvals, dryRun),

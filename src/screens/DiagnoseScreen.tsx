@@ -1,9 +1,10 @@
 import { Box, Text, useInput } from 'ink';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { formatDuration } from '../engine/duration.js';
 import type { DiagnoseLive, DiagnoseOutput, Finding, SourceKind } from '../steps/migrations/diagnose-types.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { readableLine } from './migrations-evidence.js';
+import { wrapText } from './migrations-wrap.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, toneLabel, type Tone } from './theme.js';
 
@@ -13,100 +14,94 @@ const sourceLabel: Record<SourceKind, string> = {
   launcherLogs: 'launcher logs',
 };
 
-type Line = { key: string; node: ReactNode };
+/** One logical line: an optional label in words (and colour), then text; wrapped to rows before windowing. */
+interface Line {
+  label?: { text: string; tone: Tone };
+  text: string;
+  bold?: boolean;
+  dim?: boolean;
+}
 
-const tinted = (tone: Tone, text: string, bold = true) => {
-  const c = colour(tone);
-  return (
-    <Text bold={bold} {...(c ? { color: c } : {})}>
-      {text}
-    </Text>
-  );
-};
+interface Row extends Line {
+  key: string;
+}
 
-function findingLines(f: Finding, i: number): Line[] {
-  const k = (s: string) => `f${i}-${s}`;
+function findingLines(f: Finding): Line[] {
   const lines: Line[] = [
-    {
-      key: k('title'),
-      node: (
-        <Text wrap="wrap">
-          {tinted(f.confirmed ? 'fail' : 'warn', f.confirmed ? 'KNOWN ISSUE' : 'POSSIBLE ISSUE')} <Text bold>{f.title}</Text>
-          <Text dimColor>{f.confirmed ? '' : ' (only secondary symptoms found)'}</Text>
-        </Text>
-      ),
-    },
-    { key: k('sym'), node: <Text bold>Symptoms</Text> },
+    { label: { text: f.confirmed ? 'KNOWN ISSUE' : 'POSSIBLE ISSUE', tone: f.confirmed ? 'fail' : 'warn' }, text: `${f.title}${f.confirmed ? '' : ' (only secondary symptoms found)'}`, bold: true },
+    { text: 'Symptoms', bold: true },
+    ...f.signatures.map((s): Line => ({
+      label: s.matches > 0 ? { text: '  FOUND    ', tone: 'fail' } : { text: '  NOT FOUND', tone: 'muted' },
+      text: `${s.description ?? s.id} — ${s.matches} line(s) in ${sourceLabel[s.source]}${s.secondary ? ' · secondary' : ''}`,
+    })),
+    { text: 'What the runbook prescribes', bold: true },
+    ...f.recovery.map((r, j): Line => ({ text: `  ${j + 1}. ${r}` })),
   ];
-  for (const s of f.signatures) {
-    lines.push({
-      key: k(`s-${s.id}`),
-      node: (
-        <Text wrap="wrap">
-          {'  '}
-          {s.matches > 0 ? tinted('fail', '[FOUND]    ') : tinted('muted', '[not found]', false)} {s.description ?? s.id}
-          <Text dimColor>
-            {' '}
-            — {s.matches} line(s) in {sourceLabel[s.source]}
-            {s.secondary ? ' · secondary' : ''}
-          </Text>
-        </Text>
-      ),
-    });
+  if (f.evidence.length) lines.push({ text: 'Evidence (each matched line and where it came from)', bold: true });
+  for (const e of f.evidence) {
+    lines.push({ text: `  • ${e.signature}, from ${e.source}:`, dim: true });
+    lines.push({ text: `      ${readableLine(e.line)}` });
   }
-  if (f.evidence.length) lines.push({ key: k('ev'), node: <Text bold>Evidence</Text> });
-  f.evidence.forEach((e, j) => {
-    lines.push({ key: k(`e${j}a`), node: <Text dimColor wrap="wrap">{`  • ${e.signature}, from ${e.source}:`}</Text> });
-    lines.push({ key: k(`e${j}b`), node: <Text wrap="wrap">{`      ${readableLine(e.line)}`}</Text> });
-  });
-  lines.push({ key: k('rec'), node: <Text bold>What the runbook prescribes</Text> });
-  f.recovery.forEach((r, j) => lines.push({ key: k(`r${j}`), node: <Text wrap="wrap">{`  ${j + 1}. ${r}`}</Text> }));
-  lines.push({ key: k('gap'), node: <Text> </Text> });
+  lines.push({ text: '' });
   return lines;
 }
 
 function outputLines(out: DiagnoseOutput): Line[] {
-  const lines: Line[] = out.findings.flatMap(findingLines);
-  out.unknown.forEach((u, i) => {
-    lines.push({
-      key: `u${i}`,
-      node: (
-        <Text wrap="wrap">
-          {tinted('unknown', toneLabel.unknown)} <Text bold>Failure no known issue explains</Text> <Text dimColor>({u.count}×)</Text>
-        </Text>
-      ),
-    });
-    lines.push({ key: `u${i}r`, node: <Text wrap="wrap">{`  ${u.reason}`}</Text> });
-    lines.push({ key: `u${i}v`, node: <Text dimColor wrap="wrap">{`  VMIs: ${u.vmis.join(', ')}`}</Text> });
-  });
-  if (out.stuck.length) {
-    lines.push({ key: 'stuck', node: <Text wrap="wrap">{`Hanging in Running: ${out.stuck.slice(0, 8).map((s) => `${s.vmi} (${formatDuration(s.ageMs)})`).join(', ')}${out.stuck.length > 8 ? ', …' : ''}`}</Text> });
+  const lines = out.findings.flatMap(findingLines);
+  for (const u of out.unknown) {
+    lines.push({ label: { text: toneLabel.unknown, tone: 'unknown' }, text: `Failure no known issue explains (${u.count}×)`, bold: true });
+    lines.push({ text: `  ${u.reason}` });
+    lines.push({ text: `  VMIs: ${u.vmis.join(', ')}`, dim: true });
   }
+  if (out.stuck.length) lines.push({ text: `Hanging in Running: ${out.stuck.slice(0, 8).map((s) => `${s.vmi} (${formatDuration(s.ageMs)})`).join(', ')}${out.stuck.length > 8 ? ', …' : ''}` });
   const r = out.read;
   lines.push({
-    key: 'read',
-    node: (
-      <Text dimColor wrap="wrap">
-        Read: {r.failureReasons} failure reason(s), virt-handler logs of {r.handlerPods.length} pod(s) (last {r.handlerTail} lines), launcher logs of {r.launcherPods.length} pod(s) (last {r.launcherTail} lines)
-        {out.affectedNodes.length ? ` on ${out.affectedNodes.join(', ')}` : ''}.
-      </Text>
-    ),
+    text: `Read: ${r.failureReasons} failure reason(s), virt-handler logs of ${r.handlerPods.length} pod(s) (last ${r.handlerTail} lines), launcher logs of ${r.launcherPods.length} pod(s) (last ${r.launcherTail} lines)${out.affectedNodes.length ? ` on ${out.affectedNodes.join(', ')}` : ''}.`,
+    dim: true,
   });
-  r.unreadable.forEach((u, i) => lines.push({ key: `nr${i}`, node: <Text dimColor wrap="wrap">{`Could not read ${u}`}</Text> }));
+  for (const u of r.unreadable) lines.push({ text: `Could not read ${u}`, dim: true });
   return lines;
 }
 
+function toRows(lines: Line[], width: number): Row[] {
+  return lines.flatMap((line, i) => {
+    // The label starts the first row; the text wraps in the room left beside it.
+    const prefix = line.label ? line.label.text.length + 1 : 0;
+    return wrapText(line.text, width, line.label ? prefix : 2, width - prefix).map((text, j): Row => {
+      if (j === 0) return { ...line, key: `${i}.${j}`, text };
+      const { label: _label, ...rest } = line;
+      return { ...rest, key: `${i}.${j}`, text };
+    });
+  });
+}
+
+function RowText({ row }: { row: Row }) {
+  const c = row.label ? colour(row.label.tone) : undefined;
+  return (
+    <Text bold={row.bold ?? false} dimColor={row.dim ?? false}>
+      {row.label ? (
+        <Text bold {...(c ? { color: c } : {})}>
+          {row.label.text}{' '}
+        </Text>
+      ) : null}
+      {row.text}
+    </Text>
+  );
+}
+
 /**
- * The diagnosis: the issue by name, each symptom found or not, each matched line with where it
- * came from, and the recovery the runbook prescribes; failures nothing explains, raw. Scrolls.
+ * The diagnosis: the issue by name, each symptom found or not, the recovery the runbook
+ * prescribes, and each matched line with where it came from; failures nothing explains, raw.
+ * Rows are wrapped to the pane's width first, so the window scrolls exactly.
  */
-export function DiagnoseScreen({ step, isActive, height }: StepScreenProps) {
+export function DiagnoseScreen({ step, isActive, width, height }: StepScreenProps) {
   const out = step.output as DiagnoseOutput | undefined;
   const live = step.live as DiagnoseLive | undefined;
   const [offset, setOffset] = useState(0);
-  const lines = out ? outputLines(out) : [];
-  const room = Math.max(4, height - 3);
-  const maxOffset = Math.max(0, lines.length - room);
+  const headline = out ? wrapText(out.headline, width, 0) : [];
+  const rows = out ? toRows(outputLines(out), width) : [];
+  const room = Math.max(4, height - 2 - headline.length - (step.error ? 6 : 0));
+  const maxOffset = Math.max(0, rows.length - room);
   useInput(
     (_input, key) => {
       if (key.upArrow) setOffset((o) => Math.max(0, o - 1));
@@ -117,17 +112,26 @@ export function DiagnoseScreen({ step, isActive, height }: StepScreenProps) {
     { isActive: isActive && maxOffset > 0 },
   );
   const start = Math.min(offset, maxOffset);
-  const confirmed = out?.findings.some((f) => f.confirmed);
+  const tone: Tone = out?.findings.some((f) => f.confirmed) ? 'fail' : out?.unknown.length ? 'unknown' : 'info';
+  const c = colour(tone);
   return (
     <Box flexDirection="column">
-      <Text wrap="wrap">
-        <Text bold>{step.title}</Text>{' '}
-        {out ? tinted(confirmed ? 'fail' : out.unknown.length ? 'unknown' : 'info', out.headline, false) : <Text dimColor>{step.skipReason ? `Skipped: ${step.skipReason}` : (live?.headline ?? 'Reading…')}</Text>}
-      </Text>
-      {lines.slice(start, start + room).map((l) => (
-        <Box key={l.key}>{l.node}</Box>
+      <Text bold>{step.title}</Text>
+      {out ? (
+        headline.map((h, i) => (
+          <Text key={i} {...(c ? { color: c } : {})}>
+            {h}
+          </Text>
+        ))
+      ) : (
+        <Text dimColor wrap="wrap">
+          {step.skipReason ? `Skipped: ${step.skipReason}` : (live?.headline ?? 'Reading…')}
+        </Text>
+      )}
+      {rows.slice(start, start + room).map((r) => (
+        <RowText key={r.key} row={r} />
       ))}
-      {maxOffset > 0 ? <Text dimColor>{`lines ${start + 1}-${Math.min(lines.length, start + room)} of ${lines.length}${isActive ? ' (↑↓ PgUp PgDn to scroll)' : ''}`}</Text> : null}
+      {maxOffset > 0 ? <Text dimColor>{`rows ${start + 1}-${Math.min(rows.length, start + room)} of ${rows.length}${isActive ? ' (↑↓ PgUp PgDn to scroll)' : ''}`}</Text> : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}
     </Box>
   );

@@ -97,14 +97,13 @@ export function MigrationsScreen({ step, isActive, width, height }: StepScreenPr
   const rows = live?.rows ?? (out ? problemRows(out) : []);
   const notMigratable = live?.notMigratable ?? out?.totals.needsRestart ?? 0;
   const rehearsal = out?.rehearsal;
-  const used = 6 + (stall.length ? 4 + Math.min(3, stall.length) : 0) + (out ? 3 : 0) + (rehearsal ? rehearsal.wouldWaitFor.length + 1 : 0);
+  const used = 7 + (stall.length ? 4 + Math.min(3, stall.length) : 0) + (out ? 3 : 0) + (rehearsal ? rehearsal.wouldWaitFor.length + 1 : 0);
   const tableHeight = Math.max(3, height - used);
   const pass = colour('pass');
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">
-        <Text bold>{step.title}</Text> <Text dimColor>{live ? live.headline : (step.summary ?? '')}</Text>
-      </Text>
+      <Text bold>{step.title}</Text>
+      {out && step.summary ? <Text wrap="wrap">{step.summary}</Text> : null}
       <Counts counts={data.counts} />
       <OutdatedTrend values={data.history.map((h) => h.outdated)} notMigratable={notMigratable} width={width} />
       <KubevirtLine kv={data.kubevirt} />

@@ -2,8 +2,7 @@ import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import type { PlannedHop, VmImpact } from '../steps/contracts.js';
 import { impactLine, sortImpact } from '../steps/plan/impact.js';
-import type { PlanLive } from '../steps/plan/plan.js';
-import type { PlanOutput } from '../steps/plan/types.js';
+import type { PlanLive, PlanOutput } from '../steps/plan/types.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { StatusPanel } from './StatusPanel.js';
 import type { StepScreenProps } from './step-screen.js';
@@ -13,7 +12,7 @@ import { WindowedTable, type Column } from './WindowedTable.js';
 const fateLabel: Record<VmImpact['fate'], { text: string; tone: Tone }> = {
   'live-migrate': { text: 'LIVE-MIGRATE', tone: 'pass' },
   evict: { text: 'EVICT', tone: 'warn' },
-  restart: { text: 'RESTART LATER', tone: 'fail' },
+  restart: { text: 'RESTART LATER', tone: 'accent' },
   'not-running': { text: 'NOT RUNNING', tone: 'muted' },
 };
 

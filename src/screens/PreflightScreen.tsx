@@ -1,7 +1,7 @@
 import { Box, Text, useInput } from 'ink';
 import { useReducer } from 'react';
 import { formatDuration } from '../engine/duration.js';
-import type { PreflightItem, PreflightLive, PreflightOutput } from '../steps/preflight/types.js';
+import { countItems, type PreflightItem, type PreflightLive, type PreflightOutput } from '../steps/preflight/types.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { StatusPanel } from './StatusPanel.js';
 import type { StepScreenProps } from './step-screen.js';
@@ -11,6 +11,9 @@ interface PanelState {
   /** Panels opened or closed against their default (red and amber open, green closed). */
   toggled: ReadonlySet<string>;
 }
+
+/** The time a check took is shown only where it does not crowd the title. */
+const fitsBeside = (title: string, panelWidth: number): boolean => title.length + 'UNKNOWN '.length + 8 + 4 <= panelWidth;
 
 const linesOf = (item: PreflightItem): string[] => [...item.lines.map((l) => `  • ${l}`), ...(item.hint ? [`What to do: ${item.hint}`] : [])];
 
@@ -48,7 +51,7 @@ export function PreflightScreen({ step, isActive, width }: StepScreenProps) {
   const panelWidth = Math.floor((width - (columns - 1)) / columns);
   const rows: PreflightItem[][] = [];
   for (let i = 0; i < items.length; i += columns) rows.push(items.slice(i, i + columns));
-  const headline = live?.headline ?? step.summary ?? (step.skipReason ? `Skipped: ${step.skipReason}` : 'Starting…');
+  const headline = live?.headline ?? step.summary ?? (output ? countItems(output.items) : step.skipReason ? `Skipped: ${step.skipReason}` : 'Starting…');
   return (
     <Box flexDirection="column">
       <Text>
@@ -73,7 +76,7 @@ export function PreflightScreen({ step, isActive, width }: StepScreenProps) {
                 status={item.status}
                 title={item.title}
                 summary={item.summary}
-                {...(item.ms !== undefined ? { note: formatDuration(item.ms) } : {})}
+                {...(item.ms !== undefined && fitsBeside(item.title, panelWidth) ? { note: formatDuration(item.ms) } : {})}
                 focused={isActive && index === focus}
                 expanded={open}
                 lines={linesOf(item)}

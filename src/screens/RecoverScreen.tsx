@@ -29,16 +29,20 @@ const cancelLabel: Record<CancelState, string> = {
   'awaiting-approval': 'awaiting --approve cancel-migrations',
 };
 
-function columns(width: number): Column<RecoverVmRow>[] {
+const longest = (rows: RecoverVmRow[], pick: (r: RecoverVmRow) => string, title: string) => rows.reduce((n, r) => Math.max(n, pick(r).length), title.length);
+
+/** VM and node as wide as their longest value allows; the note takes what is left, or goes when nothing is. */
+function columns(width: number, rows: RecoverVmRow[]): Column<RecoverVmRow>[] {
   const stateW = 13;
-  const rest = Math.max(24, width - stateW - 6);
-  const vmW = Math.min(32, Math.ceil(rest * 0.5));
-  const nodeW = Math.min(16, Math.ceil(rest * 0.25));
+  const rest = Math.max(20, width - stateW - 4);
+  const nodeW = Math.min(longest(rows, (r) => r.node, 'NODE'), Math.floor(rest * 0.35));
+  const vmW = Math.min(longest(rows, (r) => r.vm, 'VM'), rest - nodeW - 2);
+  const noteW = rest - vmW - nodeW - 4;
   return [
     { title: 'VM', value: (r) => r.vm, width: vmW },
     { title: 'NODE', value: (r) => r.node, width: nodeW },
     { title: 'STATE', value: (r) => vmStateLabel[r.state].text, width: stateW, colour: (r) => colour(vmStateLabel[r.state].tone) },
-    { title: 'NOTE', value: (r) => r.note ?? '', width: Math.max(4, rest - vmW - nodeW) },
+    ...(noteW >= 8 ? [{ title: 'NOTE', value: (r: RecoverVmRow) => r.note ?? '', width: noteW }] : []),
   ];
 }
 
@@ -72,13 +76,12 @@ export function RecoverScreen({ step, isActive, width, height, state }: StepScre
     );
   }
   const gateOpen = state.run.status === 'running' && step.status === 'awaitingApproval';
-  const tableHeight = Math.max(3, (gateOpen ? Math.floor(height / 3) : height) - 8);
+  const tableHeight = Math.max(3, (gateOpen ? Math.floor(height / 3) : height) - 9);
   const baseline = live?.baseline ?? out?.baseline;
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">
-        <Text bold>{step.title}</Text> <Text dimColor>{live?.headline ?? step.summary ?? ''}</Text>
-      </Text>
+      <Text bold>{step.title}</Text>
+      <Text wrap="wrap">{live?.headline ?? step.summary ?? ''}</Text>
       {live?.rehearsal || out?.rehearsal ? <Text dimColor>Rehearsal: every gate is shown; restarts and cancels are recorded, not sent.</Text> : null}
       {baseline === 'first-look' ? <Text dimColor>No snapshot baseline: only VMs running when recovery first looked are offered.</Text> : null}
       {live?.cancel ? (
@@ -87,11 +90,11 @@ export function RecoverScreen({ step, isActive, width, height, state }: StepScre
         </Text>
       ) : out?.cancelled.length ? <Text>Stuck migrations cancelled: {out.cancelled.length}</Text> : null}
       {live?.waiting ? (
-        <Text wrap="truncate-end">
+        <Text wrap="wrap">
           Waiting for <Text bold>{live.waiting.vm}</Text> to run on the current launcher: {live.waiting.state} <Text dimColor>({formatDuration(live.waiting.elapsedMs)} of up to {formatDuration(live.waiting.limitMs)})</Text>
         </Text>
       ) : null}
-      <WindowedTable columns={columns(width)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.vm} emptyText="No VM needs a restart." />
+      <WindowedTable columns={columns(width, rows)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.vm} emptyText="No VM needs a restart." />
       <Focus rows={rows} />
       {step.error ? <ErrorPanel error={step.error} title={step.error.kind === 'interrupted' ? 'Recovery stopped' : 'Recovery failed'} /> : null}
     </Box>

@@ -4,8 +4,14 @@ import type { StepScreen } from './step-screen.js';
 import { VerifyScreen } from './VerifyScreen.js';
 import { DraftScreen } from './DraftScreen.js';
 import { ReconcileScreen } from './ReconcileScreen.js';
+import { PreflightScreen } from './PreflightScreen.js';
+import { SnapshotScreen } from './SnapshotScreen.js';
+import { PlanScreen } from './PlanScreen.js';
 
 const screens: Record<string, StepScreen> = {
+  preflight: PreflightScreen,
+  snapshot: SnapshotScreen,
+  plan: PlanScreen,
   verify: VerifyScreen,
   draft: DraftScreen,
   reconcile: ReconcileScreen,

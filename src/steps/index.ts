@@ -5,7 +5,10 @@ import { draftStep } from './hop/draft.js';
 import { publishStep } from './hop/publish.js';
 import { reconcileStep } from './hop/reconcile.js';
 import { reportStep } from './report.js';
+import { preflightStep } from './preflight/preflight.js';
+import { snapshotStep } from './snapshot/snapshot.js';
+import { planStep } from './plan/plan.js';
 
 export function builtinSteps(): StepRegistry {
-  return new StepRegistry().register(draftStep, publishStep, reconcileStep, verifyStep, reportStep);
+  return new StepRegistry().register(preflightStep, snapshotStep, planStep, draftStep, publishStep, reconcileStep, verifyStep, reportStep);
 }

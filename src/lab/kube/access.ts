@@ -14,12 +14,33 @@ export interface ForbiddenRule {
   resource: string;
 }
 
+export type TokenStyle = 'jwt' | 'opaque';
+
 export class BearerToken {
-  private current = BearerToken.generate();
+  private current: string;
   private expired = false;
 
+  /** `opaque` issues a random string instead, as some clusters do (its expiry cannot be read). */
+  constructor(private readonly style: TokenStyle = 'jwt') {
+    this.current = this.issue();
+  }
+
+  private issue(): string {
+    return this.style === 'jwt' ? BearerToken.generate() : `lab-${randomBytes(24).toString('base64url')}`;
+  }
+
+  /**
+   * A service-account style JWT, valid a day by the wall clock, as clusters hand out: tools can read
+   * its `exp` to warn before it runs out. The lab compares it as a plain string; the signature is random.
+   */
   private static generate(): string {
-    return `lab-${randomBytes(24).toString('base64url')}`;
+    const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    return [
+      part({ alg: 'ES256', typ: 'JWT', kid: 'upgrade-pilot-lab' }),
+      part({ iss: 'upgrade-pilot-lab', sub: 'system:serviceaccount:kube-system:upgrade-pilot', iat: now, exp: now + 24 * 3600, jti: randomBytes(8).toString('hex') }),
+      randomBytes(32).toString('base64url'),
+    ].join('.');
   }
 
   get value(): string {
@@ -31,7 +52,7 @@ export class BearerToken {
   }
 
   renew(): string {
-    this.current = BearerToken.generate();
+    this.current = this.issue();
     this.expired = false;
     return this.current;
   }

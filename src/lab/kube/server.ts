@@ -10,7 +10,7 @@ import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { digest, type AuditEntry, type AuditLog } from '../audit.js';
 import { generateCertificate } from '../cert.js';
 import type { FaultDecision, FaultPlan } from '../faults.js';
-import { BearerToken, forbiddenBy, type ForbiddenRule } from './access.js';
+import { BearerToken, forbiddenBy, type ForbiddenRule, type TokenStyle } from './access.js';
 import { handleNonResource } from './discovery-handler.js';
 import { readBody, statusReply, writeReply, type Reply } from './http.js';
 import type { HandlerDeps } from './request.js';
@@ -33,6 +33,8 @@ export interface KubeApiServerOptions {
   forbid?: ForbiddenRule[];
   /** The user named in Forbidden messages. */
   user?: string;
+  /** `jwt` (default: a token whose expiry a client can read) or `opaque`. */
+  tokenStyle?: TokenStyle;
 }
 
 export interface KubeApiServer {
@@ -74,7 +76,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
     dns: [...new Set(['localhost', ...(hostIsIp ? [] : [host])])],
   });
 
-  const token = new BearerToken();
+  const token = new BearerToken(options.tokenStyle);
   const deps: HandlerDeps = { store: options.store, hooks: options.hooks ?? {} };
   const user = options.user ?? DEFAULT_USER;
   const sockets = new Set<Socket>();

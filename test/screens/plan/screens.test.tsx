@@ -78,6 +78,7 @@ describe('PreflightScreen', () => {
     const out = preflightOutput();
     const ui = render(<PreflightScreen {...props(stepWith('preflight', { status: 'failed', output: out }), { width: 80 })} />);
     const frame = words(plain(ui.lastFrame()));
+    expect(frame).toContain('Preflight checks 2 green, 1 red, 1 amber, 1 not checked');
     expect(frame).toContain('kubectl v1.32.4 · cluster v1.32.2');
     expect(frame).toMatch(/PASS Profile API answers with this key and project 12ms http:\/\/palette answered/);
     expect(frame).toMatch(/FAIL The cluster access file stays valid through the window The client certificate .* before the planned window of 4h ends\. • file \/home\/op\/\.kube\/config, context lab, user operator What to do: Obtain a fresh cluster access file/);

@@ -1,0 +1,56 @@
+/**
+ * `upgrade-pilot plan`: the hops (one minor at a time), what each publishes, and what every VM will
+ * go through, as text or JSON. Read-only. Exit 0 with a plan, 1 when the plan is refused (a skipped
+ * minor, a downgrade, a missing reference), 4 when the API or the cluster cannot be reached.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CliOptions } from '../cli/args.js';
+import { loadParams, loadRunbook } from '../engine/load.js';
+import { RunbookSchema } from '../engine/runbook.js';
+import type { StepRegistry } from '../engine/step-kind.js';
+import { ExitCode, InputError } from '../errors.js';
+import { KubeClient } from '../kube/client.js';
+import { Kubectl } from '../kube/kubectl.js';
+import { readApiKey } from '../run/api-key.js';
+import { buildPalette } from '../run/effects.js';
+import type { RunIO } from '../run/session-run.js';
+import { Redactor } from '../session/redact.js';
+import { computePlan } from '../steps/plan/compute.js';
+import { renderPlanText } from '../steps/plan/render-text.js';
+
+export async function runPlanCommand(options: CliOptions, io: RunIO, registry: StepRegistry): Promise<ExitCode> {
+  if (!options.params) throw new InputError('usage.params', '`plan` needs the site parameters.', { hint: 'Pass --params FILE (see params.example.yaml).' });
+  const redactor = new Redactor();
+  const key = readApiKey(options['api-key-file'], io.env, redactor);
+  const { params } = loadParams(options.params);
+  // kubectl settings come from a runbook only when one is named; the plan itself needs no steps.
+  const settings = options.runbook ? loadRunbook(options.runbook, params, registry).runbook.settings : RunbookSchema.shape.settings.parse(undefined);
+  const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-'));
+  const controller = new AbortController();
+  try {
+    const palette = buildPalette({ params, apiKey: key.key, redactor });
+    const kube = new KubeClient(
+      new Kubectl({
+        kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig,
+        context: options.context ?? params.cluster.context,
+        requestTimeoutMs: settings.kubectlRequestTimeout,
+        processTimeoutMs: settings.kubectlProcessTimeout,
+        cacheDir,
+        concurrency: settings.concurrency,
+        redactor,
+      }),
+    );
+    const plan = await computePlan({ site: params, palette, kube, signal: controller.signal });
+    const cluster = params.cluster.name ?? params.cluster.uid;
+    const out = (s: string) => io.stdout.write(`${redactor.text(s)}\n`);
+    if (options.json) out(JSON.stringify({ cluster, ...plan }));
+    else for (const line of renderPlanText(plan, cluster)) out(line);
+    if (!options.json) for (const w of key.warnings) io.stderr.write(`warning: ${redactor.text(w)}\n`);
+    return plan.status === 'planned' ? ExitCode.ok : ExitCode.failed;
+  } finally {
+    controller.abort();
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}

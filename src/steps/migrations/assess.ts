@@ -1,0 +1,137 @@
+/**
+ * One poll, judged: the table rows, counts per phase, which outdated VMIs can still move by
+ * themselves, the KubeVirt CR's progress, and the two stall signals a single poll can show
+ * (a migration Running past its limit, a still-outdated VMI whose migrations failed repeatedly).
+ * Pure: the monitor step feeds it reads and a clock; the tests feed it tables.
+ */
+import { formatDuration } from '../../engine/duration.js';
+import type { KubeVirt, Vmi, Vmim } from '../../kube/schemas.js';
+import { imageTag, keyOf, liveMigratable, parseTime, vmiKeyOf, type KubevirtRef, type MigrationView } from './cluster-view.js';
+import type { KubevirtProgress, MigrationProblem, MigrationRow, OutdatedVmi, StallReason } from './monitor-types.js';
+import { countPhases, isInFlight, phaseOf } from './phases.js';
+
+export interface MonitorLimits {
+  /** A migration Running longer than this is stuck. */
+  migrationLimit: number;
+  /** A still-outdated VMI with this many failed migrations will not move by itself. */
+  failureLimit: number;
+}
+
+export interface PollAssessment {
+  rows: MigrationRow[];
+  counts: Record<string, number>;
+  inFlight: number;
+  succeeded: number;
+  outdated: OutdatedVmi[];
+  kubevirt: KubevirtProgress;
+  problems: MigrationProblem[];
+  /** Signals that end the monitor now (stuck migrations, repeated failures). */
+  stall: StallReason[];
+  /** Nothing outdated can still move by itself: no migration in flight, only non-migratable VMIs left, KubeVirt settled. */
+  settled: boolean;
+  affectedNodes: string[];
+}
+
+const sinceMs = (now: number, ts: string | undefined): number => {
+  const t = parseTime(ts);
+  return t === undefined ? 0 : Math.max(0, now - t);
+};
+
+/** Conditions in a state worth showing (Available=False, Progressing=True, Degraded=True). */
+function notableConditions(kv: KubeVirt | undefined): string[] {
+  const resting: Record<string, string> = { Available: 'True', Progressing: 'False', Degraded: 'False' };
+  return (kv?.status?.conditions ?? []).filter((c) => resting[c.type] !== undefined && resting[c.type] !== c.status).map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`);
+}
+
+const sameVersion = (a: string, b: string) => a.replace(/^v/, '') === b.replace(/^v/, '');
+
+export function kubevirtProgress(kv: KubeVirt | undefined, ref: KubevirtRef, expected?: string): KubevirtProgress {
+  const phase = kv?.status?.phase ?? '';
+  const observed = kv?.status?.observedKubeVirtVersion ?? '';
+  const target = kv?.status?.targetKubeVirtVersion ?? '';
+  // Without the CR there is nothing to wait for; the screen says it was not found.
+  const settled = !kv || (phase === 'Deployed' && observed === target && (!expected || sameVersion(observed, expected)));
+  return {
+    ref: `${ref.namespace}/${ref.name}`,
+    found: kv !== undefined,
+    phase,
+    observed,
+    target,
+    ...(expected ? { expected } : {}),
+    ...(kv?.status?.outdatedVirtualMachineInstanceWorkloads !== undefined ? { outdatedWorkloads: kv.status.outdatedVirtualMachineInstanceWorkloads } : {}),
+    conditions: notableConditions(kv),
+    settled,
+  };
+}
+
+function row(m: Vmim, now: number, nodeOfVmi: Map<string, string>): MigrationRow {
+  const phase = phaseOf(m);
+  const ms = m.status?.migrationState;
+  const vmi = vmiKeyOf(m);
+  const r: MigrationRow = {
+    key: keyOf(m),
+    vmi,
+    source: ms?.sourceNode || nodeOfVmi.get(vmi) || '?',
+    target: ms?.targetNode || '—',
+    phase,
+    ageMs: sinceMs(now, m.metadata.creationTimestamp),
+  };
+  if (phase === 'Running') r.runningMs = sinceMs(now, ms?.startTimestamp ?? m.metadata.creationTimestamp);
+  if (phase === 'Failed' && ms?.failureReason) r.reason = ms.failureReason;
+  return r;
+}
+
+function outdatedVmi(v: Vmi): OutdatedVmi {
+  const lm = liveMigratable(v);
+  const launcher = imageTag(v.status?.launcherContainerImageVersion);
+  return {
+    vmi: keyOf(v),
+    node: v.status?.nodeName ?? '?',
+    migratable: lm.migratable,
+    ...(lm.reason ? { notMigratableReason: lm.reason } : {}),
+    ...(launcher ? { launcher } : {}),
+  };
+}
+
+/** Problems first (Running longest, then failed), then the rest in flight, then finished: what an operator looks at first. */
+const rank = (r: MigrationRow): number => (r.phase === 'Running' ? 0 : r.phase === 'Failed' ? 1 : isInFlight(r.phase) ? 2 : 3);
+
+export function sortRows(rows: MigrationRow[]): MigrationRow[] {
+  return rows.sort((a, b) => rank(a) - rank(b) || (b.runningMs ?? b.ageMs) - (a.runningMs ?? a.ageMs) || a.key.localeCompare(b.key));
+}
+
+export function assessPoll(view: MigrationView, now: number, limits: MonitorLimits, ref: KubevirtRef, expected?: string): PollAssessment {
+  const nodeOfVmi = new Map(view.outdated.map((v) => [keyOf(v), v.status?.nodeName ?? '?']));
+  const outdatedKeys = new Set(nodeOfVmi.keys());
+  const rows = sortRows(view.migrations.map((m) => row(m, now, nodeOfVmi)));
+  const counts = countPhases(rows.map((r) => r.phase));
+  const inFlight = rows.filter((r) => isInFlight(r.phase)).length;
+  const outdated = view.outdated.map(outdatedVmi).sort((a, b) => a.vmi.localeCompare(b.vmi));
+  const kubevirt = kubevirtProgress(view.kubevirt, ref, expected);
+
+  const problems: MigrationProblem[] = [];
+  const stall: StallReason[] = [];
+  for (const r of rows) {
+    if (r.phase === 'Running' && (r.runningMs ?? 0) > limits.migrationLimit) {
+      problems.push({ kind: 'stuck', vmi: r.vmi, migration: r.key, phase: r.phase, source: r.source, target: r.target, ageMs: r.runningMs ?? r.ageMs });
+      stall.push({ kind: 'migration-too-long', vmi: r.vmi, text: `${r.vmi}: migration ${r.key} Running for ${formatDuration(r.runningMs ?? 0)} (limit ${formatDuration(limits.migrationLimit)})` });
+    }
+  }
+  // Failures matter while their VMI is still outdated; an old failure of a VMI that later moved does not.
+  const failures = new Map<string, MigrationRow[]>();
+  for (const r of rows) if (r.phase === 'Failed' && outdatedKeys.has(r.vmi)) failures.set(r.vmi, [...(failures.get(r.vmi) ?? []), r]);
+  for (const [vmi, failed] of [...failures].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const latest = [...failed].sort((a, b) => a.ageMs - b.ageMs)[0]!;
+    for (const f of failed) problems.push({ kind: 'failed', vmi, migration: f.key, phase: f.phase, source: f.source, target: f.target, ageMs: f.ageMs, ...(f.reason ? { reason: f.reason } : {}) });
+    if (failed.length >= limits.failureLimit) {
+      stall.push({ kind: 'failures', vmi, text: `${vmi}: ${failed.length} failed migration(s)${latest.reason ? `, the latest: ${latest.reason}` : ''}` });
+    }
+  }
+
+  const affected = new Set<string>();
+  for (const p of problems) {
+    for (const n of [p.source, p.target, nodeOfVmi.get(p.vmi)]) if (n && n !== '?' && n !== '—') affected.add(n);
+  }
+  const settled = inFlight === 0 && outdated.every((o) => !o.migratable) && kubevirt.settled;
+  return { rows, counts, inFlight, succeeded: counts.Succeeded ?? 0, outdated, kubevirt, problems, stall, settled, affectedNodes: [...affected].sort() };
+}

@@ -1,0 +1,136 @@
+/**
+ * The `migrations` step (spec 9.1.2): after a pack upgrade KubeVirt live-migrates every running VMI
+ * onto the new launcher. Polls (one call per kind) and shows the migrations live; finishes when
+ * nothing outdated can still move by itself, or reports a stall so diagnosis and recovery take
+ * over. VMIs that cannot live-migrate are expected to stay outdated: they are recovery's job, so
+ * the monitor never waits for them. A stall is not a failure of the step: it is its finding.
+ */
+import { z } from 'zod';
+import type { StepContext } from '../../engine/context.js';
+import { Duration, formatDuration } from '../../engine/duration.js';
+import { defineStepKind, succeeded } from '../../engine/step-kind.js';
+import { currentHop, latestPlan } from '../contracts.js';
+import { assessPoll, type MonitorLimits, type PollAssessment } from './assess.js';
+import { defaultKubevirtRef, readMigrationView } from './cluster-view.js';
+import type { MigrationsLive, MigrationsOutput, StallReason } from './monitor-types.js';
+import { startTracker, track, type TrackerState } from './progress-tracker.js';
+
+export const MigrationsParams = z.strictObject({
+  /** Time between polls. */
+  interval: Duration.default(5_000),
+  /** No progress for this long while work remains: stalled. */
+  stallAfter: Duration.default(10 * 60_000),
+  /** A migration Running longer than this is stuck. */
+  migrationLimit: Duration.default(15 * 60_000),
+  /** A still-outdated VMI whose migrations failed this many times will not move by itself. */
+  failureLimit: z.number().int().min(1).default(2),
+  /** Polls in a row that must find nothing left to move (guards against reading before the workload updater acted). */
+  confirmPolls: z.number().int().min(1).default(2),
+});
+export type MigrationsParams = z.output<typeof MigrationsParams>;
+
+/** Lists in the journaled output are capped; the live table holds every row. */
+const OUTPUT_CAP = 200;
+const HISTORY_POINTS = 60;
+
+export function migrationsHeadline(poll: PollAssessment): string {
+  const c = poll.counts;
+  const waiting = poll.inFlight - (c.Running ?? 0);
+  const notMigratable = poll.outdated.filter((o) => !o.migratable).length;
+  const kv = poll.kubevirt.found ? `KubeVirt ${poll.kubevirt.observed || '?'} ${poll.kubevirt.phase || '?'}` : `KubeVirt CR ${poll.kubevirt.ref} not found`;
+  return [
+    `${poll.inFlight} in flight (${c.Running ?? 0} Running, ${waiting} waiting)`,
+    `${c.Succeeded ?? 0} succeeded`,
+    `${c.Failed ?? 0} failed`,
+    `${poll.outdated.length} VMI(s) outdated${notMigratable ? ` (${notMigratable} cannot live-migrate)` : ''}`,
+    kv,
+  ].join(' · ');
+}
+
+function outputOf(outcome: MigrationsOutput['outcome'], poll: PollAssessment, state: TrackerState, now: number, stall: StallReason[]): MigrationsOutput {
+  const needsRestart = poll.outdated.filter((o) => !o.migratable);
+  return {
+    outcome,
+    counts: poll.counts,
+    outdated: poll.outdated.length,
+    needsRestart: needsRestart.slice(0, OUTPUT_CAP),
+    problems: poll.problems.slice(0, OUTPUT_CAP),
+    stall: stall.slice(0, OUTPUT_CAP),
+    affectedNodes: poll.affectedNodes.slice(0, OUTPUT_CAP),
+    kubevirt: poll.kubevirt,
+    history: state.history,
+    elapsedMs: now - state.startedAt,
+    polls: state.polls,
+    totals: { needsRestart: needsRestart.length, problems: poll.problems.length },
+  };
+}
+
+function wouldWaitFor(poll: PollAssessment, params: MigrationsParams, ctx: StepContext<MigrationsParams>): string[] {
+  const kv = poll.kubevirt;
+  const migratable = poll.outdated.filter((o) => o.migratable).length;
+  const impact = latestPlan(ctx)?.impact ?? [];
+  const fate = (f: string) => impact.filter((i) => i.fate === f).length;
+  return [
+    `KubeVirt ${kv.ref} Deployed at ${kv.expected ?? 'its target version'} (today: ${kv.found ? `${kv.phase || '?'} at ${kv.observed || '?'}` : 'not found'})`,
+    `no outdated VMI that can still live-migrate (today: ${poll.outdated.length} outdated, ${migratable} migratable)${impact.length ? `; the plan predicts ${fate('live-migrate')} live migration(s), ${fate('evict')} eviction(s) and ${fate('restart')} VM(s) needing a restart` : ''}`,
+    `no migration in flight (today: ${poll.inFlight})`,
+    `polling every ${formatDuration(params.interval)}; a stall is reported after ${formatDuration(params.stallAfter)} without progress, a migration Running longer than ${formatDuration(params.migrationLimit)}, or a VMI whose migrations failed ${params.failureLimit} time(s)`,
+  ];
+}
+
+export const migrationsStep = defineStepKind({
+  kind: 'migrations',
+  title: 'Watch live migrations',
+  description: 'Monitors the live migrations onto the new launcher until they finish or stall',
+  params: MigrationsParams,
+  async run(ctx) {
+    const { clock } = ctx.effects;
+    const reader = ctx.effects.kube.reader(ctx.signal);
+    const ref = ctx.site?.kubevirt ?? defaultKubevirtRef;
+    const expected = currentHop(ctx)?.kubevirtVersion;
+    const limits: MonitorLimits = { migrationLimit: ctx.params.migrationLimit, failureLimit: ctx.params.failureLimit };
+    const trackOpts = { stallAfter: ctx.params.stallAfter, confirmPolls: ctx.params.confirmPolls, historyPoints: HISTORY_POINTS };
+    let state = startTracker(clock.now());
+
+    for (;;) {
+      const view = await readMigrationView(reader, ref);
+      const now = clock.now();
+      const poll = assessPoll(view, now, limits, ref, expected);
+      const judged = track(state, poll, now, trackOpts);
+      state = judged.state;
+      const stall = judged.verdict.kind === 'stalled' ? judged.verdict.reasons : poll.stall;
+      const live: MigrationsLive = {
+        headline: migrationsHeadline(poll),
+        rows: poll.rows,
+        counts: poll.counts,
+        outdated: poll.outdated.length,
+        notMigratable: poll.outdated.filter((o) => !o.migratable).length,
+        history: state.history,
+        kubevirt: poll.kubevirt,
+        stall,
+        elapsedMs: now - state.startedAt,
+        sinceProgressMs: now - state.lastProgressAt,
+        polls: state.polls,
+        nextPollInMs: judged.verdict.kind === 'wait' && !ctx.dryRun ? ctx.params.interval : 0,
+      };
+      ctx.progress(live);
+
+      if (ctx.dryRun) {
+        // Nothing was published in a rehearsal: say what it would wait for, and what today already shows.
+        const out: MigrationsOutput = { ...outputOf(poll.stall.length ? 'stalled' : 'rehearsal', poll, state, now, poll.stall), rehearsal: { wouldWaitFor: wouldWaitFor(poll, ctx.params, ctx) } };
+        return succeeded(out, poll.stall.length ? `rehearsal: today the migrations are already stalled (${poll.stall.length} signal(s))` : `rehearsal: would wait until ${out.rehearsal!.wouldWaitFor.slice(0, 3).join('; ')}`);
+      }
+      if (judged.verdict.kind === 'completed') {
+        const out = outputOf('completed', poll, state, now, []);
+        const rest = out.totals.needsRestart ? `; ${out.totals.needsRestart} VM(s) cannot live-migrate and need a restart (recovery)` : '';
+        return succeeded(out, `migrations finished after ${formatDuration(out.elapsedMs)}: ${poll.counts.Succeeded ?? 0} succeeded${rest}`);
+      }
+      if (judged.verdict.kind === 'stalled') {
+        const out = outputOf('stalled', poll, state, now, judged.verdict.reasons);
+        for (const r of out.stall.slice(0, 5)) ctx.log(`Migrations stalled: ${r.text}`, 'warn');
+        return succeeded(out, `stalled: ${judged.verdict.reasons.length} signal(s), ${poll.outdated.length} VMI(s) still outdated; diagnosis and recovery follow`);
+      }
+      await clock.sleep(ctx.params.interval, ctx.signal);
+    }
+  },
+});

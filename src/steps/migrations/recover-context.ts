@@ -1,0 +1,75 @@
+/**
+ * What the parts of the recovery step share: the step context, the single-object reader, the
+ * restart program, the rows the screen shows (one per VM) and how they are published.
+ */
+import { z } from 'zod';
+import type { StepContext } from '../../engine/context.js';
+import { Duration } from '../../engine/duration.js';
+import { findStep } from '../../engine/state.js';
+import type { LifecycleReader } from './lifecycle.js';
+import type { RestartProgram } from './recover-requests.js';
+import type { CancelState, RecoverLive, RecoverVmRow, VmState } from './recover-types.js';
+
+export const RecoverParams = z.strictObject({
+  /** The operator types the VM's name to approve its restart. */
+  confirmByName: z.boolean().default(false),
+  /** How long to wait for a restarted VM to run again on the current launcher before the next gate. */
+  restartWait: Duration.default(10 * 60_000),
+  /** How long to wait for cancelled migrations to go away. */
+  cancelWait: Duration.default(2 * 60_000),
+  /** Time between reads while waiting. */
+  interval: Duration.default(5_000),
+  /** `auto`: virtctl when it is on the PATH, else kubectl's raw PUT of the same subresource. */
+  restartWith: z.enum(['auto', 'virtctl', 'kubectl']).default('auto'),
+});
+export type RecoverParams = z.output<typeof RecoverParams>;
+
+export interface RecoverDeps {
+  ctx: StepContext<RecoverParams>;
+  lifecycle: LifecycleReader;
+  program: RestartProgram;
+  baseline: 'snapshot' | 'first-look';
+  rows: Map<string, RecoverVmRow>;
+  cancel?: { migrations: string[]; state: CancelState };
+  waiting?: RecoverLive['waiting'];
+}
+
+/** Journal keys: the gate, the mutation, and the notes that survive a resume. */
+export const restartKeys = (stepId: string, vm: string) => ({
+  gate: `${stepId}/restart/${vm}`,
+  send: `${stepId}/restart/${vm}/send`,
+  before: `before/${vm}`,
+  skipped: `skipped/${vm}`,
+});
+
+/** Notes recorded by this step, earlier attempts included (the context's step is a snapshot taken at start). */
+export function notesOf(ctx: StepContext<unknown>): Record<string, unknown> {
+  return findStep(ctx.state(), ctx.step.id)?.notes ?? ctx.step.notes;
+}
+
+export function setRow(deps: RecoverDeps, vm: string, state: VmState, note?: string): void {
+  const row = deps.rows.get(vm);
+  if (!row) return;
+  const { note: _old, ...rest } = row;
+  deps.rows.set(vm, { ...rest, state, ...(note ? { note } : {}) });
+}
+
+const count = (rows: RecoverVmRow[], ...states: VmState[]) => rows.filter((r) => states.includes(r.state)).length;
+
+export function recoverHeadline(rows: RecoverVmRow[], rehearsal: boolean): string {
+  const done = rehearsal ? `${count(rows, 'would-restart')} would be restarted` : `${count(rows, 'restarted')} restarted`;
+  return [`${rows.length} VM(s) on the old launcher`, done, `${count(rows, 'skipped')} skipped`, `${count(rows, 'outstanding', 'not-back', 'awaiting-approval')} outstanding`, `${count(rows, 'pending', 'asking')} to go`].join(' · ');
+}
+
+export function publish(deps: RecoverDeps): void {
+  const vms = [...deps.rows.values()];
+  const live: RecoverLive = {
+    headline: recoverHeadline(vms, deps.ctx.dryRun),
+    vms,
+    ...(deps.cancel ? { cancel: deps.cancel } : {}),
+    ...(deps.waiting ? { waiting: deps.waiting } : {}),
+    baseline: deps.baseline,
+    rehearsal: deps.ctx.dryRun,
+  };
+  deps.ctx.progress(live);
+}

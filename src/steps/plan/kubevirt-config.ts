@@ -1,0 +1,37 @@
+/**
+ * The KubeVirt CR's update settings, read once: the workload update methods and the cluster-wide
+ * eviction strategy (which the shared typed read leaves out), plus the observed version.
+ */
+import { z } from 'zod';
+import type { ClusterReader } from '../../kube/reader.js';
+import type { UpdateStrategy } from './impact.js';
+
+const KubeVirtUpdateSchema = z.object({
+  spec: z
+    .object({
+      workloadUpdateStrategy: z.object({ workloadUpdateMethods: z.array(z.string()).optional() }).optional(),
+      configuration: z.object({ evictionStrategy: z.string().optional() }).optional(),
+    })
+    .optional(),
+  status: z.object({ observedKubeVirtVersion: z.string().optional() }).optional(),
+});
+
+export interface KubeVirtUpdateConfig extends UpdateStrategy {
+  found: boolean;
+  observedVersion?: string;
+}
+
+export async function readUpdateConfig(reader: ClusterReader, namespace: string, name: string, signal?: AbortSignal): Promise<KubeVirtUpdateConfig> {
+  const raw = await reader.kubectl.getObject(`/apis/kubevirt.io/v1/namespaces/${namespace}/kubevirts/${name}`, 'read the KubeVirt resource', signal);
+  if (raw === undefined) return { found: false, methods: [] };
+  const parsed = KubeVirtUpdateSchema.safeParse(raw);
+  const kv = parsed.success ? parsed.data : {};
+  const eviction = kv.spec?.configuration?.evictionStrategy;
+  const observed = kv.status?.observedKubeVirtVersion;
+  return {
+    found: true,
+    methods: kv.spec?.workloadUpdateStrategy?.workloadUpdateMethods ?? [],
+    ...(eviction ? { clusterEvictionStrategy: eviction } : {}),
+    ...(observed ? { observedVersion: observed } : {}),
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The plan as plain lines (the `plan` command and plain mode): the ladder, each hop's profile
+ * changes and labels, and the VM impact. Every VM whose fate costs something (a restart, an
+ * eviction) is listed; VMs that simply live-migrate are counted, with the full list in `--json`.
+ */
+import type { PlannedProfile } from '../contracts.js';
+import { impactLine, sortImpact } from './impact.js';
+import type { PlanOutput } from './types.js';
+
+const LISTED = 50;
+
+const referenceText = (p: PlannedProfile): string =>
+  p.reference?.kind === 'profile' ? `reference profile ${p.reference.uid}` : p.reference?.kind === 'folder' ? `values folder ${p.reference.path}` : 'no reference';
+
+export function renderPlanText(out: PlanOutput, cluster: string): string[] {
+  if (out.status === 'refused') {
+    return [`upgrade-pilot plan: ${cluster}: ${out.pack} ${out.deployed} → ${out.target}: REFUSED`, `  ${out.refusal?.reason ?? ''}`, `  what to do: ${out.refusal?.hint ?? ''}`];
+  }
+  const lines: string[] = [];
+  if (out.hops.length === 0) lines.push(`upgrade-pilot plan: ${cluster}: ${out.pack} is already at ${out.deployed}: nothing to publish.`);
+  else {
+    lines.push(`upgrade-pilot plan: ${cluster}: ${out.pack} ${out.deployed} → ${out.target} in ${out.hops.length} hop(s) of one minor version each`);
+    lines.push(`  ${[out.deployed, ...out.hops.map((h) => h.to)].join(' ─▶ ')}`);
+  }
+  for (const hop of out.hops) {
+    const components = [hop.kubevirtVersion && `KubeVirt ${hop.kubevirtVersion}`, hop.cdiVersion && `CDI ${hop.cdiVersion}`].filter(Boolean).join(', ');
+    lines.push('', `Hop ${hop.index}: ${hop.from} → ${hop.to}${components ? ` (deploys ${components})` : ''}`);
+    for (const p of hop.profiles) {
+      lines.push(`  ${p.name}: version ${p.fromVersion} → ${p.toVersion} (${referenceText(p)})`);
+      for (const k of p.packs) lines.push(`    ${k.name} ${k.from} → ${k.to}`);
+    }
+  }
+  lines.push('', `VM impact: ${impactLine(out.impactCounts)}`);
+  const costly = sortImpact(out.impact).filter((i) => i.fate !== 'live-migrate');
+  for (const i of costly.slice(0, LISTED)) lines.push(`  ${i.fate.padEnd(12)} ${i.vm}${i.node ? ` on ${i.node}` : ''}: ${i.reason}`);
+  if (costly.length > LISTED) lines.push(`  … and ${costly.length - LISTED} more (see --json)`);
+  if (out.impactCounts['live-migrate']) lines.push(`  live-migrate ${out.impactCounts['live-migrate']} VM(s) (listed with --json)`);
+  if (out.notes.length) lines.push('', 'Notes:', ...out.notes.map((n) => `  - ${n}`));
+  return lines;
+}

@@ -1,0 +1,68 @@
+/**
+ * Where the versions to step through and each version's new defaults come from (spec 9.1.5, the
+ * "new reference defaults"): the params' reference profiles per orchestration pack version, and a
+ * values folder of `<pack>/<tag>.yaml` files.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Params, ReferenceSet } from '../../engine/params.js';
+import { compareVersions, parseVersion } from './version.js';
+
+/** Reads of the values folder, injectable for tests. */
+export interface ValuesFolder {
+  /** The folder itself. */
+  dir: string;
+  /** Tags that have a file for `pack` (file names without `.yaml`). */
+  tags(pack: string): string[];
+  /** The file's text, or undefined when there is none. */
+  read(pack: string, tag: string): string | undefined;
+  /** Path of the file for `pack` at `tag`, for messages. */
+  path(pack: string, tag: string): string;
+}
+
+export function valuesFolder(dir: string | undefined): ValuesFolder | undefined {
+  if (!dir) return undefined;
+  const file = (pack: string, tag: string) => join(dir, pack, `${tag}.yaml`);
+  return {
+    dir,
+    tags(pack) {
+      try {
+        return readdirSync(join(dir, pack))
+          .filter((f) => /\.ya?ml$/.test(f))
+          .map((f) => f.replace(/\.ya?ml$/, ''));
+      } catch {
+        return [];
+      }
+    },
+    read(pack, tag) {
+      for (const path of [file(pack, tag), join(dir, pack, `${tag}.yml`)]) if (existsSync(path)) return readFileSync(path, 'utf8');
+      return undefined;
+    },
+    path: file,
+  };
+}
+
+export const sameVersion = (a: string, b: string): boolean => {
+  const va = parseVersion(a);
+  const vb = parseVersion(b);
+  return va !== undefined && vb !== undefined && compareVersions(va, vb) === 0;
+};
+
+/** The reference set for an orchestration pack version (`v4.5.4` matches `4.5.4`). */
+export function referenceFor(site: Params, version: string): ReferenceSet | undefined {
+  return site.references.find((r) => sameVersion(r.version, version));
+}
+
+/**
+ * The versions that can be stepped through: the operator's explicit `hops`, else every version a
+ * reference source knows (reference sets, and the orchestration pack's files in the values folder).
+ */
+export function availableVersions(site: Params, folder: ValuesFolder | undefined): { versions: string[]; explicit: boolean } {
+  if (site.hops && site.hops.length > 0) {
+    // Listing the target as the last hop is a natural way to write the list: it is the target, not a repeat.
+    const last = site.hops.at(-1)!;
+    return { versions: sameVersion(last, site.target) ? site.hops.slice(0, -1) : site.hops, explicit: true };
+  }
+  const versions = [...site.references.map((r) => r.version), ...(folder?.tags(site.packs.orchestration) ?? [])];
+  return { versions: [...new Set(versions)].filter((v) => parseVersion(v) !== undefined), explicit: false };
+}

@@ -1,0 +1,22 @@
+/** The plan step's output: the contract later steps read, plus what the screen and the command show. */
+import type { PlanContract, VmImpact } from '../contracts.js';
+import type { ImpactCounts } from './impact.js';
+
+export interface PlanOutput extends PlanContract {
+  status: 'planned' | 'refused';
+  /** The orchestration pack's name, its deployed tag (the cluster's profiles read) and the target. */
+  pack: string;
+  deployed: string;
+  target: string;
+  impact: VmImpact[];
+  impactCounts: ImpactCounts;
+  /** Facts worth a line: patch-only hops, an already-reached target, KubeVirt's update methods. */
+  notes: string[];
+  /** Why the plan was refused, and what to do (spec 9.1.1 for a skipped minor). */
+  refusal?: { reason: string; hint: string };
+}
+
+/** What the plan step shows while it reads. */
+export interface PlanLive {
+  headline: string;
+}

@@ -1,0 +1,88 @@
+/**
+ * The `preflight` step: before touching anything, is everything in place (spec 9.1.5)? One panel
+ * per question, asked concurrently: red stops the run with what to do (exit 4 when the API or the
+ * cluster cannot be reached or refuses us), amber is a warning the operator sees and the log keeps.
+ */
+import { z } from 'zod';
+import { EnvironmentError, StepFailedError } from '../../errors.js';
+import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
+import { clusterAccessItems } from './cluster-access.js';
+import { clusterStateItems, clusterStateNotChecked } from './cluster-state.js';
+import { profileApiItems } from './profile-api.js';
+import { countItems, type PreflightItem, type PreflightLive, type PreflightOutput } from './types.js';
+
+/** The order panels are shown in, whatever order the answers arrive in. */
+const ORDER = ['profile-api', 'profiles', 'cluster', 'kubectl', 'cluster-api', 'access-freshness', 'kubevirt-cdi', 'migrations', 'outdated-vmis', 'nodes', 'storage'];
+
+export function overallOf(items: PreflightItem[]): PreflightOutput['overall'] {
+  if (items.some((i) => i.status === 'fail')) return 'fail';
+  return items.some((i) => i.status !== 'pass') ? 'warn' : 'pass';
+}
+
+/** The error a red preflight stops with: the environment's (exit 4) when any red item is one. */
+export function preflightError(items: PreflightItem[]): EnvironmentError | StepFailedError | undefined {
+  const reds = items.filter((i) => i.status === 'fail');
+  if (reds.length === 0) return undefined;
+  const first = reds.find((i) => i.failure === 'environment') ?? reds[0]!;
+  const message = `Preflight: ${reds.length} red item(s): ${reds.map((i) => i.title).join('; ')}. ${first.summary}`;
+  const hint = first.hint ?? 'Fix what the red panels say, then resume.';
+  return first.failure === 'environment' ? new EnvironmentError('preflight.environment', message, { hint }) : new StepFailedError('preflight.red', message, { hint });
+}
+
+export const preflightStep = defineStepKind({
+  kind: 'preflight',
+  title: 'Preflight checks',
+  description: 'Checks the profile API, the cluster access (and how long it stays valid), KubeVirt, CDI and what would complicate the upgrade',
+  params: z.strictObject({}),
+  async run(ctx) {
+    const site = ctx.site;
+    if (!site) return skipped('no site parameters: there is nothing to check against');
+    const { palette, kube, clock } = ctx.effects;
+    const found = new Map<string, PreflightItem>();
+    const sorted = () => [...found.values()].sort((a, b) => ORDER.indexOf(a.id) - ORDER.indexOf(b.id));
+    const publish = (item: PreflightItem) => {
+      found.set(item.id, item);
+      ctx.progress({ headline: `Checking… ${countItems(sorted())}`, running: true, items: sorted() } satisfies PreflightLive);
+    };
+
+    const reader = kube.reader(ctx.signal);
+    const kubectl = kube.kubectl;
+    const [, access] = await Promise.all([
+      profileApiItems(palette, site, ctx.signal, publish),
+      clusterAccessItems(
+        {
+          kubectl,
+          reader,
+          signal: ctx.signal,
+          kubeconfig: kubectl.kubeconfig,
+          context: kubectl.context ?? site.cluster.context,
+          env: process.env,
+          now: clock.now(),
+          windowMs: site.window,
+        },
+        publish,
+      ).then(async (result) => {
+        if (!result.reachable) {
+          clusterStateNotChecked(result.unreachableWhy ?? 'the cluster did not answer').forEach(publish);
+        } else {
+          await Promise.all(clusterStateItems(reader, site).map((p) => p.then(publish)));
+        }
+        return result;
+      }),
+    ]);
+
+    const items = sorted();
+    const output: PreflightOutput = {
+      items,
+      overall: overallOf(items),
+      ...(access.kubectlVersion ? { kubectlVersion: access.kubectlVersion } : {}),
+      ...(access.serverVersion ? { serverVersion: access.serverVersion } : {}),
+      ...(access.accessExpiresAt ? { accessExpiresAt: access.accessExpiresAt } : {}),
+    };
+    ctx.progress({ headline: countItems(items), running: false, items } satisfies PreflightLive);
+    // Plain mode shows the log: every panel that is not green gets a line there too.
+    for (const item of items.filter((i) => i.status === 'warn' || i.status === 'fail')) ctx.log(`${item.title}: ${item.summary}`, item.status === 'fail' ? 'error' : 'warn');
+    const error = preflightError(items);
+    return error ? failed(error, output) : succeeded(output, countItems(items));
+  },
+});

@@ -1,0 +1,63 @@
+/**
+ * The `snapshot` step (spec 9.1.5 "record the deployed profile versions"): the deployed profiles
+ * from the cluster's profiles read, and a bounded baseline of the cluster that verification,
+ * recovery and drift checks compare against. Reads only, one call per kind, concurrently.
+ */
+import { z } from 'zod';
+import { defineStepKind, skipped, succeeded } from '../../engine/step-kind.js';
+import { isoNow } from '../../engine/clock.js';
+import { latestPlan, type SnapshotContract } from '../contracts.js';
+import { countBaseline, summarizeBaseline, type BaselineCounts } from './baseline.js';
+import { profileDrift } from './drift.js';
+
+export interface SnapshotOutput extends SnapshotContract {
+  takenAt: string;
+  counts: BaselineCounts;
+}
+
+export function snapshotSummary(out: Pick<SnapshotOutput, 'baseline' | 'counts'>): string {
+  const c = out.counts;
+  const b = out.baseline;
+  const profiles = b.deployedProfiles.map((p) => `${p.name} ${p.version}`).join(', ');
+  return `${profiles}; ${c.vms} VM(s) (${c.runningVmis} running), ${c.nodes} node(s), ${c.nads} network(s), ${c.loadBalancerServices} load-balancer service(s); KubeVirt ${b.kubevirtVersion ?? '?'}, CDI ${b.cdiVersion ?? '?'}`;
+}
+
+export const snapshotStep = defineStepKind({
+  kind: 'snapshot',
+  title: 'Record what is deployed',
+  description: 'Records the deployed profiles and a bounded baseline of the cluster (VMs, networks, services, storage classes, nodes, versions)',
+  params: z.strictObject({}),
+  async run(ctx) {
+    const site = ctx.site;
+    if (!site) return skipped('no site parameters: the cluster is unknown');
+    ctx.progress({ headline: 'Reading the deployed profiles and the cluster…' });
+    // The first failed read stops the others (their kubectl processes included).
+    const stop = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, stop.signal]);
+    const reader = ctx.effects.kube.reader(signal);
+    const reads = Promise.all([
+      ctx.effects.palette.getClusterProfiles(site.cluster.uid, { signal }),
+      reader.vms(),
+      reader.vmis(),
+      reader.networkAttachmentDefinitions(),
+      reader.services(),
+      reader.storageClasses(),
+      reader.nodes(),
+      reader.kubeVirt(site.kubevirt.namespace, site.kubevirt.name),
+      reader.cdi(site.cdi.name),
+    ]);
+    const [deployedProfiles, vms, vmis, nads, services, storageClasses, nodes, kubevirt, cdi] = await reads.catch((err: unknown) => {
+      stop.abort();
+      throw err;
+    });
+    const baseline = summarizeBaseline({ vms, vmis, nads, services, storageClasses, nodes, kubevirt, cdi, deployedProfiles });
+    const output: SnapshotOutput = { baseline, counts: countBaseline(baseline), takenAt: isoNow(ctx.effects.clock) };
+    return succeeded(output, snapshotSummary(output));
+  },
+  async precondition(ctx, output: SnapshotOutput) {
+    const site = ctx.site;
+    if (!site) return [];
+    const now = await ctx.effects.palette.getClusterProfiles(site.cluster.uid, { signal: ctx.signal });
+    return profileDrift(output.baseline.deployedProfiles, now, latestPlan(ctx));
+  },
+});
