@@ -12,6 +12,7 @@ import { runVerifyCommand } from './commands/verify.js';
 import { runReportCommand } from './commands/report.js';
 import { runLab } from './commands/lab.js';
 import { runPlanCommand } from './commands/plan.js';
+import { runDiffCommand } from './commands/diff.js';
 import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
 import { runSession, type RunIO, type SessionRequest } from './run/session-run.js';
 import type { StepRegistry } from './engine/step-kind.js';
@@ -59,6 +60,8 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
         return listSessions(options, io.env, write);
       case 'lab':
         return await runLab(parsed.invocation, io, registry);
+      case 'diff':
+        return await runDiffCommand(options, io, registry);
       case 'plan':
         return await runPlanCommand(options, io, registry);
       case 'report':

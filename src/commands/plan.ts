@@ -11,10 +11,8 @@ import { loadParams, loadRunbook } from '../engine/load.js';
 import { RunbookSchema } from '../engine/runbook.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InputError } from '../errors.js';
-import { KubeClient } from '../kube/client.js';
-import { Kubectl } from '../kube/kubectl.js';
 import { readApiKey } from '../run/api-key.js';
-import { buildPalette } from '../run/effects.js';
+import { buildKube, buildPalette } from '../run/effects.js';
 import type { RunIO } from '../run/session-run.js';
 import { Redactor } from '../session/redact.js';
 import { computePlan } from '../steps/plan/compute.js';
@@ -31,17 +29,7 @@ export async function runPlanCommand(options: CliOptions, io: RunIO, registry: S
   const controller = new AbortController();
   try {
     const palette = buildPalette({ params, apiKey: key.key, redactor });
-    const kube = new KubeClient(
-      new Kubectl({
-        kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig,
-        context: options.context ?? params.cluster.context,
-        requestTimeoutMs: settings.kubectlRequestTimeout,
-        processTimeoutMs: settings.kubectlProcessTimeout,
-        cacheDir,
-        concurrency: settings.concurrency,
-        redactor,
-      }),
-    );
+    const kube = buildKube({ runbook: { settings }, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
     const plan = await computePlan({ site: params, palette, kube, signal: controller.signal });
     const cluster = params.cluster.name ?? params.cluster.uid;
     const out = (s: string) => io.stdout.write(`${redactor.text(s)}\n`);

@@ -40,7 +40,7 @@ export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 're
   });
 }
 
-export function buildKube(input: Pick<EffectsInput, 'runbook' | 'kubeconfig' | 'context' | 'redactor' | 'cacheDir' | 'onKubectlCall'>): KubeApi {
+export function buildKube(input: Pick<EffectsInput, 'kubeconfig' | 'context' | 'redactor' | 'cacheDir' | 'onKubectlCall'> & { runbook: Pick<Runbook, 'settings'> }): KubeApi {
   const s = input.runbook.settings;
   return new KubeClient(
     new Kubectl({

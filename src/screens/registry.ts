@@ -7,11 +7,13 @@ import { ReconcileScreen } from './ReconcileScreen.js';
 import { PreflightScreen } from './PreflightScreen.js';
 import { SnapshotScreen } from './SnapshotScreen.js';
 import { PlanScreen } from './PlanScreen.js';
+import { CustomizeScreen } from './CustomizeScreen.js';
 
 const screens: Record<string, StepScreen> = {
   preflight: PreflightScreen,
   snapshot: SnapshotScreen,
   plan: PlanScreen,
+  customize: CustomizeScreen,
   verify: VerifyScreen,
   draft: DraftScreen,
   reconcile: ReconcileScreen,

@@ -8,7 +8,8 @@ import { reportStep } from './report.js';
 import { preflightStep } from './preflight/preflight.js';
 import { snapshotStep } from './snapshot/snapshot.js';
 import { planStep } from './plan/plan.js';
+import { customizeStep } from './customize/customize.js';
 
 export function builtinSteps(): StepRegistry {
-  return new StepRegistry().register(preflightStep, snapshotStep, planStep, draftStep, publishStep, reconcileStep, verifyStep, reportStep);
+  return new StepRegistry().register(preflightStep, snapshotStep, planStep, customizeStep, draftStep, publishStep, reconcileStep, verifyStep, reportStep);
 }

@@ -2,7 +2,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decideByPolicy, noApprovals, type Approvals } from '../../src/engine/approval-policy.js';
+import { noApprovals, type Approvals } from '../../src/engine/approval-policy.js';
+import { plainConfirm } from '../../src/run/confirm.js';
 import { plannedEntries } from '../../src/engine/entries.js';
 import type { ConfirmFn } from '../../src/engine/gate.js';
 import { parseRunbook } from '../../src/engine/load.js';
@@ -14,12 +15,8 @@ import { fakeEffects, fakeWorld, type FakeWorld } from './fake-effects.js';
 import { meta } from './state-fixtures.js';
 import { testSteps } from './test-steps.js';
 
-export const policyConfirm =
-  (approvals: Approvals, rehearsal = false): ConfirmFn =>
-  async (request) => {
-    const a = decideByPolicy(request, approvals, rehearsal);
-    return { choice: a.choice === 'ask' ? 'pending' : a.choice, by: a.choice === 'ask' ? 'flag' : a.by, at: new Date().toISOString() };
-  };
+/** Plain mode's own answer: flags, rehearsal, and informational gates taking their safe choice. */
+export const policyConfirm = (approvals: Approvals, rehearsal = false): ConfirmFn => plainConfirm(approvals, rehearsal);
 
 export interface Harness {
   store: SessionStore;

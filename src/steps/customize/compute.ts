@@ -200,11 +200,44 @@ export async function computeCustomizations(input: ComputeInput): Promise<Custom
         previousDefaults.set(key, newDefaults);
         out.conflicts += result.counts.conflict;
       }
+      // A rule that fails on a pack this hop leaves alone is a customization lost earlier: restore it
+      // (values only, same tag) when the rule says what the value must be.
+      for (const rule of input.rules.filter((r) => r.profile === planned.role && !planned.packs.some((p) => p.name === r.pack) && r.path)) {
+        const state = current.get(`${planned.role}/${rule.pack}`) ?? (await deployedState(planned, rule.pack));
+        if (!state || evaluateRule(rule, { values: state.values }).status === 'pass') continue;
+        const fixes = ruleFixes(rule, state.values);
+        if (fixes.length === 0) continue;
+        const fixed = mergeValuesDocument({ newDefaults: state.values, carry: fixes, deployed: state.values });
+        const tag = (await sources.profile(planned.uid)).packs.find((p) => p.name === rule.pack)?.tag ?? '';
+        const existing = packs.find((p) => p.name === rule.pack);
+        const entries: CustomizeEntry[] = fixes.map((f) => ({ path: f.path, label: 'ruleFix', result: 'value' in f ? f.value : undefined, note: `restored so "${rule.title}" holds` }));
+        if (existing) {
+          existing.values = fixed.text;
+          existing.entries.push(...entries);
+          existing.counts.ruleFix += entries.length;
+          existing.carried += entries.length;
+        } else {
+          packs.push({
+            name: rule.pack,
+            from: tag,
+            tag,
+            values: fixed.text,
+            carried: entries.length,
+            mode: 'twoWay',
+            counts: countLabels(entries, 0),
+            entries,
+            manifestChanges: [],
+            sources: { deployed: state.from, newDefaults: 'unchanged (same tag)' },
+            deployedValues: state.values.text,
+          });
+        }
+        current.set(`${planned.role}/${rule.pack}`, { ...state, values: fixed });
+      }
       // Every rule of this profile, on what the draft will hold (or on what stays deployed).
       const rules: RuleOutcome[] = [];
       for (const rule of input.rules.filter((r) => r.profile === planned.role)) {
         const state = current.get(`${planned.role}/${rule.pack}`) ?? (await deployedState(planned, rule.pack));
-        const changed = planned.packs.some((p) => p.name === rule.pack);
+        const changed = packs.some((p) => p.name === rule.pack);
         rules.push(outcome(rule, state?.values, state?.manifests, `${rule.pack}${changed ? ' (draft)' : ' (unchanged)'}`));
       }
       out.ruleFailures += rules.filter((r) => r.status === 'fail').length;

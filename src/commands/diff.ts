@@ -1,0 +1,59 @@
+/**
+ * `upgrade-pilot diff`: the customizations to carry into the new pack versions (per hop, profile
+ * and pack), and the spec 9.2 rules on the result. Read-only. Exit 0 when every rule holds, 1
+ * otherwise (or when no safe plan exists), 4 when the API or the cluster cannot be reached.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CliOptions } from '../cli/args.js';
+import { bundledRunbook, loadParams, loadRunbook } from '../engine/load.js';
+import type { StepRegistry } from '../engine/step-kind.js';
+import { ExitCode, InputError } from '../errors.js';
+import { readApiKey } from '../run/api-key.js';
+import { buildKube, buildPalette } from '../run/effects.js';
+import type { RunIO } from '../run/session-run.js';
+import { Redactor } from '../session/redact.js';
+import { computeCustomizations } from '../steps/customize/compute.js';
+import { renderCustomizationsText } from '../steps/customize/render-text.js';
+import { PackSources } from '../steps/customize/sources.js';
+import { computePlan } from '../steps/plan/compute.js';
+import { renderPlanText } from '../steps/plan/render-text.js';
+
+export async function runDiffCommand(options: CliOptions, io: RunIO, registry: StepRegistry): Promise<ExitCode> {
+  if (!options.params) throw new InputError('usage.params', '`diff` needs the site parameters.', { hint: 'Pass --params FILE (see params.example.yaml).' });
+  const redactor = new Redactor();
+  const key = readApiKey(options['api-key-file'], io.env, redactor);
+  const { params } = loadParams(options.params);
+  const { runbook } = loadRunbook(options.runbook ?? bundledRunbook(), params, registry);
+  const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-'));
+  const out = (s: string) => io.stdout.write(`${redactor.text(s)}\n`);
+  try {
+    const palette = buildPalette({ params, apiKey: key.key, redactor });
+    const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
+    const plan = await computePlan({ site: params, palette, kube, signal: new AbortController().signal });
+    const cluster = params.cluster.name ?? params.cluster.uid;
+    if (plan.status !== 'planned') {
+      if (options.json) out(JSON.stringify({ cluster, plan }));
+      else for (const line of renderPlanText(plan, cluster)) out(line);
+      return ExitCode.failed;
+    }
+    if (plan.hops.length === 0) {
+      if (options.json) out(JSON.stringify({ cluster, hops: [], conflicts: 0, ruleFailures: 0 }));
+      else out(`${cluster}: the pack is already at ${params.target}; nothing will be published, so nothing needs carrying.`);
+      return ExitCode.ok;
+    }
+    const result = await computeCustomizations({ plan, site: params, rules: runbook.rules, settings: runbook.values, sources: new PackSources(palette, params.valuesDir), decisions: {} });
+    if (options.json) {
+      // The full values are long; the JSON gives every decision and the rules, not the documents.
+      const slim = { ...result, hops: result.hops.map((h) => ({ ...h, profiles: h.profiles.map((p) => ({ ...p, packs: p.packs.map(({ values: _v, deployedValues: _d, ...rest }) => rest) })) })) };
+      out(JSON.stringify({ cluster, ...slim }));
+    } else {
+      out(`upgrade-pilot diff: ${cluster}: customizations to carry forward (${result.conflicts} conflict(s) keep the site value unless decided otherwise in the TUI)`);
+      for (const line of renderCustomizationsText(result)) out(line);
+    }
+    return result.ruleFailures === 0 ? ExitCode.ok : ExitCode.failed;
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
