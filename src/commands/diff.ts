@@ -46,7 +46,7 @@ export async function runDiffCommand(options: CliOptions, io: RunIO, registry: S
     const result = await computeCustomizations({ plan, site: params, rules: runbook.rules, settings: runbook.values, sources: new PackSources(palette, params.valuesDir), decisions: {} });
     if (options.json) {
       // The full values are long; the JSON gives every decision and the rules, not the documents.
-      const slim = { ...result, hops: result.hops.map((h) => ({ ...h, profiles: h.profiles.map((p) => ({ ...p, packs: p.packs.map(({ values: _v, deployedValues: _d, ...rest }) => rest) })) })) };
+      const slim = { ...result, byHop: result.byHop.map((h) => ({ ...h, profiles: h.profiles.map((p) => ({ ...p, packs: p.packs.map(({ values: _v, deployedValues: _d, ...rest }) => rest) })) })) };
       out(JSON.stringify({ cluster, ...slim }));
     } else {
       out(`upgrade-pilot diff: ${cluster}: customizations to carry forward (${result.conflicts} conflict(s) keep the site value unless decided otherwise in the TUI)`);

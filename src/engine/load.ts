@@ -120,7 +120,8 @@ export function parseRunbook(text: string, file: string, params: Params | undefi
       if (seen.has(spec.id)) throw errorAt(src, ['steps', i, 'id'], 'runbook', `duplicate step id \`${spec.id}\``, 'Give every step a unique id.');
       seen.set(spec.id, ['steps', i]);
       spec.steps.forEach((s, j) => checkStep(s, ['steps', i, 'steps', j], `${spec.id}.`));
-      spec.ifEmpty.forEach((s, j) => checkStep(s, ['steps', i, 'ifEmpty', j], `${spec.id}.`));
+      // ifEmpty steps never run beside the hop steps (they expand to `hop.x`, those to `hop1.x`): their own scope.
+      spec.ifEmpty.forEach((s, j) => checkStep(s, ['steps', i, 'ifEmpty', j], `${spec.id}.empty.`));
     } else {
       checkStep(spec, ['steps', i], '');
     }

@@ -4,7 +4,6 @@
  * then published to whoever renders them (TUI or plain printer).
  */
 import { GateStopError, InterruptedError, PilotError, StepFailedError, toErrorInfo, type ErrorInfo } from '../errors.js';
-import { isoNow } from './clock.js';
 import type { GateAsk, MutationSpec, StepContext } from './context.js';
 import { withDryRun, type Effects } from './effects.js';
 import { approvalFlag, type Decision, type GateRequest } from './gate.js';
@@ -74,8 +73,9 @@ export class Runner {
     return () => this.listeners.delete(listener);
   }
 
+  /** Journal times are wall-clock times (the effects' clock may be a lab's simulated one). */
   private now(): string {
-    return isoNow(this.opts.effects.clock);
+    return new Date().toISOString();
   }
 
   /** Reduce (throws on an illegal transition), journal durably unless ephemeral, then publish. */

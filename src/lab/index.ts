@@ -152,6 +152,7 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
         }
         return json(200, { simTime: new Date(clock.now()).toISOString(), speed: clock.getSpeed() });
       },
+      'GET /_lab/clock': () => json(200, { simTime: new Date(clock.now()).toISOString(), now: clock.now(), speed: clock.getSpeed() }),
       'GET /_lab/state': () => json(200, { scenario: spec.name, summary: spec.summary, target: spec.target, clusterUid, ...world.summary() }),
       'GET /_lab/kube-faults': kubeFaultRoutes['GET /_lab/faults']!,
       'POST /_lab/kube-faults': kubeFaultRoutes['POST /_lab/faults']!,

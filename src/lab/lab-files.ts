@@ -98,6 +98,9 @@ export function labParams(input: LabFilesInput): Record<string, unknown> {
     kubevirt: { namespace: 'kubevirt', name: 'kubevirt' },
     cdi: { name: 'cdi' },
     window: '4h',
+    // The lab's cluster runs on accelerated simulated time: tools read its clock here so that ages,
+    // time-outs and poll intervals follow the cluster's time, as they would on a real one.
+    extra: { labClockUrl: `${input.paletteUrl}/_lab/clock` },
   };
   const checked = ParamsSchema.safeParse(params);
   if (!checked.success) throw new Error(`the lab's params file does not validate: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);

@@ -56,10 +56,10 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
   const lastReconcile = outputs<ReconcileOutput>(all, 'reconcile').at(-1);
   for (const row of lastReconcile?.out.rows ?? []) profilesAfter.push({ name: row.profile, version: row.deployed, source: `cluster, after ${lastReconcile!.step.id}` });
 
-  const customizeOut = outputs<{ hops?: Array<{ index: number; profiles: Array<{ role: string; packs: Array<{ name: string; entries?: Summarised['entries'] }>; rules: Array<{ id: string; title: string; status: string; message: string }> }> }> }>(all, 'customize').at(-1)?.out;
+  const customizeOut = outputs<{ byHop?: Array<{ index: number; profiles: Array<{ role: string; packs: Array<{ name: string; entries?: Summarised['entries'] }>; rules: Array<{ id: string; title: string; status: string; message: string }> }> }> }>(all, 'customize').at(-1)?.out;
   const customizations: ReportData['customizations'] = [];
   const rules: ReportData['rules'] = [];
-  for (const hop of customizeOut?.hops ?? []) {
+  for (const hop of customizeOut?.byHop ?? []) {
     for (const p of hop.profiles) {
       for (const pack of p.packs) {
         for (const e of pack.entries ?? []) {

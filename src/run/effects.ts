@@ -1,5 +1,5 @@
 /** Builds the real effects for a session (or a one-shot command) from the params, the key and the flags. */
-import { systemClock } from '../engine/clock.js';
+import { systemClock, type Clock } from '../engine/clock.js';
 import { unavailable, type Effects } from '../engine/effects.js';
 import type { ConfirmFn } from '../engine/gate.js';
 import type { Params } from '../engine/params.js';
@@ -23,6 +23,8 @@ export interface EffectsInput {
   /** A folder for this run's kubectl discovery cache. */
   cacheDir: string;
   onKubectlCall?: (call: KubectlCall) => void;
+  /** The clock (the lab's simulated one against the lab); default the system clock. */
+  clock?: Clock;
 }
 
 export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 'redactor'>, log?: Effects['log']): PaletteApi {
@@ -57,5 +59,5 @@ export function buildKube(input: Pick<EffectsInput, 'kubeconfig' | 'context' | '
 }
 
 export function buildEffects(input: EffectsInput): Effects {
-  return { palette: buildPalette(input, input.log), kube: buildKube(input), clock: systemClock, confirm: input.confirm, log: input.log };
+  return { palette: buildPalette(input, input.log), kube: buildKube(input), clock: input.clock ?? systemClock, confirm: input.confirm, log: input.log };
 }

@@ -24,6 +24,7 @@ import { readApiKey } from './api-key.js';
 import { ConfirmQueue } from './confirm-queue.js';
 import { plainConfirm, tuiConfirm } from './confirm.js';
 import { buildEffects } from './effects.js';
+import { clockFor } from './lab-clock.js';
 import { createPlainPrinter } from './plain-printer.js';
 import { writeReport } from '../report/write.js';
 
@@ -157,7 +158,9 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   process.on('SIGHUP', onSignal);
 
   try {
+    const clock = await clockFor(params?.params.extra, key.key, params?.params.palette.projectUid);
     const effects = (req.effects ?? buildEffects)({
+      clock,
       params: params?.params,
       runbook: runbook.runbook,
       apiKey: key.key,

@@ -32,7 +32,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
   const live = step.live as CustomizeLive | undefined;
   const out = (live?.result ?? step.output) as CustomizeOutput | undefined;
   const rows: PackRow[] = useMemo(
-    () => (out?.hops ?? []).flatMap((h) => h.profiles.flatMap((p) => p.packs.map((pack) => ({ hop: h.index, role: p.role, profile: p.name, pack })))),
+    () => (out?.byHop ?? []).flatMap((h) => h.profiles.flatMap((p) => p.packs.map((pack) => ({ hop: h.index, role: p.role, profile: p.name, pack })))),
     [out],
   );
   const [packIndex, setPackIndex] = useState(0);
@@ -49,7 +49,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
   const entry = entries[Math.min(entryIndex, entries.length - 1)];
   const keyOf = (e: CustomizeEntry) => (row ? decisionKey(row.hop, row.role, row.pack.name, e.path) : e.path);
   const diff = useMemo(() => (row && focus === 'diff' ? valuesDiff(row.pack.deployedValues, row.pack.values, 2000) : undefined), [row, focus]);
-  const rules = (out?.hops ?? []).flatMap((h) => h.profiles.flatMap((p) => p.rules.map((r) => ({ ...r, hop: h.index }))));
+  const rules = (out?.byHop ?? []).flatMap((h) => h.profiles.flatMap((p) => p.rules.map((r) => ({ ...r, hop: h.index }))));
   const red = rules.filter((r) => r.status === 'fail');
 
   const setDecision = (value: DecisionMap[string] | undefined) => {

@@ -3,6 +3,7 @@ import { formatDuration } from '../engine/duration.js';
 import type { KubevirtProgress, MigrationRow, MigrationsLive, MigrationsOutput, StallReason } from '../steps/migrations/monitor-types.js';
 import { PHASES } from '../steps/migrations/phases.js';
 import { ErrorPanel } from './ErrorPanel.js';
+import { fitWidths, longestOf } from './migrations-columns.js';
 import { OutdatedTrend } from './migrations-sparkline.js';
 import { StatusPanel } from './StatusPanel.js';
 import type { StepScreenProps } from './step-screen.js';
@@ -11,17 +12,21 @@ import { WindowedTable, type Column } from './WindowedTable.js';
 
 const phaseTone = (phase: string): Tone => (phase === 'Succeeded' ? 'pass' : phase === 'Failed' ? 'fail' : phase === 'Running' ? 'info' : 'muted');
 
-function columns(width: number): Column<MigrationRow>[] {
-  // Fixed: phase and age; the rest split between the VMI and the route (separators are two spaces).
-  const phaseW = 11;
-  const ageW = 7;
-  const rest = Math.max(20, width - phaseW - ageW - 6);
-  const vmiW = Math.ceil(rest * 0.55);
+const route = (r: MigrationRow) => `${r.source} → ${r.target}`;
+const age = (r: MigrationRow) => formatDuration(r.runningMs ?? r.ageMs);
+
+function columns(width: number, rows: readonly MigrationRow[]): Column<MigrationRow>[] {
+  const [vmiW, routeW, phaseW, ageW] = fitWidths(width, [
+    { natural: longestOf(rows, (r) => r.vmi, 'VMI'), min: 12 },
+    { natural: longestOf(rows, route, 'SOURCE → TARGET'), min: 12 },
+    { natural: longestOf(rows, (r) => r.phase, 'PHASE'), min: 7 },
+    { natural: Math.max(3, longestOf(rows, age, 'AGE')), min: 6 },
+  ]);
   return [
-    { title: 'VMI', value: (r) => r.vmi, width: vmiW },
-    { title: 'SOURCE → TARGET', value: (r) => `${r.source} → ${r.target}`, width: rest - vmiW },
-    { title: 'PHASE', value: (r) => r.phase, width: phaseW, colour: (r) => colour(phaseTone(r.phase)) },
-    { title: 'AGE', value: (r) => formatDuration(r.runningMs ?? r.ageMs), width: ageW, align: 'right' },
+    { title: 'VMI', value: (r) => r.vmi, width: vmiW! },
+    { title: 'SOURCE → TARGET', value: route, width: routeW! },
+    { title: 'PHASE', value: (r) => r.phase, width: phaseW!, colour: (r) => colour(phaseTone(r.phase)) },
+    { title: 'AGE', value: age, width: ageW!, align: 'right' },
   ];
 }
 
@@ -52,19 +57,23 @@ function KubevirtLine({ kv }: { kv: KubevirtProgress }) {
       KubeVirt <Text bold>{kv.phase || '?'}</Text> {kv.observed || '?'}
       {moving}
       {expected}
-      <Text dimColor>{kv.conditions.length ? ` · ${kv.conditions.join(', ')}` : kv.settled ? ' · settled' : ''}</Text>
+      <Text dimColor>
+        {kv.conditions.length ? ` · ${kv.conditions.join(', ')}` : kv.settled ? ' · settled' : ''}
+        {kv.outdatedWorkloads !== undefined ? ` · CR counts ${kv.outdatedWorkloads} outdated` : ''}
+      </Text>
     </Text>
   );
 }
 
-function StallPanel({ reasons, width }: { reasons: StallReason[]; width: number }) {
+/** Final once the watch ended stalled; otherwise the problems so far, and why the watch goes on. */
+function StallPanel({ reasons, width, stalled, movable }: { reasons: StallReason[]; width: number; stalled: boolean; movable?: number | undefined }) {
   const shown = reasons.slice(0, 3);
   const more = reasons.length - shown.length;
   return (
     <StatusPanel
       status="warn"
-      title="Stalled: the migrations will not finish by themselves"
-      summary="Diagnosis and recovery follow."
+      title={stalled ? 'Stalled: the migrations will not finish by themselves' : 'Problems so far'}
+      summary={stalled ? 'Diagnosis and recovery follow.' : movable !== undefined ? `${movable} outdated VMI(s) can still move by themselves.` : 'Not a stall yet: other VMIs could still move.'}
       lines={[...shown.map((r) => `• ${r.text}`), ...(more > 0 ? [`  … and ${more} more`] : [])]}
       expanded
       width={width}
@@ -95,7 +104,7 @@ export function MigrationsScreen({ step, isActive, width, height }: StepScreenPr
   }
   const stall = live?.stall ?? out?.stall ?? [];
   const rows = live?.rows ?? (out ? problemRows(out) : []);
-  const notMigratable = live?.notMigratable ?? out?.totals.needsRestart ?? 0;
+  const staying = live?.staying ?? out?.totals.needsRestart ?? 0;
   const rehearsal = out?.rehearsal;
   const used = 7 + (stall.length ? 4 + Math.min(3, stall.length) : 0) + (out ? 3 : 0) + (rehearsal ? rehearsal.wouldWaitFor.length + 1 : 0);
   const tableHeight = Math.max(3, height - used);
@@ -105,31 +114,31 @@ export function MigrationsScreen({ step, isActive, width, height }: StepScreenPr
       <Text bold>{step.title}</Text>
       {out && step.summary ? <Text wrap="wrap">{step.summary}</Text> : null}
       <Counts counts={data.counts} />
-      <OutdatedTrend values={data.history.map((h) => h.outdated)} notMigratable={notMigratable} width={width} />
+      <OutdatedTrend values={data.history.map((h) => h.outdated)} staying={staying} width={width} />
       <KubevirtLine kv={data.kubevirt} />
       {out?.outcome === 'completed' ? (
         <Text {...(pass ? { color: pass } : {})} wrap="wrap">
-          ✔ DONE: no migration in flight and nothing outdated that could still live-migrate.{notMigratable ? ` ${notMigratable} VM(s) cannot live-migrate: recovery offers their restarts.` : ''}
+          ✔ DONE: no migration in flight and nothing outdated that KubeVirt could still move.{staying ? ` ${staying} VM(s) will not move by themselves (they cannot live-migrate and are not evicted): recovery offers their restarts.` : ''}
         </Text>
       ) : null}
       {rehearsal ? (
         <Box flexDirection="column">
           <Text dimColor>Rehearsal: nothing was published. It would wait until:</Text>
           {rehearsal.wouldWaitFor.map((w, i) => (
-            <Text key={i} wrap="truncate-end">
+            <Text key={i} wrap="wrap">
               {'  • '}
               {w}
             </Text>
           ))}
         </Box>
       ) : null}
-      {stall.length ? <StallPanel reasons={stall} width={width} /> : null}
+      {stall.length ? <StallPanel reasons={stall} width={width} stalled={live ? live.ended && !live.movable : out?.outcome === 'stalled'} movable={live?.movable} /> : null}
       {out && rows.length ? <Text bold>Failed or hanging migrations:</Text> : null}
-      <WindowedTable columns={columns(width)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.key} emptyText={out ? 'No failed or hanging migrations.' : 'No migrations yet.'} />
+      <WindowedTable columns={columns(width, rows)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.key} emptyText={out ? 'No failed or hanging migrations.' : 'No migrations yet.'} />
       {live ? (
-        <Text dimColor wrap="truncate-end">
+        <Text dimColor wrap="wrap">
           elapsed {formatDuration(live.elapsedMs)} · poll {live.polls}
-          {live.nextPollInMs ? ` · next poll in ${formatDuration(live.nextPollInMs)}` : ''} · last progress {formatDuration(live.sinceProgressMs)} ago
+          {live.nextPollInMs ? ` · next poll in ${formatDuration(live.nextPollInMs)}` : ''} · progress {formatDuration(live.sinceProgressMs)} ago
         </Text>
       ) : out ? (
         <Text dimColor>

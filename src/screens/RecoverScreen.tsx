@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { formatDuration } from '../engine/duration.js';
 import type { CancelState, RecoverLive, RecoverOutput, RecoverVmRow, VmState } from '../steps/migrations/recover-types.js';
 import { ErrorPanel } from './ErrorPanel.js';
+import { fitWidths, longestOf } from './migrations-columns.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, type Tone } from './theme.js';
 import { WindowedTable, type Column } from './WindowedTable.js';
@@ -29,18 +30,17 @@ const cancelLabel: Record<CancelState, string> = {
   'awaiting-approval': 'awaiting --approve cancel-migrations',
 };
 
-const longest = (rows: RecoverVmRow[], pick: (r: RecoverVmRow) => string, title: string) => rows.reduce((n, r) => Math.max(n, pick(r).length), title.length);
-
-/** VM and node as wide as their longest value allows; the note takes what is left, or goes when nothing is. */
-function columns(width: number, rows: RecoverVmRow[]): Column<RecoverVmRow>[] {
+/** VM and node as wide as they need; the note takes what is left, or goes when there is no room. */
+function columns(width: number, rows: readonly RecoverVmRow[]): Column<RecoverVmRow>[] {
   const stateW = 13;
-  const rest = Math.max(20, width - stateW - 4);
-  const nodeW = Math.min(longest(rows, (r) => r.node, 'NODE'), Math.floor(rest * 0.35));
-  const vmW = Math.min(longest(rows, (r) => r.vm, 'VM'), rest - nodeW - 2);
-  const noteW = rest - vmW - nodeW - 4;
+  const [vmW, nodeW] = fitWidths(width - stateW - 2, [
+    { natural: longestOf(rows, (r) => r.vm, 'VM'), min: 14 },
+    { natural: longestOf(rows, (r) => r.node, 'NODE'), min: 8 },
+  ]);
+  const noteW = width - vmW! - nodeW! - stateW - 6;
   return [
-    { title: 'VM', value: (r) => r.vm, width: vmW },
-    { title: 'NODE', value: (r) => r.node, width: nodeW },
+    { title: 'VM', value: (r) => r.vm, width: vmW! },
+    { title: 'NODE', value: (r) => r.node, width: nodeW! },
     { title: 'STATE', value: (r) => vmStateLabel[r.state].text, width: stateW, colour: (r) => colour(vmStateLabel[r.state].tone) },
     ...(noteW >= 8 ? [{ title: 'NOTE', value: (r: RecoverVmRow) => r.note ?? '', width: noteW }] : []),
   ];

@@ -10,11 +10,11 @@ export function sparkline(values: readonly number[], width: number): string {
 }
 
 /** "Outdated VMIs: 8 ▇▇▆▅▃ (from 12)": the count as a number first, the bars only add the trend. */
-export function OutdatedTrend({ values, notMigratable, width }: { values: readonly number[]; notMigratable: number; width: number }) {
+export function OutdatedTrend({ values, staying, width }: { values: readonly number[]; staying: number; width: number }) {
   const now = values.at(-1) ?? 0;
   const first = values[0] ?? now;
   const label = `Outdated VMIs: ${now}`;
-  const extra = `${first !== now ? ` (from ${first})` : ''}${notMigratable ? ` · ${notMigratable} cannot live-migrate` : ''}`;
+  const extra = `${first !== now ? ` (from ${first})` : ''}${staying ? ` · ${staying} will need a restart` : ''}`;
   const room = Math.max(0, width - label.length - extra.length - 2);
   return (
     <Text>

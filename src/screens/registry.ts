@@ -8,12 +8,18 @@ import { PreflightScreen } from './PreflightScreen.js';
 import { SnapshotScreen } from './SnapshotScreen.js';
 import { PlanScreen } from './PlanScreen.js';
 import { CustomizeScreen } from './CustomizeScreen.js';
+import { MigrationsScreen } from './MigrationsScreen.js';
+import { DiagnoseScreen } from './DiagnoseScreen.js';
+import { RecoverScreen } from './RecoverScreen.js';
 
 const screens: Record<string, StepScreen> = {
   preflight: PreflightScreen,
   snapshot: SnapshotScreen,
   plan: PlanScreen,
   customize: CustomizeScreen,
+  migrations: MigrationsScreen,
+  diagnose: DiagnoseScreen,
+  recover: RecoverScreen,
   verify: VerifyScreen,
   draft: DraftScreen,
   reconcile: ReconcileScreen,

@@ -103,7 +103,7 @@ export interface RuleOutcome {
 
 /** The fields of the customize step's output that later steps read. */
 export interface CustomizeContract {
-  hops: Array<{ index: number; profiles: Array<{ role: ProfileRole; packs: CustomizedPack[]; rules: RuleOutcome[] }> }>;
+  byHop: Array<{ index: number; profiles: Array<{ role: ProfileRole; packs: CustomizedPack[]; rules: RuleOutcome[] }> }>;
 }
 
 /** The plan: the latest finished step output carrying hops (as the runner expands groups from it). */
@@ -122,10 +122,10 @@ export function plannedProfile(ctx: StepContext<unknown>, role: ProfileRole): Pl
   return currentHop(ctx)?.profiles.find((p) => p.role === role);
 }
 
-export function customizedProfile(ctx: StepContext<unknown>, role: ProfileRole): CustomizeContract['hops'][number]['profiles'][number] | undefined {
+export function customizedProfile(ctx: StepContext<unknown>, role: ProfileRole): CustomizeContract['byHop'][number]['profiles'][number] | undefined {
   const index = ctx.step.hop?.index;
   const custom = ctx.outputsOfKind<CustomizeContract>('customize').at(-1);
-  return custom?.hops.find((h) => h.index === index)?.profiles.find((p) => p.role === role);
+  return custom?.byHop.find((h) => h.index === index)?.profiles.find((p) => p.role === role);
 }
 
 /** Outputs of the steps of a kind in the same hop as this step. */

@@ -9,7 +9,21 @@ import { preflightStep } from './preflight/preflight.js';
 import { snapshotStep } from './snapshot/snapshot.js';
 import { planStep } from './plan/plan.js';
 import { customizeStep } from './customize/customize.js';
+import { diagnoseStep, migrationsStep, recoverStep } from './migrations/index.js';
 
 export function builtinSteps(): StepRegistry {
-  return new StepRegistry().register(preflightStep, snapshotStep, planStep, customizeStep, draftStep, publishStep, reconcileStep, verifyStep, reportStep);
+  return new StepRegistry().register(
+    preflightStep,
+    snapshotStep,
+    planStep,
+    customizeStep,
+    draftStep,
+    publishStep,
+    reconcileStep,
+    migrationsStep,
+    diagnoseStep,
+    recoverStep,
+    verifyStep,
+    reportStep,
+  );
 }

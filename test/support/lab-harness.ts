@@ -13,6 +13,7 @@ import { Runner } from '../../src/engine/runner.js';
 import type { StepRegistry } from '../../src/engine/step-kind.js';
 import type { LabHandle } from '../../src/lab/index.js';
 import { buildEffects } from '../../src/run/effects.js';
+import { systemClock, type Clock } from '../../src/engine/clock.js';
 import { Redactor } from '../../src/session/redact.js';
 import { SessionStore } from '../../src/session/store.js';
 import { builtinSteps } from '../../src/steps/index.js';
@@ -40,6 +41,7 @@ export function labRun(lab: LabHandle, runbookFile: string, opts: { dryRun?: boo
       const session = store.open(id);
       const confirm = o.confirm ?? policyConfirm(o.approvals ?? noApprovals, opts.dryRun);
       const effects = buildEffects({
+        clock: simClock(lab.clock),
         params,
         runbook,
         apiKey: lab.apiKey,
@@ -62,4 +64,9 @@ export function labRun(lab: LabHandle, runbookFile: string, opts: { dryRun?: boo
       return r;
     },
   };
+}
+
+/** The lab's simulated clock as the tool's clock (ages, time-outs and intervals in cluster time). */
+export function simClock(sim: { now(): number; getSpeed(): number }): Clock {
+  return { now: () => sim.now(), sleep: (ms, signal) => systemClock.sleep(ms / sim.getSpeed(), signal) };
 }

@@ -11,6 +11,8 @@ const folders = [
   new URL('./packs/', import.meta.url),
   // dist/lab/data/ -> <repository>/src/lab/data/packs/
   new URL('../../../src/lab/data/packs/', import.meta.url),
+  // dist-bench/src/lab/data/ (the benchmarks' build) -> <repository>/src/lab/data/packs/
+  new URL('../../../../src/lab/data/packs/', import.meta.url),
 ];
 
 const cache = new Map<string, string>();

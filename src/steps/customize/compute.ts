@@ -169,7 +169,7 @@ export async function computeCustomizations(input: ComputeInput): Promise<Custom
   const { plan, site, sources } = input;
   const current = new Map<string, PackState>();
   const previousDefaults = new Map<string, PackState>();
-  const out: CustomizeOutput = { hops: [], conflicts: 0, ruleFailures: 0 };
+  const out: CustomizeOutput = { byHop: [], conflicts: 0, ruleFailures: 0 };
 
   const deployedState = async (planned: PlannedProfile, pack: string): Promise<PackState | undefined> => {
     const key = `${planned.role}/${pack}`;
@@ -243,7 +243,7 @@ export async function computeCustomizations(input: ComputeInput): Promise<Custom
       out.ruleFailures += rules.filter((r) => r.status === 'fail').length;
       profiles.push({ role: planned.role, name: planned.name, packs, rules });
     }
-    out.hops.push({ index: hop.index, from: hop.from, to: hop.to, profiles });
+    out.byHop.push({ index: hop.index, from: hop.from, to: hop.to, profiles });
   }
   return out;
 }

@@ -13,9 +13,9 @@ import { PackSources } from './sources.js';
 import type { CustomizeLive, CustomizeOutput, DecisionMap } from './types.js';
 
 export function customizeSummary(out: CustomizeOutput): string {
-  const packs = out.hops.flatMap((h) => h.profiles.flatMap((p) => p.packs));
+  const packs = out.byHop.flatMap((h) => h.profiles.flatMap((p) => p.packs));
   const carried = packs.reduce((n, p) => n + p.carried, 0);
-  const rules = out.hops.flatMap((h) => h.profiles.flatMap((p) => p.rules));
+  const rules = out.byHop.flatMap((h) => h.profiles.flatMap((p) => p.rules));
   const red = rules.filter((r) => r.status === 'fail').length;
   return `${packs.length} pack version(s), ${carried} site setting(s) carried, ${out.conflicts} conflict(s), rules ${rules.length - red} green / ${red} red`;
 }
@@ -62,7 +62,7 @@ export const customizeStep = defineStepKind({
       // Decisions changed (or a review was asked for): compute again and show the result.
     }
     if (result.ruleFailures > 0) {
-      const red = result.hops.flatMap((h) => h.profiles.flatMap((p) => p.rules.filter((r) => r.status === 'fail').map((r) => `hop ${h.index}: ${r.title} (${r.message})`)));
+      const red = result.byHop.flatMap((h) => h.profiles.flatMap((p) => p.rules.filter((r) => r.status === 'fail').map((r) => `hop ${h.index}: ${r.title} (${r.message})`)));
       return failed(
         new StepFailedError('customize.rules-red', `${red.length} customization rule(s) would not hold in the drafts: ${red.slice(0, 3).join('; ')}${red.length > 3 ? '; …' : ''}.`, {
           hint: 'Nothing was written. Decide the conflicts differently (keep the site value), or fix the values or params the rule names, then resume.',

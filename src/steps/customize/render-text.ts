@@ -6,7 +6,7 @@ const label: Record<string, string> = { carried: 'carried', candidate: 'kept (si
 
 export function renderCustomizationsText(out: CustomizeOutput): string[] {
   const lines: string[] = [];
-  for (const hop of out.hops) {
+  for (const hop of out.byHop) {
     lines.push(`Hop ${hop.index}: ${hop.from} → ${hop.to}`);
     for (const p of hop.profiles) {
       for (const pack of p.packs) {

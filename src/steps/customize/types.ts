@@ -44,7 +44,8 @@ export interface ProfileCustomization {
 }
 
 export interface CustomizeOutput {
-  hops: Array<{ index: number; from: string; to: string; profiles: ProfileCustomization[] }>;
+  /** Per hop (named `byHop`, not `hops`: only the plan's output carries `hops`, which the runner expands). */
+  byHop: Array<{ index: number; from: string; to: string; profiles: ProfileCustomization[] }>;
   conflicts: number;
   ruleFailures: number;
 }

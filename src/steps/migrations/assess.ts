@@ -6,6 +6,8 @@
  */
 import { formatDuration } from '../../engine/duration.js';
 import type { KubeVirt, Vmi, Vmim } from '../../kube/schemas.js';
+import type { VmImpact } from '../contracts.js';
+import { predictImpact } from '../plan/impact.js';
 import { imageTag, keyOf, liveMigratable, parseTime, vmiKeyOf, type KubevirtRef, type MigrationView } from './cluster-view.js';
 import type { KubevirtProgress, MigrationProblem, MigrationRow, OutdatedVmi, StallReason } from './monitor-types.js';
 import { countPhases, isInFlight, phaseOf } from './phases.js';
@@ -25,9 +27,11 @@ export interface PollAssessment {
   outdated: OutdatedVmi[];
   kubevirt: KubevirtProgress;
   problems: MigrationProblem[];
-  /** Signals that end the monitor now (stuck migrations, repeated failures). */
+  /** Stuck migrations and repeated failures, so far. */
   stall: StallReason[];
-  /** Nothing outdated can still move by itself: no migration in flight, only non-migratable VMIs left, KubeVirt settled. */
+  /** Outdated VMIs that can still move by themselves (the workload updater will move them, and they are neither stuck nor failing repeatedly). */
+  movable: number;
+  /** Nothing outdated can still move by itself: no migration in flight, only VMIs nothing will move left, KubeVirt settled. */
   settled: boolean;
   affectedNodes: string[];
 }
@@ -81,16 +85,29 @@ function row(m: Vmim, now: number, nodeOfVmi: Map<string, string>): MigrationRow
   return r;
 }
 
-function outdatedVmi(v: Vmi): OutdatedVmi {
+function outdatedVmi(v: Vmi, fate: VmImpact | undefined): OutdatedVmi {
   const lm = liveMigratable(v);
   const launcher = imageTag(v.status?.launcherContainerImageVersion);
+  const willMove = fate?.fate === 'live-migrate' || fate?.fate === 'evict';
   return {
     vmi: keyOf(v),
     node: v.status?.nodeName ?? '?',
     migratable: lm.migratable,
     ...(lm.reason ? { notMigratableReason: lm.reason } : {}),
     ...(launcher ? { launcher } : {}),
+    willMove,
+    ...(!willMove && fate ? { staysBecause: fate.reason } : {}),
   };
+}
+
+/**
+ * What the workload updater will do with each outdated VMI, by the same rules the plan predicted
+ * with (its methods: LiveMigrate for migratable VMIs, Evict for the others). An empty list of
+ * methods, as KubeVirt reads it, moves nothing.
+ */
+function fates(view: MigrationView): Map<string, VmImpact> {
+  const methods = view.kubevirt?.spec?.workloadUpdateStrategy?.workloadUpdateMethods ?? [];
+  return new Map(predictImpact({ methods }, [], view.outdated).map((i) => [i.vm, i]));
 }
 
 /** Problems first (Running longest, then failed), then the rest in flight, then finished: what an operator looks at first. */
@@ -106,7 +123,8 @@ export function assessPoll(view: MigrationView, now: number, limits: MonitorLimi
   const rows = sortRows(view.migrations.map((m) => row(m, now, nodeOfVmi)));
   const counts = countPhases(rows.map((r) => r.phase));
   const inFlight = rows.filter((r) => isInFlight(r.phase)).length;
-  const outdated = view.outdated.map(outdatedVmi).sort((a, b) => a.vmi.localeCompare(b.vmi));
+  const fate = fates(view);
+  const outdated = view.outdated.map((v) => outdatedVmi(v, fate.get(keyOf(v)))).sort((a, b) => a.vmi.localeCompare(b.vmi));
   const kubevirt = kubevirtProgress(view.kubevirt, ref, expected);
 
   const problems: MigrationProblem[] = [];
@@ -132,6 +150,10 @@ export function assessPoll(view: MigrationView, now: number, limits: MonitorLimi
   for (const p of problems) {
     for (const n of [p.source, p.target, nodeOfVmi.get(p.vmi)]) if (n && n !== '?' && n !== '—') affected.add(n);
   }
-  const settled = inFlight === 0 && outdated.every((o) => !o.migratable) && kubevirt.settled;
-  return { rows, counts, inFlight, succeeded: counts.Succeeded ?? 0, outdated, kubevirt, problems, stall, settled, affectedNodes: [...affected].sort() };
+  const blocked = new Set(stall.map((s) => s.vmi));
+  const movable = outdated.filter((o) => o.willMove && !blocked.has(o.vmi)).length;
+  // The CR counts outdated VMIs too; labels can lag it, so it may not claim more than the labels show.
+  const labelsCaughtUp = kubevirt.outdatedWorkloads === undefined || kubevirt.outdatedWorkloads <= outdated.length;
+  const settled = inFlight === 0 && outdated.every((o) => !o.willMove) && kubevirt.settled && labelsCaughtUp;
+  return { rows, counts, inFlight, succeeded: counts.Succeeded ?? 0, outdated, kubevirt, problems, stall, movable, settled, affectedNodes: [...affected].sort() };
 }

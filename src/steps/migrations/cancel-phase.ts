@@ -4,6 +4,7 @@
  * earlier attempt is not listed again; one that ended by itself needs no cancel.
  */
 import { formatDuration } from '../../engine/duration.js';
+import { approvalFlag } from '../../engine/gate.js';
 import type { PendingApproval } from '../../errors.js';
 import { keyOf } from './cluster-view.js';
 import type { StuckMigration } from './candidates.js';
@@ -42,10 +43,11 @@ export async function cancelStuck(deps: RecoverDeps, all: StuckMigration[]): Pro
   const gateKey = `${ctx.step.id}/cancel-migrations`;
   deps.cancel = { migrations: stuck.map((m) => m.key), state: 'asking' };
   publish(deps);
-  const decision = await ctx.confirm(cancelGate(gateKey, stuck), { deferIfPending: true });
+  const ask = cancelGate(gateKey, stuck);
+  const decision = await ctx.confirm(ask, { deferIfPending: true });
   if (decision.choice === 'pending') {
     deps.cancel.state = 'awaiting-approval';
-    return { kind: 'pending', pending: { gate: 'cancel-migrations', title: `cancel ${stuck.length} stuck migration(s)`, flag: '--approve cancel-migrations' } };
+    return { kind: 'pending', pending: { gate: ask.gate, title: `cancel ${stuck.length} stuck migration(s)`, flag: approvalFlag({ ...ask, key: gateKey }) } };
   }
   if (decision.choice === 'abort') return { kind: 'aborted' };
   if (decision.choice === 'skip') {

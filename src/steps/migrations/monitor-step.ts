@@ -36,19 +36,19 @@ const HISTORY_POINTS = 60;
 export function migrationsHeadline(poll: PollAssessment): string {
   const c = poll.counts;
   const waiting = poll.inFlight - (c.Running ?? 0);
-  const notMigratable = poll.outdated.filter((o) => !o.migratable).length;
+  const staying = poll.outdated.filter((o) => !o.willMove).length;
   const kv = poll.kubevirt.found ? `KubeVirt ${poll.kubevirt.observed || '?'} ${poll.kubevirt.phase || '?'}` : `KubeVirt CR ${poll.kubevirt.ref} not found`;
   return [
     `${poll.inFlight} in flight (${c.Running ?? 0} Running, ${waiting} waiting)`,
     `${c.Succeeded ?? 0} succeeded`,
     `${c.Failed ?? 0} failed`,
-    `${poll.outdated.length} VMI(s) outdated${notMigratable ? ` (${notMigratable} cannot live-migrate)` : ''}`,
+    `${poll.outdated.length} VMI(s) outdated${staying ? ` (${staying} will need a restart)` : ''}`,
     kv,
   ].join(' · ');
 }
 
 function outputOf(outcome: MigrationsOutput['outcome'], poll: PollAssessment, state: TrackerState, now: number, stall: StallReason[]): MigrationsOutput {
-  const needsRestart = poll.outdated.filter((o) => !o.migratable);
+  const needsRestart = poll.outdated.filter((o) => !o.willMove);
   return {
     outcome,
     counts: poll.counts,
@@ -67,12 +67,12 @@ function outputOf(outcome: MigrationsOutput['outcome'], poll: PollAssessment, st
 
 function wouldWaitFor(poll: PollAssessment, params: MigrationsParams, ctx: StepContext<MigrationsParams>): string[] {
   const kv = poll.kubevirt;
-  const migratable = poll.outdated.filter((o) => o.migratable).length;
+  const moving = poll.outdated.filter((o) => o.willMove).length;
   const impact = latestPlan(ctx)?.impact ?? [];
   const fate = (f: string) => impact.filter((i) => i.fate === f).length;
   return [
     `KubeVirt ${kv.ref} Deployed at ${kv.expected ?? 'its target version'} (today: ${kv.found ? `${kv.phase || '?'} at ${kv.observed || '?'}` : 'not found'})`,
-    `no outdated VMI that can still live-migrate (today: ${poll.outdated.length} outdated, ${migratable} migratable)${impact.length ? `; the plan predicts ${fate('live-migrate')} live migration(s), ${fate('evict')} eviction(s) and ${fate('restart')} VM(s) needing a restart` : ''}`,
+    `no outdated VMI that KubeVirt can still move by itself (today: ${poll.outdated.length} outdated, ${moving} it would move)${impact.length ? `; the plan predicts ${fate('live-migrate')} live migration(s), ${fate('evict')} eviction(s) and ${fate('restart')} VM(s) needing a restart` : ''}`,
     `no migration in flight (today: ${poll.inFlight})`,
     `polling every ${formatDuration(params.interval)}; a stall is reported after ${formatDuration(params.stallAfter)} without progress, a migration Running longer than ${formatDuration(params.migrationLimit)}, or a VMI whose migrations failed ${params.failureLimit} time(s)`,
   ];
@@ -104,10 +104,12 @@ export const migrationsStep = defineStepKind({
         rows: poll.rows,
         counts: poll.counts,
         outdated: poll.outdated.length,
-        notMigratable: poll.outdated.filter((o) => !o.migratable).length,
+        staying: poll.outdated.filter((o) => !o.willMove).length,
         history: state.history,
         kubevirt: poll.kubevirt,
         stall,
+        movable: poll.movable,
+        ended: judged.verdict.kind !== 'wait' || ctx.dryRun,
         elapsedMs: now - state.startedAt,
         sinceProgressMs: now - state.lastProgressAt,
         polls: state.polls,
@@ -117,12 +119,13 @@ export const migrationsStep = defineStepKind({
 
       if (ctx.dryRun) {
         // Nothing was published in a rehearsal: say what it would wait for, and what today already shows.
-        const out: MigrationsOutput = { ...outputOf(poll.stall.length ? 'stalled' : 'rehearsal', poll, state, now, poll.stall), rehearsal: { wouldWaitFor: wouldWaitFor(poll, ctx.params, ctx) } };
-        return succeeded(out, poll.stall.length ? `rehearsal: today the migrations are already stalled (${poll.stall.length} signal(s))` : `rehearsal: would wait until ${out.rehearsal!.wouldWaitFor.slice(0, 3).join('; ')}`);
+        const stalledToday = poll.stall.length > 0 && poll.movable === 0;
+        const out: MigrationsOutput = { ...outputOf(stalledToday ? 'stalled' : 'rehearsal', poll, state, now, poll.stall), rehearsal: { wouldWaitFor: wouldWaitFor(poll, ctx.params, ctx) } };
+        return succeeded(out, stalledToday ? `rehearsal: today the migrations are already stalled (${poll.stall.length} signal(s))` : `rehearsal: would wait until ${out.rehearsal!.wouldWaitFor.slice(0, 3).join('; ')}`);
       }
       if (judged.verdict.kind === 'completed') {
         const out = outputOf('completed', poll, state, now, []);
-        const rest = out.totals.needsRestart ? `; ${out.totals.needsRestart} VM(s) cannot live-migrate and need a restart (recovery)` : '';
+        const rest = out.totals.needsRestart ? `; ${out.totals.needsRestart} VM(s) will not move by themselves and need a restart (recovery)` : '';
         return succeeded(out, `migrations finished after ${formatDuration(out.elapsedMs)}: ${poll.counts.Succeeded ?? 0} succeeded${rest}`);
       }
       if (judged.verdict.kind === 'stalled') {

@@ -23,6 +23,10 @@ export interface OutdatedVmi {
   /** Why KubeVirt cannot live-migrate it (the LiveMigratable condition). */
   notMigratableReason?: string;
   launcher?: string;
+  /** KubeVirt's workload updater will move it (live migration or eviction); otherwise only a restart will. */
+  willMove: boolean;
+  /** When it will not move: why (as the plan's VM impact says it). */
+  staysBecause?: string;
 }
 
 export interface KubevirtProgress {
@@ -71,11 +75,16 @@ export interface MigrationsLive {
   rows: MigrationRow[];
   counts: Record<string, number>;
   outdated: number;
-  notMigratable: number;
+  /** Outdated VMIs nothing will move: recovery's restarts. */
+  staying: number;
   history: HistoryPoint[];
   kubevirt: KubevirtProgress;
-  /** Stall signals seen so far (the monitor ends on them). */
+  /** Stuck migrations and repeated failures seen so far; they end the watch once nothing else can move. */
   stall: StallReason[];
+  /** Outdated VMIs that can still move by themselves. */
+  movable: number;
+  /** The watch has ended (the stall reasons are final). */
+  ended: boolean;
   elapsedMs: number;
   sinceProgressMs: number;
   polls: number;
@@ -87,7 +96,7 @@ export interface MigrationsOutput {
   outcome: 'completed' | 'stalled' | 'rehearsal';
   counts: Record<string, number>;
   outdated: number;
-  /** Outdated VMIs KubeVirt cannot live-migrate: recovery restarts them (bounded list). */
+  /** Outdated VMIs nothing will move (cannot live-migrate, not evicted): recovery restarts them (bounded list). */
   needsRestart: OutdatedVmi[];
   problems: MigrationProblem[];
   stall: StallReason[];

@@ -45,8 +45,8 @@ function madeProgress(prev: TrackerState, poll: PollAssessment, kubevirtKey: str
 }
 
 export function noProgressReason(poll: PollAssessment, forMs: number): StallReason {
-  const migratable = poll.outdated.filter((o) => o.migratable).length;
-  const parts = [`${poll.outdated.length} VMI(s) still outdated (${migratable} could live-migrate)`, `${poll.inFlight} migration(s) in flight`];
+  const moving = poll.outdated.filter((o) => o.willMove).length;
+  const parts = [`${poll.outdated.length} VMI(s) still outdated (${moving} KubeVirt should move)`, `${poll.inFlight} migration(s) in flight`];
   if (!poll.kubevirt.settled) parts.push(`KubeVirt ${poll.kubevirt.phase || 'unknown'} at ${poll.kubevirt.observed || '?'}${poll.kubevirt.expected ? ` (expected ${poll.kubevirt.expected})` : ''}`);
   return { kind: 'no-progress', text: `No progress for ${formatDuration(forMs)}: ${parts.join(', ')}` };
 }
@@ -64,9 +64,11 @@ export function track(prev: TrackerState, poll: PollAssessment, now: number, opt
     settledPolls: poll.settled ? prev.settledPolls + 1 : 0,
     history: thin([...prev.history, { atMs: now - prev.startedAt, outdated: poll.outdated.length, inFlight: poll.inFlight }], opts.historyPoints),
   };
-  if (poll.stall.length > 0) return { state, verdict: { kind: 'stalled', reasons: poll.stall } };
+  // Stuck or repeatedly failing VMIs end the watch only once nothing else can still move by itself:
+  // one flaky VMI must not stop a rollout that is progressing everywhere else.
+  if (poll.stall.length > 0 && poll.movable === 0) return { state, verdict: { kind: 'stalled', reasons: poll.stall } };
   if (poll.settled) return { state, verdict: state.settledPolls >= opts.confirmPolls ? { kind: 'completed' } : { kind: 'wait' } };
   const quiet = now - state.lastProgressAt;
-  if (quiet >= opts.stallAfter) return { state, verdict: { kind: 'stalled', reasons: [noProgressReason(poll, quiet)] } };
+  if (quiet >= opts.stallAfter) return { state, verdict: { kind: 'stalled', reasons: [noProgressReason(poll, quiet), ...poll.stall] } };
   return { state, verdict: { kind: 'wait' } };
 }

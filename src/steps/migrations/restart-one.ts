@@ -8,7 +8,7 @@ import { approvalFlag } from '../../engine/gate.js';
 import type { PendingApproval } from '../../errors.js';
 import { OUTDATED_LABEL } from '../../kube/schemas.js';
 import type { RestartCandidate } from './candidates.js';
-import { backOnCurrentLauncher, identityOf, restartTookEffect, type LifecycleReader, type VmiIdentity } from './lifecycle.js';
+import { backOnCurrentLauncher, identityOf, restartTookEffect, type LifecycleReader, type VmiIdentity, type VmiLifecycle } from './lifecycle.js';
 import { publish, notesOf, restartKeys, setRow, type RecoverDeps } from './recover-context.js';
 import { restartRequest } from './recover-requests.js';
 import { restartGate } from './restart-gate.js';
@@ -60,15 +60,12 @@ export interface RestartTurn {
   notOfferedNow?: string;
 }
 
-export async function restartOne(deps: RecoverDeps, c: RestartCandidate, turn: RestartTurn): Promise<RestartStep> {
-  const { why, position } = turn;
-  const { ctx, lifecycle } = deps;
-  const k = restartKeys(ctx.step.id, c.vm);
-  const notes = notesOf(ctx);
-  const before = notes[k.before] as VmiIdentity | undefined;
-  const request = restartRequest(c.namespace, c.name, deps.program);
-  const record = ctx.state().mutations[k.send];
+type Keys = ReturnType<typeof restartKeys>;
 
+/** What earlier attempts journaled for this VM decides first: a restart sent (or half-sent), or a skip. */
+async function fromJournal(deps: RecoverDeps, c: RestartCandidate, k: Keys, before: VmiIdentity | undefined): Promise<RestartStep | undefined> {
+  const { ctx, lifecycle } = deps;
+  const record = ctx.state().mutations[k.send];
   if (record?.outcome === 'recorded') {
     setRow(deps, c.vm, 'would-restart');
     return { result: 'would-restart' };
@@ -76,42 +73,36 @@ export async function restartOne(deps: RecoverDeps, c: RestartCandidate, turn: R
   if (record?.outcome && record.outcome !== 'failed') return { result: await afterSend(deps, c, before) };
   if (record && !ctx.dryRun && (await settleRestart(lifecycle, c, before)) === 'done') {
     // An earlier attempt sent it and stopped before journaling the result: record it, never send it again.
-    await ctx.mutate({ key: k.send, request, approvedBy: k.gate, settle: () => settleRestart(lifecycle, c, before) });
+    await ctx.mutate({ key: k.send, request: restartRequest(c.namespace, c.name, deps.program), approvedBy: k.gate, settle: () => settleRestart(lifecycle, c, before) });
     return { result: await afterSend(deps, c, before) };
   }
-  if (notes[k.skipped]) {
+  if (notesOf(ctx)[k.skipped]) {
     setRow(deps, c.vm, 'skipped', 'skipped earlier in this session');
     return { result: 'skipped' };
   }
-  if (turn.notOfferedNow) {
-    setRow(deps, c.vm, 'outstanding', turn.notOfferedNow);
-    return { result: 'outstanding' };
-  }
+  return undefined;
+}
 
-  const ask = restartGate(c, { key: k.gate, why, confirmByName: ctx.params.confirmByName, restartWaitMs: ctx.params.restartWait, baseline: deps.baseline, position });
-  setRow(deps, c.vm, 'asking');
-  publish(deps);
-  const decision = await ctx.confirm(ask, { deferIfPending: true });
-  if (decision.choice === 'pending') {
-    setRow(deps, c.vm, 'awaiting-approval');
-    return { result: 'pending', pending: { gate: 'restart', title: `restart VM ${c.vm}`, flag: approvalFlag({ ...ask, key: k.gate }) } };
-  }
-  if (decision.choice === 'abort') return { result: 'aborted' };
-  if (decision.choice === 'skip') {
-    ctx.note(k.skipped, { at: decision.at, by: decision.by });
-    setRow(deps, c.vm, 'skipped');
-    return { result: 'skipped' };
-  }
+const notRunning = (vmi: VmiLifecycle | undefined): string | undefined => {
+  if (!vmi) return 'no VMI';
+  if (vmi.metadata.deletionTimestamp) return 'shutting down';
+  const phase = vmi.status?.phase ?? 'unknown';
+  return phase === 'Running' ? undefined : phase;
+};
 
+/** Approved: look again (the decision may have taken minutes), then restart only what still runs, outdated, as the same VMI. */
+async function send(deps: RecoverDeps, c: RestartCandidate, k: Keys): Promise<RestartStep> {
+  const { ctx, lifecycle } = deps;
+  const request = restartRequest(c.namespace, c.name, deps.program);
   if (ctx.dryRun) {
     await ctx.mutate({ key: k.send, request, approvedBy: k.gate });
     setRow(deps, c.vm, 'would-restart');
     return { result: 'would-restart' };
   }
-  // The decision may have taken minutes: restart only what still runs, outdated, as the same VMI.
   const vmi = await lifecycle.vmi(c.namespace, c.name);
-  if (!vmi || vmi.metadata.deletionTimestamp || vmi.status?.phase !== 'Running') {
-    setRow(deps, c.vm, 'outstanding', `no longer running (${vmi ? (vmi.metadata.deletionTimestamp ? 'shutting down' : (vmi.status?.phase ?? 'unknown')) : 'no VMI'}) when approved: not restarted`);
+  const stopped = notRunning(vmi);
+  if (stopped || !vmi) {
+    setRow(deps, c.vm, 'outstanding', `no longer running (${stopped ?? 'no VMI'}) when approved: not restarted`);
     return { result: 'outstanding' };
   }
   if (vmi.metadata.labels?.[OUTDATED_LABEL] === undefined) {
@@ -125,4 +116,31 @@ export async function restartOne(deps: RecoverDeps, c: RestartCandidate, turn: R
   publish(deps);
   await ctx.mutate({ key: k.send, request, approvedBy: k.gate, settle: () => settleRestart(lifecycle, c, identity) });
   return { result: await afterSend(deps, c, identity) };
+}
+
+export async function restartOne(deps: RecoverDeps, c: RestartCandidate, turn: RestartTurn): Promise<RestartStep> {
+  const { ctx } = deps;
+  const k = restartKeys(ctx.step.id, c.vm);
+  const journaled = await fromJournal(deps, c, k, notesOf(ctx)[k.before] as VmiIdentity | undefined);
+  if (journaled) return journaled;
+  if (turn.notOfferedNow) {
+    setRow(deps, c.vm, 'outstanding', turn.notOfferedNow);
+    return { result: 'outstanding' };
+  }
+
+  const ask = restartGate(c, { key: k.gate, why: turn.why, confirmByName: ctx.params.confirmByName, restartWaitMs: ctx.params.restartWait, baseline: deps.baseline, position: turn.position });
+  setRow(deps, c.vm, 'asking');
+  publish(deps);
+  const decision = await ctx.confirm(ask, { deferIfPending: true });
+  if (decision.choice === 'pending') {
+    setRow(deps, c.vm, 'awaiting-approval');
+    return { result: 'pending', pending: { gate: 'restart', title: `restart VM ${c.vm}`, flag: approvalFlag({ ...ask, key: k.gate }) } };
+  }
+  if (decision.choice === 'abort') return { result: 'aborted' };
+  if (decision.choice === 'skip') {
+    ctx.note(k.skipped, { at: decision.at, by: decision.by });
+    setRow(deps, c.vm, 'skipped');
+    return { result: 'skipped' };
+  }
+  return send(deps, c, k);
 }

@@ -24,7 +24,7 @@ const RUNBOOK = 'test/fixtures/runbooks/plan-customize.yaml';
 const start = (scenario: 'healthy' | 'lost-customizations') => startLab({ scenario, stateDir: mkdtempSync(join(tmpdir(), 'up-cust-')), speed: 1, seed: 9 });
 
 function pack(out: CustomizeOutput, hop: number, name: string): PackCustomization {
-  const p = out.hops.find((h) => h.index === hop)!.profiles.flatMap((x) => x.packs).find((x) => x.name === name);
+  const p = out.byHop.find((h) => h.index === hop)!.profiles.flatMap((x) => x.packs).find((x) => x.name === name);
   if (!p) throw new Error(`no ${name} in hop ${hop}`);
   return p;
 }
@@ -43,9 +43,9 @@ describe('customize against the lab', () => {
     lab = await start('healthy');
     const { outcome, out } = await customize(lab);
     expect(outcome.status).toBe('done');
-    expect(out.hops.map((h) => `${h.from}→${h.to}`)).toEqual(['4.4.10→4.5.4', '4.5.4→4.6.3']);
+    expect(out.byHop.map((h) => `${h.from}→${h.to}`)).toEqual(['4.4.10→4.5.4', '4.5.4→4.6.3']);
     expect(out.ruleFailures).toBe(0);
-    expect(out.hops.flatMap((h) => h.profiles.flatMap((p) => p.rules))).toHaveLength(24);
+    expect(out.byHop.flatMap((h) => h.profiles.flatMap((p) => p.rules))).toHaveLength(24);
     const vmo = pack(out, 2, 'virtual-machine-orchestrator');
     expect(vmo.mode).toBe('threeWay');
     expect(vmo.counts.ignored).toBeGreaterThan(0);

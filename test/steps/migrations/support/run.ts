@@ -1,0 +1,164 @@
+/**
+ * Runs the migration step kinds through the real runner and session store, with the real kubectl
+ * against a Kubernetes double (or the lab), and test steps that stand in for the snapshot and the
+ * plan. Every kubectl call is recorded, so tests can count calls per poll.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { noApprovals, type Approvals } from '../../../../src/engine/approval-policy.js';
+import { systemClock, type Clock } from '../../../../src/engine/clock.js';
+import { unavailable, type Effects } from '../../../../src/engine/effects.js';
+import { plannedEntries } from '../../../../src/engine/entries.js';
+import type { ConfirmFn, Decision, GateRequest } from '../../../../src/engine/gate.js';
+import { parseRunbook } from '../../../../src/engine/load.js';
+import type { Params } from '../../../../src/engine/params.js';
+import { Runner, type RunOutcome } from '../../../../src/engine/runner.js';
+import { findStep, type SessionState, type StepState } from '../../../../src/engine/state.js';
+import { defineStepKind, StepRegistry, succeeded } from '../../../../src/engine/step-kind.js';
+import { KubeClient } from '../../../../src/kube/client.js';
+import { Kubectl, type KubectlCall } from '../../../../src/kube/kubectl.js';
+import type { PaletteApi } from '../../../../src/palette/api.js';
+import { Redactor } from '../../../../src/session/redact.js';
+import { SessionStore } from '../../../../src/session/store.js';
+import type { PlanContract, SnapshotContract } from '../../../../src/steps/contracts.js';
+import { diagnoseStep, migrationsStep, recoverStep } from '../../../../src/steps/migrations/index.js';
+import { policyConfirm } from '../../../support/engine-harness.js';
+import { meta } from '../../../support/state-fixtures.js';
+import { knownIssuesYaml } from './known-issues.js';
+
+/** Stands in for the snapshot step (same kind name, so recovery finds its baseline): the VMIs running at the baseline. */
+export const fixedSnapshot = defineStepKind({
+  kind: 'snapshot',
+  title: 'Snapshot (fixed for the test)',
+  description: 'Outputs the baseline given in params',
+  params: z.strictObject({ runningVmis: z.array(z.string()) }),
+  async run(ctx) {
+    const baseline: SnapshotContract['baseline'] = {
+      runningVmis: ctx.params.runningVmis,
+      nads: [],
+      vms: [],
+      loadBalancerServices: [],
+      storageClasses: [],
+      nodes: { total: 0, notReady: [] },
+      deployedProfiles: [],
+    };
+    return succeeded<SnapshotContract>({ baseline });
+  },
+});
+
+/** Stands in for the plan step: outputs the plan given in params (no hops: the steps run once). */
+export const fixedImpact = defineStepKind({
+  kind: 'fixed-impact',
+  title: 'Plan (fixed for the test)',
+  description: 'Outputs a plan without hops, with the VM impact given in params',
+  params: z.strictObject({ impact: z.array(z.object({ vm: z.string(), node: z.string().optional(), fate: z.enum(['live-migrate', 'evict', 'restart', 'not-running']), reason: z.string() })) }),
+  async run(ctx) {
+    return succeeded<PlanContract>({ hops: [], impact: ctx.params.impact });
+  },
+});
+
+export function registry(): StepRegistry {
+  return new StepRegistry().register(migrationsStep, diagnoseStep, recoverStep, fixedSnapshot, fixedImpact);
+}
+
+export function runbookYaml(steps: string, extra = knownIssuesYaml): string {
+  return `apiVersion: upgrade-pilot/v1
+kind: Runbook
+metadata: { name: migrations-test, title: Migrations test }
+steps:
+${steps}
+${extra}`;
+}
+
+export interface RunOptions {
+  approvals?: Approvals;
+  confirm?: ConfirmFn;
+  dryRun?: boolean;
+  signal?: AbortSignal;
+  clock?: Clock;
+  site?: Params;
+}
+
+export interface MigrationRun {
+  store: SessionStore;
+  id: string;
+  calls: KubectlCall[];
+  kubectl: Kubectl;
+  runner(opts?: RunOptions): Runner;
+  run(opts?: RunOptions): Promise<RunOutcome>;
+  state(): SessionState;
+  step(id: string): StepState;
+}
+
+export function migrationRun(kubeconfig: string, yaml: string, opts: { dryRun?: boolean; clock?: Clock; context?: string } = {}): MigrationRun {
+  const reg = registry();
+  const { runbook } = parseRunbook(yaml, '/test/migrations.yaml', undefined, reg);
+  const dir = mkdtempSync(join(tmpdir(), 'up-migr-'));
+  const store = new SessionStore(join(dir, 'state'), new Redactor());
+  const id = `migr-${Math.random().toString(16).slice(2, 8)}`;
+  store.create({ type: 'session.created', at: new Date().toISOString(), meta: { ...meta, id, mode: opts.dryRun ? 'rehearsal' : 'live' }, entries: plannedEntries(runbook, reg) }).close();
+  const calls: KubectlCall[] = [];
+  const kubectl = new Kubectl({ kubeconfig, context: opts.context, requestTimeoutMs: 10_000, processTimeoutMs: 20_000, cacheDir: join(dir, 'kube-cache'), concurrency: 6, onCall: (c) => calls.push(c) });
+  const runner = (o: RunOptions = {}) => {
+    const session = store.open(id);
+    const dryRun = o.dryRun ?? opts.dryRun ?? false;
+    const effects: Effects = {
+      palette: unavailable<PaletteApi>('profile API', 'not in this test'),
+      kube: new KubeClient(kubectl),
+      clock: o.clock ?? opts.clock ?? systemClock,
+      confirm: o.confirm ?? policyConfirm(o.approvals ?? noApprovals, dryRun),
+      log: () => undefined,
+    };
+    const r = new Runner({ state: session.state, registry: reg, runbook, site: o.site, effects, journal: session, dryRun, signal: o.signal ?? new AbortController().signal, resuming: session.state.seq > 1 });
+    const run = r.run.bind(r);
+    r.run = async () => {
+      try {
+        return await run();
+      } finally {
+        session.close();
+      }
+    };
+    return r;
+  };
+  return {
+    store,
+    id,
+    calls,
+    kubectl,
+    runner,
+    run: (o) => runner(o).run(),
+    state: () => store.load(id),
+    step: (stepId) => {
+      const s = findStep(store.load(id), stepId);
+      if (!s) throw new Error(`no step ${stepId}`);
+      return s;
+    },
+  };
+}
+
+export interface ScriptedConfirm {
+  confirm: ConfirmFn;
+  /** Every gate asked, in order. */
+  asked: GateRequest[];
+}
+
+/** An operator who answers each gate by a rule (a function of the request); unanswered gates fail the test. */
+export function scripted(answer: (request: GateRequest) => Decision['choice'] | undefined): ScriptedConfirm {
+  const asked: GateRequest[] = [];
+  return {
+    asked,
+    confirm: async (request) => {
+      asked.push(request);
+      const choice = answer(request);
+      if (!choice) throw new Error(`unexpected gate ${request.key}: ${request.title}`);
+      return { choice, by: 'operator', at: new Date().toISOString() };
+    },
+  };
+}
+
+/** A clock that reads the lab's simulated time and sleeps in simulated milliseconds. */
+export function simClock(sim: { now(): number; getSpeed(): number }): Clock {
+  return { now: () => sim.now(), sleep: (ms, signal) => systemClock.sleep(ms / sim.getSpeed(), signal) };
+}
