@@ -137,7 +137,7 @@ export function App({ controller }: { controller: AppController }) {
 
   return (
     <Box flexDirection="column" width={columns}>
-      <Header meta={state.meta} />
+      <Header meta={state.meta} columns={columns} />
       <Box>
         <Box width={LIST_WIDTH} flexDirection="column" paddingX={1} borderStyle="single" borderTop={false} borderBottom={false} borderLeft={false}>
           <StepList entries={state.entries} selectedId={shown?.id} width={LIST_WIDTH - 3} height={paneHeight} now={now} runStatus={state.run.status} />
@@ -191,16 +191,17 @@ export function App({ controller }: { controller: AppController }) {
   );
 }
 
+/** The lab's first screen: one paragraph per line, wrapped by the terminal's width. */
 function Guide({ lines }: { lines: string[] }) {
   const c = colour('info');
   return (
-    <Box flexDirection="column" borderStyle="round" {...(c ? { borderColor: c } : {})} paddingX={1}>
+    <Box flexDirection="column" borderStyle="round" {...(c ? { borderColor: c } : {})} paddingX={1} gap={1}>
       {lines.map((l, i) => (
         <Text key={i} wrap="wrap" bold={i === 0}>
           {l}
         </Text>
       ))}
-      <Text dimColor>Press Enter to start.</Text>
+      <Text bold>Press Enter to begin.</Text>
     </Box>
   );
 }

@@ -59,24 +59,15 @@ function untilStopped(signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** The first screen of `npm start`: what this is, that nothing real is touched, the keys. */
+/** The first screen of `npm start`: what this is, that nothing real is touched, the keys. One paragraph per line: the screen wraps them. */
 export function labGuide(lab: LabHandle, speed: number, keptFolder: boolean): string[] {
   return [
     'Welcome to the upgrade-pilot lab.',
-    '',
-    'This is a rehearsal ground: a simulated Palette profile API and a simulated Kubernetes cluster running',
-    'on this machine (127.0.0.1). Nothing real is touched: the API key, project, cluster and kubeconfig',
-    'were made for this run and disappear with it.',
-    '',
+    'This is a rehearsal ground: a simulated Palette profile API and a simulated Kubernetes cluster running on this machine (127.0.0.1). Nothing real is touched: the API key, project, cluster and kubeconfig were made for this run and disappear with it.',
     `Scenario "${lab.scenario}": ${lab.labJson.summary}`,
-    `Simulated time runs ${speed}x faster than the clock on the wall, so a reconciliation that takes`,
-    'minutes on a real cluster takes seconds here.',
-    '',
-    'You will walk the VM orchestration pack upgrade runbook: snapshot, plan, carry the site customizations,',
-    'publish each hop, watch the migrations, recover, verify. Every change stops at a gate and waits for you.',
-    `The lab's kubeconfig (try kubectl on it) is ${lab.kubeconfig}${keptFolder ? '' : ' (removed when you quit; pass --state-dir to keep it)'}.`,
-    '',
-    'Keys: Enter continue / choose · ↑↓ move · Esc the safe option · ? help · [ ] browse steps · q quit',
-    'Press Enter to begin.',
+    `Simulated time runs ${speed}x faster than the clock on the wall, so a reconciliation that takes minutes on a real cluster takes seconds here.`,
+    'You will walk the VM orchestration pack upgrade runbook: snapshot, plan, carry the site customizations, publish each hop, watch the migrations, recover, verify. Every change stops at a gate and waits for you.',
+    `The lab's kubeconfig (try kubectl on it): ${lab.kubeconfig}${keptFolder ? '' : ' (removed when you quit; pass --state-dir to keep it)'}.`,
+    'Keys: Enter choose · ↑↓ move · Esc the safe option · ? help · [ ] browse steps · f follow · q quit',
   ];
 }

@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from 'ink';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
+import { useRefState } from './use-ref-state.js';
 import type { Choice, GateOption, GateRequest } from '../engine/gate.js';
 import { colour } from './theme.js';
 
@@ -18,20 +19,10 @@ export interface ConfirmGateProps {
  */
 export function ConfirmGate({ request, onDecide, isActive = true, rehearsal = false, maxItems = 12 }: ConfirmGateProps) {
   const safeIndex = Math.max(0, request.options.findIndex((o) => o.choice === request.safeChoice));
-  const [focus, setFocusState] = useState(safeIndex);
-  const focusRef = useRef(safeIndex);
-  const setFocus = (next: (f: number) => number) => {
-    focusRef.current = next(focusRef.current);
-    setFocusState(focusRef.current);
-  };
-  const [typing, setTyping] = useState(false);
-  const [typed, setTypedState] = useState('');
-  // Keys can arrive faster than React re-renders: Enter must see every character typed before it.
-  const typedRef = useRef('');
-  const setTyped = (next: string | ((t: string) => string)) => {
-    typedRef.current = typeof next === 'function' ? next(typedRef.current) : next;
-    setTypedState(typedRef.current);
-  };
+  const [focus, setFocus, focusRef] = useRefState(safeIndex);
+  const [typing, setTyping, typingRef] = useRefState(false);
+  // Enter must see every character typed before it (see useRefState).
+  const [typed, setTyped, typedRef] = useRefState('');
   const [mismatch, setMismatch] = useState(false);
 
   const choose = (option: GateOption | undefined) => {
@@ -47,7 +38,7 @@ export function ConfirmGate({ request, onDecide, isActive = true, rehearsal = fa
 
   useInput(
     (input, key) => {
-      if (typing) {
+      if (typingRef.current) {
         if (key.escape) {
           setTyping(false);
           return;

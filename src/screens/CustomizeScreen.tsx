@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from 'ink';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useRefState } from './use-ref-state.js';
 import { parse as parseYamlValue } from 'yaml';
 import { valuesDiff } from '../steps/hop/payload-diff.js';
 import { decisionKey, type CustomizeEntry, type CustomizeLive, type CustomizeOutput, type DecisionMap, type PackCustomization } from '../steps/customize/types.js';
@@ -10,6 +11,8 @@ import { colour, type Tone } from './theme.js';
 const labelTone: Record<string, Tone> = { carried: 'pass', candidate: 'pass', ruleFix: 'warn', newDefault: 'info', conflict: 'fail', ignored: 'muted' };
 const show = (v: unknown) => (v === undefined ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
 const fit = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s.padEnd(n));
+/** Paths keep their end, where the setting is named: `…kubevirtResource.additionalFeatureGates`. */
+const fitLeft = (s: string, n: number) => (s.length > n ? `…${s.slice(s.length - n + 1)}` : s.padEnd(n));
 
 interface PackRow {
   hop: number;
@@ -20,8 +23,23 @@ interface PackRow {
 
 function decisionText(key: string, e: CustomizeEntry, pending: DecisionMap): string {
   const d = pending[key];
-  if (d === undefined) return e.label === 'conflict' ? 'keep site (proposed)' : '';
-  return d === 'keepSite' ? 'keep site' : d === 'takeNew' ? 'take new default' : `value ${show(d.value)}`;
+  if (d === undefined) return e.label !== 'conflict' ? '' : e.decision === 'merged' ? 'merge both (proposed)' : 'keep site (proposed)';
+  if (d === 'keepSite') return 'keep site';
+  if (d === 'takeNew') return 'take new default';
+  if (d === 'merge') return 'merge both';
+  return `value ${show(d.value)}`;
+}
+
+/** Only the counts that are not zero, so a pack's line fits. */
+function countsLine(n: PackCustomization['counts']): string {
+  const parts: Array<[number, string]> = [
+    [n.carried + n.candidate, 'carried'],
+    [n.newDefault, 'new'],
+    [n.conflict, 'conflicts'],
+    [n.ruleFix, 'rule fixes'],
+    [n.ignored, 'ignored'],
+  ];
+  return parts.filter(([v]) => v > 0).map(([v, w]) => `${w} ${v}`).join(' · ') || 'no differences';
 }
 
 /**
@@ -35,36 +53,44 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
     () => (out?.byHop ?? []).flatMap((h) => h.profiles.flatMap((p) => p.packs.map((pack) => ({ hop: h.index, role: p.role, profile: p.name, pack })))),
     [out],
   );
-  const [packIndex, setPackIndex] = useState(0);
-  const [entryIndex, setEntryIndex] = useState(0);
-  const [focus, setFocus] = useState<'packs' | 'entries' | 'diff'>('packs');
-  const [editing, setEditing] = useState<string | undefined>();
-  const [typed, setTyped] = useState('');
-  const typedRef = useRef('');
-  const [pending, setPending] = useState<DecisionMap>(() => (step.notes.decisions as DecisionMap | undefined) ?? {});
+  const [packIndex, setPackIndex, packRef] = useRefState(0);
+  const [entryIndex, setEntryIndex, entryRef] = useRefState(0);
+  const [focus, setFocus, focusRef] = useRefState<'packs' | 'entries' | 'diff'>('packs');
+  const [editing, setEditing, editingRef] = useRefState<string | undefined>(undefined);
+  const [typed, setTyped, typedRef] = useRefState('');
+  const [pending, setPending, pendingRef] = useRefState<DecisionMap>(() => (step.notes.decisions as DecisionMap | undefined) ?? {});
   const [diffOffset, setDiffOffset] = useState(0);
 
   const row = rows[Math.min(packIndex, rows.length - 1)];
   const entries = row?.pack.entries ?? [];
   const entry = entries[Math.min(entryIndex, entries.length - 1)];
+  // What the key handler acts on, read through refs (see useRefState).
+  const current = () => {
+    const r = rows[Math.min(packRef.current, rows.length - 1)];
+    const list = r?.pack.entries ?? [];
+    return { r, list, e: list[Math.min(entryRef.current, list.length - 1)] };
+  };
   const keyOf = (e: CustomizeEntry) => (row ? decisionKey(row.hop, row.role, row.pack.name, e.path) : e.path);
   const diff = useMemo(() => (row && focus === 'diff' ? valuesDiff(row.pack.deployedValues, row.pack.values, 2000) : undefined), [row, focus]);
   const rules = (out?.byHop ?? []).flatMap((h) => h.profiles.flatMap((p) => p.rules.map((r) => ({ ...r, hop: h.index }))));
   const red = rules.filter((r) => r.status === 'fail');
 
   const setDecision = (value: DecisionMap[string] | undefined) => {
-    if (!entry || entry.label !== 'conflict') return;
+    const { r, e } = current();
+    if (!r || !e || e.label !== 'conflict') return;
+    const key = decisionKey(r.hop, r.role, r.pack.name, e.path);
     setPending((p) => {
       const next = { ...p };
-      if (value === undefined) delete next[keyOf(entry)];
-      else next[keyOf(entry)] = value;
+      if (value === undefined) delete next[key];
+      else next[key] = value;
       return next;
     });
   };
 
   useInput(
     (input, key) => {
-      if (editing) {
+      const { list, e } = current();
+      if (editingRef.current) {
         if (key.escape) setEditing(undefined);
         else if (key.return) {
           let value: unknown = typedRef.current;
@@ -75,33 +101,29 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
           }
           setDecision({ value });
           setEditing(undefined);
-        } else if (key.backspace || key.delete) {
-          typedRef.current = typedRef.current.slice(0, -1);
-          setTyped(typedRef.current);
-        } else if (input && !key.ctrl && !key.meta) {
-          typedRef.current += input;
-          setTyped(typedRef.current);
-        }
+        } else if (key.backspace || key.delete) setTyped((t) => t.slice(0, -1));
+        else if (input && !key.ctrl && !key.meta) setTyped((t) => t + input);
         return;
       }
-      if (key.tab) setFocus((f) => (f === 'packs' ? 'entries' : 'packs'));
-      else if (input === 'd') setFocus((f) => (f === 'diff' ? 'packs' : 'diff'));
+      const f = focusRef.current;
+      if (key.tab) setFocus(f === 'packs' ? 'entries' : 'packs');
+      else if (input === 'd') setFocus(f === 'diff' ? 'packs' : 'diff');
       else if (key.upArrow || key.downArrow) {
         const d = key.upArrow ? -1 : 1;
-        if (focus === 'packs') {
+        if (f === 'packs') {
           setPackIndex((i) => Math.min(rows.length - 1, Math.max(0, i + d)));
           setEntryIndex(0);
           setDiffOffset(0);
-        } else if (focus === 'entries') setEntryIndex((i) => Math.min(entries.length - 1, Math.max(0, i + d)));
+        } else if (f === 'entries') setEntryIndex((i) => Math.min(list.length - 1, Math.max(0, i + d)));
         else setDiffOffset((o) => Math.max(0, o + d * 5));
-      } else if (focus === 'entries' && input === 'k') setDecision('keepSite');
-      else if (focus === 'entries' && input === 'n') setDecision('takeNew');
-      else if (focus === 'entries' && input === 'e' && entry?.label === 'conflict') {
-        typedRef.current = '';
+      } else if (f === 'entries' && input === 'k') setDecision('keepSite');
+      else if (f === 'entries' && input === 'n') setDecision('takeNew');
+      else if (f === 'entries' && input === 'm' && e?.suggestion !== undefined) setDecision('merge');
+      else if (f === 'entries' && input === 'e' && e?.label === 'conflict') {
         setTyped('');
-        setEditing(keyOf(entry));
-      } else if (gate && decide && input === 'c') decide('approve', { decisions: pending });
-      else if (gate && decide && input === 'a') decide('skip', { decisions: pending });
+        setEditing(e.path);
+      } else if (gate && decide && input === 'c') decide('approve', { decisions: pendingRef.current });
+      else if (gate && decide && input === 'a') decide('skip', { decisions: pendingRef.current });
       else if (gate && decide && input === 's') decide('abort');
     },
     { isActive },
@@ -121,8 +143,10 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
   const entryRoom = Math.max(3, height - listRoom - 14);
   const packStart = Math.max(0, Math.min(packIndex - Math.floor(listRoom / 2), rows.length - listRoom));
   const entryStart = Math.max(0, Math.min(entryIndex - Math.floor(entryRoom / 2), entries.length - entryRoom));
-  const pathWidth = Math.max(20, Math.floor(width * 0.4));
-  const valueWidth = Math.max(10, Math.floor((width - pathWidth - 14) / 2));
+  // marker 2 + label 12 + " → " 3 + spaces: the rest split between the path and the two values.
+  const avail = Math.max(30, width - 19);
+  const pathWidth = Math.floor(avail * 0.42);
+  const valueWidth = Math.floor((avail - pathWidth) / 2);
   const c = row?.pack.counts;
   return (
     <Box flexDirection="column">
@@ -134,11 +158,8 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
           const at = packStart + i === packIndex;
           const n = r.pack.counts;
           return (
-            <Text key={`${r.hop}/${r.role}/${r.pack.name}`} {...(at && focus === 'packs' && isActive ? { inverse: true } : {})}>
-              {at ? '❯ ' : '  '}hop {r.hop} · {fit(`${r.profile} / ${r.pack.name}`, 40)} {r.pack.from} → {r.pack.tag}{' '}
-              <Text dimColor>
-                carried {n.carried + n.candidate} · new {n.newDefault} · conflicts {n.conflict} · rule fixes {n.ruleFix} · ignored {n.ignored}
-              </Text>
+            <Text key={`${r.hop}/${r.role}/${r.pack.name}`} wrap="truncate-end" {...(at && focus === 'packs' && isActive ? { inverse: true } : {})}>
+              {at ? '❯ ' : '  '}hop {r.hop} · {fit(`${r.profile} / ${r.pack.name}`, 34)} {`${r.pack.from} → ${r.pack.tag}`.padEnd(18)} <Text dimColor>{countsLine(n)}</Text>
             </Text>
           );
         })}
@@ -166,9 +187,9 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
         </Box>
       ) : (
         <Box flexDirection="column" marginTop={1}>
-          <Text bold>
+          <Text bold wrap="truncate-end">
             {'  '}
-            {fit('LABEL', 11)}
+            {fit('LABEL', 12)}
             {fit('PATH', pathWidth)} {fit('DEPLOYED', valueWidth)} → {fit('DRAFT', valueWidth)}
           </Text>
           {entries.length === 0 ? <Text dimColor>  No differences other than ignored ones (image tags and versions).</Text> : null}
@@ -177,15 +198,31 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
             const tone = colour(labelTone[e.label] ?? 'muted');
             const decision = decisionText(keyOf(e), e, pending);
             return (
-              <Text key={e.path} {...(at && isActive ? { inverse: true } : {})}>
+              <Text key={e.path} wrap="truncate-end" {...(at && isActive ? { inverse: true } : {})}>
                 {at ? '❯ ' : '  '}
-                <Text {...(tone ? { color: tone } : {})}>{fit(e.label === 'ruleFix' ? 'rule fix' : e.label === 'newDefault' ? 'new default' : e.label, 11)}</Text>
-                {fit(e.path, pathWidth)} {fit(show(e.deployed), valueWidth)} → {fit(show(e.result), valueWidth)}
-                {decision ? <Text dimColor> [{decision}]</Text> : null}
+                <Text {...(tone ? { color: tone } : {})}>{fit(e.label === 'ruleFix' ? 'rule fix' : e.label === 'newDefault' ? 'new default' : e.label, 12)}</Text>
+                {fitLeft(e.path, pathWidth)} {fit(show(e.deployed), valueWidth)} → {fit(show(e.result), valueWidth)}
               </Text>
             );
           })}
           {entries.length > entryRoom ? <Text dimColor>{`  ${entries.length} differences (Tab, then ↑↓)`}</Text> : null}
+          {focus === 'entries' && entry ? (
+            <Box flexDirection="column">
+              <Text wrap="truncate-end">
+                <Text bold>{entry.path}</Text>
+                {entry.note ? <Text dimColor> ({entry.note})</Text> : null}
+              </Text>
+              {entry.label === 'conflict' ? (
+                <Text>
+                  Decision: <Text bold>{decisionText(keyOf(entry), entry, pending)}</Text>{' '}
+                  <Text dimColor>(k keep site · n new default{entry.suggestion !== undefined ? ' · m merge lists' : ''} · e enter a value)</Text>
+                </Text>
+              ) : null}
+              <Text dimColor wrap="truncate-end">
+                draft {show(entry.result)} · deployed {show(entry.deployed)} · new default {show(entry.newDefault)}
+              </Text>
+            </Box>
+          ) : null}
         </Box>
       )}
       {editing ? (
@@ -206,7 +243,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
       {step.error ? <ErrorPanel error={step.error} /> : null}
       {isActive && gate ? (
         <Text dimColor>
-          Tab packs/differences · d YAML diff · on a conflict: k keep site, n take new, e enter a value · a apply and review · c continue · s stop
+          Tab packs/differences · d YAML diff · on a conflict: k keep site, n take new, m merge lists, e enter a value · a apply and review
         </Text>
       ) : null}
     </Box>

@@ -116,16 +116,21 @@ async function customizePack(
       continue;
     }
     const given = input.decisions[decisionKey(hop.index, planned.role, change.name, e.path)];
-    if (given) decisions[e.path] = given;
-    else if (e.label === 'conflict') decisions[e.path] = 'keepSite';
-    const d = decisions[e.path];
+    // Conflicts keep the site's value unless the operator decided otherwise, except a list both sides
+    // changed (feature gates): there the site's items join the new version's, so neither side's are lost.
+    const merge = e.suggestion !== undefined ? { value: e.suggestion } : undefined;
+    let kind: CustomizeEntry['decision'];
+    if (given === 'merge' && merge) [decisions[e.path], kind] = [merge, 'merged'];
+    else if (given !== undefined && given !== 'merge') [decisions[e.path], kind] = [given, given === 'keepSite' ? 'keepSite' : given === 'takeNew' ? 'takeNew' : 'value'];
+    else if (e.label === 'conflict') [decisions[e.path], kind] = merge ? [merge, 'merged'] : ['keepSite', 'keepSite'];
     entries.push({
       path: e.path,
       label: e.label,
       ...('deployed' in e ? { deployed: show(e.deployed) } : {}),
       ...('oldDefault' in e ? { oldDefault: show(e.oldDefault) } : {}),
       ...('newDefault' in e ? { newDefault: show(e.newDefault) } : {}),
-      ...(e.label === 'conflict' ? { decision: d === 'keepSite' ? 'keepSite' : d === 'takeNew' ? 'takeNew' : 'value' } : {}),
+      ...(e.label === 'conflict' && kind ? { decision: kind } : {}),
+      ...(e.suggestion !== undefined ? { suggestion: e.suggestion } : {}),
       ...(e.note ? { note: e.note } : {}),
     } as CustomizeEntry);
   }

@@ -2,6 +2,7 @@
 import type { CustomizeOutput } from './types.js';
 
 const show = (v: unknown) => (v === undefined ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
+const decisionWords = { keepSite: 'keep site', takeNew: 'take new default', value: 'entered value', merged: "merge both sides' items" } as const;
 const label: Record<string, string> = { carried: 'carried', candidate: 'kept (site)', newDefault: 'new default', conflict: 'CONFLICT', ruleFix: 'rule fix', ignored: 'ignored' };
 
 export function renderCustomizationsText(out: CustomizeOutput): string[] {
@@ -14,7 +15,7 @@ export function renderCustomizationsText(out: CustomizeOutput): string[] {
         lines.push(`  ${p.name} / ${pack.name} ${pack.from} → ${pack.tag}  (${pack.mode === 'threeWay' ? '3-way' : '2-way'}: ${c.carried + c.candidate} carried, ${c.newDefault} new defaults, ${c.conflict} conflicts, ${c.ruleFix} rule fixes, ${c.ignored} ignored)`);
         lines.push(`    new defaults: ${pack.sources.newDefaults}${pack.sources.oldDefaults ? `; old defaults: ${pack.sources.oldDefaults}` : ''}`);
         for (const e of pack.entries) {
-          const decision = e.decision ? ` [${e.decision === 'keepSite' ? 'keep site' : e.decision === 'takeNew' ? 'take new default' : 'entered value'}]` : '';
+          const decision = e.decision ? ` [${decisionWords[e.decision]}]` : '';
           lines.push(`    ${(label[e.label] ?? e.label).padEnd(12)} ${e.path}: ${show(e.deployed)} → ${show(e.result)}${decision}${e.note ? `  (${e.note})` : ''}`);
         }
         for (const m of pack.manifestChanges) lines.push(`    manifest     ${m}`);

@@ -13,8 +13,13 @@ export interface CustomizeEntry {
   newDefault?: unknown;
   /** What the draft will hold at this path. */
   result?: unknown;
-  /** For conflicts: the decision taken (proposed `keepSite` until the operator says otherwise). */
-  decision?: 'keepSite' | 'takeNew' | 'value';
+  /**
+   * For conflicts: the decision taken. Proposed until the operator says otherwise: `merged` for a
+   * list both sides changed (the new items and the site's), else `keepSite`.
+   */
+  decision?: 'keepSite' | 'takeNew' | 'value' | 'merged';
+  /** For lists both sides changed: the item-level merge (new default's items plus the site's). */
+  suggestion?: unknown;
   note?: string;
 }
 
@@ -55,7 +60,7 @@ export interface CustomizeLive {
   result?: CustomizeOutput;
 }
 
-/** Decisions keyed `hop/role/pack/path`. */
-export type DecisionMap = Record<string, 'keepSite' | 'takeNew' | { value: unknown }>;
+/** Decisions keyed `hop/role/pack/path`; `merge` takes the item-level merge of a list. */
+export type DecisionMap = Record<string, 'keepSite' | 'takeNew' | 'merge' | { value: unknown }>;
 
 export const decisionKey = (hop: number, role: string, pack: string, path: string) => `${hop}/${role}/${pack}/${path}`;
