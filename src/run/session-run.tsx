@@ -49,9 +49,15 @@ export interface SessionRequest {
   effects?: typeof buildEffects;
 }
 
+/**
+ * CI is "set" as Ink judges it (present, and not `0` or `false`, even when empty): Ink then draws
+ * only a last frame, so the TUI would stay blank; plain lines are what a CI log wants anyway.
+ */
+const ciSet = (env: NodeJS.ProcessEnv) => ['CI', 'CONTINUOUS_INTEGRATION'].some((k) => k in env && env[k] !== '0' && env[k] !== 'false');
+
 /** TUI on a terminal; plain lines without one, with --non-interactive or --json, or under CI. */
 export function isInteractive(options: CliOptions, io: RunIO): boolean {
-  return Boolean(io.stdout.isTTY && io.stdin.isTTY && !options['non-interactive'] && !options.json && !io.env.CI);
+  return Boolean(io.stdout.isTTY && io.stdin.isTTY && !options['non-interactive'] && !options.json && !ciSet(io.env));
 }
 
 export function approvalsFrom(options: CliOptions): Approvals {

@@ -124,6 +124,18 @@ describe('verification checks', () => {
     expect(statuses(data, {})).toEqual(allPass);
   });
 
+  it('a failed migration of a VMI restarted since is resolved, counted, not red', () => {
+    const data = healthy();
+    (data.vmis as { value: Array<{ metadata: Record<string, unknown> }> }).value[1]!.metadata.creationTimestamp = '2026-11-22T05:00:00Z';
+    (data.migrations as { value: unknown[] }).value.push({ metadata: meta('vms', 'old', { creationTimestamp: '2026-11-22T04:00:00Z' }), spec: { vmiName: 'db-1' }, status: { phase: 'Failed', migrationState: { failureReason: 'client socket is closed' } } });
+    const r = runChecks(specs, data, expectations).find((x) => x.id === 'workloads')!;
+    expect(r.status).toBe('pass');
+    expect(r.summary).toMatch(/1 failed earlier and resolved by a restart/);
+    // The same failure on the VMI as it is now stays red.
+    (data.migrations as { value: Array<{ metadata: Record<string, unknown> }> }).value.at(-1)!.metadata.creationTimestamp = '2026-11-22T06:00:00Z';
+    expect(runChecks(specs, data, expectations).find((x) => x.id === 'workloads')!.status).toBe('fail');
+  });
+
   it('a cordoned node is a warning', () => {
     const data = healthy();
     (data.nodes as { value: Array<{ spec?: object }> }).value[0]!.spec = { unschedulable: true };
