@@ -15,6 +15,7 @@ import { Footer, type Hint } from './screens/Footer.js';
 import { Header } from './screens/Header.js';
 import { HelpOverlay } from './screens/HelpOverlay.js';
 import { QuitConfirm } from './screens/QuitConfirm.js';
+import { ResumeHint } from './screens/ResumeHint.js';
 import { screenFor } from './screens/registry.js';
 import { StepList } from './screens/StepList.js';
 import { colour } from './screens/theme.js';
@@ -32,6 +33,8 @@ export interface AppController {
   stop(): void;
   /** Where the report was written, once the run ended. */
   reportPath?: () => string | undefined;
+  /** The lab runs in this process (`npm start`): the session cannot be resumed after quitting. */
+  inProcessLab?: boolean;
 }
 
 function useGate(queue: ConfirmQueue): GateRequest | undefined {
@@ -151,17 +154,17 @@ export function App({ controller }: { controller: AppController }) {
           ) : null}
           {overlay === 'help' ? (
             <Box flexShrink={0}>
-              <HelpOverlay sessionId={state.meta.id} />
+              <HelpOverlay sessionId={state.meta.id} inProcessLab={Boolean(controller.inProcessLab)} />
             </Box>
           ) : null}
           {overlay === 'quit' ? (
             <Box flexShrink={0}>
-              <QuitConfirm sessionId={state.meta.id} onQuit={quit} onStay={() => setOverlay(undefined)} />
+              <QuitConfirm sessionId={state.meta.id} inProcessLab={Boolean(controller.inProcessLab)} onQuit={quit} onStay={() => setOverlay(undefined)} />
             </Box>
           ) : null}
           {outcome ? (
             <Box flexShrink={0}>
-              <OutcomePanel outcome={outcome} sessionId={state.meta.id} reportPath={controller.reportPath?.()} stepShowsError={Boolean(shown?.error)} />
+              <OutcomePanel outcome={outcome} sessionId={state.meta.id} reportPath={controller.reportPath?.()} stepShowsError={Boolean(shown?.error)} inProcessLab={Boolean(controller.inProcessLab)} />
             </Box>
           ) : null}
           {boxed && !overlay ? (
@@ -219,7 +222,7 @@ function CommandLog({ lines }: { lines: LogLine[] }) {
   );
 }
 
-function OutcomePanel({ outcome, sessionId, reportPath, stepShowsError }: { outcome: RunOutcome; sessionId: string; reportPath: string | undefined; stepShowsError: boolean }) {
+function OutcomePanel({ outcome, sessionId, reportPath, stepShowsError, inProcessLab }: { outcome: RunOutcome; sessionId: string; reportPath: string | undefined; stepShowsError: boolean; inProcessLab: boolean }) {
   if (outcome.status === 'done') {
     const c = colour('pass');
     return (
@@ -241,9 +244,8 @@ function OutcomePanel({ outcome, sessionId, reportPath, stepShowsError }: { outc
         <Text bold {...(red ? { color: red } : {})}>
           ✖ STOPPED: a step failed (details below).
         </Text>
-        <Text>
-          The session is saved. Continue with: <Text bold>upgrade-pilot resume {sessionId}</Text> <Text dimColor>· q/Enter exit</Text>
-        </Text>
+        <ResumeHint sessionId={sessionId} inProcessLab={inProcessLab} />
+        <Text dimColor>q/Enter exit</Text>
       </Box>
     );
   }
@@ -251,9 +253,7 @@ function OutcomePanel({ outcome, sessionId, reportPath, stepShowsError }: { outc
   return (
     <Box flexDirection="column">
       <ErrorPanel error={error} title={title} />
-      <Text>
-        The session is saved. Continue with: <Text bold>upgrade-pilot resume {sessionId}</Text>
-      </Text>
+      <ResumeHint sessionId={sessionId} inProcessLab={inProcessLab} />
       {reportPath ? <Text>Report: {reportPath}</Text> : null}
       <Text dimColor>Press q or Enter to exit.</Text>
     </Box>

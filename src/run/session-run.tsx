@@ -216,6 +216,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
             }),
             stop: () => controller.abort(),
             reportPath: () => reportPath,
+            inProcessLab: Boolean(req.lab),
           }}
         />,
         { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false },
@@ -234,7 +235,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       if (reportPath && !options.json) write(`report: ${reportPath}`);
     }
     const code = exitCodeFor(outcome);
-    if (!interactive) reportEnd(outcome, code, session.id, options.json, io, redactor);
+    if (!interactive) reportEnd(outcome, code, session.id, options.json, io, redactor, Boolean(req.lab));
     return code;
   } finally {
     process.off('SIGINT', onSignal);
@@ -245,7 +246,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   }
 }
 
-function reportEnd(outcome: RunOutcome, code: ExitCode, id: string, json: boolean, io: RunIO, redactor: Redactor): void {
+function reportEnd(outcome: RunOutcome, code: ExitCode, id: string, json: boolean, io: RunIO, redactor: Redactor, inProcessLab: boolean): void {
   const error: ErrorInfo | undefined = outcome.status === 'done' ? undefined : 'toInfo' in outcome.error ? outcome.error.toInfo() : outcome.error;
   if (json) {
     io.stdout.write(`${redactor.text(JSON.stringify({ type: 'result', session: id, status: outcome.status, exitCode: code, ...(error ? { error } : {}) }))}\n`);
@@ -253,6 +254,7 @@ function reportEnd(outcome: RunOutcome, code: ExitCode, id: string, json: boolea
   }
   if (!error) return;
   io.stderr.write(redactor.text(`error: ${error.message}\n${error.hint ? `  what to do: ${error.hint}\n` : ''}`));
-  if (outcome.status !== 'awaitingApproval' || !error.hint?.includes(id)) io.stderr.write(`  the session is saved: upgrade-pilot resume ${id}\n`);
+  if (inProcessLab) io.stderr.write('  note: this lab ran inside this process and has ended, so this session cannot be resumed; use `upgrade-pilot lab --serve` for a lab that stays up\n');
+  else if (outcome.status !== 'awaitingApproval' || !error.hint?.includes(id)) io.stderr.write(`  the session is saved: upgrade-pilot resume ${id}\n`);
 }
 

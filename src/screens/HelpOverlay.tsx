@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { ResumeHint } from './ResumeHint.js';
 
 const keys: Array<[string, string]> = [
   ['?', 'show or hide this help'],
@@ -12,7 +13,7 @@ const keys: Array<[string, string]> = [
 ];
 
 /** Keys, and what gates, modes and sessions mean. */
-export function HelpOverlay({ sessionId }: { sessionId: string }) {
+export function HelpOverlay({ sessionId, inProcessLab }: { sessionId: string; inProcessLab: boolean }) {
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>Help</Text>
@@ -25,9 +26,8 @@ export function HelpOverlay({ sessionId }: { sessionId: string }) {
       <Text> </Text>
       <Text wrap="wrap">Gates: nothing that changes the cluster or a profile happens without your yes. Every VM restart is its own gate, with Skip focused by default.</Text>
       <Text wrap="wrap">LIVE changes a real cluster; REHEARSAL reads everything and sends nothing; LAB runs against the embedded simulated Palette and cluster.</Text>
-      <Text wrap="wrap">
-        Every step is journaled before the next action. Continue later with: <Text bold>upgrade-pilot resume {sessionId}</Text>
-      </Text>
+      <Text wrap="wrap">Every step is journaled before the next action.</Text>
+      <ResumeHint sessionId={sessionId} inProcessLab={inProcessLab} later />
       <Text dimColor>Press ? or Esc to close.</Text>
     </Box>
   );

@@ -1,7 +1,8 @@
 import { Box, Text, useInput } from 'ink';
+import { ResumeHint } from './ResumeHint.js';
 
 /** `q` asks first, and says the session is saved and how to come back. */
-export function QuitConfirm({ sessionId, onQuit, onStay }: { sessionId: string; onQuit: () => void; onStay: () => void }) {
+export function QuitConfirm({ sessionId, inProcessLab, onQuit, onStay }: { sessionId: string; inProcessLab: boolean; onQuit: () => void; onStay: () => void }) {
   useInput((input, key) => {
     if (input === 'y' || input === 'q') onQuit();
     else if (input === 'n' || key.escape) onStay();
@@ -9,9 +10,7 @@ export function QuitConfirm({ sessionId, onQuit, onStay }: { sessionId: string; 
   return (
     <Box flexDirection="column" borderStyle="double" paddingX={1}>
       <Text bold>Quit upgrade-pilot?</Text>
-      <Text wrap="wrap">
-        The session is saved. Continue later with: <Text bold>upgrade-pilot resume {sessionId}</Text>
-      </Text>
+      <ResumeHint sessionId={sessionId} inProcessLab={inProcessLab} later />
       <Text>
         <Text bold>[y]</Text> Quit <Text bold>[n]</Text> Stay <Text dimColor>(Esc: stay)</Text>
       </Text>

@@ -1,0 +1,21 @@
+import { Text } from 'ink';
+
+/**
+ * How to continue a stopped session. A session against the in-process lab (`npm start`) cannot be
+ * resumed once the process ends (its lab ends with it), and saying otherwise would mislead.
+ */
+export function ResumeHint({ sessionId, inProcessLab, later = false }: { sessionId: string; inProcessLab: boolean; later?: boolean }) {
+  if (inProcessLab) {
+    return (
+      <Text wrap="wrap">
+        The session is journaled, but this lab lives in this process and ends with it. To practise stopping and resuming, serve a lab that stays up:{' '}
+        <Text bold>upgrade-pilot lab --serve --state-dir DIR</Text>, then <Text bold>upgrade-pilot start --params DIR/params.yaml</Text>.
+      </Text>
+    );
+  }
+  return (
+    <Text wrap="wrap">
+      The session is saved. Continue{later ? ' later' : ''} with: <Text bold>upgrade-pilot resume {sessionId}</Text>
+    </Text>
+  );
+}
