@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noApprovals, type Approvals } from '../../src/engine/approval-policy.js';
 import { plainConfirm } from '../../src/run/confirm.js';
-import { plannedEntries } from '../../src/engine/entries.js';
 import type { ConfirmFn } from '../../src/engine/gate.js';
 import { parseRunbook } from '../../src/engine/load.js';
 import type { Params } from '../../src/engine/params.js';
-import { Runner } from '../../src/engine/runner.js';
+import type { Runner } from '../../src/engine/runner.js';
 import { Redactor } from '../../src/session/redact.js';
 import { SessionStore } from '../../src/session/store.js';
 import { fakeEffects, fakeWorld, type FakeWorld } from './fake-effects.js';
 import { meta } from './state-fixtures.js';
+import { createTestSession, runnerOver } from './session-harness.js';
 import { testSteps } from './test-steps.js';
 
 /** Plain mode's own answer: flags, rehearsal, and informational gates taking their safe choice. */
@@ -30,36 +30,15 @@ export function harness(runbookYaml: string, opts: { dryRun?: boolean } = {}): H
   const store = new SessionStore(stateDir, new Redactor());
   const registry = testSteps();
   const { runbook } = parseRunbook(runbookYaml, '/test/runbook.yaml', undefined, registry);
-  const id = `${meta.id}-${Math.random().toString(16).slice(2, 8)}`;
-  store.create({ type: 'session.created', at: new Date().toISOString(), meta: { ...meta, id, mode: opts.dryRun ? 'rehearsal' : 'live' }, entries: plannedEntries(runbook, registry) }).close();
+  const id = createTestSession(store, runbook, registry, meta.id, { mode: opts.dryRun ? 'rehearsal' : 'live' });
   const world = fakeWorld();
   return {
     store,
     world,
     id,
     runner(o = {}) {
-      const session = store.open(id);
       const confirm = o.confirm ?? policyConfirm(o.approvals ?? noApprovals, o.dryRun ?? opts.dryRun);
-      const runner = new Runner({
-        state: session.state,
-        registry,
-        runbook,
-        site: o.site,
-        effects: fakeEffects(world, confirm),
-        journal: session,
-        dryRun: o.dryRun ?? opts.dryRun ?? false,
-        signal: o.signal ?? new AbortController().signal,
-        resuming: o.resuming ?? session.state.seq > 1,
-      });
-      const run = runner.run.bind(runner);
-      runner.run = async () => {
-        try {
-          return await run();
-        } finally {
-          session.close();
-        }
-      };
-      return runner;
+      return runnerOver(store, id, { registry, runbook, site: o.site, effects: fakeEffects(world, confirm), dryRun: o.dryRun ?? opts.dryRun ?? false, signal: o.signal ?? new AbortController().signal });
     },
   };
 }

@@ -6,10 +6,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noApprovals, type Approvals } from '../../src/engine/approval-policy.js';
-import { plannedEntries } from '../../src/engine/entries.js';
 import type { ConfirmFn } from '../../src/engine/gate.js';
 import { loadParams, loadRunbook } from '../../src/engine/load.js';
-import { Runner } from '../../src/engine/runner.js';
+import type { Runner } from '../../src/engine/runner.js';
 import type { StepRegistry } from '../../src/engine/step-kind.js';
 import type { LabHandle } from '../../src/lab/index.js';
 import { buildEffects } from '../../src/run/effects.js';
@@ -18,7 +17,7 @@ import { Redactor } from '../../src/session/redact.js';
 import { SessionStore } from '../../src/session/store.js';
 import { builtinSteps } from '../../src/steps/index.js';
 import { policyConfirm } from './engine-harness.js';
-import { meta } from './state-fixtures.js';
+import { createTestSession, runnerOver } from './session-harness.js';
 
 export interface LabRun {
   store: SessionStore;
@@ -32,13 +31,11 @@ export function labRun(lab: LabHandle, runbookFile: string, opts: { dryRun?: boo
   const { runbook } = loadRunbook(runbookFile, params, registry);
   const redactor = new Redactor().add(lab.apiKey);
   const store = new SessionStore(mkdtempSync(join(tmpdir(), 'up-labrun-')), redactor);
-  const id = `lab-${Math.random().toString(16).slice(2, 8)}`;
-  store.create({ type: 'session.created', at: new Date().toISOString(), meta: { ...meta, id, lab: true, mode: opts.dryRun ? 'rehearsal' : 'live', cluster: { uid: params.cluster.uid, name: params.cluster.name } }, entries: plannedEntries(runbook, registry) }).close();
+  const id = createTestSession(store, runbook, registry, 'lab', { lab: true, mode: opts.dryRun ? 'rehearsal' : 'live', cluster: { uid: params.cluster.uid, ...(params.cluster.name ? { name: params.cluster.name } : {}) } });
   return {
     store,
     id,
     runner(o = {}) {
-      const session = store.open(id);
       const confirm = o.confirm ?? policyConfirm(o.approvals ?? noApprovals, opts.dryRun);
       const effects = buildEffects({
         clock: simClock(lab.clock),
@@ -52,16 +49,7 @@ export function labRun(lab: LabHandle, runbookFile: string, opts: { dryRun?: boo
         log: () => undefined,
         cacheDir: mkdtempSync(join(tmpdir(), 'up-labrun-kube-')),
       });
-      const r = new Runner({ state: session.state, registry, runbook, site: params, effects, journal: session, dryRun: opts.dryRun ?? false, signal: o.signal ?? new AbortController().signal, resuming: session.state.seq > 1 });
-      const run = r.run.bind(r);
-      r.run = async () => {
-        try {
-          return await run();
-        } finally {
-          session.close();
-        }
-      };
-      return r;
+      return runnerOver(store, id, { registry, runbook, site: params, effects, dryRun: opts.dryRun ?? false, signal: o.signal ?? new AbortController().signal });
     },
   };
 }

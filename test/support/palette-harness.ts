@@ -10,11 +10,10 @@ import { z } from 'zod';
 import { noApprovals, type Approvals } from '../../src/engine/approval-policy.js';
 import { systemClock } from '../../src/engine/clock.js';
 import { unavailable, type Effects } from '../../src/engine/effects.js';
-import { plannedEntries } from '../../src/engine/entries.js';
 import type { ConfirmFn } from '../../src/engine/gate.js';
 import { parseRunbook } from '../../src/engine/load.js';
 import { ParamsSchema, type Params } from '../../src/engine/params.js';
-import { Runner } from '../../src/engine/runner.js';
+import type { Runner } from '../../src/engine/runner.js';
 import { defineStepKind, succeeded } from '../../src/engine/step-kind.js';
 import type { KubeApi } from '../../src/kube/api.js';
 import { Redactor } from '../../src/session/redact.js';
@@ -22,7 +21,7 @@ import { SessionStore } from '../../src/session/store.js';
 import type { PlanContract } from '../../src/steps/contracts.js';
 import { builtinSteps } from '../../src/steps/index.js';
 import { policyConfirm } from './engine-harness.js';
-import { meta } from './state-fixtures.js';
+import { createTestSession, runnerOver } from './session-harness.js';
 import { labClient } from '../palette/support.js';
 import { CLUSTER_UID, PROJECT_UID, type Lab } from '../lab/palette/support.js';
 
@@ -74,10 +73,8 @@ export function paletteRun(lab: Lab, dialect: 'spec' | 'palette', yaml: string, 
   const site = siteParams(lab.url, dialect);
   const { runbook } = parseRunbook(yaml, '/test/hop.yaml', site, registry);
   const store = new SessionStore(mkdtempSync(join(tmpdir(), 'up-hop-')), new Redactor());
-  const id = `hop-${Math.random().toString(16).slice(2, 8)}`;
-  store.create({ type: 'session.created', at: new Date().toISOString(), meta: { ...meta, id, mode: opts.dryRun ? 'rehearsal' : 'live' }, entries: plannedEntries(runbook, registry) }).close();
+  const id = createTestSession(store, runbook, registry, 'hop', { mode: opts.dryRun ? 'rehearsal' : 'live' });
   const runner = (o: Parameters<PaletteRun['run']>[0] = {}) => {
-    const session = store.open(id);
     const confirm = o.confirm ?? policyConfirm(o.approvals ?? noApprovals, o.dryRun ?? opts.dryRun);
     const effects: Effects = {
       palette: labClient(lab, dialect).client,
@@ -86,16 +83,7 @@ export function paletteRun(lab: Lab, dialect: 'spec' | 'palette', yaml: string, 
       confirm,
       log: () => undefined,
     };
-    const r = new Runner({ state: session.state, registry, runbook, site, effects, journal: session, dryRun: o.dryRun ?? opts.dryRun ?? false, signal: o.signal ?? new AbortController().signal, resuming: session.state.seq > 1 });
-    const run = r.run.bind(r);
-    r.run = async () => {
-      try {
-        return await run();
-      } finally {
-        session.close();
-      }
-    };
-    return r;
+    return runnerOver(store, id, { registry, runbook, site, effects, dryRun: o.dryRun ?? opts.dryRun ?? false, signal: o.signal ?? new AbortController().signal });
   };
   return { store, id, runner, run: (o) => runner(o).run() };
 }

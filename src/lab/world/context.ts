@@ -38,28 +38,13 @@ export function nowStamp(ctx: Pick<WorldContext, 'clock'>): string {
 
 const maxEvents = 3000;
 
-/**
- * Records a Kubernetes Event about an object (what `kubectl describe` and `get events` show).
- * Old events are dropped past a bound, as the apiserver's TTL would.
- */
-/**
- * An event the kubelet keeps repeating (BackOff while a container crash-loops): one object per
- * subject and reason, its count and lastTimestamp bumped, as the apiserver's event aggregation does.
- */
-export function recordRepeatingEvent(ctx: WorldContext, about: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, component: string): void {
-  const namespace = about.metadata.namespace ?? 'default';
-  const name = `${about.metadata.name}.${reason.toLowerCase()}`;
+/** A Kubernetes Event object about `about`, stamped now. */
+function eventObject(ctx: WorldContext, about: KubeObject, name: string, type: 'Normal' | 'Warning', reason: string, message: string, component: string): KubeObject {
   const stamp = nowStamp(ctx);
-  const bumped = ctx.store.update('events', namespace, name, (e) => {
-    e.count = Number(e.count ?? 1) + 1;
-    e.lastTimestamp = stamp;
-    e.message = message;
-  });
-  if (bumped) return;
-  ctx.store.upsert('events', {
+  return {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { name, namespace },
+    metadata: { name, namespace: about.metadata.namespace ?? 'default' },
     involvedObject: { apiVersion: about.apiVersion, kind: about.kind, name: about.metadata.name, namespace: about.metadata.namespace, uid: about.metadata.uid },
     reason,
     message,
@@ -69,32 +54,29 @@ export function recordRepeatingEvent(ctx: WorldContext, about: KubeObject, type:
     firstTimestamp: stamp,
     lastTimestamp: stamp,
     count: 1,
-  });
+  };
 }
 
-export function recordEvent(ctx: WorldContext, about: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, component: string): void {
-  const namespace = about.metadata.namespace ?? 'default';
-  const stamp = nowStamp(ctx);
-  ctx.store.upsert('events', {
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: { name: `${about.metadata.name}.${ctx.rng.hex(16)}`, namespace },
-    involvedObject: {
-      apiVersion: about.apiVersion,
-      kind: about.kind,
-      name: about.metadata.name,
-      namespace: about.metadata.namespace,
-      uid: about.metadata.uid,
-    },
-    reason,
-    message,
-    type,
-    source: { component },
-    reportingComponent: component,
-    firstTimestamp: stamp,
-    lastTimestamp: stamp,
-    count: 1,
+/**
+ * An event the kubelet keeps repeating (BackOff while a container crash-loops): one object per
+ * subject and reason, its count and lastTimestamp bumped, as the apiserver's event aggregation does.
+ */
+export function recordRepeatingEvent(ctx: WorldContext, about: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, component: string): void {
+  const name = `${about.metadata.name}.${reason.toLowerCase()}`;
+  const bumped = ctx.store.update('events', about.metadata.namespace ?? 'default', name, (e) => {
+    e.count = Number(e.count ?? 1) + 1;
+    e.lastTimestamp = nowStamp(ctx);
+    e.message = message;
   });
+  if (!bumped) ctx.store.upsert('events', eventObject(ctx, about, name, type, reason, message, component));
+}
+
+/**
+ * Records a Kubernetes Event about an object (what `kubectl describe` and `get events` show).
+ * Old events are dropped past a bound, as the apiserver's TTL would.
+ */
+export function recordEvent(ctx: WorldContext, about: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, component: string): void {
+  ctx.store.upsert('events', eventObject(ctx, about, `${about.metadata.name}.${ctx.rng.hex(16)}`, type, reason, message, component));
   // Pruned in chunks so a busy world does not sort the list on every event
   if (ctx.store.count('events') > maxEvents + 500) {
     const all = ctx.store.list('events').sort((a, b) => String(a.lastTimestamp).localeCompare(String(b.lastTimestamp)));

@@ -10,11 +10,10 @@ import { z } from 'zod';
 import { noApprovals, type Approvals } from '../../../../src/engine/approval-policy.js';
 import { systemClock, type Clock } from '../../../../src/engine/clock.js';
 import { unavailable, type Effects } from '../../../../src/engine/effects.js';
-import { plannedEntries } from '../../../../src/engine/entries.js';
 import type { ConfirmFn, Decision, GateRequest } from '../../../../src/engine/gate.js';
 import { parseRunbook } from '../../../../src/engine/load.js';
 import type { Params } from '../../../../src/engine/params.js';
-import { Runner, type RunOutcome } from '../../../../src/engine/runner.js';
+import type { Runner, RunOutcome } from '../../../../src/engine/runner.js';
 import { findStep, type SessionState, type StepState } from '../../../../src/engine/state.js';
 import { defineStepKind, StepRegistry, succeeded } from '../../../../src/engine/step-kind.js';
 import { KubeClient } from '../../../../src/kube/client.js';
@@ -25,7 +24,7 @@ import { SessionStore } from '../../../../src/session/store.js';
 import type { PlanContract, SnapshotContract } from '../../../../src/steps/contracts.js';
 import { diagnoseStep, migrationsStep, recoverStep } from '../../../../src/steps/migrations/index.js';
 import { policyConfirm } from '../../../support/engine-harness.js';
-import { meta } from '../../../support/state-fixtures.js';
+import { createTestSession, runnerOver } from '../../../support/session-harness.js';
 import { knownIssuesYaml } from './known-issues.js';
 
 /** Stands in for the snapshot step (same kind name, so recovery finds its baseline): the VMIs running at the baseline. */
@@ -97,12 +96,10 @@ export function migrationRun(kubeconfig: string, yaml: string, opts: { dryRun?: 
   const { runbook } = parseRunbook(yaml, '/test/migrations.yaml', undefined, reg);
   const dir = mkdtempSync(join(tmpdir(), 'up-migr-'));
   const store = new SessionStore(join(dir, 'state'), new Redactor());
-  const id = `migr-${Math.random().toString(16).slice(2, 8)}`;
-  store.create({ type: 'session.created', at: new Date().toISOString(), meta: { ...meta, id, mode: opts.dryRun ? 'rehearsal' : 'live' }, entries: plannedEntries(runbook, reg) }).close();
+  const id = createTestSession(store, runbook, reg, 'migr', { mode: opts.dryRun ? 'rehearsal' : 'live' });
   const calls: KubectlCall[] = [];
   const kubectl = new Kubectl({ kubeconfig, context: opts.context, requestTimeoutMs: 10_000, processTimeoutMs: 20_000, cacheDir: join(dir, 'kube-cache'), concurrency: 6, onCall: (c) => calls.push(c) });
   const runner = (o: RunOptions = {}) => {
-    const session = store.open(id);
     const dryRun = o.dryRun ?? opts.dryRun ?? false;
     const effects: Effects = {
       palette: unavailable<PaletteApi>('profile API', 'not in this test'),
@@ -111,16 +108,7 @@ export function migrationRun(kubeconfig: string, yaml: string, opts: { dryRun?: 
       confirm: o.confirm ?? policyConfirm(o.approvals ?? noApprovals, dryRun),
       log: () => undefined,
     };
-    const r = new Runner({ state: session.state, registry: reg, runbook, site: o.site, effects, journal: session, dryRun, signal: o.signal ?? new AbortController().signal, resuming: session.state.seq > 1 });
-    const run = r.run.bind(r);
-    r.run = async () => {
-      try {
-        return await run();
-      } finally {
-        session.close();
-      }
-    };
-    return r;
+    return runnerOver(store, id, { registry: reg, runbook, site: o.site, effects, dryRun, signal: o.signal ?? new AbortController().signal });
   };
   return {
     store,

@@ -1,0 +1,188 @@
+/**
+ * The real CLI (`node dist/cli.js`) and the real lab (`lab --serve`) as separate processes, the way
+ * an operator runs them: nothing shared but the files and the network. Waits are on conditions
+ * (a file appears, a process stops, a process exits), each with a generous bound.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = new URL('../../..', import.meta.url).pathname;
+export const CLI = join(ROOT, 'dist/cli.js');
+export const CRASH_PRELOAD = new URL('./crash-preload.mjs', import.meta.url).pathname;
+
+/** `--approve` flags that answer every gate of the bundled runbook in plain mode. */
+export const APPROVE_ALL = ['--approve', 'draft,publish,cancel-migrations', '--approve-all-restarts'];
+
+export const tempDir = (prefix: string): string => mkdtempSync(join(tmpdir(), `up-rel-${prefix}-`));
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000, everyMs = 20): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export interface ToolResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  pid: number;
+}
+
+export interface ToolProcess {
+  proc: ChildProcess;
+  pid: number;
+  done: Promise<ToolResult>;
+  output(): { stdout: string; stderr: string };
+}
+
+export interface ToolOptions {
+  env?: NodeJS.ProcessEnv;
+  /** `UP_CRASH` for the crash preload (see crash-preload.mjs). */
+  crash?: { targets: string[]; mode: 'after' | 'torn' | 'stop'; report: string };
+  /** SIGKILL after this long and say so (a test of "nothing hangs" asserts well below it). */
+  timeoutMs?: number;
+  cwd?: string;
+}
+
+/** Environment of a tool run: the caller's, minus anything of ours that could leak in from outside. */
+function baseEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('UPGRADE_PILOT') && k !== 'UP_CRASH' && k !== 'KUBECONFIG') env[k] = v;
+  return { ...env, NO_COLOR: '1', CI: '', FORCE_COLOR: '0' };
+}
+
+export function spawnTool(args: string[], opts: ToolOptions = {}): ToolProcess {
+  const started = Date.now();
+  const nodeArgs = opts.crash ? ['--import', CRASH_PRELOAD] : [];
+  const env = { ...baseEnv(), ...opts.env, ...(opts.crash ? { UP_CRASH: JSON.stringify(opts.crash) } : {}) };
+  const proc = spawn(process.execPath, [...nodeArgs, CLI, ...args], { env, cwd: opts.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timeoutMs = opts.timeoutMs ?? 180_000;
+  const done = new Promise<ToolResult>((resolve) => {
+    const timer = setTimeout(() => {
+      stderr += `\n[test harness: killed after ${timeoutMs} ms]`;
+      proc.kill('SIGKILL');
+    }, timeoutMs);
+    proc.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started, pid: proc.pid ?? -1 });
+    });
+  });
+  return { proc, pid: proc.pid ?? -1, done, output: () => ({ stdout, stderr }) };
+}
+
+export const runTool = (args: string[], opts: ToolOptions = {}): Promise<ToolResult> => spawnTool(args, opts).done;
+
+/** True once the process is in the stopped state (SIGSTOP), from /proc. */
+export function isStopped(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+  } catch {
+    return false;
+  }
+}
+
+export interface AuditEntry {
+  seq: number;
+  api: 'palette' | 'kube';
+  method: string;
+  path: string;
+  status: number;
+  effect: 'applied' | 'ignored' | 'rejected' | 'dropped';
+  note?: string;
+}
+
+export interface LabJson {
+  paletteUrl: string;
+  kubeUrl: string;
+  apiKey: string;
+  projectUid: string;
+  clusterUid: string;
+  clusterName: string;
+  profileUids: { addon: string; infra: string };
+  kubeconfig: string;
+  params: string;
+  auditUrl: string;
+  target: string;
+  references: Array<{ version: string; addon: string; infra: string }>;
+  stateDir: string;
+}
+
+export interface ServedLab {
+  dir: string;
+  json: LabJson;
+  proc: ChildProcess;
+  /** A control or API call with the lab's credentials; throws on a non-2xx answer. */
+  call<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+  audit(): Promise<AuditEntry[]>;
+  /** Palette fault rules (`/_lab/faults`) or Kubernetes ones (`/_lab/kube-faults`). */
+  faults(rules: unknown[], seed?: number, api?: 'palette' | 'kube'): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `upgrade-pilot lab --serve` in its own process; resolves once lab.json is written. */
+export async function serveLab(opts: { scenario?: string; speed?: number; dialect?: 'spec' | 'palette' } = {}): Promise<ServedLab> {
+  const dir = tempDir(`lab-${opts.scenario ?? 'healthy'}`);
+  const args = [CLI, 'lab', '--serve', '--scenario', opts.scenario ?? 'healthy', '--state-dir', dir, '--speed', String(opts.speed ?? 600), ...(opts.dialect ? ['--dialect', opts.dialect] : [])];
+  const proc = spawn(process.execPath, args, { env: baseEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const file = join(dir, 'lab.json');
+  await waitFor(`the lab in ${dir} to write lab.json`, () => {
+    if (proc.exitCode !== null) throw new Error(`the lab exited with ${proc.exitCode}: ${stderr}`);
+    return existsSync(file) && /serving/.test(stderr);
+  });
+  const json = JSON.parse(readFileSync(file, 'utf8')) as LabJson;
+  const headers = { ApiKey: json.apiKey, ProjectUid: json.projectUid, 'Content-Type': 'application/json' };
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const r = await fetch(`${json.paletteUrl}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const text = await r.text();
+    if (!r.ok) throw new Error(`lab ${method} ${path} answered ${r.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  return {
+    dir,
+    json,
+    proc,
+    call,
+    audit: () => call<AuditEntry[]>('GET', '/_lab/audit'),
+    faults: async (rules, seed, api = 'palette') => {
+      await call('POST', api === 'palette' ? '/_lab/faults' : '/_lab/kube-faults', seed === undefined ? rules : { rules, seed });
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The ids of the sessions in a state folder, oldest first. */
+export function sessionIds(stateDir: string): string[] {
+  const dir = join(stateDir, 'sessions');
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+/** Every file and folder under a folder (not following links). */
+export function walk(dir: string): Array<{ path: string; dir: boolean }> {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    return e.isDirectory() ? [{ path, dir: true }, ...walk(path)] : [{ path, dir: false }];
+  });
+}
+
+/** No stack trace: no `    at fn (file:line)` frames, no Node internals. */
+export const STACK_TRACE = /^\s+at .+(\(|:\d+:\d+)|node:internal|\.(ts|js):\d+:\d+\)?$/m;

@@ -1,0 +1,223 @@
+/**
+ * The full `healthy` upgrade through the real CLI against a served lab: start it, resume it, kill it
+ * at chosen journal records (crash-preload.mjs) or at random times, and check what the lab saw.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type { SessionEvent, SessionState } from '../../../src/engine/state.js';
+import { readJournal } from '../../../src/session/journal.js';
+import { Redactor } from '../../../src/session/redact.js';
+import { SessionStore } from '../../../src/session/store.js';
+import { APPROVE_ALL, runTool, sessionIds, spawnTool, tempDir, type AuditEntry, type ServedLab, type ToolResult } from './processes.js';
+
+export const startArgs = (lab: ServedLab, stateDir: string, extra: string[] = []): string[] => [
+  'start',
+  '--params',
+  lab.json.params,
+  '--non-interactive',
+  ...APPROVE_ALL,
+  '--state-dir',
+  stateDir,
+  ...extra,
+];
+export const resumeArgs = (stateDir: string, id?: string): string[] => ['resume', ...(id ? [id] : []), '--non-interactive', ...APPROVE_ALL, '--state-dir', stateDir];
+export const keyEnv = (lab: ServedLab): NodeJS.ProcessEnv => ({ UPGRADE_PILOT_API_KEY: lab.json.apiKey });
+
+/** `type|step id (or group)|key`: the same signature the crash preload computes. */
+export function signature(e: SessionEvent): string {
+  const subject = 'id' in e ? e.id : 'stepId' in e ? e.stepId : 'group' in e ? e.group : '';
+  return [e.type, subject, 'key' in e ? e.key : ''].join('|');
+}
+
+export function journalOf(stateDir: string, id: string): SessionEvent[] {
+  return readJournal(join(stateDir, 'sessions', id, 'journal.ndjson')).records.map((r) => r.event);
+}
+
+/** Loads a session the way `resume` does (snapshot + journal tail); throws if it cannot. */
+export function loadSession(stateDir: string, id: string): SessionState {
+  return new SessionStore(stateDir, new Redactor()).load(id);
+}
+
+/**
+ * What the lab must have applied for a whole `healthy` upgrade, in order: per hop the two drafts,
+ * the two publishes, then the restart of the one VM that cannot live-migrate (the scenario's
+ * summary names it). Built from the lab's own params file, not from what the tool recorded.
+ */
+export function expectedHealthyMutations(lab: ServedLab): string[] {
+  const params = parse(readFileSync(lab.json.params, 'utf8')) as {
+    profiles: { addon: { uid: string; name: string }; infra: { uid: string; name: string } };
+    references: Array<{ version: string; labels: { addon: string; infra: string } }>;
+  };
+  const { addon, infra } = params.profiles;
+  const restart = 'PUT /apis/subresources.kubevirt.io/v1/namespaces/ns-packs/virtualmachines/build-cache-01/restart restart virtualmachines ns-packs/build-cache-01';
+  // references[0] is what is deployed (4.4.10); each later one is a hop.
+  return params.references.slice(1).flatMap((ref) => [
+    `PUT /v1/clusterprofiles/${infra.uid} draft ${infra.name} ${ref.labels.infra}`,
+    `PUT /v1/clusterprofiles/${addon.uid} draft ${addon.name} ${ref.labels.addon}`,
+    `PATCH /v1/clusterprofiles/${infra.uid}/publish publish ${infra.name} ${ref.labels.infra}`,
+    `PATCH /v1/clusterprofiles/${addon.uid}/publish publish ${addon.name} ${ref.labels.addon}`,
+    restart,
+  ]);
+}
+
+/** The mutations the lab applied, in order, as `METHOD path note`. */
+export const appliedMutations = (audit: AuditEntry[]): string[] => audit.filter((e) => e.effect === 'applied').map((e) => `${e.method} ${e.path} ${e.note ?? ''}`);
+
+/** Names each applied mutation seen more than once (the duplicates the issue counts; must be none). */
+export function duplicates(applied: string[]): string[] {
+  const seen = new Map<string, number>();
+  for (const a of applied) seen.set(a, (seen.get(a) ?? 0) + 1);
+  // The restart of the same VM legitimately happens once per hop.
+  const hops = applied.filter((a) => a.startsWith('PATCH ')).length / 2;
+  return [...seen].filter(([a, n]) => n > (a.includes('/restart ') ? Math.max(1, hops) : 1)).map(([a, n]) => `${a} x${n}`);
+}
+
+export interface Kill {
+  run: number;
+  signature?: string;
+  seq?: number;
+  mode: string;
+  /** Records in the journal after the kill, and whether its last line was torn. */
+  records: number;
+  torn: boolean;
+}
+
+export interface ChainResult {
+  stateDir: string;
+  id: string;
+  kills: Kill[];
+  /** Targets no run ever wrote (the resumed path never produces them). */
+  unreached: string[];
+  runs: ToolResult[];
+  final: ToolResult;
+  state: SessionState;
+}
+
+function checkLoads(stateDir: string, id: string, run: number, mode: string, extra: Partial<Kill> = {}): Kill {
+  const file = join(stateDir, 'sessions', id, 'journal.ndjson');
+  const journal = readJournal(file);
+  let state: SessionState;
+  try {
+    state = loadSession(stateDir, id);
+  } catch (err) {
+    throw new Error(`after kill ${run} (${extra.signature ?? mode}) the session does not load: ${String(err)}`);
+  }
+  if (state.seq !== journal.records.length) throw new Error(`after kill ${run} the session loads to record ${state.seq} but the journal holds ${journal.records.length}`);
+  return { run, mode, records: journal.records.length, torn: journal.torn, ...extra };
+}
+
+function explain(r: ToolResult): string {
+  return `exit ${r.code} signal ${r.signal} after ${r.ms} ms\n--- stdout (tail)\n${r.stdout.slice(-3000)}\n--- stderr\n${r.stderr.slice(-3000)}`;
+}
+
+/**
+ * One session, many crashes: the first run starts the upgrade, each later one resumes it; every run
+ * is killed at the first journal record it writes that matches a target not yet covered. Once every
+ * target is covered (or a run finishes by itself), resume runs without a kill until done.
+ */
+export async function crashChain(
+  lab: ServedLab,
+  targets: string[],
+  opts: { modes?: Record<string, 'after' | 'torn'>; maxRuns?: number; onKill?: (k: Kill) => void } = {},
+): Promise<ChainResult> {
+  const stateDir = tempDir('chain-state');
+  const reports = tempDir('chain-reports'); // outside the state folder, which the tests inspect
+  let remaining = [...targets];
+  const kills: Kill[] = [];
+  const runs: ToolResult[] = [];
+  let id: string | undefined;
+  let finished: ToolResult | undefined;
+  for (let run = 1; remaining.length > 0; run++) {
+    if (run > (opts.maxRuns ?? targets.length + 10)) throw new Error(`the chain did not cover ${remaining.join(', ')} in ${run - 1} runs`);
+    const report = join(reports, `kill-${run}.json`);
+    const args = id ? resumeArgs(stateDir, id) : startArgs(lab, stateDir);
+    const r = await runTool(args, { env: keyEnv(lab), crash: { targets: remaining, mode: 'after', ...(opts.modes ? { modes: opts.modes } : {}), report }, timeoutMs: 180_000 });
+    runs.push(r);
+    id ??= sessionIds(stateDir)[0];
+    if (r.signal === 'SIGKILL' && existsSync(report)) {
+      const hit = JSON.parse(readFileSync(report, 'utf8')) as { signature: string; seq: number; mode: string };
+      rmSync(report);
+      const kill = checkLoads(stateDir, id!, run, hit.mode, { signature: hit.signature, seq: hit.seq });
+      kills.push(kill);
+      opts.onKill?.(kill);
+      remaining = remaining.slice(remaining.indexOf(hit.signature) + 1);
+      continue;
+    }
+    if (r.code === 0) {
+      finished = r;
+      break;
+    }
+    throw new Error(`run ${run} of the crash chain ended unexpectedly: ${explain(r)}`);
+  }
+  if (!id) throw new Error('no session was created');
+  finished ??= await resumeUntilDone(lab, stateDir, id, runs);
+  const state = loadSession(stateDir, id);
+  return { stateDir, id, kills, unreached: remaining, runs, final: finished, state };
+}
+
+/** Resumes (with the same approvals) until a run exits 0; any other end than 0 fails the test. */
+export async function resumeUntilDone(lab: ServedLab, stateDir: string, id: string, runs: ToolResult[] = [], maxRuns = 3): Promise<ToolResult> {
+  for (let i = 0; i < maxRuns; i++) {
+    const r = await runTool(resumeArgs(stateDir, id), { env: keyEnv(lab), timeoutMs: 180_000 });
+    runs.push(r);
+    if (r.code === 0) return r;
+    throw new Error(`resume after the crashes did not finish: ${explain(r)}`);
+  }
+  throw new Error('unreachable');
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failing random-kill run can be replayed. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * One session killed from outside (SIGKILL) at random moments: each run lives a random time in
+ * [minMs, maxMs], then the next one resumes, until a run finishes by itself.
+ */
+export async function randomKillChain(lab: ServedLab, seed: number, opts: { minMs: number; maxMs: number; maxKills: number }): Promise<ChainResult & { delays: number[] }> {
+  const random = seeded(seed);
+  const stateDir = tempDir('random-state');
+  const kills: Kill[] = [];
+  const runs: ToolResult[] = [];
+  const delays: number[] = [];
+  let id: string | undefined;
+  let finished: ToolResult | undefined;
+  for (let run = 1; run <= opts.maxKills + 1; run++) {
+    const args = id ? resumeArgs(stateDir, id) : startArgs(lab, stateDir);
+    const tool = spawnTool(args, { env: keyEnv(lab), timeoutMs: 180_000 });
+    // The last run is never killed, so the chain always ends.
+    const delay = run <= opts.maxKills ? Math.round(opts.minMs + random() * (opts.maxMs - opts.minMs)) : undefined;
+    const timer = delay === undefined ? undefined : setTimeout(() => tool.proc.kill('SIGKILL'), delay);
+    const r = await tool.done;
+    clearTimeout(timer);
+    runs.push(r);
+    id ??= sessionIds(stateDir).at(-1);
+    if (r.signal === 'SIGKILL') {
+      delays.push(delay!);
+      if (id && readJournal(join(stateDir, 'sessions', id, 'journal.ndjson')).records.length === 0) {
+        // Killed while the session was being created: it never existed; the operator starts again.
+        kills.push({ run, mode: `random ${delay} ms (before the first record)`, records: 0, torn: true });
+        id = undefined;
+        continue;
+      }
+      if (id) kills.push(checkLoads(stateDir, id, run, `random ${delay} ms`));
+      continue;
+    }
+    if (r.code === 0) {
+      finished = r;
+      break;
+    }
+    throw new Error(`run ${run} (seed ${seed}) ended unexpectedly: ${explain(r)}`);
+  }
+  if (!id || !finished) throw new Error(`the random-kill chain (seed ${seed}) did not finish`);
+  return { stateDir, id, kills, unreached: [], runs, final: finished, state: loadSession(stateDir, id), delays };
+}
