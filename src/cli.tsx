@@ -19,9 +19,6 @@ import type { StepRegistry } from './engine/step-kind.js';
 import { builtinSteps } from './steps/index.js';
 import { toolVersion } from './version.js';
 
-/** Commands whose capability lands in a later issue say so, plainly, and exit 2. */
-const notYet: Record<string, string> = {};
-
 /** Test seams: a registry of test step kinds, scripted effects. Production passes nothing. */
 export interface MainOverrides {
   registry?: StepRegistry;
@@ -41,12 +38,6 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
       return ExitCode.ok;
     }
     const { command, options, positional } = parsed.invocation;
-    const pending = notYet[command.name];
-    if (pending) {
-      throw new InputError('usage.not-available', `\`upgrade-pilot ${command.name}\` is not available in this version: ${pending}`, {
-        hint: 'Run `upgrade-pilot --help` for what works today.',
-      });
-    }
     const registry = overrides.registry ?? builtinSteps();
     const seams = overrides.effects ? { effects: overrides.effects } : {};
     switch (command.name) {
