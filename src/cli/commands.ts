@@ -86,7 +86,7 @@ export const commands: CommandSpec[] = [
     name: 'plan',
     usage: 'upgrade-pilot plan [options]',
     summary: 'Print the upgrade hops (one minor at a time), what each publishes, and the VM impact',
-    details: ['Read-only. Exit 0 when a plan exists, 1 when the target cannot be reached safely.'],
+    details: ['Read-only. Exit 0 when a plan exists, 2 when the target cannot be reached safely (a skipped minor, a downgrade, a missing version).'],
     options: [...target, 'json', 'help'],
   },
   {
@@ -99,8 +99,8 @@ export const commands: CommandSpec[] = [
   {
     name: 'verify',
     usage: 'upgrade-pilot verify [options]',
-    summary: 'Run the post-upgrade checks once and print the panels (exit 0 all green, 1 otherwise)',
-    details: ['Read-only. Exit 4 when the cluster or the API cannot be reached.'],
+    summary: 'Run the post-upgrade checks once and print the panels (exit 0 all green, 1 a red panel)',
+    details: ['Read-only. Exit 4 when the cluster or the API cannot be reached, or did not answer some checks.'],
     options: [...target, 'json', 'help'],
   },
   {

@@ -1,7 +1,7 @@
 /**
  * `upgrade-pilot plan`: the hops (one minor at a time), what each publishes, and what every VM will
- * go through, as text or JSON. Read-only. Exit 0 with a plan, 1 when the plan is refused (a skipped
- * minor, a downgrade, a missing reference), 4 when the API or the cluster cannot be reached.
+ * go through, as text or JSON. Read-only. Exit 0 with a plan, 2 when the plan is refused (a skipped
+ * minor, a downgrade, a missing reference: the target or the params are wrong), 4 when the API or the cluster cannot be reached.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +36,7 @@ export async function runPlanCommand(options: CliOptions, io: RunIO, registry: S
     if (options.json) out(JSON.stringify({ cluster, ...plan }));
     else for (const line of renderPlanText(plan, cluster)) out(line);
     if (!options.json) for (const w of key.warnings) io.stderr.write(`warning: ${redactor.text(w)}\n`);
-    return plan.status === 'planned' ? ExitCode.ok : ExitCode.failed;
+    return plan.status === 'planned' ? ExitCode.ok : ExitCode.usage;
   } finally {
     controller.abort();
     rmSync(cacheDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 /**
  * `upgrade-pilot verify`: the checks of spec 9.3 once, as panels (text or JSON). Read-only.
- * Exit 0 when every check is green (amber allowed), 1 otherwise, 4 when the cluster or the API
- * cannot be reached.
+ * Exit 0 when every check is green (amber allowed), 1 when one is red, 4 when the cluster or the
+ * API cannot be reached or did not answer some checks (none red, some unknown).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +43,14 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
     else {
       out(`upgrade-pilot verify: ${params.cluster.name ?? params.cluster.uid}: ${countLine(results)} (${Date.now() - started} ms)`);
       for (const l of renderChecksText(results)) out(l);
+    }
+    if (overall === 'unknown') {
+      // Nothing red, but some checks could not be run: the cluster or the API did not answer them,
+      // so nothing is known to be wrong with the upgrade - the environment is (exit 4).
+      const unknown = results.filter((r) => r.status === 'unknown');
+      io.stderr.write(`${redactor.text(`error: ${unknown.length} check(s) could not be run: ${unknown.map((r) => r.title).join('; ')}. ${unknown[0]!.summary}`)}\n`);
+      io.stderr.write('  what to do: Check that the cluster and the profile API answer (and the limits in the runbook\'s settings), then run verify again.\n');
+      return ExitCode.environment;
     }
     return overall === 'pass' || overall === 'warn' ? ExitCode.ok : ExitCode.failed;
   } finally {

@@ -46,7 +46,7 @@ export function classifyKubectlFailure(stderr: string, ctx: Context, opts: { tim
     });
   }
   if (/You must be logged in to the server|\(Unauthorized\)|provide credentials|certificate has expired|token (is )?expired|unable to refresh|oidc.*expired/i.test(stderr)) {
-    return new KubeError('credentials', `The cluster refused the credentials while trying to ${ctx.action}: the cluster access file has expired or is not valid.`, {
+    return new KubeError('credentials', `The cluster refused the credentials while trying to ${ctx.action}: the cluster access file${ctx.kubeconfig ? ` ${ctx.kubeconfig}` : ''} has expired or is not valid.`, {
       hint: FRESH_ACCESS_HINT,
       where,
     });

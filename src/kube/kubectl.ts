@@ -44,6 +44,15 @@ export interface RawListOptions {
 
 const seconds = (ms: number) => `${Math.max(1, Math.ceil(ms / 1000))}s`;
 
+/**
+ * kubectl's environment: ours, minus the profile API key. kubectl never needs it, and whatever it
+ * runs in turn (an exec credential plugin named by the kubeconfig) would otherwise receive it too.
+ */
+function childEnv(cacheDir: string): NodeJS.ProcessEnv {
+  const { UPGRADE_PILOT_API_KEY: _key, ...rest } = process.env;
+  return { ...rest, KUBECACHEDIR: cacheDir };
+}
+
 export class Kubectl {
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private calls = 0;
@@ -92,7 +101,8 @@ export class Kubectl {
         timeout: this.opts.processTimeoutMs,
         ...(opts.signal ? { cancelSignal: opts.signal } : {}),
         ...(opts.stdin !== undefined ? { input: opts.stdin } : { stdin: 'ignore' as const }),
-        env: { KUBECACHEDIR: this.opts.cacheDir },
+        env: childEnv(this.opts.cacheDir),
+        extendEnv: false,
         maxBuffer: 2_000_000_000,
         stripFinalNewline: false,
         forceKillAfterDelay: 2000,

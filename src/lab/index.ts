@@ -121,7 +121,7 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
   let kube: KubeApiServer | undefined;
   let palette: PaletteServer | undefined;
   try {
-    kube = await startKubeApiServer({ store, hooks: world.kubeHooks, audit, faults: kubeFaults });
+    kube = await startKubeApiServer({ store, hooks: world.kubeHooks, audit, faults: kubeFaults, tokenClock: { now: () => clock.now(), speed: () => clock.getSpeed() } });
     const kubeServer = kube;
     const kubeFaultRoutes = builtInLabRoutes(audit, kubeFaults);
     const extraRoutes: Record<string, LabRouteHandler> = {

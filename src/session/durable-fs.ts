@@ -22,7 +22,7 @@ export function ensurePrivateDir(dir: string): void {
 
 export function stateDirError(path: string, err: unknown): EnvironmentError {
   const code = (err as NodeJS.ErrnoException).code;
-  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' || (err as Error).message === 'not a folder' ? 'a file is in the way' : code === 'ENOSPC' ? 'the disk is full' : (err as Error).message;
+  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' || code === 'EEXIST' || (err as Error).message === 'not a folder' ? 'a file is in the way' : code === 'ENOSPC' ? 'the disk is full' : (err as Error).message;
   return new EnvironmentError('state.unwritable', `Cannot use the state folder ${path}: ${why}.`, {
     hint: 'Pass a writable folder with --state-dir, or fix the permissions of this one.',
     where: path,

@@ -74,7 +74,7 @@ describe('command line', () => {
   it.each([
     [['start', '--help'], /--approve-restart NS\/NAME\s+Approve the restart of one VM/],
     [['lab', '--help'], /--scenario NAME\s+Lab scenario: healthy, skip-minor/],
-    [['help', 'verify'], /exit 0 all green, 1 otherwise/],
+    [['help', 'verify'], /exit 0 all green, 1 a red panel/],
   ])('%j describes the command and its options', async (argv, re) => {
     const r = await runCli(argv);
     expect(r.code).toBe(0);

@@ -16,29 +16,44 @@ export interface ForbiddenRule {
 
 export type TokenStyle = 'jwt' | 'opaque';
 
+/** The time a token is minted on: the lab's simulated clock and its speed (wall clock, speed 1, by default). */
+export interface TokenClock {
+  now(): number;
+  speed(): number;
+}
+
+const WALL_CLOCK: TokenClock = { now: () => Date.now(), speed: () => 1 };
+const DAY_MS = 24 * 3600 * 1000;
+
 export class BearerToken {
   private current: string;
   private expired = false;
 
   /** `opaque` issues a random string instead, as some clusters do (its expiry cannot be read). */
-  constructor(private readonly style: TokenStyle = 'jwt') {
+  constructor(
+    private readonly style: TokenStyle = 'jwt',
+    private readonly clock: TokenClock = WALL_CLOCK,
+  ) {
     this.current = this.issue();
   }
 
   private issue(): string {
-    return this.style === 'jwt' ? BearerToken.generate() : `lab-${randomBytes(24).toString('base64url')}`;
+    return this.style === 'jwt' ? this.generate() : `lab-${randomBytes(24).toString('base64url')}`;
   }
 
   /**
-   * A service-account style JWT, valid a day by the wall clock, as clusters hand out: tools can read
-   * its `exp` to warn before it runs out. The lab compares it as a plain string; the signature is random.
+   * A service-account style JWT, as clusters hand out: tools can read its `exp` to warn before it runs
+   * out. Its times are on the lab's clock, which the tool also judges them on, and it lasts a day of
+   * wall time (a day times the speed on that clock): a lab left running for an afternoon at speed 60
+   * still hands out a fresh-looking token. The lab compares it as a plain string; the signature is random.
    */
-  private static generate(): string {
+  private generate(): string {
     const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-    const now = Math.floor(Date.now() / 1000);
+    const now = this.clock.now();
+    const exp = now + DAY_MS * Math.max(1, this.clock.speed());
     return [
       part({ alg: 'ES256', typ: 'JWT', kid: 'upgrade-pilot-lab' }),
-      part({ iss: 'upgrade-pilot-lab', sub: 'system:serviceaccount:kube-system:upgrade-pilot', iat: now, exp: now + 24 * 3600, jti: randomBytes(8).toString('hex') }),
+      part({ iss: 'upgrade-pilot-lab', sub: 'system:serviceaccount:kube-system:upgrade-pilot', iat: Math.floor(now / 1000), exp: Math.floor(exp / 1000), jti: randomBytes(8).toString('hex') }),
       randomBytes(32).toString('base64url'),
     ].join('.');
   }

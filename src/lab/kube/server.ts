@@ -10,7 +10,7 @@ import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { digest, type AuditEntry, type AuditLog } from '../audit.js';
 import { generateCertificate } from '../cert.js';
 import type { FaultDecision, FaultPlan } from '../faults.js';
-import { BearerToken, forbiddenBy, type ForbiddenRule, type TokenStyle } from './access.js';
+import { BearerToken, forbiddenBy, type ForbiddenRule, type TokenClock, type TokenStyle } from './access.js';
 import { handleNonResource } from './discovery-handler.js';
 import { readBody, statusReply, writeReply, type Reply } from './http.js';
 import type { HandlerDeps } from './request.js';
@@ -35,6 +35,8 @@ export interface KubeApiServerOptions {
   user?: string;
   /** `jwt` (default: a token whose expiry a client can read) or `opaque`. */
   tokenStyle?: TokenStyle;
+  /** The clock the token's `iat`/`exp` are minted on (the lab's simulated clock). */
+  tokenClock?: TokenClock;
 }
 
 export interface KubeApiServer {
@@ -76,7 +78,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
     dns: [...new Set(['localhost', ...(hostIsIp ? [] : [host])])],
   });
 
-  const token = new BearerToken(options.tokenStyle);
+  const token = new BearerToken(options.tokenStyle, options.tokenClock);
   const deps: HandlerDeps = { store: options.store, hooks: options.hooks ?? {} };
   const user = options.user ?? DEFAULT_USER;
   const sockets = new Set<Socket>();

@@ -11,7 +11,7 @@ import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-ki
 import { assertSafeDraft, buildDraftBody } from '../../palette/draft-body.js';
 import { putProfileRequest } from '../../palette/mutations.js';
 import type { PackChange } from '../../palette/types.js';
-import { customizedProfile, plannedProfile } from '../contracts.js';
+import { customizedProfile, latestPlan, plannedProfile } from '../contracts.js';
 import { valuesDiff, type ValuesDiff } from './payload-diff.js';
 import { outstandingWarning } from './outstanding.js';
 
@@ -132,7 +132,11 @@ export const draftStep = defineStepKind({
     if (ctx.dryRun) return [];
     const profile = await ctx.effects.palette.getProfile(output.uid, { manifests: false, signal: ctx.signal });
     const published = profile.publishedVersion ?? (profile.isPublished ? profile.version : undefined);
-    if (profile.version !== output.toVersion && published !== output.toVersion) return [`profile ${output.name} is now at ${profile.version}, not the draft ${output.toVersion} written by this session`];
+    // A later hop of this session moves the same profile on: that is the plan going ahead, not drift.
+    const hop = ctx.step.hop?.index ?? Number.POSITIVE_INFINITY;
+    const later = (latestPlan(ctx)?.hops ?? []).filter((h) => h.index > hop).flatMap((h) => h.profiles.filter((p) => p.uid === output.uid).map((p) => p.toVersion));
+    const ours = new Set([output.toVersion, ...later]);
+    if (!ours.has(profile.version) && !(published !== undefined && ours.has(published))) return [`profile ${output.name} is now at ${profile.version}, not the draft ${output.toVersion} written by this session`];
     return [];
   },
 });

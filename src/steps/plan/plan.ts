@@ -4,7 +4,7 @@
  * that would skip a minor, downgrade or repeat a version is refused with the reason and the fix.
  */
 import { z } from 'zod';
-import { StepFailedError } from '../../errors.js';
+import { InputError } from '../../errors.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { computePlan } from './compute.js';
 import { impactLine } from './impact.js';
@@ -16,8 +16,9 @@ export function planSummary(out: PlanOutput): string {
   return `${ladder}; VMs: ${impactLine(out.impactCounts)}`;
 }
 
-export function refusalError(out: PlanOutput): StepFailedError {
-  return new StepFailedError('plan.refused', `The upgrade plan is refused: ${out.refusal?.reason ?? 'unknown reason'}`, { hint: out.refusal?.hint ?? 'Fix the params file, then plan again.' });
+/** A refused plan is a target or params that cannot be upgraded to safely: bad input, exit 2. */
+export function refusalError(out: PlanOutput): InputError {
+  return new InputError('plan.refused', `The upgrade plan is refused: ${out.refusal?.reason ?? 'unknown reason'}`, { hint: out.refusal?.hint ?? 'Fix the params file, then plan again.' });
 }
 
 export const planStep = defineStepKind({

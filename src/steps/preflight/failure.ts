@@ -7,8 +7,8 @@ const notEnvironment = new Set(['palette.not-found', 'kube.not-found']);
 
 export function failedItem(id: string, title: string, err: unknown): PreflightItem {
   if (err instanceof PilotError) {
-    const environment = err.kind === 'environment' && !notEnvironment.has(err.code);
-    return red(id, title, err.message, environment ? 'environment' : 'failed', err.hint);
+    const failure = notEnvironment.has(err.code) || err.kind === 'input' ? 'input' : err.kind === 'environment' ? 'environment' : 'failed';
+    return red(id, title, err.message, failure, err.hint);
   }
   return red(id, title, err instanceof Error ? err.message : String(err), 'failed');
 }

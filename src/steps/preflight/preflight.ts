@@ -4,7 +4,7 @@
  * cluster cannot be reached or refuses us), amber is a warning the operator sees and the log keeps.
  */
 import { z } from 'zod';
-import { EnvironmentError, StepFailedError } from '../../errors.js';
+import { EnvironmentError, InputError, StepFailedError } from '../../errors.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { clusterAccessItems } from './cluster-access.js';
 import { clusterStateItems, clusterStateNotChecked } from './cluster-state.js';
@@ -19,14 +19,19 @@ export function overallOf(items: PreflightItem[]): PreflightOutput['overall'] {
   return items.some((i) => i.status !== 'pass') ? 'warn' : 'pass';
 }
 
-/** The error a red preflight stops with: the environment's (exit 4) when any red item is one. */
-export function preflightError(items: PreflightItem[]): EnvironmentError | StepFailedError | undefined {
+/**
+ * The error a red preflight stops with: the environment's (exit 4) when any red item is one, else
+ * bad input (exit 2) when the params name a profile or cluster that does not exist, else exit 1.
+ */
+export function preflightError(items: PreflightItem[]): EnvironmentError | InputError | StepFailedError | undefined {
   const reds = items.filter((i) => i.status === 'fail');
   if (reds.length === 0) return undefined;
-  const first = reds.find((i) => i.failure === 'environment') ?? reds[0]!;
+  const first = reds.find((i) => i.failure === 'environment') ?? reds.find((i) => i.failure === 'input') ?? reds[0]!;
   const message = `Preflight: ${reds.length} red item(s): ${reds.map((i) => i.title).join('; ')}. ${first.summary}`;
   const hint = first.hint ?? 'Fix what the red panels say, then resume.';
-  return first.failure === 'environment' ? new EnvironmentError('preflight.environment', message, { hint }) : new StepFailedError('preflight.red', message, { hint });
+  if (first.failure === 'environment') return new EnvironmentError('preflight.environment', message, { hint });
+  if (first.failure === 'input') return new InputError('preflight.input', message, { hint });
+  return new StepFailedError('preflight.red', message, { hint });
 }
 
 export const preflightStep = defineStepKind({

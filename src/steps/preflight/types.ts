@@ -14,7 +14,8 @@ export interface PreflightItem {
    * For a red item: `environment` when the API or the cluster is unreachable or refuses us (exit 4),
    * `failed` when something in the setup is wrong (exit 1).
    */
-  failure?: 'environment' | 'failed';
+  /** Why it is red: the environment (exit 4), the params naming what does not exist (exit 2), or a check (exit 1). */
+  failure?: 'environment' | 'input' | 'failed';
   ms?: number;
 }
 
@@ -41,7 +42,7 @@ export const countItems = (items: PreflightItem[]): string => {
 
 export const pass = (id: string, title: string, summary: string, lines: string[] = []): PreflightItem => ({ id, title, status: 'pass', summary, lines });
 export const warn = (id: string, title: string, summary: string, lines: string[], hint?: string): PreflightItem => ({ id, title, status: 'warn', summary, lines, ...(hint ? { hint } : {}) });
-export const red = (id: string, title: string, summary: string, failure: 'environment' | 'failed', hint?: string, lines: string[] = []): PreflightItem => ({
+export const red = (id: string, title: string, summary: string, failure: 'environment' | 'input' | 'failed', hint?: string, lines: string[] = []): PreflightItem => ({
   id,
   title,
   status: 'fail',

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 export const ROOT = new URL('../../..', import.meta.url).pathname;
 export const CLI = join(ROOT, 'dist/cli.js');
 export const CRASH_PRELOAD = new URL('./crash-preload.mjs', import.meta.url).pathname;
+export const SPAWN_LOG_PRELOAD = new URL('./spawn-log.mjs', import.meta.url).pathname;
 
 /** `--approve` flags that answer every gate of the bundled runbook in plain mode. */
 export const APPROVE_ALL = ['--approve', 'draft,publish,cancel-migrations', '--approve-all-restarts'];
@@ -47,23 +48,29 @@ export interface ToolOptions {
   env?: NodeJS.ProcessEnv;
   /** `UP_CRASH` for the crash preload (see crash-preload.mjs). */
   crash?: { targets: string[]; mode: 'after' | 'torn' | 'stop'; report: string };
+  /** A file where spawn-log.mjs records every child process (program, arguments, environment). */
+  spawnLog?: string;
   /** SIGKILL after this long and say so (a test of "nothing hangs" asserts well below it). */
   timeoutMs?: number;
   cwd?: string;
+  /** Run as another user (root only; the unreadable-state-folder case runs as nobody). */
+  uid?: number;
+  gid?: number;
 }
 
 /** Environment of a tool run: the caller's, minus anything of ours that could leak in from outside. */
 function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('UPGRADE_PILOT') && k !== 'UP_CRASH' && k !== 'KUBECONFIG') env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('UPGRADE_PILOT') && !k.startsWith('UP_') && k !== 'KUBECONFIG') env[k] = v;
   return { ...env, NO_COLOR: '1', CI: '', FORCE_COLOR: '0' };
 }
 
 export function spawnTool(args: string[], opts: ToolOptions = {}): ToolProcess {
   const started = Date.now();
-  const nodeArgs = opts.crash ? ['--import', CRASH_PRELOAD] : [];
-  const env = { ...baseEnv(), ...opts.env, ...(opts.crash ? { UP_CRASH: JSON.stringify(opts.crash) } : {}) };
-  const proc = spawn(process.execPath, [...nodeArgs, CLI, ...args], { env, cwd: opts.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = [...(opts.crash ? ['--import', CRASH_PRELOAD] : []), ...(opts.spawnLog ? ['--import', SPAWN_LOG_PRELOAD] : [])];
+  const env = { ...baseEnv(), ...opts.env, ...(opts.crash ? { UP_CRASH: JSON.stringify(opts.crash) } : {}), ...(opts.spawnLog ? { UP_SPAWN_LOG: opts.spawnLog } : {}) };
+  const ids = opts.uid !== undefined ? { uid: opts.uid, gid: opts.gid ?? opts.uid } : {};
+  const proc = spawn(process.execPath, [...nodeArgs, CLI, ...args], { env, cwd: opts.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...ids });
   let stdout = '';
   let stderr = '';
   proc.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

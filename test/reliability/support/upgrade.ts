@@ -9,7 +9,7 @@ import type { SessionEvent, SessionState } from '../../../src/engine/state.js';
 import { readJournal } from '../../../src/session/journal.js';
 import { Redactor } from '../../../src/session/redact.js';
 import { SessionStore } from '../../../src/session/store.js';
-import { APPROVE_ALL, runTool, sessionIds, spawnTool, tempDir, type AuditEntry, type ServedLab, type ToolResult } from './processes.js';
+import { APPROVE_ALL, runTool, sessionIds, spawnTool, STACK_TRACE, tempDir, type AuditEntry, type ServedLab, type ToolResult } from './processes.js';
 
 export const startArgs = (lab: ServedLab, stateDir: string, extra: string[] = []): string[] => [
   'start',
@@ -220,4 +220,30 @@ export async function randomKillChain(lab: ServedLab, seed: number, opts: { minM
   }
   if (!id || !finished) throw new Error(`the random-kill chain (seed ${seed}) did not finish`);
   return { stateDir, id, kills, unreached: [], runs, final: finished, state: loadSession(stateDir, id), delays };
+}
+
+export interface Stop {
+  code: number | null;
+  /** The first line of the error the run stopped with. */
+  error: string;
+}
+
+/**
+ * Starts the upgrade and resumes it (same approvals) until a run exits 0. A run that stops must do
+ * so cleanly: exit 4 (environment) or 1 (a step failed), an `error:` line with a `what to do:` line,
+ * the resume command, and no stack trace. Returns every stop, for the test to judge.
+ */
+export async function upgradeUntilDone(lab: ServedLab, stateDir: string, opts: { maxRuns?: number; extraStart?: string[]; timeoutMs?: number } = {}): Promise<{ stops: Stop[]; runs: ToolResult[]; id: string }> {
+  const runs: ToolResult[] = [];
+  const stops: Stop[] = [];
+  for (let run = 1; run <= (opts.maxRuns ?? 25); run++) {
+    const id = sessionIds(stateDir).at(-1);
+    const r = await runTool(id ? resumeArgs(stateDir, id) : startArgs(lab, stateDir, opts.extraStart), { env: keyEnv(lab), timeoutMs: opts.timeoutMs ?? 180_000 });
+    runs.push(r);
+    if (r.code === 0) return { stops, runs, id: sessionIds(stateDir).at(-1)! };
+    const clean = (r.code === 4 || r.code === 1) && /^error: .+\n {2}what to do: .+\n {2}the session is saved: upgrade-pilot resume \S+/m.test(r.stderr) && !STACK_TRACE.test(r.stderr);
+    if (!clean) throw new Error(`run ${run} did not stop cleanly: ${explain(r)}`);
+    stops.push({ code: r.code, error: /^error: (.*)$/m.exec(r.stderr)![1]! });
+  }
+  throw new Error(`the upgrade did not finish in ${opts.maxRuns ?? 25} runs`);
 }

@@ -98,12 +98,12 @@ describe('upgrade-pilot plan (runPlanCommand)', () => {
     expect(c.out().trim().split('\n')).toHaveLength(1);
   });
 
-  it('prints the refusal and what to do, exit 1, when the plan would skip a minor', async () => {
+  it('prints the refusal and what to do, exit 2 (bad input), when the plan would skip a minor', async () => {
     const file = paramsFile('skip', (p) => {
       p.references = (p.references as Array<{ version: string }>).filter((r) => r.version !== '4.5.4');
     });
     const { c, result } = plan(['--params', file]);
-    expect(await result).toBe(1);
+    expect(await result).toBe(2);
     expect(c.out()).toBe(
       [
         'upgrade-pilot plan: vmo-test: virtual-machine-orchestrator 4.4.10 → 4.6.3: REFUSED',

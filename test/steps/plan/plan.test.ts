@@ -103,7 +103,7 @@ describe('plan against the Palette and Kubernetes doubles', () => {
     const error = r.step('plan').error!;
     expect(error.code).toBe('plan.refused');
     expect(error.message).toMatch(/No 4\.5\.x version .*skipping a minor version makes the automatic live migrations of running VMs fail/);
-    expect(exitCodeOf((r.outcome as { error: unknown }).error)).toBe(1);
+    expect(exitCodeOf((r.outcome as { error: unknown }).error)).toBe(2);
   });
 
   it.each([

@@ -93,13 +93,13 @@ describe('preflight against the doubles', () => {
     expect(JSON.stringify(run.state)).not.toContain(API_KEY);
   });
 
-  it('is red (exit 1, not 4) when a profile uid in the params is wrong', async () => {
+  it('is red (exit 2: bad input, not 4) when a profile uid in the params is wrong', async () => {
     const site = { ...d.site, profiles: { ...d.site.profiles, infra: { uid: 'no-such-profile' } } };
     const file = await kubeconfigWithCertificate(d.kube, 'fresh-3', 30 * 24 * HOUR);
     const run = await runSteps({ site, palette: d.palette, kube: kubeFor(file, 'lab'), kinds: ['preflight'] });
     expect(byId(run).profiles!.status).toBe('fail');
-    expect(byId(run).profiles!.failure).toBe('failed');
-    expect(exitCodeOf((run.outcome as { error: unknown }).error)).toBe(1);
+    expect(byId(run).profiles!.failure).toBe('input');
+    expect(exitCodeOf((run.outcome as { error: unknown }).error)).toBe(2);
   });
 });
 

@@ -1,0 +1,125 @@
+/**
+ * Servers that accept and never answer. The Kubernetes API hung (`/_lab/kube-hung`): every kubectl
+ * call ends within the runbook's `kubectlRequestTimeout` / `kubectlProcessTimeout` with a clear
+ * message and exit 4, in `verify` and in the middle of an upgrade (which then resumes to the end).
+ * The profile API hung (a `hang` fault): calls end within the params file's `palette.timeout` and the
+ * retry budget. Each run's wall time has an upper bound, and no kubectl process is left behind.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isStopped, ROOT, runTool, serveLab, spawnTool, STACK_TRACE, tempDir, waitFor, type ServedLab, type ToolProcess } from './support/processes.js';
+import { appliedMutations, duplicates, expectedHealthyMutations, keyEnv, loadSession, resumeArgs } from './support/upgrade.js';
+
+const REQUEST_TIMEOUT_S = 2;
+const PROCESS_TIMEOUT_S = 5;
+const PALETTE_TIMEOUT_S = 1;
+
+/** The bundled runbook with short kubectl limits (the `settings:` block is the only change). */
+function shortLimitsRunbook(): string {
+  const text = readFileSync(join(ROOT, 'runbooks/vmo-upgrade.yaml'), 'utf8');
+  const changed = text.replace(/settings:\n(?: {2}.*\n)+/, `settings:\n  kubectlRequestTimeout: ${REQUEST_TIMEOUT_S}s\n  kubectlProcessTimeout: ${PROCESS_TIMEOUT_S}s\n  concurrency: 6\n`);
+  if (changed === text) throw new Error('the bundled runbook has no settings block to change');
+  const file = join(tempDir('hung-runbook'), 'vmo-upgrade.yaml');
+  writeFileSync(file, changed);
+  return file;
+}
+
+/** The lab's params file with a short profile API timeout. */
+function shortTimeoutParams(lab: ServedLab): string {
+  const text = readFileSync(lab.json.params, 'utf8');
+  const changed = text.replace(/^ {2}timeout: .*$/m, `  timeout: ${PALETTE_TIMEOUT_S}s`);
+  if (changed === text) throw new Error('the lab params file has no palette timeout to change');
+  const file = join(tempDir('hung-params'), 'params.yaml');
+  writeFileSync(file, changed);
+  return file;
+}
+
+/** kubectl processes still running against this lab (their argv names its kubeconfig). */
+function strayKubectl(lab: ServedLab): string[] {
+  const ps = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return ps.split('\n').filter((l) => l.includes(lab.json.kubeconfig) && /kubectl/.test(l));
+}
+
+let lab: ServedLab;
+let tool: ToolProcess | undefined;
+beforeAll(async () => {
+  lab = await serveLab({ scenario: 'healthy', speed: 600 });
+});
+afterEach(async () => {
+  tool?.proc.kill('SIGKILL');
+  tool = undefined;
+  await lab.call('POST', '/_lab/kube-hung', { on: false });
+  await lab.faults([]);
+});
+afterAll(async () => {
+  await lab?.stop();
+});
+
+describe('a Kubernetes API that accepts and never answers', () => {
+  it('verify: every call ends within the configured limits, each panel names the time-out; nothing hangs', async () => {
+    const runbook = shortLimitsRunbook();
+    await lab.call('POST', '/_lab/kube-hung', { on: true });
+    const r = await runTool(['verify', '--params', lab.json.params, '--runbook', runbook], { env: keyEnv(lab), timeoutMs: 120_000 });
+    // A time-out makes the checks that needed the call unknown; none red, so the environment is at fault: exit 4.
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toMatch(/^error: 5 check\(s\) could not be run: .+ The cluster did not answer in time/m);
+    expect(r.stderr).toMatch(/^ {2}what to do: Check that the cluster and the profile API answer/m);
+    expect(r.stdout).toMatch(/^upgrade-pilot verify: \S+: 1 green, 0 red, 0 amber, 5 unknown/m);
+    const unknown = r.stdout.split('\n').filter((l) => /^\s+Could not check: /.test(l));
+    expect(unknown).toHaveLength(5);
+    for (const l of unknown) expect(l).toMatch(new RegExp(`Could not check: The cluster did not answer in time \\(${REQUEST_TIMEOUT_S}s\\) while trying to .+\\.$`));
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    // One round of checks, each call bounded by the process timeout; generous for a busy machine.
+    expect(r.ms).toBeLessThan(8 * PROCESS_TIMEOUT_S * 1000);
+    await waitFor('no kubectl left behind', () => strayKubectl(lab).length === 0, 10_000);
+  }, 150_000);
+
+  it('hung in the middle of the migration monitor: the run stops within the limits (exit 4), then resumes to the end', async () => {
+    const runbook = shortLimitsRunbook();
+    const stateDir = tempDir('hung-state');
+    const report = join(tempDir('hung-report'), 'stop.json');
+    const args = ['start', '--params', lab.json.params, '--runbook', runbook, '--non-interactive', '--approve', 'draft,publish,cancel-migrations', '--approve-all-restarts', '--state-dir', stateDir];
+    tool = spawnTool(args, { env: keyEnv(lab), crash: { targets: ['step.started|hop1.migrations|'], mode: 'stop', report }, timeoutMs: 150_000 });
+    await waitFor('the run to reach the migration monitor', () => existsSync(report) && isStopped(tool!.pid));
+    await lab.call('POST', '/_lab/kube-hung', { on: true });
+    const continued = Date.now();
+    tool.proc.kill('SIGCONT');
+    const r = await tool.done;
+    const afterHang = Date.now() - continued;
+
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toMatch(new RegExp(`^error: The cluster did not answer in time \\(${REQUEST_TIMEOUT_S}s\\) while trying to .+\\.$`, 'm'));
+    expect(r.stderr).toMatch(/the session is saved: upgrade-pilot resume \S+/);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(afterHang).toBeLessThan(6 * PROCESS_TIMEOUT_S * 1000);
+    await waitFor('no kubectl left behind', () => strayKubectl(lab).length === 0, 10_000);
+    const id = /upgrade-pilot resume (\S+)/.exec(r.stderr)![1]!;
+    expect(loadSession(stateDir, id).run).toMatchObject({ status: 'failed', error: { code: 'kube.timeout' } });
+
+    await lab.call('POST', '/_lab/kube-hung', { on: false });
+    tool = spawnTool(resumeArgs(stateDir, id), { env: keyEnv(lab), timeoutMs: 150_000 });
+    const resumed = await tool.done;
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const applied = appliedMutations(await lab.audit());
+    expect(duplicates(applied)).toEqual([]);
+    expect(applied).toEqual(expectedHealthyMutations(lab));
+  }, 200_000);
+});
+
+describe('a profile API that accepts and never answers', () => {
+  it('plan ends within palette.timeout and the retry budget, with a clear message and exit 4', async () => {
+    const params = shortTimeoutParams(lab);
+    const before = (await lab.audit()).length;
+    await lab.faults([{ route: 'GET /v1/**', faults: { hang: true } }]);
+    const r = await runTool(['plan', '--params', params], { env: keyEnv(lab), timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toMatch(new RegExp(`^error: The profile API at ${lab.json.paletteUrl} did not answer GET /v1/\\S+ within ${PALETTE_TIMEOUT_S * 1000} ms \\(\\d attempts?\\)\\.$`, 'm'));
+    expect(r.stderr).toMatch(/what to do: Check the network path to the API, or raise palette.timeout in the params file\./);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    // 5 attempts of 1 s plus the backoff between them (the lab's clock shortens the waits).
+    expect(r.ms).toBeLessThan(30_000);
+    expect((await lab.audit()).slice(before)).toEqual([]);
+  }, 150_000);
+});

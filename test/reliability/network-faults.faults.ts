@@ -1,0 +1,80 @@
+/**
+ * Network faults, the longer set (`npm run test:faults`): the issue's mix on the profile API under
+ * more seeds, and the worst case for a publish: the lab applies it but the answer never arrives
+ * (latency beyond `palette.timeout`). Each upgrade is resumed whenever a run stops, and completes
+ * with exactly one applied publish per profile per hop. The one-seed version is in `npm test`.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FLAKY_PROFILE_API } from './support/faults.js';
+import { serveLab, tempDir, type ServedLab } from './support/processes.js';
+import { appliedMutations, duplicates, expectedHealthyMutations, upgradeUntilDone } from './support/upgrade.js';
+
+const figures = { runs: 0, faulted: 0, stops: 0, duplicates: 0 };
+
+async function withLab<T>(run: (lab: ServedLab) => Promise<T>): Promise<T> {
+  const lab = await serveLab({ scenario: 'healthy', speed: 600 });
+  try {
+    return await run(lab);
+  } finally {
+    await lab.stop();
+  }
+}
+
+async function exactlyOnce(lab: ServedLab): Promise<number> {
+  const audit = await lab.audit();
+  const applied = appliedMutations(audit);
+  const dups = duplicates(applied);
+  figures.duplicates += dups.length;
+  expect(dups).toEqual([]);
+  expect(applied).toEqual(expectedHealthyMutations(lab));
+  expect(applied.filter((a) => a.startsWith('PATCH '))).toHaveLength(4);
+  return audit.filter((e) => e.effect !== 'applied').length;
+}
+
+describe('network faults, more seeds', () => {
+  it('the issue mix with seeds 2 and 3 (two labs at a time): each completes, each publish applied exactly once', async () => {
+    await Promise.all(
+      [2, 3].map((seed) =>
+        withLab(async (lab) => {
+          await lab.faults(FLAKY_PROFILE_API, seed);
+          const { stops } = await upgradeUntilDone(lab, tempDir('net-seed'));
+          for (const s of stops) expect(s.error).toMatch(/profile API/);
+          const faulted = await exactlyOnce(lab);
+          figures.runs += 1;
+          figures.faulted += faulted;
+          figures.stops += stops.length;
+          console.log(`seed ${seed}: ${faulted} faulted mutating calls, ${stops.length} stop(s)`);
+        }),
+      ),
+    );
+  }, 400_000);
+});
+
+describe('a publish applied whose answer is lost', () => {
+  it('times out, the run stops (exit 4) saying it may have applied; resume reads the profile and does not publish again', async () => {
+    await withLab(async (lab) => {
+      // One-second client time-out; the lab applies each publish, then answers three seconds later.
+      const params = join(tempDir('lost-params'), 'params.yaml');
+      writeFileSync(params, readFileSync(lab.json.params, 'utf8').replace(/^ {2}timeout: .*$/m, '  timeout: 1s'));
+      await lab.faults([{ route: 'PATCH /v1/clusterprofiles/*/publish', faults: { latencyMs: 3_000 } }]);
+      const stateDir = tempDir('lost-state');
+      const { stops } = await upgradeUntilDone({ ...lab, json: { ...lab.json, params } }, stateDir);
+      // Each of the 4 publishes: applied, answer lost, run stopped, found published on resume.
+      expect(stops).toHaveLength(4);
+      for (const s of stops) {
+        expect(s.code).toBe(4);
+        expect(s.error).toMatch(/^The profile API at \S+ did not answer PATCH \/v1\/clusterprofiles\/\S+\/publish within 1000 ms \(1 attempt\)\.$/);
+      }
+      await exactlyOnce(lab);
+      figures.runs += 1;
+      figures.stops += stops.length;
+    });
+  }, 400_000);
+
+  it('figures', () => {
+    console.log(`network faults: ${figures.runs} upgrades, ${figures.faulted} faulted mutating calls, ${figures.stops} stops resumed, ${figures.duplicates} duplicate mutations`);
+    expect(figures.duplicates).toBe(0);
+  });
+});

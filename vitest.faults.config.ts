@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:faults`: the long reliability matrix (every crash point, torn writes, random kills,
+ * more fault seeds). Files run one after another: each already runs two labs at a time, which is
+ * what two cores take. The fast sample of the same tests is part of `npm test`.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/reliability/**/*.faults.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    testTimeout: 600_000,
+    hookTimeout: 120_000,
+    fileParallelism: false,
+    env: { NO_COLOR: '1', CI: '' },
+  },
+});
