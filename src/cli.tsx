@@ -5,19 +5,14 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine } from './cli/args.js';
+import { parseCommandLine, type CliOptions } from './cli/args.js';
 import { commandHelp, generalHelp } from './cli/help.js';
-import { listSessions } from './commands/sessions.js';
-import { runVerifyCommand } from './commands/verify.js';
-import { runReportCommand } from './commands/report.js';
-import { runLab } from './commands/lab.js';
-import { runPlanCommand } from './commands/plan.js';
-import { runDiffCommand } from './commands/diff.js';
 import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
-import { runSession, type RunIO, type SessionRequest } from './run/session-run.js';
+import type { RunIO, SessionRequest } from './run/session-run.js';
 import type { StepRegistry } from './engine/step-kind.js';
-import { builtinSteps } from './steps/index.js';
 import { toolVersion } from './version.js';
+import { isInteractive } from './run/interactive.js';
+import { showSplash } from './run/splash.js';
 
 /** Test seams: a registry of test step kinds, scripted effects. Production passes nothing. */
 export interface MainOverrides {
@@ -38,27 +33,31 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
       return ExitCode.ok;
     }
     const { command, options, positional } = parsed.invocation;
-    const registry = overrides.registry ?? builtinSteps();
+    const splash = splashFor(command.name, options);
+    if (splash && isInteractive(options, io)) showSplash(io.stdout, io.stderr, splash);
+    const registry = overrides.registry ?? (await import('./steps/index.js')).builtinSteps();
     const seams = overrides.effects ? { effects: overrides.effects } : {};
+    // Each command loads only what it uses: the TUI (Ink, React) and the lab cost about half a
+    // second to load, which `verify`, `plan` or `--help` should not pay (see BENCHMARKS.md).
     switch (command.name) {
       case 'start':
-        return await runSession({ kind: 'start', options, registry, dryRun: options['dry-run'], ...seams }, io);
+        return await (await import('./run/session-run.js')).runSession({ kind: 'start', options, registry, dryRun: options['dry-run'], ...seams }, io);
       case 'rehearse':
-        return await runSession({ kind: 'start', options, registry, dryRun: true, ...seams }, io);
+        return await (await import('./run/session-run.js')).runSession({ kind: 'start', options, registry, dryRun: true, ...seams }, io);
       case 'resume':
-        return await runSession({ kind: 'resume', options, registry, ...(positional ? { sessionId: positional } : {}), ...seams }, io);
+        return await (await import('./run/session-run.js')).runSession({ kind: 'resume', options, registry, ...(positional ? { sessionId: positional } : {}), ...seams }, io);
       case 'sessions':
-        return listSessions(options, io.env, write);
+        return (await import('./commands/sessions.js')).listSessions(options, io.env, write);
       case 'lab':
-        return await runLab(parsed.invocation, io, registry);
+        return await (await import('./commands/lab.js')).runLab(parsed.invocation, io, registry);
       case 'diff':
-        return await runDiffCommand(options, io, registry);
+        return await (await import('./commands/diff.js')).runDiffCommand(options, io, registry);
       case 'plan':
-        return await runPlanCommand(options, io, registry);
+        return await (await import('./commands/plan.js')).runPlanCommand(options, io, registry);
       case 'report':
-        return runReportCommand(options, positional, io);
+        return (await import('./commands/report.js')).runReportCommand(options, positional, io);
       case 'verify':
-        return await runVerifyCommand(options, io, registry);
+        return await (await import('./commands/verify.js')).runVerifyCommand(options, io, registry);
       default:
         throw new InputError('usage.not-available', `\`upgrade-pilot ${command.name}\` is not available in this version.`, { hint: 'Run `upgrade-pilot --help`.' });
     }
@@ -67,6 +66,14 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     io.stderr.write(`error: ${info.message}\n${info.hint ? `  what to do: ${info.hint}\n` : ''}`);
     return exitCodeOf(err);
   }
+}
+
+/** What the first line says while a TUI command loads; undefined for commands that draw no TUI. */
+function splashFor(command: string, options: CliOptions): string | undefined {
+  if (command === 'lab') return options.serve ? undefined : 'starting the embedded lab';
+  if (command === 'start' || command === 'rehearse') return 'loading the runbook';
+  if (command === 'resume') return 'loading the session';
+  return undefined;
 }
 
 function invokedDirectly(): boolean {
@@ -78,6 +85,9 @@ function invokedDirectly(): boolean {
 }
 
 if (invokedDirectly()) {
+  // React's development build loads and renders slower and warns to the terminal; an operator's
+  // run is production unless they say otherwise.
+  process.env.NODE_ENV ??= 'production';
   main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }).then(
     (code) => {
       process.exitCode = code;

@@ -19,6 +19,36 @@ export class IllegalTransitionError extends Error {
 
 const LOG_LIMIT = 200;
 
+/**
+ * Keyed maps (a step's decisions and notes, the session's mutations) grow with the session: a copy
+ * per event makes a replay of n records cost O(n²) (10,000 records of a large recovery took seconds).
+ * Inside `replaying`, the copies this module makes belong to the replay alone (no caller holds an
+ * intermediate state), so later updates write into them in place. Outside it every update copies,
+ * as a pure reducer must.
+ */
+let replayOwned: WeakSet<object> | undefined;
+
+function put<V>(map: Record<string, V>, key: string, value: V): Record<string, V> {
+  if (replayOwned?.has(map)) {
+    map[key] = value;
+    return map;
+  }
+  const copy = { ...map, [key]: value };
+  replayOwned?.add(copy);
+  return copy;
+}
+
+/** Runs `fn` (a loop of `reduce` whose intermediate states nobody keeps) with in-place map updates. */
+export function replaying<T>(fn: () => T): T {
+  const outer = replayOwned;
+  replayOwned = new WeakSet();
+  try {
+    return fn();
+  } finally {
+    replayOwned = outer;
+  }
+}
+
 export function initialState(event: Extract<SessionEvent, { type: 'session.created' }>): SessionState {
   const ids = new Set<string>();
   for (const e of event.entries) {
@@ -116,11 +146,11 @@ export function reduce(state: SessionState, event: SessionEvent): SessionState {
       return updateStep(state, event, ['awaitingApproval'], (s) => {
         if (s.gate && s.gate.key !== event.key) throw new IllegalTransitionError(event, `the open gate is ${s.gate.key}, not ${event.key}`);
         const { gate: _g, ...rest } = s;
-        return { ...rest, status: 'running', decisions: { ...s.decisions, [event.key]: event.decision } };
+        return { ...rest, status: 'running', decisions: put(s.decisions, event.key, event.decision) };
       });
 
     case 'step.note':
-      return updateStep(state, event, ['running', 'awaitingApproval'], (s) => ({ ...s, notes: { ...s.notes, [event.key]: event.value } }));
+      return updateStep(state, event, ['running', 'awaitingApproval'], (s) => ({ ...s, notes: put(s.notes, event.key, event.value) }));
 
     case 'step.succeeded':
       return updateStep(state, event, ['running'], (s) =>
@@ -151,7 +181,7 @@ export function reduce(state: SessionState, event: SessionEvent): SessionState {
         dryRun: event.dryRun,
         ...(event.approval ? { approval: event.approval } : {}),
       };
-      return { ...state, mutations: { ...state.mutations, [event.key]: record } };
+      return { ...state, mutations: put(state.mutations, event.key, record) };
     }
 
     case 'mutation.result': {
@@ -159,7 +189,7 @@ export function reduce(state: SessionState, event: SessionEvent): SessionState {
       if (!prior) throw new IllegalTransitionError(event, `no intent for mutation ${event.key}`);
       if (prior.outcome) throw new IllegalTransitionError(event, `mutation ${event.key} already has a result`);
       const record = { ...prior, resultAt: event.at, outcome: event.outcome, ...(event.error ? { error: event.error } : {}) };
-      return { ...state, mutations: { ...state.mutations, [event.key]: record } };
+      return { ...state, mutations: put(state.mutations, event.key, record) };
     }
 
     case 'step.progress': {

@@ -16,6 +16,7 @@ import { Runner, type RunOutcome } from '../engine/runner.js';
 import type { SessionMeta } from '../engine/state.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, exitCodeOf, InputError, type ErrorInfo } from '../errors.js';
+import { isInteractive } from './interactive.js';
 import { resolveStateDir } from '../session/paths.js';
 import { Redactor } from '../session/redact.js';
 import { newSessionId, SessionStore, type OpenSession } from '../session/store.js';
@@ -47,17 +48,6 @@ export interface SessionRequest {
   onSession?: (id: string) => void;
   /** Replaces the real effects (tests: scripted fakes that fail on unexpected calls). */
   effects?: typeof buildEffects;
-}
-
-/**
- * CI is "set" as Ink judges it (present, and not `0` or `false`, even when empty): Ink then draws
- * only a last frame, so the TUI would stay blank; plain lines are what a CI log wants anyway.
- */
-const ciSet = (env: NodeJS.ProcessEnv) => ['CI', 'CONTINUOUS_INTEGRATION'].some((k) => k in env && env[k] !== '0' && env[k] !== 'false');
-
-/** TUI on a terminal; plain lines without one, with --non-interactive or --json, or under CI. */
-export function isInteractive(options: CliOptions, io: RunIO): boolean {
-  return Boolean(io.stdout.isTTY && io.stdin.isTTY && !options['non-interactive'] && !options.json && !ciSet(io.env));
 }
 
 export function approvalsFrom(options: CliOptions): Approvals {
@@ -129,10 +119,17 @@ function prepare(req: SessionRequest, store: SessionStore): Prepared {
   return { session, runbook, params, resuming: false };
 }
 
-export function exitCodeFor(outcome: RunOutcome): ExitCode {
+/**
+ * A rehearsal answers "would the pre-checks pass?": one that found a red pre-check (a profile the
+ * params name is missing, say) exits 1 (issue 9), where a live run calls the same finding bad input.
+ */
+const REHEARSAL_FINDINGS = new Set(['preflight.input', 'preflight.red']);
+
+export function exitCodeFor(outcome: RunOutcome, rehearsal = false): ExitCode {
   if (outcome.status === 'done') return ExitCode.ok;
   if (outcome.status === 'awaitingApproval') return ExitCode.gate;
   if (outcome.status === 'interrupted') return ExitCode.interrupted;
+  if (rehearsal && REHEARSAL_FINDINGS.has(outcome.error.code)) return ExitCode.failed;
   if ('toInfo' in outcome.error) return exitCodeOf(outcome.error);
   return outcome.error.kind === 'environment' ? ExitCode.environment : outcome.error.kind === 'input' ? ExitCode.usage : ExitCode.failed;
 }
@@ -234,7 +231,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       report();
       if (reportPath && !options.json) write(`report: ${reportPath}`);
     }
-    const code = exitCodeFor(outcome);
+    const code = exitCodeFor(outcome, dryRun);
     if (!interactive) reportEnd(outcome, code, session.id, options.json, io, redactor, Boolean(req.lab));
     return code;
   } finally {

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../errors.js';
-import { initialState, reduce } from '../engine/reducer.js';
+import { initialState, reduce, replaying } from '../engine/reducer.js';
 import type { JournalSink } from '../engine/runner.js';
 import { currentStep, SCHEMA_VERSION, type SessionEvent, type SessionState } from '../engine/state.js';
 import { ensurePrivateDir, stateDirError, writeFileAtomic } from './durable-fs.js';
@@ -38,6 +38,7 @@ export function newSessionId(now = new Date()): string {
 }
 
 const JOURNAL = 'journal.ndjson';
+const missing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
 const SNAPSHOT = 'state.json';
 const LOCK = 'lock';
 
@@ -144,21 +145,26 @@ export class SessionStore {
   dirOf(id: string): string {
     if (!/^[\w.-]+$/.test(id)) throw new InputError('session.bad-id', `"${id}" is not a session id.`, { hint: 'List sessions with: upgrade-pilot sessions' });
     const dir = join(this.sessionsDir, id);
-    if (!existsSync(join(dir, JOURNAL))) {
+    try {
+      statSync(join(dir, JOURNAL));
+    } catch (err) {
+      // Only a missing session is "not found"; a folder we may not read is the environment's problem.
+      if (!missing(err)) throw stateDirError(dir, err);
       throw new InputError('session.not-found', `No session ${id} in ${this.sessionsDir}.`, { hint: 'List sessions with: upgrade-pilot sessions (and check --state-dir).' });
     }
     return dir;
   }
 
   ids(): string[] {
-    if (!existsSync(this.sessionsDir)) return [];
+    let names: string[];
     try {
-      return readdirSync(this.sessionsDir)
-        .filter((name) => existsSync(join(this.sessionsDir, name, JOURNAL)))
-        .sort();
+      names = readdirSync(this.sessionsDir);
     } catch (err) {
+      // existsSync would say "no sessions" for a folder we may not read: only a missing one has none.
+      if (missing(err)) return [];
       throw stateDirError(this.sessionsDir, err);
     }
+    return names.filter((name) => existsSync(join(this.sessionsDir, name, JOURNAL))).sort();
   }
 
   latestId(): string {
@@ -174,7 +180,15 @@ export class SessionStore {
 
   list(): SessionSummary[] {
     return this.ids().map((id) => {
-      const state = this.load(id);
+      let state: SessionState;
+      try {
+        state = this.load(id);
+      } catch (err) {
+        // A run killed while creating its session leaves no complete record: list it, do not hide the others.
+        if (!(err instanceof InputError && err.code === 'session.empty')) throw err;
+        const at = statSync(join(this.sessionsDir, id, JOURNAL)).mtime.toISOString();
+        return { id, runbook: '-', cluster: '-', mode: '-', currentStep: '-', status: 'incomplete', updatedAt: at, createdAt: at };
+      }
       const step = currentStep(state);
       return {
         id,
@@ -213,16 +227,20 @@ export class SessionStore {
         // A damaged snapshot is only a cache: the journal rebuilds it.
       }
     }
-    for (const { seq, event } of journal.records) {
-      if (state && seq <= state.seq) continue;
-      if (event.type === 'session.created') {
-        state = initialState(event);
-      } else {
-        if (!state) break;
-        state = reduce(state, event);
+    state = replaying(() => {
+      let s = state;
+      for (const { seq, event } of journal.records) {
+        if (s && seq <= s.seq) continue;
+        if (event.type === 'session.created') {
+          s = initialState(event);
+        } else {
+          if (!s) break;
+          s = reduce(s, event);
+        }
+        s.seq = seq;
       }
-      state.seq = seq;
-    }
+      return s;
+    });
     if (!state) {
       throw new InputError('session.empty', `Session ${id} has no complete record (it was interrupted while being created).`, {
         hint: `Start a new session; remove ${dir} when convenient.`,

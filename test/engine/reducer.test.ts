@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IllegalTransitionError, initialState, reduce } from '../../src/engine/reducer.js';
+import { IllegalTransitionError, initialState, reduce, replaying } from '../../src/engine/reducer.js';
 import type { SessionEvent, SessionState, StepStatus } from '../../src/engine/state.js';
 import { findStep, nextEntry } from '../../src/engine/state.js';
 import { at, created, step } from '../support/state-fixtures.js';
@@ -165,5 +165,43 @@ describe('reducer: session', () => {
     for (let i = 0; i < 250; i++) s = reduce(s, { type: 'log', at: at(1), line: { at: at(1), level: 'info', message: `m${i}` } });
     expect(s.log).toHaveLength(200);
     expect(s.log.at(-1)?.message).toBe('m249');
+  });
+});
+
+describe('replaying (in-place map updates while a journal is replayed)', () => {
+  /** A gate, its decision, a note, and a mutation's intent and result, for each of n VMs. */
+  function recoveryEvents(n: number): SessionEvent[] {
+    const events: SessionEvent[] = [{ type: 'step.started', at: at(1), id: 'a' }];
+    for (let i = 0; i < n; i++) {
+      const key = `a/restart/vm-${i}`;
+      events.push({ type: 'step.awaiting', at: at(2), id: 'a', gate: { ...gate, key } });
+      events.push({ type: 'step.decided', at: at(3), id: 'a', key, decision });
+      events.push({ type: 'step.note', at: at(3), id: 'a', key: `${key}/before`, value: { uid: `u${i}` } });
+      events.push({ type: 'mutation.intent', at: at(4), key: `${key}/send`, stepId: 'a', request: { kind: 'kubectl', argv: ['get', 'x'] } as never, dryRun: false });
+      events.push({ type: 'mutation.result', at: at(5), key: `${key}/send`, outcome: 'sent' });
+    }
+    return events;
+  }
+
+  it('reaches exactly the state the pure reducer reaches, and leaves the starting state untouched', () => {
+    const start = initialState(created([step('a'), step('b')]));
+    const frozen = JSON.stringify(start);
+    const events = recoveryEvents(50);
+    const pure = events.reduce(reduce, start);
+    const replayed = replaying(() => events.reduce(reduce, start));
+    expect(replayed).toEqual(pure);
+    expect(JSON.stringify(start)).toBe(frozen);
+    expect(Object.keys(replayed.mutations)).toHaveLength(50);
+    expect(Object.keys(findStep(replayed, 'a')!.decisions)).toHaveLength(50);
+  });
+
+  it('outside a replay every update copies: an earlier state keeps its maps as they were', () => {
+    const events = recoveryEvents(2);
+    const states = [initialState(created([step('a')]))];
+    replaying(() => undefined);
+    for (const e of events) states.push(reduce(states.at(-1)!, e));
+    const afterFirstVm = states[6]!;
+    expect(Object.keys(afterFirstVm.mutations)).toEqual(['a/restart/vm-0/send']);
+    expect(Object.keys(findStep(afterFirstVm, 'a')!.decisions)).toEqual(['a/restart/vm-0']);
   });
 });

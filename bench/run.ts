@@ -1,0 +1,380 @@
+/**
+ * `npm run bench`: every benchmark of issue 10 in one run, its figures (minimum / median / maximum
+ * over several runs, and ratios from the same run), a table of goals met or missed, and
+ * `bench-results.json`. Not part of `npm test`.
+ *
+ *   node --expose-gc dist-bench/bench/run.js [--only verify,scaling,values,tui,journal] [--quick]
+ *
+ * `--quick` runs fewer repetitions and smaller sizes, to try the harness; its figures are not the
+ * ones to publish.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runJournalBenchmark } from './journal-bench.js';
+import { liveLabPids, sizesFor, startLabProcess, type LabProcess } from './lab-process.js';
+import { cpuMark, othersCores } from './load.js';
+import { hasGnuTime } from './measure.js';
+import { mb, ms, range, stats, table, type Goal, type Stats } from './stats.js';
+import { firstFrames, keyToFrame } from './tui-bench.js';
+import { runValuesBenchmark } from './values-bench.js';
+import { realKubectl, VerifyBench, type Sample, type VerifySample } from './verify-bench.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '..', '..');
+const cli = join(repo, 'dist', 'cli.js');
+const hook = join(here, 'rss-hook.js');
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const onlyArg = argv.find((a) => a.startsWith('--only'));
+const only = onlyArg ? new Set((onlyArg.includes('=') ? onlyArg.split('=')[1]! : argv[argv.indexOf(onlyArg) + 1] ?? '').split(',')) : undefined;
+const wanted = (name: string) => !only || only.has(name);
+
+const runStarted = performance.now();
+const root = mkdtempSync(join(tmpdir(), 'upgrade-pilot-bench-'));
+const goals: Goal[] = [];
+const results: Record<string, unknown> = {};
+const load: Array<{ section: string; loadAverageStart: number[]; loadAverageEnd: number[]; othersCores: number | undefined; seconds: number }> = [];
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+const kb = (s: Sample[], f: (x: Sample) => number | undefined): Stats | undefined => {
+  const v = s.map(f).filter((x): x is number => x !== undefined);
+  return v.length ? stats(v) : undefined;
+};
+const wall = (s: Sample[]) => stats(s.map((x) => x.wallMs));
+const memRange = (s: Stats | undefined) => (s ? range(s, mb) : 'n/a');
+const ratio = (a: number, b: number) => `${(a / b).toFixed(a / b >= 10 ? 0 : 2)}×`;
+const round = (n: number) => Math.round(n * 10) / 10;
+const statsJson = (s: Stats | undefined) => (s ? { min: round(s.min), median: round(s.median), max: round(s.max), n: s.n } : undefined);
+const heading = (s: string) => say(`\n## ${s}\n`);
+
+function goal(name: string, target: string, measured: string, met: boolean): void {
+  goals.push({ name, target, measured, met });
+}
+
+async function section(name: string, fn: () => Promise<void>): Promise<void> {
+  if (!wanted(name)) return;
+  const start = loadavg().map(round);
+  const t0 = performance.now();
+  const mark = cpuMark(liveLabPids());
+  await fn();
+  const others = othersCores(mark, cpuMark(liveLabPids()));
+  const end = loadavg().map(round);
+  load.push({ section: name, loadAverageStart: start, loadAverageEnd: end, othersCores: others === undefined ? undefined : Math.round(others * 100) / 100, seconds: round((performance.now() - t0) / 1000) });
+  say(`\n(${name}: ${ms(performance.now() - t0)}; load average before ${start.join(' ')}, after ${end.join(' ')}; other processes used ${others === undefined ? 'n/a' : `${others.toFixed(2)} of ${cpus().length} cores`} meanwhile)`);
+  if (others !== undefined && others > 0.25) say(`WARNING: other work took ${((others / cpus().length) * 100).toFixed(0)}% of the machine during "${name}": its times are inflated; rerun on an idle machine.`);
+}
+
+/** Verify and the bare baseline alternate run by run, so a change of load hits both alike. */
+async function verifyAndBare(b: VerifyBench, runs: number): Promise<{ verify: VerifySample[]; bare: Sample[] }> {
+  await b.bare(); // warm-up
+  const verify: VerifySample[] = [];
+  const bare: Sample[] = [];
+  for (let i = 0; i < runs; i++) {
+    verify.push(await b.verify());
+    bare.push(await b.bare());
+  }
+  return { verify, bare };
+}
+
+function machine() {
+  const kubectl = realKubectl();
+  let kubectlVersion = 'unknown';
+  try {
+    kubectlVersion = execFileSync(kubectl, ['version', '--client'], { encoding: 'utf8' }).trim().split('\n')[0] ?? 'unknown';
+  } catch {
+    // reported as unknown
+  }
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: round(totalmem() / 2 ** 30),
+    node: process.version,
+    kubectl: kubectlVersion,
+    gnuTime: hasGnuTime,
+    date: new Date().toISOString(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1 and 6: verification at scale on the large lab; lab start; raw pods
+
+let large: LabProcess | undefined;
+const verifyRuns = quick ? 2 : 5;
+const largeVms = quick ? 1000 : 5000;
+
+async function verificationAtScale(): Promise<void> {
+  heading(`1. Verification at scale (large lab: ${largeVms} VMs, ${sizesFor(largeVms).nodes} nodes, ${sizesFor(largeVms).pods} pods)`);
+  large = await startLabProcess(root, cli, sizesFor(largeVms));
+  const b = new VerifyBench({ root, cli, hook }, large);
+  const learnt = await b.learnPaths();
+  const versions = b.kubectlVersions();
+  say(`kubectl against the lab: client ${versions.client}, server ${versions.server}`);
+  say(`verify made ${learnt.calls} kubectl calls (all \`get --raw\`), the same API paths the baseline fetches, plus one profile API read; overall ${learnt.sample.overall}`);
+  const { verify, bare } = await verifyAndBare(b, verifyRuns);
+  b.warmDiscovery();
+  const jsonRuns = quick ? 1 : 3;
+  const json: Sample[] = [];
+  for (let i = 0; i < jsonRuns; i++) json.push(await b.json());
+  const loopVms = quick ? 20 : 100;
+  const targets = b.loopTargets(loopVms);
+  const loop: Sample[] = [];
+  for (let i = 0; i < (quick ? 1 : 3); i++) loop.push(await b.loop(targets));
+  const scale = large.sizes.vms / targets.length;
+
+  const v = wall(verify);
+  const a = wall(bare);
+  const j = wall(json);
+  const l = wall(loop);
+  const vOwn = kb(verify, (x) => x.ownPeakKb);
+  const vTree = kb(verify, (x) => x.peakKb);
+  const inner = stats(verify.map((x) => x.innerMs ?? NaN));
+  const rows = [
+    ['upgrade-pilot verify', range(v), `${memRange(vOwn)} (node)${vOwn && vTree && vTree.max > vOwn.max ? ` · ${memRange(vTree)} (largest)` : ''}`, '1×', String(verify.length)],
+    ['(a) bare: parallel get --raw', range(a), memRange(kb(bare, (x) => x.peakKb)), ratio(a.median, v.median), String(bare.length)],
+    ['(b) kubectl get -A -o json per kind', range(j), memRange(kb(json, (x) => x.peakKb)), ratio(j.median, v.median), String(json.length)],
+    [`(c) per-VM loop, ${targets.length} VMs`, range(l), memRange(kb(loop, (x) => x.peakKb)), ratio(l.median, v.median), String(loop.length)],
+    [`(c) scaled to ${large.sizes.vms} VMs (×${scale})`, range({ ...l, min: l.min * scale, median: l.median * scale, max: l.max * scale }), memRange(kb(loop, (x) => x.peakKb)), ratio(l.median * scale, v.median), '-'],
+  ];
+  for (const line of table(['what', 'wall min / median / max', 'peak RSS min / median / max', 'time vs verify (median)', 'runs'], rows)) say(line);
+  say(`\nverify's own reported time (reads and checks, without process start): ${range(inner)}`);
+  say(`verify / bare baseline (median): ${ratio(v.median, a.median)} · -o json / verify: ${ratio(j.median, v.median)} · per-VM loop (scaled) / verify: ${ratio(l.median * scale, v.median)}`);
+  say(`the same data without upgrade-pilot: -o json / bare: ${ratio(j.median, a.median)} · per-VM loop (scaled) / bare: ${ratio(l.median * scale, a.median)}`);
+  if (vOwn && vTree) say(`verify's largest process is ${vTree.max > vOwn.max ? 'a kubectl it starts' : 'the node process itself'} (peak RSS of the node process ${memRange(vOwn)})`);
+  const jsonPeak = kb(json, (x) => x.peakKb);
+  if (jsonPeak && vOwn) say(`memory: -o json's largest process / verify's node process (median): ${ratio(jsonPeak.median, vOwn.median)}`);
+  say(`(b) kinds: ${b.jsonKinds().join(', ')}`);
+
+  results.verification = {
+    lab: large.sizes,
+    kubectl: versions,
+    kubectlCalls: learnt.calls,
+    apiPaths: b.rawPaths,
+    overall: learnt.sample.overall,
+    verify: { wallMs: statsJson(v), nodePeakKb: statsJson(vOwn), largestPeakKb: statsJson(vTree), innerMs: statsJson(inner), samples: verify },
+    bare: { wallMs: statsJson(a), peakKb: statsJson(kb(bare, (x) => x.peakKb)), samples: bare },
+    json: { kinds: b.jsonKinds(), wallMs: statsJson(j), peakKb: statsJson(jsonPeak), samples: json },
+    loop: { vms: targets.length, scaledTo: large.sizes.vms, wallMs: statsJson(l), scaledMedianMs: round(l.median * scale), peakKb: statsJson(kb(loop, (x) => x.peakKb)), samples: loop },
+    ratios: {
+      verifyOverBare: round((v.median / a.median) * 100) / 100,
+      jsonOverVerify: round(j.median / v.median),
+      loopScaledOverVerify: round((l.median * scale) / v.median),
+      jsonOverBare: round(j.median / a.median),
+      jsonPeakOverVerifyPeak: jsonPeak && vOwn ? round(jsonPeak.median / vOwn.median) : undefined,
+    },
+  };
+  goal('verify within 1.5× of the bare baseline', '≤ 1.5×', `${ratio(v.median, a.median)} (${ms(v.median)} vs ${ms(a.median)})`, v.median <= 1.5 * a.median);
+  goal(`verify ≥ 20× faster than -o json at ${large.sizes.pods} pods`, '≥ 20×', `${ratio(j.median, v.median)} (${ms(j.median)} vs ${ms(v.median)})`, j.median >= 20 * v.median);
+  goal(`verify's node process under 400 MB (${large.sizes.vms} VMs)`, '< 400 MB', vOwn ? `${mb(vOwn.max)} max` : 'n/a', vOwn !== undefined && vOwn.max < 400 * 1024);
+
+  heading(`6. Issue 3's acceptance: lab start and raw pods (${large.sizes.pods} pods)`);
+  const raw: Sample[] = [];
+  await b.rawPods();
+  for (let i = 0; i < (quick ? 2 : 5); i++) raw.push(await b.rawPods());
+  const starts = [large.startMs];
+  for (let i = 0; i < (quick ? 0 : 2); i++) {
+    const again = await startLabProcess(root, cli, large.sizes);
+    starts.push(again.startMs);
+    await again.stop();
+  }
+  const st = stats(starts);
+  const r = wall(raw);
+  for (const line of table(
+    ['what', 'min / median / max', 'peak RSS', 'runs'],
+    [
+      [`lab start, large (${large.sizes.vms} VMs, ${large.sizes.nodes} nodes, ${large.sizes.pods} pods), spawn → serving`, range(st), `${mb(large.rssKb)} (lab, once started)`, String(starts.length)],
+      [`kubectl get --raw /api/v1/pods (${large.sizes.pods} pods)`, range(r), memRange(kb(raw, (x) => x.peakKb)), String(raw.length)],
+    ],
+  ))
+    say(line);
+  results.issue3 = { labStartMs: statsJson(st), labRssKb: large.rssKb, rawPodsMs: statsJson(r), rawPodsPeakKb: statsJson(kb(raw, (x) => x.peakKb)) };
+  goal('large lab start', '< 10 s', `${ms(st.median)} median, ${ms(st.max)} max`, st.max < 10_000);
+  goal(`kubectl get --raw /api/v1/pods at ${large.sizes.pods} pods`, '< 2 s', `${ms(r.median)} median, ${ms(r.max)} max`, r.max < 2000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2: scaling
+
+async function scaling(): Promise<void> {
+  const sizes = quick ? [500, 1000] : [500, 1000, 5000, 10000];
+  heading(`2. Scaling: verify at ${sizes.join(', ')} VMs (10 nodes and 4 pods per VM)`);
+  const rows: string[][] = [];
+  const points: Array<{ vms: number; pods: number; verifyMs: Stats; nodePeakKb: Stats | undefined; bareMs: Stats; labStartMs: number; labRssKb: number | undefined }> = [];
+  for (const vms of sizes) {
+    let lab: LabProcess;
+    let owned = false;
+    if (large && large.sizes.vms === vms) lab = large;
+    else {
+      lab = await startLabProcess(root, cli, sizesFor(vms));
+      owned = true;
+    }
+    try {
+      const b = new VerifyBench({ root, cli, hook }, lab);
+      await b.learnPaths();
+      const { verify, bare } = await verifyAndBare(b, quick ? 2 : 5);
+      const p = { vms, pods: lab.sizes.pods, verifyMs: wall(verify), nodePeakKb: kb(verify, (x) => x.ownPeakKb), bareMs: wall(bare), labStartMs: lab.startMs, labRssKb: lab.rssKb };
+      points.push(p);
+      rows.push([String(vms), String(lab.sizes.nodes), String(lab.sizes.pods), range(p.verifyMs), memRange(p.nodePeakKb), range(p.bareMs), ratio(p.verifyMs.median, p.bareMs.median), ms(lab.startMs)]);
+    } finally {
+      if (owned) await lab.stop();
+    }
+  }
+  for (const line of table(['VMs', 'nodes', 'pods', 'verify min / median / max', 'node peak RSS', 'bare baseline', 'verify / bare', 'lab start'], rows)) say(line);
+  // Growth between neighbours: how much time and memory grow for how much more cluster. On the
+  // minimums: each size runs against its own lab at its own time, and the minimum is the figure
+  // least disturbed by other work on the machine.
+  const growth: Array<{ from: number; to: number; size: number; time: number; memory: number | undefined }> = [];
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1]!;
+    const c = points[i]!;
+    growth.push({ from: a.vms, to: c.vms, size: c.vms / a.vms, time: c.verifyMs.min / a.verifyMs.min, memory: a.nodePeakKb && c.nodePeakKb ? c.nodePeakKb.min / a.nodePeakKb.min : undefined });
+  }
+  say('');
+  for (const line of table(
+    ['from → to VMs', 'size ×', 'verify time × (minimums)', 'node memory × (minimums)'],
+    growth.map((g) => [`${g.from} → ${g.to}`, ratio(g.size, 1), ratio(g.time, 1), g.memory ? ratio(g.memory, 1) : 'n/a']),
+  ))
+    say(line);
+  const first = points[0]!;
+  const last = points[points.length - 1]!;
+  const slope = (f: (p: (typeof points)[number]) => number) => Math.log(f(last) / f(first)) / Math.log(last.vms / first.vms);
+  const timeSlope = slope((p) => p.verifyMs.min);
+  const memSlope = first.nodePeakKb && last.nodePeakKb ? slope((p) => p.nodePeakKb!.min) : NaN;
+  say(`\nlog-log slope ${first.vms} → ${last.vms} VMs (1 = linear): time ${timeSlope.toFixed(2)}, memory ${Number.isNaN(memSlope) ? 'n/a' : memSlope.toFixed(2)}`);
+  results.scaling = { points: points.map((p) => ({ ...p, verifyMs: statsJson(p.verifyMs), nodePeakKb: statsJson(p.nodePeakKb), bareMs: statsJson(p.bareMs), labStartMs: round(p.labStartMs) })), growth, slope: { time: round(timeSlope * 100) / 100, memory: round(memSlope * 100) / 100 } };
+  // No step may grow faster than the cluster (10% allowance for noise between runs)
+  const linear = growth.every((g) => g.time <= g.size * 1.1 && (g.memory === undefined || g.memory <= g.size * 1.1));
+  goal(`verify growth ${first.vms} → ${last.vms} VMs no worse than linear`, 'each step ≤ size ratio', `time slope ${timeSlope.toFixed(2)}, memory slope ${Number.isNaN(memSlope) ? 'n/a' : memSlope.toFixed(2)}`, linear);
+  const biggest = last.nodePeakKb;
+  if (biggest) say(`verify's node process at ${last.vms} VMs: ${memRange(biggest)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3: values diff and merge
+
+async function values(): Promise<void> {
+  heading('3. Customization diff and merge (50 packs of ~3,000 lines)');
+  const r = await runValuesBenchmark({ runs: quick ? 2 : 5 });
+  const s = stats(r.runs);
+  for (const line of table(
+    ['what', 'min / median / max', 'parse', 'diff + decide', 'merge', 'runs'],
+    [[`${r.packs} packs × ${r.linesPerPack} lines: parse 3, diff, decide, merge`, range(s), ms(r.phaseMedianMs.parse), ms(r.phaseMedianMs.diff), ms(r.phaseMedianMs.merge), String(r.runs.length)]],
+  ))
+    say(line);
+  say(`per pack (median): ${ms(s.median / r.packs)}`);
+  say(`floor with the yaml package: its lexer and parser alone over the 4 texts per pack (3 inputs, 1 merged result): ${ms(r.yamlFloorMs)} for ${r.packs} packs`);
+  results.values = { ...r, wallMs: statsJson(s) };
+  goal(`diff and merge, ${r.packs} packs`, '< 300 ms', `${ms(s.median)} median`, s.median < 300);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4: TUI
+
+async function tui(): Promise<void> {
+  heading('4. TUI responsiveness');
+  const ff = await firstFrames(cli, root, quick ? 2 : 5);
+  const k = await keyToFrame(5000, quick ? 10 : 40, quick ? 3 : 10);
+  const f = stats(ff.tui);
+  const full = stats(ff.interactive);
+  const n = stats(ff.nodeFloor);
+  const key = stats(k.keyMs);
+  const poll = stats(k.pollMs);
+  for (const line of table(
+    ['what', 'min / median / max', 'samples'],
+    [
+      ['first frame: `upgrade-pilot lab` in a pseudo-terminal, spawn → first line on screen', range(f), String(ff.tui.length)],
+      ['first TUI frame: spawn → Ink draws the steps (lab started, keys live)', range(full), String(ff.interactive.length)],
+      ['floor: `node -e` printing one line in the same pseudo-terminal', range(n), String(ff.nodeFloor.length)],
+      [`key ↓ → new frame, migrations table of ${k.rows} rows`, range(key), String(k.keyMs.length)],
+      [`new poll (${k.rows} fresh rows) → new frame`, range(poll), String(k.pollMs.length)],
+      [`first render of the screen with ${k.rows} rows`, ms(k.mountMs), '1'],
+    ],
+  ))
+    say(line);
+  results.tui = { firstFrameMs: statsJson(f), firstTuiFrameMs: statsJson(full), nodeFloorMs: statsJson(n), keyToFrameMs: statsJson(key), pollToFrameMs: statsJson(poll), mountMs: round(k.mountMs), rows: k.rows };
+  goal('first frame (first line on screen)', '< 500 ms', `${ms(f.median)} median`, f.median < 500);
+  goal('first TUI frame (Ink, lab started)', '< 500 ms', `${ms(full.median)} median`, full.median < 500);
+  goal(`key to frame, ${k.rows} rows`, '< 50 ms', `${ms(key.median)} median, ${ms(key.max)} max`, key.max < 50);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5: journal
+
+async function journal(): Promise<void> {
+  heading('5. Session journal');
+  const r = await runJournalBenchmark(root, { events: quick ? 2000 : 10_000, appendEvents: quick ? 300 : 2000, runs: quick ? 2 : 5 });
+  const a = stats(r.appendMs);
+  const sorted = [...r.appendMs].sort((x, y) => x - y);
+  const p99 = sorted[Math.floor(sorted.length * 0.99)]!;
+  const res = stats(r.resumeMs);
+  const late = stats(r.resumeFromSnapshotMs);
+  for (const line of table(
+    ['what', 'min / median / max', 'samples'],
+    [
+      [`append one record (redact, JSON, write, fsync); p99 ${ms(p99)}`, range(a), String(r.appendMs.length)],
+      [`resume ${r.events} records (${(r.journalBytes / 2 ** 20).toFixed(1)} MB), ${r.replayed} replayed after the snapshot`, range(res), String(r.resumeMs.length)],
+      [`resume ${r.events} records, snapshot after the last`, range(late), String(r.resumeFromSnapshotMs.length)],
+    ],
+  ))
+    say(line);
+  results.journal = { events: r.events, vmsRestarted: r.vmsRestarted, journalBytes: r.journalBytes, replayed: r.replayed, appendMs: { ...statsJson(a), p99: round(p99 * 1000) / 1000 }, resumeMs: statsJson(res), resumeFromSnapshotMs: statsJson(late) };
+  goal(`resume, ${r.events} records`, '< 1 s', `${ms(res.median)} median, ${ms(res.max)} max`, res.max < 1000);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const m = machine();
+  say(`# upgrade-pilot benchmarks${quick ? ' (--quick: not for publishing)' : ''}`);
+  say(`${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, node ${m.node}, ${m.kubectl}; ${m.date}; load average ${loadavg().map(round).join(' ')}`);
+  if (!m.gnuTime) say('GNU time (/usr/bin/time) is missing: peak memory of child processes is not measured.');
+  let failed: unknown;
+  try {
+    await section('verify', verificationAtScale);
+    await section('scaling', scaling);
+    // The large lab's server is not needed any more: stop it before the in-process benchmarks
+    await large?.stop();
+    large = undefined;
+    await section('values', values);
+    await section('tui', tui);
+    await section('journal', journal);
+  } catch (err) {
+    failed = err;
+  } finally {
+    await large?.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+  const totalMs = performance.now() - runStarted;
+  heading('Goals');
+  for (const line of table(
+    ['goal', 'target', 'measured', 'met'],
+    goals.map((g) => [g.name, g.target, g.measured, g.met ? 'met' : 'MISSED']),
+  ))
+    say(line);
+  const missed = goals.filter((g) => !g.met).length;
+  say(`\n${goals.length - missed} of ${goals.length} goals met${missed ? `; ${missed} missed (see BENCHMARKS.md for why and what would fix each)` : ''}. Total bench time ${ms(totalMs)}.`);
+  const file = join(repo, 'bench-results.json');
+  const previous = (() => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    } catch {
+      return undefined;
+    }
+  })();
+  if (!quick && !only) writeFileSync(file, `${JSON.stringify({ machine: m, command: 'npm run bench', totalMs: round(totalMs), load, goals, results }, null, 2)}\n`);
+  else {
+    const partial = join(repo, 'dist-bench', 'bench-results.partial.json');
+    writeFileSync(partial, `${JSON.stringify({ machine: m, quick, only: only ? [...only] : undefined, totalMs: round(totalMs), load, goals, results }, null, 2)}\n`);
+    say(`(partial run: results in ${partial}; bench-results.json ${previous ? 'kept as it was' : 'not written'})`);
+  }
+  if (failed) {
+    process.stderr.write(`bench failed: ${failed instanceof Error ? (failed.stack ?? failed.message) : String(failed)}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+process.exitCode = await main();

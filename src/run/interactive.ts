@@ -1,0 +1,22 @@
+/**
+ * Whether a run draws the TUI, decided before anything heavy is loaded (the CLI shows its first
+ * line on that answer while Ink, React and the lab load).
+ */
+import type { CliOptions } from '../cli/args.js';
+
+export interface TerminalIO {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * CI is "set" as Ink judges it (present, and not `0` or `false`, even when empty): Ink then draws
+ * only a last frame, so the TUI would stay blank; plain lines are what a CI log wants anyway.
+ */
+const ciSet = (env: NodeJS.ProcessEnv) => ['CI', 'CONTINUOUS_INTEGRATION'].some((k) => k in env && env[k] !== '0' && env[k] !== 'false');
+
+/** TUI on a terminal; plain lines without one, with --non-interactive or --json, or under CI. */
+export function isInteractive(options: CliOptions, io: TerminalIO): boolean {
+  return Boolean(io.stdout.isTTY && io.stdin.isTTY && !options['non-interactive'] && !options.json && !ciSet(io.env));
+}
