@@ -24,7 +24,7 @@ export function readYamlFile(file: string, what: string): YamlSource {
     const code = (err as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' ? 'it does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : String((err as Error).message);
     throw new InputError('input.unreadable', `Cannot read the ${what} ${file}: ${reason}.`, {
-      hint: `Pass an existing, readable ${what} file.`,
+      hint: `Pass an existing, readable ${/\bfile$/.test(what) ? what : `${what} file`}.`,
       where: file,
     });
   }

@@ -91,6 +91,13 @@ describe('runbook loader: malformed runbooks', () => {
   it('says when the runbook file cannot be read', () => {
     const err = loadError(() => loadRunbook(join(dir, 'missing.yaml'), undefined, testSteps()));
     expect(err.message).toMatch(/Cannot read the runbook .*missing\.yaml: it does not exist/);
+    expect(err.hint).toBe('Pass an existing, readable runbook file.');
+  });
+
+  it('says when the params file cannot be read, and what to pass instead', () => {
+    const err = loadError(() => loadParams(join(dir, 'missing-params.yaml')));
+    expect(err.message).toMatch(/Cannot read the params file .*missing-params\.yaml: it does not exist/);
+    expect(err.hint).toBe('Pass an existing, readable params file.');
   });
 });
 
