@@ -39,13 +39,14 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     const seams = overrides.effects ? { effects: overrides.effects } : {};
     // Each command loads only what it uses: the TUI (Ink, React) and the lab cost about half a
     // second to load, which `verify`, `plan` or `--help` should not pay (see BENCHMARKS.md).
+    const runSession = async (req: SessionRequest) => (await import('./run/session-run.js')).runSession(req, io);
     switch (command.name) {
       case 'start':
-        return await (await import('./run/session-run.js')).runSession({ kind: 'start', options, registry, dryRun: options['dry-run'], ...seams }, io);
+        return await runSession({ kind: 'start', options, registry, dryRun: options['dry-run'], ...seams });
       case 'rehearse':
-        return await (await import('./run/session-run.js')).runSession({ kind: 'start', options, registry, dryRun: true, ...seams }, io);
+        return await runSession({ kind: 'start', options, registry, dryRun: true, ...seams });
       case 'resume':
-        return await (await import('./run/session-run.js')).runSession({ kind: 'resume', options, registry, ...(positional ? { sessionId: positional } : {}), ...seams }, io);
+        return await runSession({ kind: 'resume', options, registry, ...(positional ? { sessionId: positional } : {}), ...seams });
       case 'sessions':
         return (await import('./commands/sessions.js')).listSessions(options, io.env, write);
       case 'lab':

@@ -119,17 +119,14 @@ function prepare(req: SessionRequest, store: SessionStore): Prepared {
   return { session, runbook, params, resuming: false };
 }
 
-/**
- * A rehearsal answers "would the pre-checks pass?": one that found a red pre-check (a profile the
- * params name is missing, say) exits 1 (issue 9), where a live run calls the same finding bad input.
- */
-const REHEARSAL_FINDINGS = new Set(['preflight.input', 'preflight.red']);
 
 export function exitCodeFor(outcome: RunOutcome, rehearsal = false): ExitCode {
   if (outcome.status === 'done') return ExitCode.ok;
   if (outcome.status === 'awaitingApproval') return ExitCode.gate;
   if (outcome.status === 'interrupted') return ExitCode.interrupted;
-  if (rehearsal && REHEARSAL_FINDINGS.has(outcome.error.code)) return ExitCode.failed;
+  // A rehearsal answers "would the pre-checks pass?": a red one exits 1 (issue 9) even when a live
+  // run calls the same finding (a profile the params name is missing) bad input.
+  if (rehearsal && outcome.error.code === 'preflight.input') return ExitCode.failed;
   if ('toInfo' in outcome.error) return exitCodeOf(outcome.error);
   return outcome.error.kind === 'environment' ? ExitCode.environment : outcome.error.kind === 'input' ? ExitCode.usage : ExitCode.failed;
 }
