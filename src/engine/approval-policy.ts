@@ -16,22 +16,27 @@ export interface Approvals {
 
 export const noApprovals: Approvals = { gates: [], restarts: [], allRestarts: false, skipRestarts: [] };
 
-export type PolicyAnswer = { choice: Choice; by: 'flag' | 'rehearsal' } | { choice: 'ask' };
+/** An answer the tool can give without the operator: by a flag (which one, exactly), a rehearsal or a policy. */
+export type PolicyAnswer =
+  | { choice: Choice; by: 'flag'; flag: string }
+  | { choice: Choice; by: 'rehearsal' | 'policy'; policy: string }
+  | { choice: 'ask' };
 
 /** Plain mode: a gate that approves nothing takes its safe choice instead of stopping the run. */
 export function unattendedAnswer(request: GateRequest): PolicyAnswer | undefined {
-  return request.informational ? { choice: request.safeChoice, by: 'flag' } : undefined;
+  return request.informational ? { choice: request.safeChoice, by: 'policy', policy: 'unattended: an informational gate takes its safe choice' } : undefined;
 }
 
 export function decideByPolicy(request: GateRequest, approvals: Approvals, rehearsal: boolean): PolicyAnswer {
   // A rehearsal sends nothing, so its gates need no approval; they are still shown or listed.
-  if (rehearsal) return { choice: 'approve', by: 'rehearsal' };
+  if (rehearsal) return { choice: 'approve', by: 'rehearsal', policy: 'a rehearsal sends nothing, so it needs no approval' };
   if (request.gate === 'restart') {
     const vm = request.subject ? `${request.subject.namespace}/${request.subject.name}` : undefined;
     if (!vm) return { choice: 'ask' };
-    if (approvals.skipRestarts.includes(vm)) return { choice: 'skip', by: 'flag' };
-    if (approvals.allRestarts || approvals.restarts.includes(vm)) return { choice: 'approve', by: 'flag' };
+    if (approvals.skipRestarts.includes(vm)) return { choice: 'skip', by: 'flag', flag: `--skip-restart ${vm}` };
+    if (approvals.restarts.includes(vm)) return { choice: 'approve', by: 'flag', flag: `--approve-restart ${vm}` };
+    if (approvals.allRestarts) return { choice: 'approve', by: 'flag', flag: '--approve-all-restarts' };
     return { choice: 'ask' };
   }
-  return approvals.gates.includes(request.gate) ? { choice: 'approve', by: 'flag' } : { choice: 'ask' };
+  return approvals.gates.includes(request.gate) ? { choice: 'approve', by: 'flag', flag: `--approve ${request.gate}` } : { choice: 'ask' };
 }

@@ -43,7 +43,11 @@ export interface GateRequest {
   informational?: boolean;
 }
 
-export type DecisionSource = 'operator' | 'flag' | 'rehearsal';
+/**
+ * Who answered a gate: the operator at the keyboard, a command-line flag, a rehearsal (which sends
+ * nothing), or a policy of the tool (an informational gate answered with its safe choice unattended).
+ */
+export type DecisionSource = 'operator' | 'flag' | 'rehearsal' | 'policy';
 
 export interface Decision {
   choice: Choice | 'pending';
@@ -51,6 +55,20 @@ export interface Decision {
   at: string;
   /** Structured answers from an inline gate (e.g. conflict resolutions). */
   data?: unknown;
+  /** by `operator`: the key that decided (`y`, `Enter`, `Esc`, `q`), as the operator pressed it. */
+  key?: string;
+  /** by `flag`: the exact flag that answered, e.g. `--approve draft` or `--skip-restart vms/db-1`. */
+  flag?: string;
+  /** by `policy` or `rehearsal`: which rule answered, in words. */
+  policy?: string;
+}
+
+/** One line saying who decided and how: "key y", "flag --approve draft", "policy: ...". */
+export function decisionSourceText(d: Pick<Decision, 'by' | 'key' | 'flag' | 'policy'>): string {
+  if (d.by === 'operator') return d.key ? `operator, key ${d.key}` : 'operator';
+  if (d.by === 'flag') return d.flag ? `flag ${d.flag}` : 'flag';
+  if (d.by === 'rehearsal') return `rehearsal${d.policy ? `: ${d.policy}` : ': nothing is sent'}`;
+  return `policy${d.policy ? `: ${d.policy}` : ''}`;
 }
 
 export type ConfirmFn = (request: GateRequest, signal?: AbortSignal) => Promise<Decision>;

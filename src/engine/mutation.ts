@@ -1,3 +1,5 @@
+import type { DecisionSource } from './gate.js';
+
 /**
  * Every change the tool makes to the outside world is a MutationRequest. Steps build them; the
  * engine journals an intent, sends them through one executor (or records them in a rehearsal),
@@ -40,7 +42,7 @@ export interface MutationRecord {
   stepId: string;
   request: MutationRequest;
   /** The gate approval that covered it, if any (gate key). */
-  approval?: { gateKey: string; by: string; at: string };
+  approval?: { gateKey: string; by: DecisionSource; at: string; key?: string; flag?: string };
   intentAt: string;
   resultAt?: string;
   outcome?: MutationOutcome | 'failed';

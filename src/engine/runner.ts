@@ -6,7 +6,7 @@
 import { GateStopError, InterruptedError, PilotError, StepFailedError, toErrorInfo, type ErrorInfo } from '../errors.js';
 import type { GateAsk, MutationSpec, StepContext } from './context.js';
 import { withDryRun, type Effects } from './effects.js';
-import { approvalFlag, type Decision, type GateRequest } from './gate.js';
+import { approvalFlag, decisionSourceText, type Decision, type GateRequest } from './gate.js';
 import type { MutationOutcome } from './mutation.js';
 import { describeRequest } from './mutation.js';
 import type { Params } from './params.js';
@@ -290,7 +290,7 @@ export class Runner {
       throw new GateStopError([{ gate: request.gate, title: request.title, flag: approvalFlag(request) }], this.state.meta.id);
     }
     this.dispatch({ type: 'step.decided', at: this.now(), id: stepId, key: request.key, decision });
-    this.log(`${request.title}: ${decision.choice}${decision.by === 'operator' ? '' : ` (${decision.by})`}`, 'info', stepId);
+    this.log(`${request.title}: ${decision.choice} (${decisionSourceText(decision)})`, 'info', stepId);
     return decision;
   }
 
@@ -318,7 +318,9 @@ export class Runner {
     }
     const step = this.current(stepId);
     const decision = spec.approvedBy ? step.decisions[spec.approvedBy] : undefined;
-    const approval = spec.approvedBy && decision ? { gateKey: spec.approvedBy, by: decision.by, at: decision.at } : undefined;
+    const approval = spec.approvedBy && decision
+      ? { gateKey: spec.approvedBy, by: decision.by, at: decision.at, ...(decision.key ? { key: decision.key } : {}), ...(decision.flag ? { flag: decision.flag } : {}) }
+      : undefined;
     this.dispatch({ type: 'mutation.intent', at: this.now(), key: spec.key, stepId, request: spec.request, dryRun, ...(approval ? { approval } : {}) });
     const { effects } = this.opts;
     try {

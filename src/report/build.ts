@@ -1,5 +1,6 @@
 /** Session state → report data. Pure. Each section reads the outputs of the step kinds it is about. */
 import { describeRequest, type MutationRecord } from '../engine/mutation.js';
+import { decisionSourceText } from '../engine/gate.js';
 import { steps, type SessionState, type StepState } from '../engine/state.js';
 import type { VerifyOutput } from '../steps/verify/verify.js';
 import type { DraftOutput } from '../steps/hop/draft.js';
@@ -29,7 +30,7 @@ function mutationRows(state: SessionState): ReportMutation[] {
         what: m.request.summary,
         request: describeRequest(m.request),
         ...(body ? { bodySummary: body } : {}),
-        ...(m.approval ? { approval: `${m.approval.by === 'operator' ? 'approved by the operator' : m.approval.by === 'flag' ? 'approved by flag' : 'rehearsal'} at ${m.approval.at}` } : {}),
+        ...(m.approval ? { approval: `${m.approval.by === 'rehearsal' ? 'rehearsal' : `approved (${decisionSourceText(m.approval)})`} at ${m.approval.at}` } : {}),
         outcome: m.outcome ?? 'no result (interrupted)',
       };
     });

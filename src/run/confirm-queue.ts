@@ -35,11 +35,12 @@ export class ConfirmQueue {
     return this.open?.request;
   }
 
-  answer(key: string, choice: Choice, data?: unknown): void {
+  /** `pressed`: the key the operator used to decide (recorded in the journal and the report). */
+  answer(key: string, choice: Choice, data?: unknown, pressed?: string): void {
     const open = this.open;
     if (!open || open.request.key !== key) return;
     this.set(undefined);
-    open.resolve({ choice, by: 'operator', at: new Date().toISOString(), ...(data !== undefined ? { data } : {}) });
+    open.resolve({ choice, by: 'operator', at: new Date().toISOString(), ...(data !== undefined ? { data } : {}), ...(pressed !== undefined ? { key: pressed } : {}) });
   }
 
   subscribe(listener: (request: GateRequest | undefined) => void): () => void {

@@ -1,16 +1,22 @@
 /** The two answers to `confirm`: a policy from the flags (plain mode), or the flags then the operator (TUI). */
-import { decideByPolicy, unattendedAnswer, type Approvals } from '../engine/approval-policy.js';
-import type { ConfirmFn } from '../engine/gate.js';
+import { decideByPolicy, unattendedAnswer, type Approvals, type PolicyAnswer } from '../engine/approval-policy.js';
+import type { ConfirmFn, Decision } from '../engine/gate.js';
 import type { ConfirmQueue } from './confirm-queue.js';
 
 const stamp = () => new Date().toISOString();
+
+/** The decision a policy answer stands for, naming its source exactly (the flag, or the rule). */
+function decisionOf(answer: Exclude<PolicyAnswer, { choice: 'ask' }>): Decision {
+  if (answer.by === 'flag') return { choice: answer.choice, by: 'flag', flag: answer.flag, at: stamp() };
+  return { choice: answer.choice, by: answer.by, policy: answer.policy, at: stamp() };
+}
 
 /** Plain mode: what the flags do not approve is `pending` (the run stops at exit 3, naming the flag). */
 export function plainConfirm(approvals: Approvals, rehearsal: boolean): ConfirmFn {
   return async (request) => {
     const answer = unattendedAnswer(request) ?? decideByPolicy(request, approvals, rehearsal);
-    if (answer.choice === 'ask') return { choice: 'pending', by: 'flag', at: stamp() };
-    return { choice: answer.choice, by: answer.by, at: stamp() };
+    if (answer.choice === 'ask') return { choice: 'pending', by: 'policy', policy: 'no flag approves this gate', at: stamp() };
+    return decisionOf(answer);
   };
 }
 
@@ -20,15 +26,15 @@ export function plainConfirm(approvals: Approvals, rehearsal: boolean): ConfirmF
  */
 export function tuiConfirm(queue: ConfirmQueue, approvals: Approvals, rehearsal: boolean): ConfirmFn {
   return async (request, signal) => {
-    if (rehearsal && request.informational) return queue.confirm(request, signal).then((d) => ({ ...d, by: 'rehearsal' as const }));
+    if (rehearsal && request.informational) return queue.confirm(request, signal).then((d) => ({ ...d, by: 'rehearsal' as const, policy: 'a rehearsal sends nothing' }));
     if (rehearsal) {
       const shown = { ...request, options: [{ choice: 'approve' as const, label: 'Continue (rehearsal: nothing is sent)', key: 'c' }], safeChoice: 'approve' as const };
       const { confirmText: _c, ...withoutTyping } = shown;
       await queue.confirm(withoutTyping, signal);
-      return { choice: 'approve', by: 'rehearsal', at: stamp() };
+      return { choice: 'approve', by: 'rehearsal', policy: 'a rehearsal sends nothing, so it needs no approval', at: stamp() };
     }
     const answer = decideByPolicy(request, approvals, false);
-    if (answer.choice !== 'ask') return { choice: answer.choice, by: answer.by, at: stamp() };
+    if (answer.choice !== 'ask') return decisionOf(answer);
     return queue.confirm(request, signal);
   };
 }

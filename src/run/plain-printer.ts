@@ -5,6 +5,7 @@
 import { formatDuration } from '../engine/duration.js';
 import type { SessionEvent, SessionState } from '../engine/state.js';
 import { findStep } from '../engine/state.js';
+import { decisionSourceText } from '../engine/gate.js';
 import type { LiveHeadline } from '../screens/step-screen.js';
 import type { Redactor } from '../session/redact.js';
 
@@ -60,7 +61,7 @@ export function createPlainPrinter(opts: PlainPrinterOptions): (state: SessionSt
         return;
       }
       case 'step.decided':
-        return out(`${t}    decision: ${event.decision.choice}${event.decision.by === 'operator' ? '' : ` (${event.decision.by === 'rehearsal' ? 'rehearsal: nothing is sent' : 'by flag'})`}`);
+        return out(`${t}    decision: ${event.decision.choice} (${decisionSourceText(event.decision)})`);
       case 'step.succeeded': {
         const s = findStep(state, event.id);
         return out(`${t}  ✔ ${event.id}  ${s?.title ?? ''} (${formatDuration(s?.durationMs ?? 0)})${event.summary ? `: ${event.summary}` : ''}`);

@@ -45,7 +45,7 @@ describe('plain mode (no TTY)', () => {
     const r = await runCli(['rehearse', '--runbook', runbook, '--state-dir', stateDir], { world });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/rehearsal: nothing will be sent/);
-    expect(r.stdout).toMatch(/decision: approve \(rehearsal: nothing is sent\)/);
+    expect(r.stdout).toMatch(/decision: approve \(rehearsal: a rehearsal sends nothing/);
     expect(r.stdout).toMatch(/Would send: write \/v1\/clusterprofiles\/p1/);
     expect(world.sent).toHaveLength(0);
   });

@@ -28,7 +28,14 @@ describe('approval policy', () => {
     expect(decideByPolicy(request, approvals, rehearsal).choice).toBe(expected);
   });
   it('says where an approval came from', () => {
-    expect(decideByPolicy(gate('draft'), a({ gates: ['draft'] }), false)).toEqual({ choice: 'approve', by: 'flag' });
-    expect(decideByPolicy(gate('draft'), noApprovals, true)).toEqual({ choice: 'approve', by: 'rehearsal' });
+    expect(decideByPolicy(gate('draft'), a({ gates: ['draft'] }), false)).toEqual({ choice: 'approve', by: 'flag', flag: '--approve draft' });
+    expect(decideByPolicy(gate('draft'), noApprovals, true)).toMatchObject({ choice: 'approve', by: 'rehearsal' });
+  });
+
+  it('names the exact flag that answered a restart', () => {
+    const restart: GateRequest = { ...gate('restart'), subject: { namespace: 'vms', name: 'db-1' } };
+    expect(decideByPolicy(restart, a({ restarts: ['vms/db-1'], allRestarts: true }), false)).toMatchObject({ by: 'flag', flag: '--approve-restart vms/db-1' });
+    expect(decideByPolicy(restart, a({ allRestarts: true }), false)).toMatchObject({ by: 'flag', flag: '--approve-all-restarts' });
+    expect(decideByPolicy(restart, a({ skipRestarts: ['vms/db-1'], allRestarts: true }), false)).toMatchObject({ choice: 'skip', by: 'flag', flag: '--skip-restart vms/db-1' });
   });
 });

@@ -22,7 +22,7 @@ describe('report', () => {
     const run = paletteRun(lab, 'spec', runbookYaml(onePackHop(), fullHopSteps));
     expect((await run.run({ approvals: { ...noApprovals, gates: ['draft', 'publish'] } })).status).toBe('done');
     const data = buildReport(run.store.load(run.id));
-    expect(data.mutations.map((m) => [m.request, m.outcome, m.approval?.startsWith('approved by flag')])).toEqual([
+    expect(data.mutations.map((m) => [m.request, m.outcome, m.approval?.startsWith('approved (flag --approve')])).toEqual([
       ['PUT /v1/clusterprofiles/profile-infra-0001', 'sent', true],
       ['PUT /v1/clusterprofiles/profile-addon-0001', 'sent', true],
       ['PATCH /v1/clusterprofiles/profile-infra-0001/publish', 'sent', true],
