@@ -46,9 +46,28 @@ export interface VmImpact {
   reason: string;
 }
 
+/**
+ * The way back: per profile, the version the cluster ran before the upgrade, and how to return to
+ * it (re-attach the old version on a real Palette, which keeps it; re-publish its packs under a new
+ * label on the spec's service, whose PUT replaces the version in place).
+ */
+export interface WayBack {
+  role: ProfileRole;
+  name: string;
+  /** The uid of the version the cluster ran before. */
+  uid: string;
+  version: string;
+  /** One line an operator can follow. */
+  how: string;
+}
+
 /** The fields of the plan step's output that later steps read. */
 export interface PlanContract {
   hops: PlannedHop[];
+  /** Which profile API the session talks to: the spec's service, or a real Palette (issue 15). */
+  flavor?: 'spec' | 'palette';
+  /** The previous version of each profile and how to go back to it (plan, report, stop screens). */
+  wayBack?: WayBack[];
   impact?: VmImpact[];
   /** Expectations for verification once every hop is done. */
   expectations?: {
