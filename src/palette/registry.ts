@@ -40,7 +40,8 @@ const fallbackHint = 'A site that cannot reach a registry gives the defaults ano
 
 /** The registry lacks a pack's tag: bad input (a target, hop or moveWith tag that does not exist), exit 2. */
 export function missingTagError(pack: string, tag: string, registry: string, known?: readonly string[], role?: string): InputError {
-  const near = known?.length ? ` It holds ${pack} ${known.slice(-8).join(', ')}.` : '';
+  const sorted = [...(known ?? [])].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const near = sorted.length ? ` It holds ${pack} ${sorted.slice(-8).join(', ')}.` : '';
   return new InputError('registry.missing-tag', `The pack ${registry} has no ${pack} ${tag}${role ? ` (${role})` : ''}.${near}`, {
     hint: `Choose a tag the registry holds (params target, hops or moveWith), or check that the profile's ${pack} entry names the right registry. ${fallbackHint}`,
   });

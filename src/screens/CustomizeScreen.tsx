@@ -243,7 +243,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
       </Box>
       {grey.length ? (
         <Text dimColor wrap="truncate-end">
-          {`N/A ${grey.length}: ${[...new Map(grey.map((r) => [r.id, `${r.title} (${r.message.replace(/^not applicable: /, '')})`])).values()].join('; ')}`}
+          {`N/A ${grey.length}: ${[...new Map(grey.map((r) => [r.id, `${r.title} (${r.message})`])).values()].join('; ')}`}
         </Text>
       ) : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}

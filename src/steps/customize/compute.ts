@@ -97,7 +97,7 @@ function outcome(rule: BoundRule, values: ValuesDocument | undefined, manifests:
 
 /** A rule that does not apply to this site: grey, with the reason; it never blocks a draft. */
 function notApplicable(rule: RuleSpec, binding: Extract<Binding, { applies: false }>): RuleOutcome {
-  return { id: rule.id, title: rule.title, profile: rule.profile, status: 'notApplicable', message: `not applicable: ${binding.reason}`, reason: rule.reason, ...(binding.pack ? { pack: binding.pack } : {}) };
+  return { id: rule.id, title: rule.title, profile: rule.profile, status: 'notApplicable', message: binding.reason, reason: rule.reason, ...(binding.pack ? { pack: binding.pack } : {}) };
 }
 
 type Bound = { rule: RuleSpec; binding: Binding };
