@@ -8,11 +8,11 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { runDiffCommand } from '../src/commands/diff.js';
 import { runPlanCommand } from '../src/commands/plan.js';
 import { parseCommandLine } from '../src/cli/args.js';
-import { StepRegistry } from '../src/engine/step-kind.js';
 import { startLab, type LabHandle } from '../src/lab/index.js';
 import { PaletteClient } from '../src/palette/client.js';
 import { defaultRateLimits } from '../src/palette/rate-limit.js';
@@ -37,12 +37,15 @@ function client(lab: LabHandle): PaletteClient {
   return new PaletteClient({ baseUrl: lab.paletteUrl, projectUid: lab.projectUid, apiKey: lab.apiKey, clusterCollection: 'clusters', timeoutMs: 30_000, redactor: new Redactor(), rateLimits: defaultRateLimits });
 }
 
+/** The repository's runbook (the bench runs from dist-bench/, where the bundled path does not lead). */
+const runbook = fileURLToPath(new URL('../../runbooks/vmo-upgrade.yaml', import.meta.url));
+
 async function command(name: 'plan' | 'diff', params: string, apiKey: string): Promise<number> {
-  const parsed = parseCommandLine([name, '--params', params]);
+  const parsed = parseCommandLine([name, '--params', params, '--runbook', runbook]);
   if (parsed.kind !== 'run') throw new Error('not a run');
   const io = { stdout: { write: () => true }, stderr: { write: () => true }, stdin: {}, env: { UPGRADE_PILOT_API_KEY: apiKey } } as unknown as RunIO;
   const t0 = performance.now();
-  const code = await (name === 'plan' ? runPlanCommand(parsed.invocation.options, io, new StepRegistry()) : runDiffCommand(parsed.invocation.options, io, builtinSteps()));
+  const code = await (name === 'plan' ? runPlanCommand : runDiffCommand)(parsed.invocation.options, io, builtinSteps());
   if (code !== 0) throw new Error(`${name} exited ${code}`);
   return performance.now() - t0;
 }

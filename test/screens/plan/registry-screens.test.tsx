@@ -33,8 +33,8 @@ describe('PlanScreen, planned from the pack registry', () => {
     ];
     const ui = render(<PlanScreen {...props(stepWith('plan', { output: out }))} />);
     const frame = words(plain(ui.lastFrame()));
-    expect(frame).toContain('Hop 1: 4.4.10 → 4.5.4 deploys KubeVirt v1.3.1 · CDI v1.60.3 · 4.5.4 is the highest 4.5.x tag in registry "Palette Registry" (r1)');
-    expect(frame).toContain('vmo-core-addon version 1.4.0 → 1.5.0 (defaults from the pack registry "Palette Registry" (r1))');
+    expect(frame).toContain('Versions from registry "Palette Registry" (r1) Hop 1: 4.4.10 → 4.5.4 deploys KubeVirt v1.3.1 · CDI v1.60.3 · 4.5.4 is the highest 4.5.x tag');
+    expect(frame).toContain('vmo-core-addon version 1.4.0 → 1.5.0 (registry defaults)');
     expect(frame).toContain('lb-metallb-helm 0.14.8 → 0.14.9 moveWith: latest patch');
     expect(frame).toContain('stay: nginx 1.10.1');
     ui.unmount();
