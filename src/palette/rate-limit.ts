@@ -5,8 +5,8 @@
  * requests of its class started in the last second. A window, not a token bucket: a bucket lets a
  * full burst through right after a full second's refill, twice the rate in some second.
  *
- * `SlidingWindow` is the pure core (times in, reserved start times out); `RateLimiter` waits for
- * the reserved start. Retries count like any other request: each attempt asks again.
+ * `SlidingWindow` is the pure core (start times in, how long to wait out); `RateLimiter` waits and
+ * counts the actual start. Retries count like any other request: each attempt asks again.
  */
 import { systemClock, type Clock } from '../engine/clock.js';
 
@@ -26,29 +26,29 @@ export const defaultRateLimits: RateLimits = {
 };
 
 export class SlidingWindow {
-  /** Start times reserved within the last window, ascending. */
+  /** Start times within the last window, ascending. */
   private readonly starts: number[] = [];
+  private readonly perWindow: number;
 
   constructor(
     readonly limit: number,
     readonly windowMs = 1000,
   ) {
     if (!(limit > 0)) throw new Error(`a rate limit must be above 0, got ${limit}`);
+    // Whole requests per window (a limit of 2.5/s allows 2 in any second), and always at least one.
+    this.perWindow = Math.max(1, Math.floor(limit * (windowMs / 1000)));
   }
 
-  /**
-   * Reserves the earliest start at or after `now` that keeps every window of `windowMs` at or
-   * under `limit` starts, in the order asked (first come, first served), and returns it.
-   */
-  reserve(now: number): number {
+  /** How long from `now` until a request may start without putting more than the limit in one window (0: at once). */
+  waitFor(now: number): number {
     while (this.starts.length > 0 && this.starts[0]! <= now - this.windowMs) this.starts.shift();
     const n = this.starts.length;
-    // Whole requests per window (a limit of 2.5/s allows 2 in any second), and always at least one.
-    const perWindow = Math.max(1, Math.floor(this.limit * (this.windowMs / 1000)));
-    let at = Math.max(now, this.starts[n - 1] ?? now);
-    if (n >= perWindow) at = Math.max(at, this.starts[n - perWindow]! + this.windowMs);
-    this.starts.push(at);
-    return at;
+    return n < this.perWindow ? 0 : Math.max(0, this.starts[n - this.perWindow]! + this.windowMs - now);
+  }
+
+  /** A request starts at `now` (call only when `waitFor(now)` is 0). */
+  take(now: number): void {
+    this.starts.push(Math.max(now, this.starts.at(-1) ?? now));
   }
 }
 
@@ -69,6 +69,12 @@ export interface Limiter {
   acquire(path: string, signal?: AbortSignal): Promise<void>;
 }
 
+/**
+ * A request's time on the wire is not its start here (a busy event loop, the socket): the window is
+ * a little longer than the second the server counts, so jitter of up to `marginMs` stays under it.
+ */
+export const defaultMarginMs = 100;
+
 export class RateLimiter implements Limiter {
   private readonly windows = new Map<string, SlidingWindow>();
   private readonly limits: RateLimits;
@@ -77,6 +83,7 @@ export class RateLimiter implements Limiter {
   constructor(
     limits: RateLimits = defaultRateLimits,
     private readonly clock: Clock = systemClock,
+    private readonly marginMs = defaultMarginMs,
   ) {
     this.limits = { ...limits, default: limits.default ?? defaultRateLimits.default! };
   }
@@ -85,11 +92,15 @@ export class RateLimiter implements Limiter {
     const cls = routeClass(this.limits, path);
     let window = this.windows.get(cls);
     if (!window) {
-      window = new SlidingWindow(this.limits[cls]!);
+      window = new SlidingWindow(this.limits[cls]!, 1000 + this.marginMs);
       this.windows.set(cls, window);
     }
-    const now = this.clock.now();
-    const at = window.reserve(now);
-    if (at > now) await this.clock.sleep(at - now, signal);
+    // Only an actual start is counted: a waiter that wakes late (or after another took the slot) looks again.
+    for (;;) {
+      const now = this.clock.now();
+      const wait = window.waitFor(now);
+      if (wait <= 0) return window.take(now);
+      await this.clock.sleep(wait, signal);
+    }
   }
 }

@@ -14,6 +14,13 @@ function busiest(starts: number[], windowMs = 1000): number {
   return best;
 }
 
+/** A start at or after `t` as the limiter would make it: wait as long as the window says, then start. */
+function schedule(w: SlidingWindow, t: number): number {
+  const at = t + w.waitFor(t);
+  w.take(at);
+  return at;
+}
+
 describe('SlidingWindow (the pure core)', () => {
   it.each([
     { name: 'a burst under the limit starts at once', limit: 10, asks: Array(10).fill(0), expected: Array(10).fill(0) },
@@ -25,7 +32,7 @@ describe('SlidingWindow (the pure core)', () => {
     { name: 'a limit under 1/s still lets one request through per second', limit: 0.5, asks: [0, 0], expected: [0, 1000] },
   ])('$name', ({ limit, asks, expected }) => {
     const w = new SlidingWindow(limit);
-    expect(asks.map((t) => w.reserve(t))).toEqual(expected);
+    expect(asks.map((t) => schedule(w, t))).toEqual(expected);
   });
 
   it('never puts more than the limit in any one-second window, whatever the arrival pattern', () => {
@@ -37,7 +44,7 @@ describe('SlidingWindow (the pure core)', () => {
       const starts: number[] = [];
       for (let i = 0; i < 500; i++) {
         t += Math.floor(random() * (random() < 0.2 ? 400 : 20));
-        starts.push(w.reserve(t));
+        starts.push(schedule(w, t));
       }
       expect(busiest(starts)).toBeLessThanOrEqual(limit);
     }
@@ -45,7 +52,7 @@ describe('SlidingWindow (the pure core)', () => {
 
   it('under steady overload it lets exactly the limit through per second, no less', () => {
     const w = new SlidingWindow(10);
-    const starts = Array.from({ length: 100 }, (_, i) => w.reserve(i * 10)); // 100/s offered
+    const starts = Array.from({ length: 100 }, (_, i) => schedule(w, i * 10)); // 100/s offered
     expect(busiest(starts)).toBe(10);
     // Each request starts a second after the one ten places ahead of it: 100 requests take just over 9 s.
     expect(starts.at(-1)).toBe(9090);
@@ -92,7 +99,7 @@ describe('RateLimiter', () => {
 
   it('spaces each route class on its own: packs at 10/s do not slow profiles at 50/s', async () => {
     const clock = fakeClock();
-    const limiter = new RateLimiter(defaultRateLimits, clock);
+    const limiter = new RateLimiter(defaultRateLimits, clock, 0);
     for (let i = 0; i < 10; i++) await limiter.acquire('/v1/packs?filters=x');
     for (let i = 0; i < 50; i++) await limiter.acquire('/v1/clusterprofiles/a');
     expect(clock.slept).toEqual([]);
@@ -102,11 +109,31 @@ describe('RateLimiter', () => {
 
   it('takes configured rates over the defaults, and a default for every other path', async () => {
     const clock = fakeClock();
-    const limiter = new RateLimiter({ '/v1/packs': 2 }, clock);
+    const limiter = new RateLimiter({ '/v1/packs': 2 }, clock, 0);
     for (let i = 0; i < 3; i++) await limiter.acquire('/v1/packs');
     expect(clock.slept).toEqual([1000]);
     for (let i = 0; i < 10; i++) await limiter.acquire('/v1/users/me');
     expect(clock.slept).toEqual([1000]);
+  });
+
+  it('keeps a margin over the server\'s second by default, so jitter on the way does not push a second over', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ default: 1 }, clock);
+    await limiter.acquire('/v1/x');
+    await limiter.acquire('/v1/x');
+    expect(clock.slept).toEqual([1100]);
+  });
+
+  it('counts the actual start: a waiter that wakes late does not let the next one start early', async () => {
+    let now = 0;
+    const late: Clock = { now: () => now, sleep: async (ms) => void (now += ms + 300) }; // every sleep overruns by 300 ms
+    const limiter = new RateLimiter({ default: 2 }, late, 0);
+    const starts: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      await limiter.acquire('/v1/x');
+      starts.push(now);
+    }
+    expect(busiest(starts)).toBeLessThanOrEqual(2);
   });
 
   it('a wait ends with InterruptedError when the run is stopped', async () => {

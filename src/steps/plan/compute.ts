@@ -18,7 +18,7 @@ import { buildLadder } from './ladder.js';
 import { registryFacts, moveWithNote } from './registry-facts.js';
 import { registryVersions, registryView } from './registry-source.js';
 import { availableVersions, referenceFor, sameVersion, valuesFolder, type ValuesFolder } from './sources.js';
-import { minorText } from './version.js';
+import { compareVersions, minorText, parseVersion } from './version.js';
 import type { PlanOutput } from './types.js';
 
 export interface PlanDeps {
@@ -56,6 +56,12 @@ function deployedVmo(deployed: DeployedProfileDoc[], pack: string): string {
     });
   }
   return hit.tag;
+}
+
+function isUpgrade(deployed: string, target: string): boolean {
+  const d = parseVersion(deployed);
+  const t = parseVersion(target);
+  return d !== undefined && t !== undefined && d.major === t.major && compareVersions(t, d) > 0;
 }
 
 export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
@@ -107,6 +113,8 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   const registry = registryView(site, palette, profilePacks);
   let available = availableVersions(site, folder);
   let target = site.target;
+  // Only an upgrade needs the registry: a target already reached, older or in another major is answered without it.
+  if (!available && !isUpgrade(deployedTag, site.target)) available = { versions: [], explicit: false, source: 'the target in the params file' };
   if (!available) {
     if (!registry) {
       return refused('No source says which versions exist: no hops, no references and no values folder in the params, and this profile API client reads no pack registry.', 'Add references (or hops, or valuesDir) to the params file.');

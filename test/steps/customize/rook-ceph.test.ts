@@ -45,7 +45,7 @@ describe('a Rook-Ceph site without ingress or monitoring packs', () => {
     for (const title of ['Block StorageClass keeps its name', 'Block StorageClass keeps its custom parameters', 'Block StorageClass is the default class for VMs', 'Storage runs on the chosen nodes', 'Storage may run on control-plane nodes']) {
       expect(lines.find((l) => l.includes(`rule ${title}:`))).toMatch(/^ {2}PASS rule .*: csi-rook-ceph-helm \(draft\): /);
     }
-  });
+  }, 60_000);
 
   it('a lost Rook-Ceph setting turns its rule red (diff exits 1), and the run stops before any draft', async () => {
     // The deployed profile lost the storage placement (a Rook-Ceph setting no params value can restore).
