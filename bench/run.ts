@@ -3,7 +3,7 @@
  * over several runs, and ratios from the same run), a table of goals met or missed, and
  * `bench-results.json`. Not part of `npm test`.
  *
- *   node --expose-gc dist-bench/bench/run.js [--only verify,scaling,values,tui,journal] [--quick]
+ *   node --expose-gc dist-bench/bench/run.js [--only verify,scaling,values,tui,journal,registry] [--quick]
  *
  * `--quick` runs fewer repetitions and smaller sizes, to try the harness; its figures are not the
  * ones to publish.
@@ -18,6 +18,7 @@ import { liveLabPids, sizesFor, startLabProcess, type LabProcess } from './lab-p
 import { cpuMark, othersCores } from './load.js';
 import { hasGnuTime } from './measure.js';
 import { mb, ms, range, stats, table, type Goal, type Stats } from './stats.js';
+import { runRegistryBenchmark } from './registry-bench.js';
 import { firstFrames, keyToFrame } from './tui-bench.js';
 import { runValuesBenchmark } from './values-bench.js';
 import { realKubectl, VerifyBench, type Sample, type VerifySample } from './verify-bench.js';
@@ -325,6 +326,29 @@ async function journal(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 7: the pack registry (issue 16)
+
+async function registry(): Promise<void> {
+  heading('7. Pack registry reads (healthy lab, Palette\'s rate limits on: 10 requests/s for /v1/packs)');
+  const r = await runRegistryBenchmark(root, { runs: quick ? 2 : 5 });
+  const row = (what: string, v: number[]) => [what, range(stats(v)), String(v.length)];
+  for (const line of table(
+    ['what', 'min / median / max', 'runs'],
+    [
+      row(`cold tag lists of the ${r.tagReads} moving packs (every tag's values come with them)`, r.tagListMs),
+      row(`the same ${r.valueReads} (pack, tag) defaults, one filters query each`, r.valuesMs),
+      row('cold `plan`, registry (no references)', r.planRegistryMs),
+      row('cold `plan`, reference profiles', r.planReferencesMs),
+      row('cold `diff`, registry (no references)', r.diffRegistryMs),
+      row('cold `diff`, reference profiles', r.diffReferencesMs),
+    ],
+  ))
+    say(line);
+  results.registry = { tagReads: r.tagReads, tagListMs: statsJson(stats(r.tagListMs)), valueReads: r.valueReads, valuesMs: statsJson(stats(r.valuesMs)), planRegistryMs: statsJson(stats(r.planRegistryMs)), planReferencesMs: statsJson(stats(r.planReferencesMs)), diffRegistryMs: statsJson(stats(r.diffRegistryMs)), diffReferencesMs: statsJson(stats(r.diffReferencesMs)) };
+  goal('registry reads of a cold plan + diff', '< 2 s', `${ms(stats(r.tagListMs).median)} median`, stats(r.tagListMs).median < 2000);
+}
+
+// ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
   const m = machine();
@@ -341,6 +365,7 @@ async function main(): Promise<number> {
     await section('values', values);
     await section('tui', tui);
     await section('journal', journal);
+    await section('registry', registry);
   } catch (err) {
     failed = err;
   } finally {

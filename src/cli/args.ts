@@ -8,7 +8,7 @@ import { InputError } from '../errors.js';
 import { NsName } from '../engine/params.js';
 import { commands, findCommand, options, type CommandSpec, type OptionName, type OptionSpec } from './commands.js';
 
-export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large'] as const;
+export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph'] as const;
 
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
 export const approvableGates = ['draft', 'publish', 'cancel-migrations', 'drift'] as const;

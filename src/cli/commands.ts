@@ -25,7 +25,7 @@ export const options = {
   'skip-restart': { name: 'skip-restart', type: 'string', multiple: true, value: 'NS/NAME', description: 'Decline the restart of one VM; it stays listed as outstanding (repeatable)' },
   'state-dir': { name: 'state-dir', type: 'string', value: 'DIR', description: 'Where sessions are kept (default: $XDG_STATE_HOME/upgrade-pilot)' },
   'api-key-file': { name: 'api-key-file', type: 'string', value: 'FILE', description: 'File holding the profile API key (else $UPGRADE_PILOT_API_KEY); never pass the key itself' },
-  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large' },
+  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph' },
   serve: { name: 'serve', type: 'boolean', description: 'Only serve the lab (write lab.json, run until Ctrl+C)' },
   speed: { name: 'speed', type: 'string', value: 'N', description: 'Lab simulated-time speed-up (default 60)' },
   dialect: { name: 'dialect', type: 'string', value: 'spec|palette', description: 'Lab profile API dialect (default spec)' },

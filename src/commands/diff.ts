@@ -43,7 +43,7 @@ export async function runDiffCommand(options: CliOptions, io: RunIO, registry: S
       else out(`${cluster}: the pack is already at ${params.target}; nothing will be published, so nothing needs carrying.`);
       return ExitCode.ok;
     }
-    const result = await computeCustomizations({ plan, site: params, rules: runbook.rules, settings: runbook.values, sources: new PackSources(palette, params.valuesDir), decisions: {} });
+    const result = await computeCustomizations({ plan, site: params, rules: runbook.rules, settings: runbook.values, sources: new PackSources(palette, params.valuesDir, undefined, params.palette.registryUid), decisions: {} });
     if (options.json) {
       // The full values are long; the JSON gives every decision and the rules, not the documents.
       const slim = { ...result, byHop: result.byHop.map((h) => ({ ...h, profiles: h.profiles.map((p) => ({ ...p, packs: p.packs.map(({ values: _v, deployedValues: _d, ...rest }) => rest) })) })) };

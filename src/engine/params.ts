@@ -32,6 +32,29 @@ const ReferenceSet = z.strictObject({
 });
 export type ReferenceSet = z.infer<typeof ReferenceSet>;
 
+/** A pack that plays a kind, or none (`none` or null: the site runs no such pack). */
+const KindPack = (name: string) =>
+  z
+    .union([NonEmpty, z.null()])
+    .transform((v) => (v === 'none' ? null : v))
+    .default(name);
+
+/** The pack kinds of spec 9.2 (and the orchestration pack itself): what a rule is about. */
+export const packKinds = ['orchestration', 'loadBalancer', 'ingress', 'monitoring', 'network', 'storage'] as const;
+export const PackKind = z.enum(packKinds);
+export type PackKind = z.infer<typeof PackKind>;
+
+/**
+ * How a pack other than the orchestration pack moves in the hops when no reference profile says:
+ * `latest-patch` (the registry's highest patch of its deployed minor, in the first hop), or a tag
+ * per hop keyed by the orchestration pack version of that hop (`{4.5.4: 1.11.3, 4.6.3: 1.12.1}`).
+ */
+export const MoveWith = z.union([z.literal('latest-patch'), z.record(VersionText, VersionText)]);
+export type MoveWith = z.infer<typeof MoveWith>;
+
+/** Requests per second by path prefix (`/v1/packs`) or `default`; merged over Palette's documented rates. */
+const RateLimits = z.record(z.string().regex(/^(\/v1\/[A-Za-z0-9/_-]+|default)$/, 'expected a path prefix such as /v1/packs, or default'), z.number().positive());
+
 export const ParamsSchema = z.strictObject({
   palette: z.strictObject({
     baseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL such as https://api.spectrocloud.com' }),
@@ -39,6 +62,10 @@ export const ParamsSchema = z.strictObject({
     /** The cluster collection segment: `clusters` as in the spec, `spectroclusters` in Palette. */
     clusterCollection: z.enum(['clusters', 'spectroclusters']).default('clusters'),
     timeout: Duration.default(30_000),
+    /** Client-side rate limits (requests per second); see src/palette/rate-limit.ts for the defaults. */
+    rateLimits: RateLimits.default({}),
+    /** The pack registry for packs whose profile entry names none (the spec's API shows no registryUid). */
+    registryUid: NonEmpty.optional(),
   }),
   cluster: z.strictObject({
     uid: NonEmpty,
@@ -51,29 +78,34 @@ export const ParamsSchema = z.strictObject({
   packs: z
     .strictObject({
       orchestration: NonEmpty.default('virtual-machine-orchestrator'),
-      loadBalancer: NonEmpty.default('lb-metallb-helm'),
-      ingress: NonEmpty.default('nginx'),
-      monitoring: NonEmpty.default('prometheus-operator'),
-      network: NonEmpty.default('cni-cilium-oss'),
-      storage: NonEmpty.default('csi-portworx-generic'),
+      loadBalancer: KindPack('lb-metallb-helm'),
+      ingress: KindPack('nginx'),
+      monitoring: KindPack('prometheus-operator'),
+      network: KindPack('cni-cilium-oss'),
+      storage: KindPack('csi-portworx-generic'),
     })
     .prefault({}),
   /** Target tag of the orchestration pack. */
   target: VersionText,
-  /** Explicit intermediate orchestration pack tags (one per minor); default: from `references`. */
+  /** Explicit intermediate orchestration pack tags (one per minor); default: from `references`, else the pack registry. */
   hops: z.array(VersionText).optional(),
+  /** Packs that move with the orchestration pack in hops without a reference profile (pack name → how). */
+  moveWith: z.record(NonEmpty, MoveWith).default({}),
   /** Where each version's default values come from (the "new reference defaults", spec 9.1.5). */
   references: z.array(ReferenceSet).default([]),
   /** A folder of default values files, `<pack>/<tag>.yaml`, used when no reference profile has a pack. */
   valuesDir: NonEmpty.optional(),
   site: z.strictObject({
-    ingressIP: z.ipv4({ error: 'expected an IPv4 address' }),
+    /** The ingress controller's fixed address; leave it out on a site without an ingress pack. */
+    ingressIP: z.ipv4({ error: 'expected an IPv4 address' }).nullable().default(null),
     ingressService: NsName.default('ingress-nginx/ingress-nginx-controller'),
     blockStorageClass: NonEmpty,
     storageClassParameters: z.record(z.string(), z.string()).default({}),
     /** Services intended to hold load-balancer addresses (`namespace/name`). */
     loadBalancerServices: z.array(NsName).default([]),
     storageCluster: NsName.default('portworx/px-cluster'),
+    /** What `storageCluster` names: Portworx's StorageCluster, or Rook-Ceph's CephCluster. */
+    storageClusterKind: z.enum(['StorageCluster', 'CephCluster']).default('StorageCluster'),
     /** Namespace of the platform agent; default `cluster-<cluster uid>`. */
     agentNamespace: NonEmpty.optional(),
   }),

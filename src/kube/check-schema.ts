@@ -30,10 +30,12 @@ export const CheckSpecSchema = z.discriminatedUnion('kind', [
     kind: z.literal('storage'),
     with: z.strictObject({
       storageCluster: NsName,
+      /** Portworx's StorageCluster, or Rook-Ceph's CephCluster (healthy: phase Ready and HEALTH_OK). */
+      clusterKind: z.enum(['StorageCluster', 'CephCluster']).default('StorageCluster'),
       storageClass: z.string().min(1),
       annotations: z.record(z.string(), z.string()).default({ 'storageclass.kubevirt.io/is-default-virt-class': 'true' }),
       parameters: z.record(z.string(), z.string()).default({}),
-      /** `Running` (operator 23.5+, with RuntimeState=Online) or `Online` on older operators. */
+      /** StorageCluster phases: `Running` (operator 23.5+, with RuntimeState=Online) or `Online` on older operators. */
       healthyPhases: z.array(z.string()).default(['Running', 'Online']),
     }),
   }),
@@ -43,7 +45,8 @@ export const CheckSpecSchema = z.discriminatedUnion('kind', [
     with: z.strictObject({
       loadBalancerServices: z.array(NsName).default([]),
       ingressService: NsName,
-      ingressIP: z.string().min(1),
+      /** null on a site without an ingress controller: no ingress expectation. */
+      ingressIP: z.string().min(1).nullable(),
     }),
   }),
   z.strictObject({

@@ -112,8 +112,10 @@ export class ClusterReader {
     return this.one(CdiSchema, `/apis/cdi.kubevirt.io/v1beta1/cdis/${name}`, 'read the CDI resource');
   }
 
-  storageCluster(namespace: string, name: string): Promise<StorageCluster | undefined> {
-    return this.one(StorageClusterSchema, `/apis/core.libopenstorage.org/v1/namespaces/${namespace}/storageclusters/${name}`, 'read the storage cluster');
+  /** Portworx's StorageCluster, or (kind `CephCluster`) Rook-Ceph's cluster resource. */
+  storageCluster(namespace: string, name: string, kind: 'StorageCluster' | 'CephCluster' = 'StorageCluster'): Promise<StorageCluster | undefined> {
+    const path = kind === 'CephCluster' ? `/apis/ceph.rook.io/v1/namespaces/${namespace}/cephclusters/${name}` : `/apis/core.libopenstorage.org/v1/namespaces/${namespace}/storageclusters/${name}`;
+    return this.one(StorageClusterSchema, path, 'read the storage cluster');
   }
 
   vms(opts: RawListOptions = {}): Promise<Vm[]> {

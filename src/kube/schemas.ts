@@ -107,10 +107,18 @@ export const VmimSchema = z.object({
   status: opt(z.object({ phase: opt(str), migrationState: opt(MigrationState) })),
 });
 
+/** Portworx's StorageCluster, or Rook-Ceph's CephCluster (`status.ceph.health`, `status.message`). */
 export const StorageClusterSchema = z.object({
   metadata: Meta,
   spec: opt(z.object({ placement: opt(z.record(str, z.unknown())) })),
-  status: opt(z.object({ phase: opt(str), conditions: opt(z.array(z.object({ type: str, status: str, reason: opt(str), message: opt(str) }))) })),
+  status: opt(
+    z.object({
+      phase: opt(str),
+      message: opt(str),
+      conditions: opt(z.array(z.object({ type: str, status: str, reason: opt(str), message: opt(str) }))),
+      ceph: opt(z.object({ health: opt(str), details: opt(z.record(str, z.object({ message: opt(str), severity: opt(str) }))) })),
+    }),
+  ),
 });
 
 export const EventSchema = z.object({

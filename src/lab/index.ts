@@ -17,6 +17,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { AuditLog } from './audit.js';
 import { buildProfiles } from './data/profiles.js';
+import { labRegistry } from './data/registry.js';
 import { labSite } from './data/site.js';
 import { FaultPlan } from './faults.js';
 import { ResourceStore } from './kube/store.js';
@@ -104,7 +105,8 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
   // The clock starts in the past; seeding brings it to the present (see seed.ts)
   const clock = new SimClock(speed, Date.now() - seedSpanMs);
   const store = new ResourceStore({ now: () => clock.now() });
-  const profileSet = buildProfiles({ deployed: spec.deployed, rng, createdAt: Date.now() - seedSpanMs, ...(spec.history ? { history: spec.history } : {}) });
+  const layout = spec.layout ?? 'standard';
+  const profileSet = buildProfiles({ deployed: spec.deployed, rng, createdAt: Date.now() - seedSpanMs, layout, ...(spec.history ? { history: spec.history } : {}) });
   const profiles = new ProfileStore([profileSet.addon, profileSet.infra, ...profileSet.references.flatMap((r) => [r.addon, r.infra])]);
 
   await mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
@@ -163,7 +165,8 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
         return json(200, { hung: parsed.value.on });
       },
     };
-    palette = await startPaletteServer({ store: profiles, hooks: world.paletteHooks, audit, faults: paletteFaults, apiKey, projectUid, dialect, extraRoutes, now: () => clock.now() });
+    const registries = [labRegistry(profileSet.registryUid)];
+    palette = await startPaletteServer({ store: profiles, hooks: world.paletteHooks, audit, faults: paletteFaults, apiKey, projectUid, dialect, extraRoutes, now: () => clock.now(), registries });
 
     const labJson = await writeLabFiles({
       stateDir: opts.stateDir,
@@ -176,6 +179,8 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
       profiles: { addon: { uid: profileSet.addon.uid, name: profileSet.addon.name }, infra: { uid: profileSet.infra.uid, name: profileSet.infra.name } },
       references: profileSet.references.map((r) => ({ version: r.version, addon: r.addon.uid, infra: r.infra.uid, labels: r.labels })),
       target: spec.target,
+      deployed: spec.deployed,
+      layout,
       scenario: spec.name,
       summary: spec.summary,
       dialect,

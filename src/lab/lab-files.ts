@@ -8,7 +8,8 @@ import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { ParamsSchema } from '../engine/params.js';
-import { labSite } from './data/site.js';
+import { packStack, vmoVersions, type SiteLayout, type VmoVersion } from './data/pack-catalog.js';
+import { labRookSite, labSite } from './data/site.js';
 import { writeKubeconfig } from './kube/kubeconfig.js';
 
 export const labContext = 'upgrade-pilot-lab';
@@ -35,6 +36,8 @@ export interface LabJson {
   clusterName: string;
   target: string;
   references: Array<{ version: string; addon: string; infra: string }>;
+  /** The same site's params with `references:` (reference profiles) instead of the pack registry. */
+  paramsWithReferences: string;
   stateDir: string;
 }
 
@@ -49,6 +52,9 @@ export interface LabFilesInput {
   profiles: { addon: { uid: string; name: string }; infra: { uid: string; name: string } };
   references: Array<{ version: string; addon: string; infra: string; labels: { addon: string; infra: string } }>;
   target: string;
+  /** The orchestration pack version deployed, and which packs the site's profiles hold. */
+  deployed: VmoVersion;
+  layout: SiteLayout;
   scenario: string;
   summary: string;
   dialect: 'spec' | 'palette';
@@ -61,12 +67,67 @@ export const labFilePaths = (stateDir: string) => ({
   labJson: join(stateDir, 'lab.json'),
   kubeconfig: join(stateDir, 'kubeconfig'),
   params: join(stateDir, 'params.yaml'),
+  paramsWithReferences: join(stateDir, 'params-references.yaml'),
   audit: join(stateDir, 'audit.ndjson'),
 });
 
-/** The params document for this lab; validated against the tool's own schema before it is written. */
-export function labParams(input: LabFilesInput): Record<string, unknown> {
+/**
+ * The packs that move with the orchestration pack in each hop, as the pack registry offers them:
+ * per pack whose tag changes between the versions, the tag of each version after the deployed one
+ * (what the lab's reference profiles hold, so both kinds of params plan the same hops).
+ */
+export function labMoveWith(deployed: VmoVersion, layout: SiteLayout): Record<string, Record<string, string>> {
+  const later = vmoVersions.slice(vmoVersions.indexOf(deployed));
+  const stacks = later.map((v) => ({ v, packs: [...packStack(v, layout).addon, ...packStack(v, layout).infra] }));
+  const out: Record<string, Record<string, string>> = {};
+  for (const pack of stacks[0]?.packs ?? []) {
+    if (pack.name === 'virtual-machine-orchestrator') continue;
+    const tags = stacks.map((s) => ({ v: s.v, tag: s.packs.find((p) => p.name === pack.name)?.tag ?? pack.tag }));
+    if (tags.every((t) => t.tag === pack.tag)) continue;
+    out[pack.name] = Object.fromEntries(tags.slice(1).map((t) => [t.v, t.tag]));
+  }
+  return out;
+}
+
+/** What differs between the standard site and the Rook-Ceph one (no ingress, no monitoring). */
+function siteOf(input: LabFilesInput): { packs: Record<string, string | null>; site: Record<string, unknown> } {
+  const base = { orchestration: 'virtual-machine-orchestrator', loadBalancer: 'lb-metallb-helm', network: 'cni-cilium-oss' };
+  const agentNamespace = `cluster-${input.clusterUid}`;
+  if (input.layout === 'rook-ceph') {
+    return {
+      packs: { ...base, ingress: 'none', monitoring: 'none', storage: 'csi-rook-ceph-helm' },
+      site: {
+        blockStorageClass: labRookSite.blockStorageClass,
+        storageClassParameters: { ...labRookSite.storageClassParameters },
+        loadBalancerServices: [...labRookSite.intendedLoadBalancerServices],
+        storageCluster: labRookSite.storageCluster,
+        storageClusterKind: 'CephCluster',
+        agentNamespace,
+      },
+    };
+  }
+  return {
+    packs: { ...base, ingress: 'nginx', monitoring: 'prometheus-operator', storage: 'csi-portworx-generic' },
+    site: {
+      ingressIP: labSite.ingressIP,
+      ingressService: labSite.ingressService,
+      blockStorageClass: labSite.blockStorageClass,
+      storageClassParameters: { ...labSite.storageClassParameters },
+      loadBalancerServices: [...labSite.intendedLoadBalancerServices],
+      storageCluster: labSite.storageCluster,
+      agentNamespace,
+    },
+  };
+}
+
+/**
+ * The params document for this lab; validated against the tool's own schema before it is written.
+ * The default is the small file: the pack registry gives the versions and the defaults, `moveWith`
+ * the packs that move with the orchestration pack. `withReferences` names the reference profiles instead.
+ */
+export function labParams(input: LabFilesInput, withReferences = false): Record<string, unknown> {
   const paths = labFilePaths(input.stateDir);
+  const { packs, site } = siteOf(input);
   const params = {
     palette: {
       baseUrl: input.paletteUrl,
@@ -76,25 +137,12 @@ export function labParams(input: LabFilesInput): Record<string, unknown> {
     },
     cluster: { uid: input.clusterUid, name: input.clusterName, kubeconfig: paths.kubeconfig, context: labContext },
     profiles: { addon: input.profiles.addon, infra: input.profiles.infra },
-    packs: {
-      orchestration: 'virtual-machine-orchestrator',
-      loadBalancer: 'lb-metallb-helm',
-      ingress: 'nginx',
-      monitoring: 'prometheus-operator',
-      network: 'cni-cilium-oss',
-      storage: 'csi-portworx-generic',
-    },
+    packs,
     target: input.target,
-    references: input.references.map((r) => ({ version: r.version, addon: r.addon, infra: r.infra, labels: r.labels })),
-    site: {
-      ingressIP: labSite.ingressIP,
-      ingressService: labSite.ingressService,
-      blockStorageClass: labSite.blockStorageClass,
-      storageClassParameters: { ...labSite.storageClassParameters },
-      loadBalancerServices: [...labSite.intendedLoadBalancerServices],
-      storageCluster: labSite.storageCluster,
-      agentNamespace: `cluster-${input.clusterUid}`,
-    },
+    ...(withReferences
+      ? { references: input.references.map((r) => ({ version: r.version, addon: r.addon, infra: r.infra, labels: r.labels })) }
+      : { moveWith: labMoveWith(input.deployed, input.layout) }),
+    site,
     kubevirt: { namespace: 'kubevirt', name: 'kubevirt' },
     cdi: { name: 'cdi' },
     window: '4h',
@@ -117,6 +165,7 @@ export function labJson(input: LabFilesInput): LabJson {
     profileUids: { addon: input.profiles.addon.uid, infra: input.profiles.infra.uid },
     kubeconfig: paths.kubeconfig,
     params: paths.params,
+    paramsWithReferences: paths.paramsWithReferences,
     auditUrl: `${input.paletteUrl}/_lab/audit`,
     kubeUrl: input.kubeUrl,
     controlUrls: {
@@ -156,6 +205,8 @@ export async function writeLabFiles(input: LabFilesInput): Promise<LabJson> {
   await writeLabKubeconfig(input.stateDir, input.kubeUrl, input.caPem, input.token);
   const header = `# Site parameters of the upgrade-pilot lab (scenario ${input.scenario}).\n# Use with: UPGRADE_PILOT_API_KEY=<apiKey from lab.json> upgrade-pilot <command> --params ${paths.params}\n`;
   await writePrivate(paths.params, header + stringify(labParams(input)));
+  const refHeader = `# The same site parameters with reference profiles (references:) instead of the pack registry.\n`;
+  await writePrivate(paths.paramsWithReferences, refHeader + stringify(labParams(input, true)));
   const json = labJson(input);
   await writePrivate(paths.labJson, `${JSON.stringify(json, null, 2)}\n`);
   return json;

@@ -5,6 +5,7 @@
  * an ambiguous mutation by looking instead of sending again.
  */
 import type { PaletteMutation } from '../engine/mutation.js';
+import type { PackRegistryApi } from './registry.js';
 import type { DeployedProfileDoc, DraftBody, DraftCheck, PackManifest, ProfileDoc, ProfileSummary, ReadOptions } from './types.js';
 
 export type * from './types.js';
@@ -27,4 +28,6 @@ export interface PaletteApi {
   draftMatches(uid: string, body: DraftBody, opts?: ReadOptions): Promise<DraftCheck>;
   /** Whether `version` of the profile is published (settles a publish whose answer was lost). */
   isPublished(uid: string, version: string, opts?: ReadOptions): Promise<boolean>;
+  /** The pack registry (every pack version's defaults and tags); absent on clients that cannot read one. */
+  readonly registry?: PackRegistryApi;
 }

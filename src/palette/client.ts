@@ -20,6 +20,9 @@ import { badResponse, type CallInfo } from './errors.js';
 import { describeIssues } from './issues.js';
 import { classifyMutation } from './mutations.js';
 import { toDeployedProfiles, toPackManifests, toProfileDoc } from './normalize.js';
+import { RateLimiter, type RateLimits } from './rate-limit.js';
+import { PackRegistry } from './registry.js';
+import { RegistryReads } from './registry-client.js';
 import { defaultRetryPolicy, type RetryInfo, type RetryPolicy } from './retry.js';
 import { ClusterProfilesSchema, ManifestEntitiesSchema, ProfileListSchema, ProfileSchema } from './schemas.js';
 import { Transport, displayUrl, type Call } from './transport.js';
@@ -39,6 +42,8 @@ export interface PaletteClientOptions {
   onRetry?: (info: RetryInfo) => void;
   /** For backoff sleeps and the total-time bound; default the wall clock. */
   clock?: Clock;
+  /** Requests per second by path prefix (rate-limit.ts); none when left out. */
+  rateLimits?: RateLimits;
 }
 
 /** Lists are paged by Palette; this many pages is far beyond any real project and stops a loop. */
@@ -49,6 +54,8 @@ const seg = (s: string) => encodeURIComponent(s);
 export class PaletteClient implements PaletteApi {
   private readonly transport: Transport;
   private readonly baseUrl: string;
+  /** The pack registry's reads, memoized for as long as this client lives (one session run). */
+  readonly registry: PackRegistry = new PackRegistry(new RegistryReads((call, schema) => this.getJson(call, schema)));
 
   constructor(private readonly opts: PaletteClientOptions) {
     opts.redactor.add(opts.apiKey);
@@ -63,6 +70,7 @@ export class PaletteClient implements PaletteApi {
       retry: { ...defaultRetryPolicy, ...opts.retry },
       clock: opts.clock ?? systemClock,
       ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
+      ...(opts.rateLimits ? { limiter: new RateLimiter(opts.rateLimits) } : {}),
     });
   }
 

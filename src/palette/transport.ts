@@ -9,6 +9,7 @@ import { InterruptedError, PilotError } from '../errors.js';
 import type { Clock } from '../engine/clock.js';
 import type { Redactor } from '../session/redact.js';
 import { networkError, statusError, type CallInfo } from './errors.js';
+import type { Limiter } from './rate-limit.js';
 import { backoffDelay, parseRetryAfter, transientNetworkCode, transientStatus, type RetryInfo, type RetryPolicy } from './retry.js';
 import { ErrorBodySchema, type ErrorBody } from './schemas.js';
 
@@ -21,6 +22,8 @@ export interface TransportOptions {
   retry: RetryPolicy;
   onRetry?: (info: RetryInfo) => void;
   clock: Clock;
+  /** Client-side rate limits (rate-limit.ts): every attempt waits for its slot. */
+  limiter?: Limiter;
 }
 
 export interface Call {
@@ -86,6 +89,7 @@ export class Transport {
   }
 
   private async once(call: Call): Promise<Reply | Failure> {
+    await this.opts.limiter?.acquire(call.path, call.signal);
     const { apiKey, projectUid, timeoutMs } = this.opts;
     const headers: Record<string, string> = { ApiKey: apiKey, ProjectUid: projectUid, Accept: 'application/json' };
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);

@@ -53,7 +53,7 @@ export function renderMarkdown(r: ReportData): string {
   push('## Customizations carried forward', '');
   if (r.customizations.length === 0) push('_None recorded._', '');
   else push(...table(['Hop', 'Profile', 'Pack', 'Path', 'Label', 'Deployed', 'New default', 'Decision'], r.customizations.map((c) => [c.hop, c.profile, c.pack, `\`${c.path}\``, c.label, c.deployed, c.newDefault, c.decision])), '');
-  if (r.rules.length) push('Rules (spec 9.2):', '', ...table(['Where', 'Rule', 'Result', 'Detail'], r.rules.map((x) => [x.stage, x.title, x.status.toUpperCase(), x.message])), '');
+  if (r.rules.length) push('Rules (spec 9.2):', '', ...table(['Where', 'Rule', 'Result', 'Detail'], r.rules.map((x) => [x.stage, x.title, x.status === 'notApplicable' ? 'N/A' : x.status.toUpperCase(), x.message])), '');
 
   if (r.preChecks.length) push('## Pre-checks', '', ...table(['Check', 'Result', 'Detail'], r.preChecks.map((c) => [c.title, (statusWord[c.status] ?? c.status).toUpperCase(), c.summary])), '');
 

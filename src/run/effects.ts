@@ -9,6 +9,7 @@ import { KubeClient } from '../kube/client.js';
 import { Kubectl, type KubectlCall } from '../kube/kubectl.js';
 import type { PaletteApi } from '../palette/api.js';
 import { PaletteClient } from '../palette/client.js';
+import { defaultRateLimits } from '../palette/rate-limit.js';
 import type { Redactor } from '../session/redact.js';
 
 export interface EffectsInput {
@@ -38,6 +39,7 @@ export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 're
     clusterCollection: params.palette.clusterCollection,
     timeoutMs: params.palette.timeout,
     redactor,
+    rateLimits: { ...defaultRateLimits, ...params.palette.rateLimits },
     ...(log ? { onRetry: (info: { attempt: number; reason: string; delayMs: number }) => log({ level: 'warn', message: `profile API: ${info.reason}; retry ${info.attempt} in ${Math.round(info.delayMs)}ms` }) } : {}),
   });
 }

@@ -74,6 +74,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
   const diff = useMemo(() => (row && focus === 'diff' ? valuesDiff(row.pack.deployedValues, row.pack.values, 2000) : undefined), [row, focus]);
   const rules = (out?.byHop ?? []).flatMap((h) => h.profiles.flatMap((p) => p.rules.map((r) => ({ ...r, hop: h.index }))));
   const red = rules.filter((r) => r.status === 'fail');
+  const grey = rules.filter((r) => r.status === 'notApplicable');
 
   const setDecision = (value: DecisionMap[string] | undefined) => {
     const { r, e } = current();
@@ -236,10 +237,15 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
           <Text bold {...(colour(red.length ? 'fail' : 'pass') ? { color: colour(red.length ? 'fail' : 'pass')! } : {})}>
             {red.length ? 'RULES FAIL' : 'RULES PASS'}
           </Text>{' '}
-          {rules.length - red.length}/{rules.length} customization rules hold
+          {rules.length - red.length - grey.length}/{rules.length - grey.length} customization rules hold
           {red.length ? `: ${red.map((r) => `hop ${r.hop} ${r.title}`).join('; ')}` : ''}
         </Text>
       </Box>
+      {grey.length ? (
+        <Text dimColor wrap="truncate-end">
+          {`N/A ${grey.length}: ${[...new Map(grey.map((r) => [r.id, `${r.title} (${r.message})`])).values()].join('; ')}`}
+        </Text>
+      ) : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}
       {isActive && gate ? (
         <Text dimColor>

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import type { PlannedHop, VmImpact } from '../steps/contracts.js';
 import { impactLine, sortImpact } from '../steps/plan/impact.js';
+import { referenceText } from '../steps/plan/render-text.js';
 import type { PlanLive, PlanOutput } from '../steps/plan/types.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { StatusPanel } from './StatusPanel.js';
@@ -24,7 +25,8 @@ const columnsFor = (width: number): Column<VmImpact>[] => [
   { title: 'WHY', value: (r) => r.reason, width: Math.max(20, width - 13 - 32 - 14 - 6) },
 ];
 
-function Hop({ hop }: { hop: PlannedHop }) {
+/** The screen names the registry once (under the ladder); each hop and profile refers to it in short. */
+function Hop({ hop, registry }: { hop: PlannedHop; registry: string | undefined }) {
   const components = [hop.kubevirtVersion && `KubeVirt ${hop.kubevirtVersion}`, hop.cdiVersion && `CDI ${hop.cdiVersion}`].filter(Boolean).join(' · ');
   return (
     <Box flexDirection="column">
@@ -33,20 +35,23 @@ function Hop({ hop }: { hop: PlannedHop }) {
           Hop {hop.index}: {hop.from} → {hop.to}
         </Text>
         {components ? <Text dimColor> deploys {components}</Text> : null}
+        {hop.source ? <Text dimColor> · {hop.to} is {registry ? hop.source.replace(` in ${registry}`, '') : hop.source}</Text> : null}
       </Text>
       {hop.profiles.map((p) => (
         <Box key={p.role} flexDirection="column">
           <Text>
             {'  '}
             {p.name} version {p.fromVersion} → <Text bold>{p.toVersion}</Text>
-            <Text dimColor> ({p.reference?.kind === 'profile' ? `reference profile ${p.reference.uid}` : p.reference?.kind === 'folder' ? `values folder ${p.reference.path}` : 'no reference'})</Text>
+            <Text dimColor> ({p.reference?.kind === 'registry' ? 'registry defaults' : referenceText(p)})</Text>
           </Text>
           {p.packs.map((k) => (
             <Text key={k.name}>
               {'    '}
               {k.name.padEnd(30)} {k.from} → <Text bold>{k.to}</Text>
+              {k.source && p.reference?.kind !== 'profile' ? <Text dimColor> {k.source}</Text> : null}
             </Text>
           ))}
+          {p.stays?.length ? <Text dimColor>{`    stay: ${p.stays.join(', ')}`}</Text> : null}
         </Box>
       ))}
     </Box>
@@ -83,8 +88,8 @@ export function PlanScreen({ step, isActive, height, width }: StepScreenProps) {
     );
   }
   const ladder = [out.deployed, ...out.hops.map((h) => h.to)].join(' ─▶ ');
-  const hopLines = out.hops.reduce((n, h) => n + 1 + h.profiles.reduce((m, p) => m + 1 + p.packs.length, 0), 0);
-  const tableHeight = Math.max(3, height - hopLines - out.notes.length - 8);
+  const hopLines = out.hops.reduce((n, h) => n + 1 + h.profiles.reduce((m, p) => m + 1 + p.packs.length + (p.stays?.length ? 1 : 0), 0), 0);
+  const tableHeight = Math.max(3, height - hopLines - (out.versionSource ? 1 : 0) - out.notes.length - 8);
   const ok = colour('pass');
   return (
     <Box flexDirection="column">
@@ -100,8 +105,9 @@ export function PlanScreen({ step, isActive, height, width }: StepScreenProps) {
           </Text>
         )}
       </Text>
+      {out.hops.length && out.versionSource ? <Text dimColor>Versions from {out.versionSource}</Text> : null}
       {out.hops.map((h) => (
-        <Hop key={h.index} hop={h} />
+        <Hop key={h.index} hop={h} registry={out.versionSource} />
       ))}
       <Box flexDirection="column" marginTop={1}>
         <Text>

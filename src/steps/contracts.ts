@@ -11,6 +11,8 @@ export interface PlannedPack {
   name: string;
   from: string;
   to: string;
+  /** Why it moves to that tag: `the hop's version`, `moveWith: latest patch`, `reference profile`. */
+  source?: string;
 }
 
 export interface PlannedProfile {
@@ -22,14 +24,18 @@ export interface PlannedProfile {
   toVersion: string;
   /** Packs whose tag changes in this hop. */
   packs: PlannedPack[];
-  /** Where the new defaults of this hop come from: a reference profile, or a values folder. */
-  reference?: { kind: 'profile'; uid: string } | { kind: 'folder'; path: string };
+  /** Where the new defaults of this hop come from: a reference profile, a values folder, or the pack registry. */
+  reference?: { kind: 'profile'; uid: string } | { kind: 'folder'; path: string } | { kind: 'registry'; registryUid: string; label: string };
+  /** Without a reference profile: the packs that keep their tag in this hop (`kubernetes 1.32.2`). */
+  stays?: string[];
 }
 
 export interface PlannedHop {
   index: number;
   from: string;
   to: string;
+  /** Where this hop's version came from (`the target`, `highest 4.5.x tag in registry ...`). */
+  source?: string;
   profiles: PlannedProfile[];
   /** Component versions this hop deploys, when the pack values say (e.g. KubeVirt v1.3.1). */
   kubevirtVersion?: string;
@@ -115,9 +121,12 @@ export interface RuleOutcome {
   id: string;
   title: string;
   profile: ProfileRole;
-  status: 'pass' | 'fail';
+  /** `notApplicable`: the site runs no pack of the rule's kind, or its pack has no such setting (grey, never blocks). */
+  status: 'pass' | 'fail' | 'notApplicable';
   message: string;
   reason: string;
+  /** The pack the rule was checked on, when the site runs one. */
+  pack?: string;
 }
 
 /** The fields of the customize step's output that later steps read. */

@@ -42,13 +42,20 @@ interface Check {
   problem?: string;
 }
 
+/** Checks a rule bound to one pack and one place (a `kind` rule goes through `bindRule` first). */
 export function evaluateRule(rule: RuleSpec, input: RuleInput): RuleResult {
-  const base = { id: rule.id, title: rule.title, profile: rule.profile, pack: rule.pack, expected: expectation(rule) };
+  const pack = rule.pack ?? rule.kind ?? '';
+  const base = { id: rule.id, title: rule.title, profile: rule.profile, pack, expected: expectation(rule) };
   if (rule.manifest !== undefined) return evaluateManifestRule(rule, rule.manifest, input.manifests, base);
   const pathText = rule.path as string;
   const result = (status: RuleStatus, actual: string, message: string): RuleResult => ({ ...base, target: pathText, status, actual, message });
-  const where = `${rule.pack} (${rule.profile} profile)`;
+  const where = `${pack} (${rule.profile} profile)`;
   const why = `Why: ${rule.reason}`;
+
+  // A required value that comes from the params and was left out there: nothing to compare with.
+  if ((rule.assert === 'equals' || rule.assert === 'contains') && rule.value === null) {
+    return result('fail', 'no required value', `${where}: \`${pathText}\` cannot be checked: the params file gives no value for it (the site setting this rule refers to is empty). ${why}`);
+  }
 
   if (input.values === undefined) return result('fail', 'no values', `${where}: the pack's values are not available, so \`${pathText}\` cannot be checked. ${why}`);
   let matches: PathMatch[];
@@ -79,7 +86,7 @@ export function evaluateRule(rule: RuleSpec, input: RuleInput): RuleResult {
 
 function evaluateManifestRule(rule: RuleSpec, name: string, manifests: readonly Manifest[] | undefined, base: Omit<RuleResult, 'target' | 'status' | 'actual' | 'message'>): RuleResult {
   const target = `manifest ${name}`;
-  const where = `${rule.pack} (${rule.profile} profile)`;
+  const where = `${base.pack} (${rule.profile} profile)`;
   const why = `Why: ${rule.reason}`;
   if (manifests === undefined) return { ...base, target, status: 'fail', actual: 'no manifests', message: `${where}: the pack's manifests are not available, so manifest \`${name}\` cannot be checked. ${why}` };
   const found = manifests.find((m) => m.name === name);
@@ -168,10 +175,17 @@ function checkEquals(v: unknown, expected: unknown): Check {
   return { ok: false, problem: sameText ? `is ${showValue(v)} (${describeKind(v)}, not ${describeKind(expected)})` : `is ${showValue(v)}` };
 }
 
+/** A list item holds what is wanted: equal, or (a map wanted) a map with at least those key-values. */
+export function itemHolds(item: unknown, wanted: unknown): boolean {
+  if (deepEqual(item, wanted)) return true;
+  const isMap = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
+  return isMap(item) && isMap(wanted) && Object.entries(wanted).every(([k, w]) => Object.hasOwn(item, k) && deepEqual(item[k], w));
+}
+
 function checkContains(v: unknown, expected: unknown): Check {
   if (Array.isArray(v)) {
     const wanted = Array.isArray(expected) ? expected : [expected];
-    const missing = wanted.filter((w) => !v.some((item) => deepEqual(item, w)));
+    const missing = wanted.filter((w) => !v.some((item) => itemHolds(item, w)));
     return missing.length === 0 ? { ok: true } : { ok: false, problem: `lacks ${missing.map((x) => showValue(x)).join(', ')}` };
   }
   if (v !== null && typeof v === 'object') {

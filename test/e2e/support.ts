@@ -11,7 +11,7 @@ export const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
 
 export interface ServedLab {
   dir: string;
-  json: { paletteUrl: string; apiKey: string; projectUid: string; clusterUid: string; params: string; kubeconfig: string; profileUids: { addon: string; infra: string } };
+  json: { paletteUrl: string; apiKey: string; projectUid: string; clusterUid: string; params: string; paramsWithReferences: string; kubeconfig: string; profileUids: { addon: string; infra: string } };
   api(path: string, init?: RequestInit): Promise<Response>;
   audit(): Promise<Array<{ api: string; method: string; path: string; status: number; effect: string; note?: string }>>;
   stop(): Promise<void>;

@@ -87,9 +87,11 @@ describe('end to end against `lab --serve`', () => {
     expect(data.customizations.some((c) => c.label === 'conflict' && c.path.endsWith('storageClass.name') && c.decision === 'keepSite')).toBe(true);
   }, 240_000);
 
-  it('rehearsal of healthy: exit 0, no mutation reaches the lab, the report lists the planned calls', async () => {
+  it('rehearsal of healthy: exit 0, no mutation reaches the lab, the report lists the planned calls; reference profiles give the same hops and customizations as the registry', async () => {
     lab = await serveLab('healthy');
     const state = mkdtempSync(join(tmpdir(), 'up-e2e-state-'));
+    // The lab's params.yaml is the small file (no references, no valuesDir): the pack registry gives everything.
+    expect(parse(readFileSync(lab.json.params, 'utf8'))).not.toHaveProperty('references');
     const run = await cli(['rehearse', '--params', lab.json.params, '--state-dir', state], { UPGRADE_PILOT_API_KEY: lab.json.apiKey });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/rehearsal: nothing will be sent/);
@@ -102,7 +104,17 @@ describe('end to end against `lab --serve`', () => {
     const hop = ['recorded PUT /v1/clusterprofiles/UID', 'recorded PUT /v1/clusterprofiles/UID', 'recorded PATCH /v1/clusterprofiles/UID/publish', 'recorded PATCH /v1/clusterprofiles/UID/publish', 'recorded kubectl replace'];
     expect(calls).toEqual([...hop, ...hop]);
     expect(data.verification?.rehearsal).toBe(true);
-  }, 240_000);
+
+    const refState = mkdtempSync(join(tmpdir(), 'up-e2e-state-'));
+    const withRefs = await cli(['rehearse', '--params', lab.json.paramsWithReferences, '--state-dir', refState], { UPGRADE_PILOT_API_KEY: lab.json.apiKey });
+    expect(withRefs.code, withRefs.stdout + withRefs.stderr).toBe(0);
+    const refs = report(refState).data;
+    expect(refs.hops).toEqual(data.hops);
+    expect(refs.customizations).toEqual(data.customizations);
+    expect(refs.rules).toEqual(data.rules);
+    expect(refs.mutations.map((m) => m.request)).toEqual(data.mutations.map((m) => m.request));
+    expect((await lab.audit()).filter((e) => e.method !== 'GET')).toEqual([]);
+  }, 300_000);
 
   it('a plain rehearsal exits 1 when the pre-checks fail, and still sends nothing', async () => {
     lab = await serveLab('healthy');

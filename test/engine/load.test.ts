@@ -63,7 +63,7 @@ const runbookCases: Array<[string, string, string, RegExp]> = [
   ['a duplicate step id', `${header}steps:\n  - id: a\n    kind: noop\n  - id: a\n    kind: noop\n`, '9:9', /duplicate step id `a`/],
   ['a step id in capitals', `${header}steps:\n  - id: Draft\n    kind: noop\n`, '7:9', /expected a lower-case id/],
   ['a reference to a param that does not exist', `${header}steps:\n  - id: a\n    kind: noop\nrules:\n  - id: r\n    title: R\n    profile: addon\n    pack: \${params.packs.nope}\n    path: a.b\n    assert: present\n    reason: x\n`, '13:11', /refers to \$\{params\.packs\.nope\}, which the params file does not define/],
-  ['a rule naming both a path and a manifest', `${header}steps:\n  - id: a\n    kind: noop\nrules:\n  - id: r\n    title: R\n    profile: addon\n    pack: p\n    path: a.b\n    manifest: m\n    assert: present\n    reason: x\n`, '10:5', /exactly one of `path` or `manifest`/],
+  ['a rule naming both a path and a manifest', `${header}steps:\n  - id: a\n    kind: noop\nrules:\n  - id: r\n    title: R\n    profile: addon\n    pack: p\n    path: a.b\n    manifest: m\n    assert: present\n    reason: x\n`, '10:5', /exactly one of `path`, `manifest` or `packs`/],
   ['a rule with an unknown assertion', `${header}steps:\n  - id: a\n    kind: noop\nrules:\n  - id: r\n    title: R\n    profile: addon\n    pack: p\n    path: a\n    assert: matches\n    reason: x\n`, '15:13', /assert: expected one of "equals", "contains"/],
   ['a known issue with a broken regular expression', `${header}steps:\n  - id: a\n    kind: noop\nknownIssues:\n  - id: k\n    title: K\n    recovery: [restart]\n    signatures:\n      - id: s\n        source: virtHandlerLogs\n        pattern: "Unimplemented(("\n`, '16:18', /expected a valid regular expression/],
   ['a group repeated over something other than hops', `${header}steps:\n  - id: g\n    forEach: nodes\n    steps:\n      - id: a\n        kind: noop\n`, '', /not valid/],
@@ -150,7 +150,10 @@ describe('params loader: malformed params files', () => {
 describe('params.example.yaml', () => {
   it('is a valid params file', () => {
     const { params: p } = loadParams('params.example.yaml');
-    expect(p.references).toHaveLength(3);
+    // The documented default is the small file: no references, the pack registry gives the defaults.
+    expect(p.references).toEqual([]);
+    expect(p.valuesDir).toBeUndefined();
+    expect(p.moveWith).toEqual({ 'cni-cilium-oss': 'latest-patch', nginx: { '4.5.4': '1.11.3', '4.6.3': '1.12.1' } });
     expect(p.palette.clusterCollection).toBe('spectroclusters');
   });
 });

@@ -75,8 +75,14 @@ describe('lab (healthy, spec dialect)', () => {
       target: '4.6.3',
       site: { ingressIP: '10.10.100.60', blockStorageClass: 'px-vm-block', storageCluster: 'portworx/px-cluster' },
     });
-    expect(params.references.map((r) => r.version)).toEqual(['4.4.10', '4.5.4', '4.6.3']);
-    expect(params.references.every((r) => r.addon && r.infra)).toBe(true);
+    // The small file: the pack registry gives versions and defaults, moveWith the packs moving with VMO.
+    expect(params.references).toEqual([]);
+    expect(params.moveWith).toMatchObject({ nginx: { '4.5.4': '1.11.3', '4.6.3': '1.12.1' }, 'cni-cilium-oss': { '4.5.4': '1.16.9', '4.6.3': '1.17.1' } });
+    expect(Object.keys(params.moveWith)).not.toContain('kubernetes');
+    const withReferences = ParamsSchema.parse(parse(readFileSync(lab.labJson.paramsWithReferences, 'utf8')));
+    expect(withReferences.references.map((r) => r.version)).toEqual(['4.4.10', '4.5.4', '4.6.3']);
+    expect(withReferences.references.every((r) => r.addon && r.infra)).toBe(true);
+    expect(withReferences.moveWith).toEqual({});
     expect(loadParams(lab.params).params.cluster.kubeconfig).toBe(lab.kubeconfig);
   });
 

@@ -57,6 +57,12 @@ const paramsData = (ctx: Ctx, edit: (doc: Record<string, any>) => void, opts: { 
   edit(doc);
   return file(ctx, 'params.yaml', stringify(doc));
 };
+/** The lab's site with reference profiles (its params-references.yaml) instead of the registry, one version left out. */
+const withReferencesBut = (ctx: Ctx, doc: Record<string, any>, version: string): void => {
+  const refs = (parse(readFileSync(ctx.lab.json.paramsWithReferences, 'utf8')) as { references: Array<{ version: string }> }).references;
+  doc.references = refs.filter((r) => r.version !== version);
+  delete doc.moveWith;
+};
 const bundled = () => readFileSync(join(ROOT, 'runbooks/vmo-upgrade.yaml'), 'utf8');
 const runbookText = (ctx: Ctx, from: RegExp | string, to: string): string => {
   const text = bundled();
@@ -186,7 +192,7 @@ const CASES: Case[] = [
   { name: 'unknown profile uid', exit: 2, message: /Profile ffffffffffffffffffffffff was not found in project/, where: () => 'GET /v1/clusterprofiles/ffffffffffffffffffffffff', run: (c) => start(c, paramsData(c, (d) => (d.profiles.addon.uid = 'ffffffffffffffffffffffff'))) },
   { name: 'unknown cluster uid', exit: 2, message: /Cluster eeeeeeeeeeeeeeeeeeeeeeee was not found in project/, where: () => 'GET /v1/clusters/eeeeeeeeeeeeeeeeeeeeeeee/profiles', run: (c) => start(c, paramsData(c, (d) => (d.cluster.uid = 'eeeeeeeeeeeeeeeeeeeeeeee'))) },
   { name: 'empty pack list', exit: 2, message: /The upgrade plan is refused: Neither \S+ nor \S+ holds the virtual-machine-orchestrator pack/, where: () => 'packs.orchestration', run: (c) => viaStub(c, editJson(isAddon(c), (d) => void ((d.spec as { template: { packs: unknown[] } }).template.packs = []))) },
-  { name: 'skipped-minor target', exit: 2, message: /The upgrade plan is refused: No 4\.5\.x version is available to step through from 4\.4\.10 to 4\.6\.3/, where: () => 'spec 9.1.1', run: (c) => start(c, paramsData(c, (d) => (d.references = d.references.filter((r: { version: string }) => r.version !== '4.5.4')))) },
+  { name: 'skipped-minor target', exit: 2, message: /The upgrade plan is refused: No 4\.5\.x version is available to step through from 4\.4\.10 to 4\.6\.3/, where: () => 'spec 9.1.1', run: (c) => start(c, paramsData(c, (d) => withReferencesBut(c, d, '4.5.4'))) },
   { name: 'downgrade target', exit: 2, message: /The upgrade plan is refused: The target 4\.3\.0 is older than the deployed 4\.4\.10/, where: () => 'target', run: (c) => start(c, paramsText(c, /^target: .*$/m, 'target: 4.3.0')) },
 ];
 

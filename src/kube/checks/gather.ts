@@ -64,7 +64,7 @@ export async function gatherVerifyData(specs: CheckSpec[], src: GatherSources): 
         break;
       case 'storage': {
         const [ns, name] = spec.with.storageCluster.split('/') as [string, string];
-        jobs.storageCluster = () => reader.storageCluster(ns, name);
+        jobs.storageCluster = () => reader.storageCluster(ns, name, spec.with.clusterKind);
         jobs.storageClasses = () => reader.storageClasses();
         break;
       }

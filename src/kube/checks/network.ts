@@ -9,7 +9,9 @@ export function checkNetwork(data: VerifyData, exp: VerifyExpectations, p: Param
   const blocked = unreadable(data.services, data.nads);
   if (blocked) return blocked;
   const problems: string[] = [];
-  const intended = new Set([...p.loadBalancerServices, p.ingressService]);
+  // A site without an ingress controller (no ingressIP in the params) has no ingress to expect.
+  const expectIngress = p.ingressIP !== null;
+  const intended = new Set([...p.loadBalancerServices, ...(expectIngress ? [p.ingressService] : [])]);
   const services = value(data.services);
   const holders = services.filter((s) => (s.status?.loadBalancer?.ingress ?? []).length > 0);
   for (const s of holders) {
@@ -18,7 +20,9 @@ export function checkNetwork(data: VerifyData, exp: VerifyExpectations, p: Param
   }
   const ingress = services.find((s) => nsName(s.metadata) === p.ingressService);
   const ingressIps = (ingress?.status?.loadBalancer?.ingress ?? []).map((i) => i.ip);
-  if (!ingress) problems.push(`ingress service ${p.ingressService} not found`);
+  if (p.ingressIP === null) {
+    // no ingress controller: nothing to expect of one
+  } else if (!ingress) problems.push(`ingress service ${p.ingressService} not found`);
   else if (!ingressIps.includes(p.ingressIP)) problems.push(`ingress service ${p.ingressService} holds ${ingressIps.join(', ') || 'no address'}, expected ${p.ingressIP}`);
   const nads = new Set(value(data.nads).map((n) => nsName(n.metadata)));
   const missing = (exp.baseline?.nads ?? []).filter((n) => !nads.has(n));
@@ -26,5 +30,5 @@ export function checkNetwork(data: VerifyData, exp: VerifyExpectations, p: Param
   const summary = `${holders.length} service(s) with load-balancer addresses; ${nads.size} network attachment definition(s)`;
   return problems.length
     ? verdict('fail', summary, problems, 'Leaked addresses mean autoAssign was lost from the load balancer pack; a wrong ingress address means loadBalancerIP was lost (spec 9.2). Restore them and publish again.')
-    : verdict('pass', `${summary}; ingress at ${p.ingressIP}.`);
+    : verdict('pass', expectIngress ? `${summary}; ingress at ${p.ingressIP}.` : `${summary}; no ingress controller on this site.`);
 }

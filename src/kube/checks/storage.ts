@@ -1,5 +1,6 @@
 /** 9.3.4: the storage cluster is healthy; the block StorageClass exists with its name, annotation and parameters. */
 import type { CheckSpec } from '../check-schema.js';
+import { storageHealth } from './storage-health.js';
 import type { VerifyData } from './types.js';
 import { unreadable, value, verdict, type Verdict } from './verdict.js';
 
@@ -10,13 +11,9 @@ export function checkStorage(data: VerifyData, p: Params): Verdict {
   if (blocked) return blocked;
   const problems: string[] = [];
   const cluster = value(data.storageCluster);
-  if (!cluster) problems.push(`storage cluster ${p.storageCluster} not found`);
-  else {
-    const phase = cluster.status?.phase ?? 'Unknown';
-    if (!p.healthyPhases.includes(phase)) problems.push(`storage cluster ${p.storageCluster}: phase ${phase}`);
-    const runtime = cluster.status?.conditions?.find((c) => c.type === 'RuntimeState');
-    if (runtime && runtime.status !== 'Online') problems.push(`storage cluster ${p.storageCluster}: RuntimeState ${runtime.status}${runtime.message ? ` (${runtime.message})` : ''}`);
-  }
+  const health = cluster ? storageHealth(p.clusterKind, cluster, p.healthyPhases) : undefined;
+  if (!cluster) problems.push(`storage cluster ${p.storageCluster} (${p.clusterKind}) not found`);
+  else for (const problem of health!.problems) problems.push(`storage cluster ${p.storageCluster}: ${problem}`);
   const classes = value(data.storageClasses);
   const sc = classes.find((c) => c.metadata.name === p.storageClass);
   if (!sc) {
@@ -33,5 +30,5 @@ export function checkStorage(data: VerifyData, p: Params): Verdict {
   }
   return problems.length
     ? verdict('fail', `${problems.length} storage problem(s).`, problems, 'A missing name, annotation or parameter means a storage customization (spec 9.2) was lost: carry it into the infrastructure profile and publish again.')
-    : verdict('pass', `Storage cluster ${cluster?.status?.phase}; StorageClass ${p.storageClass} as configured.`);
+    : verdict('pass', `Storage cluster ${health?.state}; StorageClass ${p.storageClass} as configured.`);
 }

@@ -34,6 +34,19 @@ export interface PackDefaults {
   manifests: PackManifestDefaults[];
 }
 
+/**
+ * Which packs a site's profiles hold. `standard`: the VMO reference site (ingress, monitoring,
+ * Portworx). `rook-ceph`: the public VMO tutorial's choice of storage, and a lean add-on profile
+ * (only the load balancer beside the orchestration pack: no ingress, no monitoring).
+ */
+export const siteLayouts = ['standard', 'rook-ceph'] as const;
+export type SiteLayout = (typeof siteLayouts)[number];
+
+const layoutPacks: Record<SiteLayout, { addon: string[]; infra: string[] }> = {
+  standard: { addon: ['lb-metallb-helm', 'nginx', 'virtual-machine-orchestrator', 'prometheus-operator'], infra: ['ubuntu-maas', 'kubernetes', 'cni-cilium-oss', 'csi-portworx-generic'] },
+  'rook-ceph': { addon: ['lb-metallb-helm', 'virtual-machine-orchestrator'], infra: ['ubuntu-maas', 'kubernetes', 'cni-cilium-oss', 'csi-rook-ceph-helm'] },
+};
+
 export interface PackStack {
   vmo: VmoVersion;
   /** KubeVirt and CDI versions the VMO tag deploys. */
@@ -190,9 +203,18 @@ const packLines: PackLine[] = [
       '4.6.3': { tag: '3.2.1', asset: 'csi-portworx-generic-3.2.1.yaml' },
     },
   },
+  {
+    // The fixture is the 1.16.3 pack; the older tags differ in their version strings only
+    name: 'csi-rook-ceph-helm',
+    layer: 'csi',
+    type: 'spectro',
+    byStack: {
+      '4.4.10': { tag: '1.15.9', asset: 'csi-rook-ceph-helm-1.16.3.yaml', replace: [['1.16.3', '1.15.9'], ['v3.13.0', 'v3.12.3'], ['v19.2.0', 'v18.2.4']] },
+      '4.5.4': { tag: '1.16.1', asset: 'csi-rook-ceph-helm-1.16.3.yaml', replace: [['1.16.3', '1.16.1']] },
+      '4.6.3': { tag: '1.16.3', asset: 'csi-rook-ceph-helm-1.16.3.yaml' },
+    },
+  },
 ];
-
-const addonPacks = ['lb-metallb-helm', 'nginx', 'virtual-machine-orchestrator', 'prometheus-operator'];
 
 const componentVersions: Record<VmoVersion, { kubevirt: string; cdi: string }> = {
   '4.4.10': { kubevirt: 'v1.2.0', cdi: 'v1.58.0' },
@@ -224,18 +246,27 @@ export function isVmoVersion(v: string): v is VmoVersion {
   return (vmoVersions as readonly string[]).includes(v);
 }
 
-/** The pack versions and default values published with one VMO version. */
-export function packStack(vmo: VmoVersion): PackStack {
-  const build = (line: PackLine): PackDefaults => {
-    const v = line.byStack[vmo];
-    return { name: line.name, tag: v.tag, layer: line.layer, type: line.type, uid: registryPackUid(line.name, v.tag), values: variantValues(line, v), manifests: [] };
-  };
-  return {
-    vmo,
-    ...componentVersions[vmo],
-    addon: packLines.filter((l) => addonPacks.includes(l.name)).map(build),
-    infra: packLines.filter((l) => !addonPacks.includes(l.name)).map(build),
-  };
+function packVersion(line: PackLine, v: Variant): PackDefaults {
+  return { name: line.name, tag: v.tag, layer: line.layer, type: line.type, uid: registryPackUid(line.name, v.tag), values: variantValues(line, v), manifests: [] };
+}
+
+/** The pack versions and default values published with one VMO version, for a site's layout. */
+export function packStack(vmo: VmoVersion, layout: SiteLayout = 'standard'): PackStack {
+  const { addon, infra } = layoutPacks[layout];
+  const pick = (names: string[]) => names.map((name) => packLines.find((l) => l.name === name)!).map((line) => packVersion(line, line.byStack[vmo]));
+  return { vmo, ...componentVersions[vmo], addon: pick(addon), infra: pick(infra) };
+}
+
+/** Every pack version the scenarios use, once each: what the lab's pack registry holds. */
+export function catalogVersions(): PackDefaults[] {
+  const seen = new Map<string, PackDefaults>();
+  for (const line of packLines) {
+    for (const vmo of vmoVersions) {
+      const v = line.byStack[vmo];
+      if (!seen.has(`${line.name}@${v.tag}`)) seen.set(`${line.name}@${v.tag}`, packVersion(line, v));
+    }
+  }
+  return [...seen.values()];
 }
 
 /** The KubeVirt version a VMO tag deploys (`v1.3.1` for 4.5.4). */

@@ -6,7 +6,7 @@
  */
 import type { LabManifest, LabPack, LabProfile } from '../palette/types.js';
 import type { Random } from '../world/random.js';
-import { packStack, vmoVersions, type PackDefaults, type VmoVersion } from './pack-catalog.js';
+import { packStack, vmoVersions, type PackDefaults, type SiteLayout, type VmoVersion } from './pack-catalog.js';
 import { customizePack, type CustomizationId } from './site.js';
 
 export const profileNames = { addon: 'vmo-core-addon', infra: 'vmo-infra' } as const;
@@ -39,6 +39,8 @@ export interface ProfileOptions {
   createdAt: number;
   /** VMO versions the deployed profiles were published with, oldest first (default: every one up to `deployed`). */
   history?: readonly VmoVersion[];
+  /** Which packs the profiles hold (default `standard`). */
+  layout?: SiteLayout;
 }
 
 export function buildProfiles(opts: ProfileOptions): LabProfiles {
@@ -68,7 +70,8 @@ export function buildProfiles(opts: ProfileOptions): LabProfiles {
     extraMetadata: { creationTimestamp: new Date(opts.createdAt).toISOString(), lastModifiedTimestamp: new Date(opts.createdAt).toISOString() },
   });
 
-  const stack = packStack(opts.deployed);
+  const layout = opts.layout ?? 'standard';
+  const stack = packStack(opts.deployed, layout);
   const site = (packs: PackDefaults[]) => packs.map((p) => customizePack(p, opts.without));
   const label = profileLabel(opts.deployed);
   const history = (opts.history ?? vmoVersions.slice(0, vmoVersions.indexOf(opts.deployed) + 1)).map(profileLabel);
@@ -76,7 +79,7 @@ export function buildProfiles(opts: ProfileOptions): LabProfiles {
   const infra = profile(profileNames.infra, 'infra', label, site(stack.infra), history, 'Infrastructure of the VM orchestration cluster');
 
   const references = vmoVersions.map((version): ReferenceProfiles => {
-    const s = packStack(version);
+    const s = packStack(version, layout);
     return {
       version,
       addon: profile(`${profileNames.addon}-reference-${version}`, 'add-on', version, s.addon, [version], `Reference defaults of the core add-ons for VMO ${version} (not attached to any cluster)`),

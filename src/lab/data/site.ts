@@ -39,6 +39,24 @@ export const labSite = {
   } as Record<string, string>,
 } as const;
 
+/**
+ * The Rook-Ceph site (scenario `rook-ceph`): the same cluster, with Rook-Ceph for block storage
+ * (the public Palette VMO tutorial's choice) and a lean add-on profile without ingress or monitoring.
+ */
+export const labRookSite = {
+  blockStorageClass: 'ceph-vm-block',
+  /** `rxbounce` keeps Windows guests on RBD free of CRC errors; the extra image features speed up snapshots and clones. */
+  storageClassParameters: { imageFeatures: 'layering,exclusive-lock,object-map,fast-diff', mapOptions: 'krbd:rxbounce' } as Record<string, string>,
+  storageCluster: 'rook-ceph/rook-ceph',
+  intendedLoadBalancerServices: ['virtual-machines/web-frontend-lb'] as string[],
+} as const;
+
+/** Rook-Ceph runs where the drives are, and may run on the control-plane nodes (which carry drives here). */
+export const rookPlacement = {
+  nodeAffinity: storageNodeAffinityFor('px/enabled'),
+  tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }],
+};
+
 export const issuerManifest: PackManifestDefaults = {
   name: 'issuer-selfsigned',
   content: [
@@ -53,12 +71,17 @@ export const issuerManifest: PackManifestDefaults = {
   ].join('\n'),
 };
 
+/** Nodes labelled `<label>=false` (compute-only workers without drives) run no storage. */
+function storageNodeAffinityFor(label: string) {
+  return {
+    requiredDuringSchedulingIgnoredDuringExecution: {
+      nodeSelectorTerms: [{ matchExpressions: [{ key: label, operator: 'NotIn', values: ['false'] }] }],
+    },
+  };
+}
+
 /** Nodes labelled `px/enabled=false` (compute-only workers without drives) run no storage. */
-export const storageNodeAffinity = {
-  requiredDuringSchedulingIgnoredDuringExecution: {
-    nodeSelectorTerms: [{ matchExpressions: [{ key: 'px/enabled', operator: 'NotIn', values: ['false'] }] }],
-  },
-};
+export const storageNodeAffinity = storageNodeAffinityFor('px/enabled');
 
 export type CustomizationId =
   | 'metallb-auto-assign'
@@ -74,8 +97,10 @@ export type CustomizationId =
   | 'storage-pvc-controller-ports'
   | 'storage-activate-license';
 
-export interface Customization {
-  id: CustomizationId;
+export type RookCustomizationId = 'rook-storage-class-name' | 'rook-storage-class-parameters' | 'rook-storage-class-virt-annotation' | 'rook-storage-placement' | 'rook-storage-control-plane';
+
+export interface Customization<Id extends string = CustomizationId> {
+  id: Id;
   role: 'addon' | 'infra';
   pack: string;
   /** The values path (rule syntax) or `manifest:<name>`. */
@@ -186,12 +211,39 @@ export const customizations: Customization[] = [
   },
 ];
 
+const pool = ['charts', 'rook-ceph-cluster', 'cephBlockPools', 0, 'storageClass'];
+const rookAll = ['charts', 'rook-ceph-cluster', 'cephClusterSpec', 'placement', 'all'];
+
+/** The Rook-Ceph site's storage settings (spec 9.2's storage rows that apply to Rook-Ceph). */
+export const rookCustomizations: Array<Customization<RookCustomizationId>> = [
+  { id: 'rook-storage-class-name', role: 'infra', pack: 'csi-rook-ceph-helm', setting: 'charts.rook-ceph-cluster.cephBlockPools[0].storageClass.name', applyValues: (doc) => setValue(doc, [...pool, 'name'], labRookSite.blockStorageClass) },
+  {
+    id: 'rook-storage-class-parameters',
+    role: 'infra',
+    pack: 'csi-rook-ceph-helm',
+    setting: 'charts.rook-ceph-cluster.cephBlockPools[0].storageClass.parameters',
+    applyValues: (doc) => {
+      for (const [k, v] of Object.entries(labRookSite.storageClassParameters)) setMapEntry(doc, [...pool, 'parameters'], k, v);
+    },
+  },
+  {
+    id: 'rook-storage-class-virt-annotation',
+    role: 'infra',
+    pack: 'csi-rook-ceph-helm',
+    setting: 'charts.rook-ceph-cluster.cephBlockPools[0].storageClass.annotations["storageclass.kubevirt.io/is-default-virt-class"]',
+    applyValues: (doc) => setMapEntry(doc, [...pool, 'annotations'], 'storageclass.kubevirt.io/is-default-virt-class', 'true'),
+  },
+  { id: 'rook-storage-placement', role: 'infra', pack: 'csi-rook-ceph-helm', setting: 'charts.rook-ceph-cluster.cephClusterSpec.placement.all.nodeAffinity', applyValues: (doc) => setValue(doc, [...rookAll, 'nodeAffinity'], rookPlacement.nodeAffinity) },
+  { id: 'rook-storage-control-plane', role: 'infra', pack: 'csi-rook-ceph-helm', setting: 'charts.rook-ceph-cluster.cephClusterSpec.placement.all.tolerations', applyValues: (doc) => setValue(doc, [...rookAll, 'tolerations'], rookPlacement.tolerations) },
+];
+
 /**
  * A pack as the site runs it: the version's defaults with every customization for that pack
  * applied, except those listed in `without` (to reproduce a profile that lost them).
  */
-export function customizePack(pack: PackDefaults, without: ReadonlySet<CustomizationId> = new Set()): PackDefaults {
-  const mine = customizations.filter((c) => c.pack === pack.name && !without.has(c.id));
+export function customizePack(pack: PackDefaults, without: ReadonlySet<CustomizationId | RookCustomizationId> = new Set()): PackDefaults {
+  const all: Array<Customization<CustomizationId | RookCustomizationId>> = [...customizations, ...rookCustomizations];
+  const mine = all.filter((c) => c.pack === pack.name && !without.has(c.id));
   if (mine.length === 0) return pack;
   const editors = mine.filter((c) => c.applyValues);
   let values = pack.values;

@@ -205,6 +205,15 @@ export const SERVED_TYPES: readonly ServedType[] = [
     namespaced: true,
     shortNames: ['stc'],
   }),
+  custom({
+    group: 'ceph.rook.io',
+    version: 'v1',
+    resource: 'cephclusters',
+    kind: 'CephCluster',
+    singular: 'cephcluster',
+    namespaced: true,
+    shortNames: ['ceph'],
+  }),
 ];
 
 export const FOREIGN_SUBRESOURCES: readonly ForeignSubresource[] = [

@@ -298,6 +298,7 @@ const customColumns: Record<string, Column[]> = {
   virtualmachineinstancemigrations: [printerColumn('Phase', 'status.phase'), printerColumn('VMI', 'spec.vmiName')],
   cdis: [crdAge, printerColumn('Phase', 'status.phase')],
   storageclusters: [printerColumn('Cluster UUID', 'status.clusterUid'), printerColumn('Status', 'status.phase'), printerColumn('Version', 'status.version'), crdAge],
+  cephclusters: [printerColumn('DataDirHostPath', 'spec.dataDirHostPath'), printerColumn('MonCount', 'spec.mon.count'), crdAge, printerColumn('Phase', 'status.phase'), printerColumn('Message', 'status.message'), printerColumn('Health', 'status.ceph.health')],
 };
 
 const builtinColumns: Record<string, Column[]> = {

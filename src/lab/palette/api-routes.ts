@@ -27,9 +27,9 @@ export interface ApiResult {
   note?: string;
 }
 
-type Handler = (ctx: ApiContext, params: string[], body: string, query: URLSearchParams) => ApiResult;
+export type Handler = (ctx: ApiContext, params: string[], body: string, query: URLSearchParams) => ApiResult;
 
-interface Route {
+export interface Route {
   method: string;
   pattern: RegExp;
   handler: Handler;

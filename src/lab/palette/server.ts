@@ -14,6 +14,7 @@ import type { FaultPlan } from '../faults.js';
 import { apiRoutes, dispatch, type ApiResult } from './api-routes.js';
 import { BodyTooLarge, errorBody, header, newRef, readBody, sameSecret, send } from './http.js';
 import { builtInLabRoutes } from './lab-routes.js';
+import { registryRoutes, type LabRegistry } from './registry-routes.js';
 import type { ProfileStore } from './store.js';
 import type { LabRouteHandler, PaletteDialect, PaletteLabHooks } from './types.js';
 
@@ -31,6 +32,8 @@ export interface PaletteServerOptions {
   extraRoutes?: Record<string, LabRouteHandler>;
   /** Clock for audit times (the lab's simulated clock); default the wall clock. */
   now?: () => number;
+  /** Pack registries the double serves (`/v1/packs`, `/v1/registries/metadata`); none when left out. */
+  registries?: LabRegistry[];
 }
 
 export interface PaletteServer {
@@ -44,7 +47,7 @@ const mutating = (method: string) => method !== 'GET' && method !== 'HEAD' && me
 export async function startPaletteServer(opts: PaletteServerOptions): Promise<PaletteServer> {
   const { store, hooks, audit, faults, apiKey, projectUid, dialect } = opts;
   const now = opts.now ?? Date.now;
-  const routes = apiRoutes(dialect);
+  const routes = [...apiRoutes(dialect), ...registryRoutes(opts.registries ?? [])];
   const labRoutes: Record<string, LabRouteHandler> = { ...builtInLabRoutes(audit, faults), ...opts.extraRoutes };
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();

@@ -15,8 +15,23 @@ export interface AddressPool {
   avoidBuggyIPs: boolean;
 }
 
+/** One StorageClass a Rook-Ceph block pool asks for. */
+export interface RookStorageClass {
+  name: string;
+  annotations: Record<string, string>;
+  parameters: Record<string, string>;
+  isDefault: boolean;
+  reclaimPolicy: string;
+  volumeBindingMode: string;
+  allowVolumeExpansion: boolean;
+}
+
 export interface ClusterConfig {
   packTags: Record<string, string>;
+  /** Which optional components the applied packs run (a site may have no ingress or monitoring pack). */
+  components: { ingress: boolean; monitoring: boolean; storage: 'portworx' | 'rook-ceph' | 'none' };
+  /** The block StorageClass VM disks use, whichever storage pack makes it. */
+  blockClass: string;
   /** `pack.content.images` of each pack. */
   packImages: Record<string, string[]>;
   loadBalancer: { pools: AddressPool[] };
@@ -48,6 +63,16 @@ export interface ClusterConfig {
     clusterSpec: Record<string, unknown>;
     nodeAffinity: Record<string, unknown> | undefined;
     activateLicense: boolean;
+    images: string[];
+  };
+  /** The Rook-Ceph pack's settings (csi-rook-ceph-helm), as far as the lab acts on them. */
+  rook: {
+    version: string;
+    namespace: string;
+    clusterName: string;
+    classes: RookStorageClass[];
+    /** `cephClusterSpec.placement.all`: node affinity and tolerations. */
+    placement: Record<string, unknown>;
     images: string[];
   };
 }
@@ -183,8 +208,29 @@ export function readClusterConfig(packs: LabPack[], m: MacroContext): ClusterCon
   const spec = isObj(at(stc, ['spec'])) ? (at(stc, ['spec']) as Obj) : {};
   const affinity = at(spec, ['placement', 'nodeAffinity']);
 
+  const rookValues = values('csi-rook-ceph-helm');
+  const rookCluster = at(rookValues, ['charts', 'rook-ceph-cluster']);
+  const blockPools = at(rookCluster, ['cephBlockPools']);
+  const rookClasses: RookStorageClass[] = (Array.isArray(blockPools) ? blockPools : [])
+    .map((pool) => at(pool, ['storageClass']))
+    .filter((sc) => isObj(sc) && bool(sc.enabled, true))
+    .map((sc) => ({
+      name: str(at(sc, ['name']), 'ceph-block'),
+      annotations: strMap(at(sc, ['annotations'])),
+      parameters: strMap(at(sc, ['parameters'])),
+      isDefault: bool(at(sc, ['isDefault']), false),
+      reclaimPolicy: str(at(sc, ['reclaimPolicy']), 'Delete'),
+      volumeBindingMode: str(at(sc, ['volumeBindingMode']), 'Immediate'),
+      allowVolumeExpansion: bool(at(sc, ['allowVolumeExpansion']), true),
+    }));
+  const rookAll = at(rookCluster, ['cephClusterSpec', 'placement', 'all']);
+  const storageKind = byName.has('csi-portworx-generic') ? 'portworx' : byName.has('csi-rook-ceph-helm') ? 'rook-ceph' : 'none';
+  const pxClassName = str(at(sc, ['name']), 'px-csi-db');
+
   return {
     packTags: Object.fromEntries(packs.map((p) => [p.name, p.tag])),
+    components: { ingress: byName.has('nginx'), monitoring: byName.has('prometheus-operator'), storage: storageKind },
+    blockClass: storageKind === 'rook-ceph' ? (rookClasses[0]?.name ?? 'ceph-block') : pxClassName,
     packImages: Object.fromEntries(packs.map((p) => [p.name, packImages(values(p.name))])),
     loadBalancer: { pools },
     ingress: { loadBalancerIP: str(at(controller, ['service', 'loadBalancerIP'])), image: nginxImage, replicas: Number(at(controller, ['replicaCount']) ?? 1) || 1 },
@@ -207,7 +253,7 @@ export function readClusterConfig(packs: LabPack[], m: MacroContext): ClusterCon
     network: { podCidrs: Array.isArray(cidrs) ? strList(cidrs) : str(cidrs).split(/[\s,]+/).filter(Boolean), ciliumVersion: byName.get('cni-cilium-oss')?.tag ?? '' },
     storage: {
       version: str(at(px, ['imageVersion']), byName.get('csi-portworx-generic')?.tag ?? ''),
-      className: str(at(sc, ['name']), 'px-csi-db'),
+      className: pxClassName,
       classAnnotations: strMap(at(sc, ['annotations'])),
       classParameters: strMap(at(sc, ['parameters'])),
       isDefaultClass: bool(at(sc, ['isDefaultStorageClass']), false),
@@ -221,6 +267,14 @@ export function readClusterConfig(packs: LabPack[], m: MacroContext): ClusterCon
       nodeAffinity: isObj(affinity) && Object.keys(affinity).length > 0 ? affinity : undefined,
       activateLicense: bool(at(px, ['activateLicense']), true),
       images: packImages(values('csi-portworx-generic')),
+    },
+    rook: {
+      version: byName.get('csi-rook-ceph-helm')?.tag ?? '',
+      namespace: str(at(rookValues, ['pack', 'namespace']), 'rook-ceph'),
+      clusterName: str(at(rookCluster, ['clusterName'])) || 'rook-ceph',
+      classes: rookClasses,
+      placement: isObj(rookAll) ? rookAll : {},
+      images: packImages(rookValues),
     },
   };
 }

@@ -45,12 +45,16 @@ export function seedWorld(world: World, spec: ScenarioSpec): void {
 
   // The platform, 120 days ago
   const namespaces = new Set([...platformNamespaces, ctx.cluster.agentNamespace, ...spec.vms.map((v) => v.namespace), ...spec.networks.map((n) => n.namespace), ...spec.services.map((s) => s.namespace)]);
-  for (const ns of namespaces) ctx.store.upsert('namespaces', namespaceObject(ns, ['kubevirt', 'cdi', 'portworx', 'metallb-system'].includes(ns) ? privileged : {}));
+  const absent = new Set([...(config.components.ingress ? [] : ['ingress-nginx']), ...(config.components.monitoring ? [] : ['monitoring']), ...(config.components.storage === 'portworx' ? [] : ['portworx'])]);
+  if (config.components.storage === 'rook-ceph') namespaces.add(config.rook.namespace);
+  for (const ns of [...namespaces].filter((n) => !absent.has(n))) ctx.store.upsert('namespaces', namespaceObject(ns, ['kubevirt', 'cdi', 'portworx', 'metallb-system', 'rook-ceph'].includes(ns) ? privileged : {}));
   for (const n of spec.nodes) world.nodes.add(n.name, { controlPlane: n.controlPlane, storage: n.storage, kubeletVersion: `v${kubernetesVersion}` });
   world.platform.seed(config, kubernetesVersion);
   world.cilium.seed(config);
-  world.monitoring.seed(config);
-  world.storage.seed(config);
+  // Only what the site's packs run: a lean site has no monitoring; storage is Portworx or Rook-Ceph
+  if (config.components.monitoring) world.monitoring.seed(config);
+  if (config.components.storage === 'portworx') world.storage.seed(config);
+  if (config.components.storage === 'rook-ceph') world.rook.seed(config);
   world.kubevirt.seed(config);
   world.services.seed(config);
   ctx.store.upsert('storageclasses', {
@@ -95,6 +99,7 @@ export function seedWorld(world: World, spec: ScenarioSpec): void {
   }
   for (const name of spec.faults.offlineStorageNodes) world.storage.faults.offlineNodes.add(name);
   world.storage.refresh();
+  world.rook.refresh();
   for (const c of spec.faults.crashLooping) {
     world.workloads.update(c.namespace, c.workload, { health: () => ({ kind: 'crashLoop', exitCode: 1, restarts: 37, message: c.message }) });
   }

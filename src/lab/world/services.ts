@@ -54,8 +54,8 @@ export class ServiceCatalog {
   }
 
   seed(config: ClusterConfig): void {
-    for (const s of clusterIpServices) this.add(s);
-    this.add({
+    for (const s of clusterIpServices.filter((x) => present(config, x.namespace))) this.add(s);
+    if (config.components.ingress) this.add({
       ...ingressService,
       type: 'LoadBalancer',
       ports: [
@@ -80,6 +80,14 @@ export class ServiceCatalog {
     setType(this.ctx, exportProxyService, lbType(config.kubevirt.exportProxyServiceType));
     setType(this.ctx, uploadProxyService, lbType(config.cdi.uploadProxyServiceType));
   }
+}
+
+/** Services of a component the site does not run (no ingress, monitoring or Portworx pack) are not there. */
+function present(config: ClusterConfig, namespace: string): boolean {
+  if (namespace === 'ingress-nginx') return config.components.ingress;
+  if (namespace === 'monitoring') return config.components.monitoring;
+  if (namespace === 'portworx') return config.components.storage === 'portworx';
+  return true;
 }
 
 function lbType(t: string): 'ClusterIP' | 'LoadBalancer' | 'NodePort' {

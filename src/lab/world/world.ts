@@ -27,6 +27,7 @@ import { Random } from './random.js';
 import { Reconciler, type AppliedProfile, type ProfileRole, type ReconcileRecord } from './reconcile.js';
 import { ServiceCatalog } from './services.js';
 import { handlerDirtyRateLine, imageVersion, skippedMinor } from './skip-minor.js';
+import { RookCephController } from './rook-ceph.js';
 import { StorageController } from './storage.js';
 import { timings } from './timings.js';
 import { VmController } from './vm-controller.js';
@@ -65,6 +66,7 @@ export class World {
   readonly services: ServiceCatalog;
   readonly loadBalancer: LoadBalancerController;
   readonly storage: StorageController;
+  readonly rook: RookCephController;
   readonly cilium: CiliumComponents;
   readonly monitoring: MonitoringComponents;
   readonly platform: PlatformComponents;
@@ -87,6 +89,7 @@ export class World {
     this.services = new ServiceCatalog(this.ctx, this.network);
     this.loadBalancer = new LoadBalancerController(this.ctx);
     this.storage = new StorageController(this.ctx, this.workloads, this.nodes);
+    this.rook = new RookCephController(this.ctx, this.workloads, this.nodes);
     this.monitoring = new MonitoringComponents(this.ctx, this.workloads, this.nodes);
     this.platform = new PlatformComponents(this.ctx, this.workloads, this.nodes);
 
@@ -96,12 +99,12 @@ export class World {
     };
     this.reconciler = new Reconciler(this.ctx, { addon: applied('addon', opts.deployed.addon), infra: applied('infra', opts.deployed.infra) }, {
       applyPack: (role, name, pack) => this.applyPack(role, name, pack),
-      settled: () => this.kubevirt.settled() && this.storage.settled(),
+      settled: () => this.kubevirt.settled() && this.storage.settled() && this.rook.settled(),
     });
     const initial = this.config();
     this.cilium = new CiliumComponents(this.ctx, this.workloads, this.nodes, this.macros().podCidr, labSite.nodeNetwork);
     this.kubevirt = new KubevirtOperator(this.ctx, this.workloads, this.nodes, { launcherChanged: () => this.updater.sync(), deployed: () => this.updater.sync() }, initial);
-    this.vms = new VmController(this.ctx, this.nodes, this.network, this.kubevirt, () => this.config().storage.className);
+    this.vms = new VmController(this.ctx, this.nodes, this.network, this.kubevirt, () => this.config().blockClass);
     this.migrations = new MigrationController(this.ctx, this.nodes, this.network, this.vms, this.kubevirt);
     this.vms.setMigrationAborter(this.migrations);
     this.updater = new WorkloadUpdater(this.ctx, this.kubevirt, this.vms, this.migrations);
@@ -151,12 +154,13 @@ export class World {
       );
     }
     this.storage.refresh();
+    this.rook.refresh();
   }
 
   summary(): WorldSummary {
     const kv = this.ctx.store.get('kubevirts', 'kubevirt', 'kubevirt')?.status as Record<string, unknown> | undefined;
     const cdi = this.ctx.store.get('cdis', undefined, 'cdi')?.status as Record<string, unknown> | undefined;
-    const stc = this.ctx.store.list('storageclusters')[0]?.status as Record<string, unknown> | undefined;
+    const stc = (this.ctx.store.list('storageclusters')[0] ?? this.ctx.store.list('cephclusters')[0])?.status as Record<string, unknown> | undefined;
     const migrations: Record<string, number> = {};
     for (const m of this.ctx.store.list('virtualmachineinstancemigrations')) {
       const phase = String((m.status as { phase?: string } | undefined)?.phase ?? 'Pending');
@@ -225,6 +229,9 @@ export class World {
         break;
       case 'csi-portworx-generic':
         this.storage.apply(config);
+        break;
+      case 'csi-rook-ceph-helm':
+        this.rook.apply(config);
         break;
       default:
         // OS and Kubernetes packs: a change would repave nodes, which a VMO hop does not do

@@ -25,6 +25,8 @@ import {
   type ValuesDocument,
   type ValuesSettings,
 } from '../../values/index.js';
+import { bindRule, type Binding, type BoundRule } from '../../values/rule-binding.js';
+import { itemHolds } from '../../values/rules.js';
 import type { PlanContract, PlannedProfile, RuleOutcome } from '../contracts.js';
 import type { PackContent, PackSources } from './sources.js';
 import { decisionKey, type CustomizeEntry, type CustomizeOutput, type DecisionMap, type EntryLabel, type PackCustomization, type ProfileCustomization } from './types.js';
@@ -57,8 +59,13 @@ function referenceFor(site: Params, version: string, role: ProfileRole): string 
   return site.references.find((r) => r.version === version)?.[role];
 }
 
-async function sourceFor(sources: PackSources, profileRef: string | undefined, pack: string, tag: string): Promise<PackContent | undefined> {
-  return (profileRef ? await sources.fromProfile(profileRef, pack, tag) : undefined) ?? sources.fromFolder(pack, tag);
+/**
+ * A pack version's defaults: the reference profile, else the values folder, else the pack registry
+ * (`profileUid` is the profile whose pack names its registry). Old defaults are optional: a registry
+ * without the deployed tag only turns the comparison 2-way.
+ */
+async function sourceFor(sources: PackSources, profileRef: string | undefined, profileUid: string, pack: string, tag: string, optional = false): Promise<PackContent | undefined> {
+  return (profileRef ? await sources.fromProfile(profileRef, pack, tag) : undefined) ?? sources.fromFolder(pack, tag) ?? (await sources.fromRegistry(profileUid, pack, tag, optional));
 }
 
 /**
@@ -66,8 +73,8 @@ async function sourceFor(sources: PackSources, profileRef: string | undefined, p
  * merged values: the value comes from the operator's own params, so this restores a customization
  * lost before (or lost to a conflict decision) instead of writing a draft the rule would refuse.
  */
-function ruleFixes(rule: RuleSpec, values: ValuesDocument): CarryItem[] {
-  if (!rule.path || (rule.assert !== 'equals' && rule.assert !== 'contains')) return [];
+function ruleFixes(rule: BoundRule, values: ValuesDocument): CarryItem[] {
+  if (!rule.path || (rule.assert !== 'equals' && rule.assert !== 'contains') || rule.value === null) return [];
   const matches = resolvePattern(values, parsePath(rule.path));
   const fixes: CarryItem[] = [];
   for (const m of matches) {
@@ -76,16 +83,25 @@ function ruleFixes(rule: RuleSpec, values: ValuesDocument): CarryItem[] {
       continue;
     }
     if (rule.assert === 'equals') fixes.push({ path: m.path, value: rule.value });
-    else if (Array.isArray(m.value) && !m.value.some((x) => JSON.stringify(x) === JSON.stringify(rule.value))) fixes.push({ path: m.path, value: [...m.value, rule.value] });
+    else if (Array.isArray(m.value) && !m.value.some((x) => itemHolds(x, rule.value))) fixes.push({ path: m.path, value: [...m.value, rule.value] });
     else if (m.value && typeof m.value === 'object' && !Array.isArray(m.value) && rule.value && typeof rule.value === 'object') fixes.push({ path: m.path, value: { ...(m.value as object), ...(rule.value as object) } });
   }
   return fixes;
 }
 
-function outcome(rule: RuleSpec, values: ValuesDocument | undefined, manifests: Manifest[] | undefined, where: string): RuleOutcome {
+function outcome(rule: BoundRule, values: ValuesDocument | undefined, manifests: Manifest[] | undefined, where: string, note?: string): RuleOutcome {
   const r = evaluateRule(rule, { values, manifests });
-  return { id: rule.id, title: rule.title, profile: rule.profile, status: r.status, message: r.status === 'pass' ? `${where}: ${r.actual}` : `${where}: ${r.message}`, reason: rule.reason };
+  const message = `${where}: ${r.status === 'pass' ? r.actual : r.message}${note ? ` (${note})` : ''}`;
+  return { id: rule.id, title: rule.title, profile: rule.profile, status: r.status, message, reason: rule.reason, pack: rule.pack };
 }
+
+/** A rule that does not apply to this site: grey, with the reason; it never blocks a draft. */
+function notApplicable(rule: RuleSpec, binding: Extract<Binding, { applies: false }>): RuleOutcome {
+  return { id: rule.id, title: rule.title, profile: rule.profile, status: 'notApplicable', message: binding.reason, reason: rule.reason, ...(binding.pack ? { pack: binding.pack } : {}) };
+}
+
+type Bound = { rule: RuleSpec; binding: Binding };
+const applying = (bound: Bound[]): Array<{ rule: BoundRule; note?: string }> => bound.flatMap((b) => (b.binding.applies ? [{ rule: b.binding.rule, ...(b.binding.note ? { note: b.binding.note } : {}) }] : []));
 
 async function customizePack(
   input: ComputeInput,
@@ -94,13 +110,14 @@ async function customizePack(
   change: { name: string; from: string; to: string },
   deployed: PackState,
   oldDefaults: PackState | undefined,
+  bound: BoundRule[],
 ): Promise<{ result: PackCustomization; state: PackState; newDefaults: PackState }> {
   const { sources, settings } = input;
   const refUid = planned.reference?.kind === 'profile' ? planned.reference.uid : undefined;
-  const fresh = await sourceFor(sources, refUid, change.name, change.to);
+  const fresh = await sourceFor(sources, refUid, planned.uid, change.name, change.to);
   if (!fresh) {
     throw new StepFailedError('customize.no-defaults', `No default values for ${change.name} ${change.to} (hop ${hop.index}, ${planned.name}).`, {
-      hint: `Give hop ${hop.index} a reference profile holding ${change.name} ${change.to} (params references), or add ${change.name}/${change.to}.yaml to the values folder (params valuesDir).`,
+      hint: `Give hop ${hop.index} a reference profile holding ${change.name} ${change.to} (params references), add ${change.name}/${change.to}.yaml to the values folder (params valuesDir), or name the pack registry (params palette.registryUid).`,
     });
   }
   const newDefaults: PackState = { values: parseValues(fresh.values, `the ${change.name} ${change.to} defaults from ${fresh.from}`), manifests: fresh.manifests, from: fresh.from };
@@ -137,7 +154,7 @@ async function customizePack(
   const carry = decide(diff, decisions);
   let merged = mergeValuesDocument({ newDefaults: newDefaults.values, carry, deployed: deployed.values });
 
-  const packRules = input.rules.filter((r) => r.profile === planned.role && r.pack === change.name && r.path);
+  const packRules = bound.filter((r) => r.pack === change.name && r.path);
   const fixes = packRules.flatMap((r) => (evaluateRule(r, { values: merged }).status === 'fail' ? ruleFixes(r, merged) : []));
   if (fixes.length) {
     merged = mergeValuesDocument({ newDefaults: merged, carry: fixes, deployed: deployed.values });
@@ -191,15 +208,20 @@ export async function computeCustomizations(input: ComputeInput): Promise<Custom
     const profiles: ProfileCustomization[] = [];
     for (const planned of hop.profiles) {
       const packs: PackCustomization[] = [];
+      // Which pack plays each rule's kind in this profile, and where it keeps the setting.
+      const held = (await sources.profile(planned.uid)).packs.map((p) => p.name);
+      const ctx = { kinds: site.packs, held, profileName: planned.role === 'addon' ? 'add-on' : 'infrastructure' };
+      const bound: Bound[] = input.rules.filter((r) => r.profile === planned.role).map((rule) => ({ rule, binding: bindRule(rule, ctx) }));
+      const applies = applying(bound);
       for (const change of planned.packs) {
         const key = `${planned.role}/${change.name}`;
         const deployed = (await deployedState(planned, change.name)) ?? { values: parseValues('', 'no values'), manifests: [], from: 'not deployed (new pack)' };
         let oldDefaults = previousDefaults.get(key);
         if (!oldDefaults) {
-          const old = await sourceFor(sources, referenceFor(site, hop.from, planned.role), change.name, change.from);
+          const old = await sourceFor(sources, referenceFor(site, hop.from, planned.role), planned.uid, change.name, change.from, true);
           if (old) oldDefaults = { values: parseValues(old.values, `the ${change.name} ${change.from} defaults`), manifests: old.manifests, from: old.from };
         }
-        const { result, state, newDefaults } = await customizePack(input, hop, planned, change, deployed, oldDefaults);
+        const { result, state, newDefaults } = await customizePack(input, hop, planned, change, deployed, oldDefaults, applies.map((a) => a.rule));
         packs.push(result);
         current.set(key, state);
         previousDefaults.set(key, newDefaults);
@@ -207,7 +229,7 @@ export async function computeCustomizations(input: ComputeInput): Promise<Custom
       }
       // A rule that fails on a pack this hop leaves alone is a customization lost earlier: restore it
       // (values only, same tag) when the rule says what the value must be.
-      for (const rule of input.rules.filter((r) => r.profile === planned.role && !planned.packs.some((p) => p.name === r.pack) && r.path)) {
+      for (const { rule } of applies.filter((a) => !planned.packs.some((p) => p.name === a.rule.pack) && a.rule.path)) {
         const state = current.get(`${planned.role}/${rule.pack}`) ?? (await deployedState(planned, rule.pack));
         if (!state || evaluateRule(rule, { values: state.values }).status === 'pass') continue;
         const fixes = ruleFixes(rule, state.values);
@@ -240,10 +262,15 @@ export async function computeCustomizations(input: ComputeInput): Promise<Custom
       }
       // Every rule of this profile, on what the draft will hold (or on what stays deployed).
       const rules: RuleOutcome[] = [];
-      for (const rule of input.rules.filter((r) => r.profile === planned.role)) {
-        const state = current.get(`${planned.role}/${rule.pack}`) ?? (await deployedState(planned, rule.pack));
-        const changed = packs.some((p) => p.name === rule.pack);
-        rules.push(outcome(rule, state?.values, state?.manifests, `${rule.pack}${changed ? ' (draft)' : ' (unchanged)'}`));
+      for (const { rule, binding } of bound) {
+        if (!binding.applies) {
+          rules.push(notApplicable(rule, binding));
+          continue;
+        }
+        const pack = binding.rule.pack;
+        const state = current.get(`${planned.role}/${pack}`) ?? (await deployedState(planned, pack));
+        const changed = packs.some((p) => p.name === pack);
+        rules.push(outcome(binding.rule, state?.values, state?.manifests, `${pack}${changed ? ' (draft)' : ' (unchanged)'}`, binding.note));
       }
       out.ruleFailures += rules.filter((r) => r.status === 'fail').length;
       profiles.push({ role: planned.role, name: planned.name, packs, rules });

@@ -17,7 +17,8 @@ export function customizeSummary(out: CustomizeOutput): string {
   const carried = packs.reduce((n, p) => n + p.carried, 0);
   const rules = out.byHop.flatMap((h) => h.profiles.flatMap((p) => p.rules));
   const red = rules.filter((r) => r.status === 'fail').length;
-  return `${packs.length} pack version(s), ${carried} site setting(s) carried, ${out.conflicts} conflict(s), rules ${rules.length - red} green / ${red} red`;
+  const grey = rules.filter((r) => r.status === 'notApplicable').length;
+  return `${packs.length} pack version(s), ${carried} site setting(s) carried, ${out.conflicts} conflict(s), rules ${rules.length - red - grey} green / ${red} red${grey ? ` / ${grey} not applicable` : ''}`;
 }
 
 export const customizeStep = defineStepKind({
@@ -30,7 +31,7 @@ export const customizeStep = defineStepKind({
     if (!plan || plan.hops.length === 0) return skipped('no hops: nothing will be published, so nothing needs carrying');
     const site = ctx.site;
     if (!site) return skipped('no site parameters');
-    const sources = new PackSources(ctx.effects.palette, site.valuesDir, ctx.signal);
+    const sources = new PackSources(ctx.effects.palette, site.valuesDir, ctx.signal, site.palette.registryUid);
     let decisions: DecisionMap = (ctx.step.notes.decisions as DecisionMap | undefined) ?? {};
     let result: CustomizeOutput;
     for (let round = 1; ; round++) {

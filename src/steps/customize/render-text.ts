@@ -1,5 +1,9 @@
 /** Customizations as text for `upgrade-pilot diff`: per hop, profile and pack, what is carried and why. */
+import type { RuleOutcome } from '../contracts.js';
 import type { CustomizeOutput } from './types.js';
+
+/** A rule's status as a word: the third one (grey) never blocks a draft. */
+export const ruleStatusText: Record<RuleOutcome['status'], string> = { pass: 'PASS', fail: 'FAIL', notApplicable: 'N/A ' };
 
 const show = (v: unknown) => (v === undefined ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
 const decisionWords = { keepSite: 'keep site', takeNew: 'take new default', value: 'entered value', merged: "merge both sides' items" } as const;
@@ -20,7 +24,7 @@ export function renderCustomizationsText(out: CustomizeOutput): string[] {
         }
         for (const m of pack.manifestChanges) lines.push(`    manifest     ${m}`);
       }
-      for (const r of p.rules) lines.push(`  ${r.status === 'pass' ? 'PASS' : 'FAIL'} rule ${r.title}: ${r.message}`);
+      for (const r of p.rules) lines.push(`  ${ruleStatusText[r.status]} rule ${r.title}: ${r.message}`);
     }
   }
   return lines;

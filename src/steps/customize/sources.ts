@@ -1,12 +1,15 @@
 /**
  * Where each pack version's values come from: the profile as deployed, a reference profile in the
- * profile API (the "new reference defaults" of spec 9.1.5), or a folder of `<pack>/<tag>.yaml`.
- * Each profile is read once however many packs and hops ask for it.
+ * profile API (the "new reference defaults" of spec 9.1.5), a folder of `<pack>/<tag>.yaml`, or
+ * (the default) the pack registry the deployed pack names. Each profile is read once however many
+ * packs and hops ask for it; the registry memoizes its own reads.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PaletteApi, ProfileDoc } from '../../palette/api.js';
+import { InputError } from '../../errors.js';
 import type { Manifest } from '../../values/index.js';
+import { registryApi } from '../plan/registry-source.js';
 
 export interface PackContent {
   values: string;
@@ -22,6 +25,8 @@ export class PackSources {
     private readonly palette: PaletteApi,
     private readonly valuesDir: string | undefined,
     private readonly signal?: AbortSignal,
+    /** The params' `palette.registryUid`: the registry of packs whose profile entry names none. */
+    private readonly registryFallback?: string,
   ) {}
 
   profile(uid: string): Promise<ProfileDoc> {
@@ -43,6 +48,23 @@ export class PackSources {
       manifests: p.manifests.flatMap((m) => (m.content === undefined ? [] : [{ name: m.name, content: m.content, ...(m.uid ? { uid: m.uid } : {}) }])),
       from: `profile ${profile.name} ${profile.version} (${uid})`,
     };
+  }
+
+  /**
+   * A pack version's defaults from the registry the pack of profile `uid` names (undefined when
+   * there is no registry to ask). A registry that lacks the tag throws (exit 2), unless `optional`.
+   */
+  async fromRegistry(uid: string, pack: string, tag: string, optional = false): Promise<PackContent | undefined> {
+    const registry = registryApi(this.palette);
+    const registryUid = (await this.profile(uid)).packs.find((p) => p.name === pack)?.registryUid ?? this.registryFallback;
+    if (!registry || !registryUid) return undefined;
+    try {
+      const found = await registry.values(pack, tag, registryUid, this.signal);
+      return { values: found.values, manifests: [], from: `${pack} ${tag} in the pack ${await registry.label(registryUid, this.signal)}` };
+    } catch (err) {
+      if (optional && err instanceof InputError) return undefined;
+      throw err;
+    }
   }
 
   fromFolder(pack: string, tag: string): PackContent | undefined {

@@ -15,7 +15,10 @@ import { planHops, packsOf, stateOf } from './hops.js';
 import { countImpact, predictImpact } from './impact.js';
 import { readUpdateConfig } from './kubevirt-config.js';
 import { buildLadder } from './ladder.js';
-import { availableVersions, referenceFor, valuesFolder, type ValuesFolder } from './sources.js';
+import { registryFacts, moveWithNote } from './registry-facts.js';
+import { registryVersions, registryView } from './registry-source.js';
+import { availableVersions, referenceFor, sameVersion, valuesFolder, type ValuesFolder } from './sources.js';
+import { compareVersions, minorText, parseVersion } from './version.js';
 import type { PlanOutput } from './types.js';
 
 export interface PlanDeps {
@@ -53,6 +56,12 @@ function deployedVmo(deployed: DeployedProfileDoc[], pack: string): string {
     });
   }
   return hit.tag;
+}
+
+function isUpgrade(deployed: string, target: string): boolean {
+  const d = parseVersion(deployed);
+  const t = parseVersion(target);
+  return d !== undefined && t !== undefined && d.major === t.major && compareVersions(t, d) > 0;
 }
 
 export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
@@ -100,22 +109,39 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     );
   }
 
-  const available = availableVersions(site, folder);
-  const ladder = buildLadder(deployedTag, site.target, available.versions, available.explicit);
+  const profilePacks = [...packsOf(addon), ...packsOf(infra)];
+  const registry = registryView(site, palette, profilePacks);
+  let available = availableVersions(site, folder);
+  let target = site.target;
+  // Only an upgrade needs the registry: a target already reached, older or in another major is answered without it.
+  if (!available && !isUpgrade(deployedTag, site.target)) available = { versions: [], explicit: false, source: 'the target in the params file' };
+  if (!available) {
+    if (!registry) {
+      return refused('No source says which versions exist: no hops, no references and no values folder in the params, and this profile API client reads no pack registry.', 'Add references (or hops, or valuesDir) to the params file.');
+    }
+    deps.progress?.('Reading the pack registry…');
+    const fromRegistry = await registryVersions(registry, pack, site.target, signal);
+    available = { versions: fromRegistry.versions, explicit: false, source: fromRegistry.label };
+    target = fromRegistry.target;
+  }
+  const ladder = buildLadder(deployedTag, target, available.versions, available.explicit);
   if (!ladder.ok) return refused(ladder.reason, ladder.hint);
   notes.unshift(...ladder.notes);
+  const versionSources = new Map(ladder.hops.map((h) => [h.to, sameVersion(h.to, target) ? 'the target in the params file' : available.explicit ? available.source : `the highest ${minorText(h.to)} tag in ${available.source}`]));
 
   deps.progress?.('Reading the reference profiles…');
   const uids = [...new Set(ladder.hops.flatMap((h) => profileRoles.map((r) => referenceFor(site, h.to)?.[r]).filter((u): u is string => u !== undefined)))];
   const docsByUid = await Promise.all(uids.map((uid) => mustExist(`The reference profile ${uid}`, 'references[]', () => palette.getProfile(uid, { manifests: false, signal }))));
   const references = new Map(uids.map((uid, i) => [uid, docsByUid[i]!]));
+  const facts = registry ? await registryFacts({ site, registry, ladder: ladder.hops, references, folder, held: new Set(profilePacks.map((p) => p.name)), vmoRole, signal, progress: deps.progress }) : undefined;
   const current = { addon: stateOf('addon', addon), infra: stateOf('infra', infra) };
-  const hops = planHops({ site, ladder: ladder.hops, current, usedLabels: { addon: usedLabels(addon, list), infra: usedLabels(infra, list) }, references, folder });
+  const hops = planHops({ site, ladder: ladder.hops, current, usedLabels: { addon: usedLabels(addon, list), infra: usedLabels(infra, list) }, references, folder, registry: facts, versionSources });
   if (!hops.ok) return refused(hops.reason, hops.hint);
+  if (hops.hops.some((h) => h.profiles.some((p) => p.reference?.kind !== 'profile'))) notes.unshift(moveWithNote(site));
 
   const deployedValues = packsOf(docs[vmoRole]).find((p) => p.name === pack)?.values;
   if (base.impactCounts.restart > 0 && hops.hops.length > 1) {
     notes.push('VMs that need a restart must be restarted after each hop, before the next: two minors behind, they could not live-migrate (spec 9.1.1).');
   }
-  return { status: 'planned', ...base, hops: hops.hops, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes };
+  return { status: 'planned', ...base, versionSource: available.source, hops: hops.hops, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes };
 }

@@ -9,8 +9,19 @@ import type { PlanOutput } from './types.js';
 
 const LISTED = 50;
 
-const referenceText = (p: PlannedProfile): string =>
-  p.reference?.kind === 'profile' ? `reference profile ${p.reference.uid}` : p.reference?.kind === 'folder' ? `values folder ${p.reference.path}` : 'no reference';
+/** Where a profile's new defaults come from, in words (the plan screen says the same). */
+export function referenceText(p: PlannedProfile): string {
+  switch (p.reference?.kind) {
+    case 'profile':
+      return `reference profile ${p.reference.uid}`;
+    case 'folder':
+      return `values folder ${p.reference.path}`;
+    case 'registry':
+      return `defaults from the pack ${p.reference.label}`;
+    default:
+      return 'no reference';
+  }
+}
 
 export function renderPlanText(out: PlanOutput, cluster: string): string[] {
   if (out.status === 'refused') {
@@ -21,13 +32,15 @@ export function renderPlanText(out: PlanOutput, cluster: string): string[] {
   else {
     lines.push(`upgrade-pilot plan: ${cluster}: ${out.pack} ${out.deployed} → ${out.target} in ${out.hops.length} hop(s) of one minor version each`);
     lines.push(`  ${[out.deployed, ...out.hops.map((h) => h.to)].join(' ─▶ ')}`);
+    if (out.versionSource) lines.push(`  versions from ${out.versionSource}`);
   }
   for (const hop of out.hops) {
     const components = [hop.kubevirtVersion && `KubeVirt ${hop.kubevirtVersion}`, hop.cdiVersion && `CDI ${hop.cdiVersion}`].filter(Boolean).join(', ');
-    lines.push('', `Hop ${hop.index}: ${hop.from} → ${hop.to}${components ? ` (deploys ${components})` : ''}`);
+    lines.push('', `Hop ${hop.index}: ${hop.from} → ${hop.to}${components ? ` (deploys ${components})` : ''}${hop.source ? `; ${hop.to} is ${hop.source}` : ''}`);
     for (const p of hop.profiles) {
       lines.push(`  ${p.name}: version ${p.fromVersion} → ${p.toVersion} (${referenceText(p)})`);
-      for (const k of p.packs) lines.push(`    ${k.name} ${k.from} → ${k.to}`);
+      for (const k of p.packs) lines.push(`    ${k.name} ${k.from} → ${k.to}${k.source && p.reference?.kind !== 'profile' ? `  (${k.source})` : ''}`);
+      if (p.stays?.length) lines.push(`    stay: ${p.stays.join(', ')}`);
     }
   }
   lines.push('', `VM impact: ${impactLine(out.impactCounts)}`);

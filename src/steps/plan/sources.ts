@@ -53,16 +53,28 @@ export function referenceFor(site: Params, version: string): ReferenceSet | unde
   return site.references.find((r) => sameVersion(r.version, version));
 }
 
+/** Where the ladder's versions came from, in words for the plan (`registry "Palette Registry" (uid)`). */
+export interface AvailableVersions {
+  versions: string[];
+  explicit: boolean;
+  source: string;
+}
+
 /**
  * The versions that can be stepped through: the operator's explicit `hops`, else every version a
  * reference source knows (reference sets, and the orchestration pack's files in the values folder).
+ * Undefined when none says: the pack registry's tags give them then.
  */
-export function availableVersions(site: Params, folder: ValuesFolder | undefined): { versions: string[]; explicit: boolean } {
+export function availableVersions(site: Params, folder: ValuesFolder | undefined): AvailableVersions | undefined {
   if (site.hops && site.hops.length > 0) {
     // Listing the target as the last hop is a natural way to write the list: it is the target, not a repeat.
     const last = site.hops.at(-1)!;
-    return { versions: sameVersion(last, site.target) ? site.hops.slice(0, -1) : site.hops, explicit: true };
+    return { versions: sameVersion(last, site.target) ? site.hops.slice(0, -1) : site.hops, explicit: true, source: 'the hops in the params file' };
   }
-  const versions = [...site.references.map((r) => r.version), ...(folder?.tags(site.packs.orchestration) ?? [])];
-  return { versions: [...new Set(versions)].filter((v) => parseVersion(v) !== undefined), explicit: false };
+  const fromReferences = site.references.map((r) => r.version);
+  const fromFolder = folder?.tags(site.packs.orchestration) ?? [];
+  const versions = [...new Set([...fromReferences, ...fromFolder])].filter((v) => parseVersion(v) !== undefined);
+  if (versions.length === 0) return undefined;
+  const source = [fromReferences.length ? 'the reference profiles in the params file' : '', fromFolder.length ? `the values folder ${folder!.dir}` : ''].filter(Boolean).join(' and ');
+  return { versions, explicit: false, source };
 }

@@ -8,6 +8,8 @@ export interface PlanOutput extends PlanContract {
   pack: string;
   deployed: string;
   target: string;
+  /** Where the ladder's versions came from (`registry "Palette Registry" (uid)`, the reference profiles, ...). */
+  versionSource?: string;
   impact: VmImpact[];
   impactCounts: ImpactCounts;
   /** Facts worth a line: patch-only hops, an already-reached target, KubeVirt's update methods. */

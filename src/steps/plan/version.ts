@@ -42,3 +42,9 @@ export function compareVersions(a: Version, b: Version): number {
 }
 
 export const minorOf = (v: Version) => `${v.major}.${v.minor}`;
+
+/** `4.5.x` for a tag of minor 4.5 (the tag itself when it is not a version). */
+export function minorText(tag: string): string {
+  const v = parseVersion(tag);
+  return v ? `${v.major}.${v.minor}.x` : tag;
+}

@@ -5,6 +5,7 @@
  */
 import type { Params } from '../../engine/params.js';
 import { isKubeError } from '../../kube/errors.js';
+import { storageHealth } from '../../kube/checks/storage-health.js';
 import type { ClusterReader } from '../../kube/reader.js';
 import { OUTDATED_LABEL, type Node, type Vmim } from '../../kube/schemas.js';
 import { timed } from './failure.js';
@@ -106,20 +107,21 @@ export function nodesItem(nodes: Node[]): PreflightItem {
   );
 }
 
-const healthyStorage = new Set(['Running', 'Online']);
-
 async function storage(reader: ClusterReader, site: Params): Promise<PreflightItem> {
   const [namespace, name] = site.site.storageCluster.split('/') as [string, string];
+  const kind = site.site.storageClusterKind;
   let cluster;
   try {
-    cluster = await reader.storageCluster(namespace, name);
+    cluster = await reader.storageCluster(namespace, name, kind);
   } catch (err) {
-    if (isKubeError(err, 'missing-crd')) return warn('storage', TITLES.storage, 'The cluster serves no storage cluster resource (StorageCluster CRD).', [], 'Check site.storageCluster in the params file.');
+    if (isKubeError(err, 'missing-crd')) return warn('storage', TITLES.storage, `The cluster serves no storage cluster resource (${kind} CRD).`, [], 'Check site.storageCluster and site.storageClusterKind in the params file.');
     throw err;
   }
-  if (!cluster) return warn('storage', TITLES.storage, `The storage cluster ${site.site.storageCluster} was not found.`, [], 'Check site.storageCluster in the params file.');
-  const phase = cluster.status?.phase ?? 'unknown';
-  if (healthyStorage.has(phase)) return pass('storage', TITLES.storage, `${site.site.storageCluster}: ${phase}.`);
+  if (!cluster) return warn('storage', TITLES.storage, `The storage cluster ${site.site.storageCluster} (${kind}) was not found.`, [], 'Check site.storageCluster and site.storageClusterKind in the params file.');
+  const health = storageHealth(kind, cluster);
+  if (health.healthy) return pass('storage', TITLES.storage, `${site.site.storageCluster}: ${health.state}.`);
   const conditions = (cluster.status?.conditions ?? []).filter((c) => c.status !== 'True' || c.type === 'RuntimeState').map((c) => `${c.type}: ${c.status}${c.message ? ` (${c.message})` : ''}`);
-  return warn('storage', TITLES.storage, `${site.site.storageCluster}: phase ${phase}.`, firstOf(conditions), 'VM disks live there: migrations and restarts may fail while storage is unhealthy. Fix it before upgrading.');
+  const lines = kind === 'CephCluster' ? health.problems : conditions;
+  const phase = kind === 'CephCluster' ? health.state : (cluster.status?.phase ?? 'unknown');
+  return warn('storage', TITLES.storage, `${site.site.storageCluster}: phase ${phase}.`, firstOf(lines), 'VM disks live there: migrations and restarts may fail while storage is unhealthy. Fix it before upgrading.');
 }

@@ -121,6 +121,8 @@ export interface LabJson {
   profileUids: { addon: string; infra: string };
   kubeconfig: string;
   params: string;
+  /** The same site with reference profiles instead of the pack registry. */
+  paramsWithReferences: string;
   auditUrl: string;
   target: string;
   references: Array<{ version: string; addon: string; infra: string }>;

@@ -42,10 +42,11 @@ export function loadSession(stateDir: string, id: string): SessionState {
 /**
  * What the lab must have applied for a whole `healthy` upgrade, in order: per hop the two drafts,
  * the two publishes, then the restart of the one VM that cannot live-migrate (the scenario's
- * summary names it). Built from the lab's own params file, not from what the tool recorded.
+ * summary names it). Built from the lab's own params file with the reference profiles (their
+ * labels are the ones each hop publishes), not from what the tool recorded.
  */
 export function expectedHealthyMutations(lab: ServedLab): string[] {
-  const params = parse(readFileSync(lab.json.params, 'utf8')) as {
+  const params = parse(readFileSync(lab.json.paramsWithReferences, 'utf8')) as {
     profiles: { addon: { uid: string; name: string }; infra: { uid: string; name: string } };
     references: Array<{ version: string; labels: { addon: string; infra: string } }>;
   };

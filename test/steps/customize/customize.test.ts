@@ -109,5 +109,5 @@ describe('customize against the lab', () => {
     const packs = data.byHop.flatMap((h) => h.profiles.flatMap((p) => p.packs));
     expect(packs.length).toBeGreaterThan(0);
     for (const p of packs) expect(Object.keys(p)).not.toContain('values');
-  });
+  }, 90_000);
 });

@@ -66,7 +66,7 @@ describe('upgrade-pilot plan (runPlanCommand)', () => {
     expect(text).toContain('upgrade-pilot plan: vmo-test: virtual-machine-orchestrator 4.4.10 → 4.6.3 in 2 hop(s) of one minor version each\n  4.4.10 ─▶ 4.5.4 ─▶ 4.6.3\n');
     expect(text).toContain(
       [
-        'Hop 1: 4.4.10 → 4.5.4 (deploys KubeVirt v1.3.1, CDI v1.60.3)',
+        'Hop 1: 4.4.10 → 4.5.4 (deploys KubeVirt v1.3.1, CDI v1.60.3); 4.5.4 is the highest 4.5.x tag in the reference profiles in the params file',
         `  vmo-infra: version 1.4.0 → 1.5.0 (reference profile ${refs[1]!.infra.uid})`,
         '    cni-cilium-oss 1.16.6 → 1.16.9',
         '    csi-portworx-generic 3.1.4 → 3.1.8',

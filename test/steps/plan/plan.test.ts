@@ -39,10 +39,11 @@ describe('plan against the Palette and Kubernetes doubles', () => {
     ]);
     // Only packs whose tag changes; kubernetes and the OS stay.
     expect(hop1!.profiles[0]!.packs).toEqual([
-      { name: 'cni-cilium-oss', from: '1.16.6', to: '1.16.9' },
-      { name: 'csi-portworx-generic', from: '3.1.4', to: '3.1.8' },
+      { name: 'cni-cilium-oss', from: '1.16.6', to: '1.16.9', source: 'reference profile' },
+      { name: 'csi-portworx-generic', from: '3.1.4', to: '3.1.8', source: 'reference profile' },
     ]);
-    expect(hop2!.profiles[1]!.packs).toContainEqual({ name: 'virtual-machine-orchestrator', from: '4.5.4', to: '4.6.3' });
+    expect(hop2!.profiles[1]!.packs).toContainEqual({ name: 'virtual-machine-orchestrator', from: '4.5.4', to: '4.6.3', source: "the hop's version" });
+    expect([hop1!.source, hop2!.source]).toEqual(['the highest 4.5.x tag in the reference profiles in the params file', 'the target in the params file']);
     expect([hop1!.kubevirtVersion, hop1!.cdiVersion, hop2!.kubevirtVersion, hop2!.cdiVersion]).toEqual(['v1.3.1', 'v1.60.3', 'v1.4.0', 'v1.61.0']);
     expect(plan.expectations).toEqual({
       profiles: [
@@ -158,8 +159,10 @@ describe('plan against the Palette and Kubernetes doubles', () => {
         name: 'vmo-core-addon',
         fromVersion: '1.4.0',
         toVersion: '1.5.0',
-        packs: [{ name: 'virtual-machine-orchestrator', from: '4.4.10', to: '4.5.4' }],
+        packs: [{ name: 'virtual-machine-orchestrator', from: '4.4.10', to: '4.5.4', source: "the hop's version" }],
         reference: { kind: 'folder', path: dir },
+        // Without a reference profile the other packs keep their tags, and the plan says so.
+        stays: ['lb-metallb-helm 0.14.8', 'nginx 1.10.1', 'prometheus-operator 58.7.2'],
       },
     ]);
     expect(plan.hops[0]!.kubevirtVersion).toBe('v1.3.1');

@@ -3,6 +3,7 @@ import { degradedScenario } from './degraded.js';
 import { healthyScenario } from './healthy.js';
 import { largeScenario } from './large.js';
 import { lostCustomizationsScenario } from './lost-customizations.js';
+import { rookCephScenario } from './rook-ceph.js';
 import { skipMinorScenario } from './skip-minor.js';
 import { defaultLargeSizes, type LabSizes, type ScenarioName, type ScenarioSpec } from './types.js';
 
@@ -20,5 +21,7 @@ export function scenarioSpec(name: ScenarioName, sizes: Partial<LabSizes> = {}):
       return degradedScenario();
     case 'large':
       return largeScenario({ ...defaultLargeSizes, ...sizes });
+    case 'rook-ceph':
+      return rookCephScenario();
   }
 }

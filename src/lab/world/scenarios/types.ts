@@ -3,11 +3,11 @@
  * which version the operator is heading for, the nodes, the VMs, earlier migrations, and what is
  * already wrong. The world seeds itself from it.
  */
-import type { VmoVersion } from '../../data/pack-catalog.js';
+import type { SiteLayout, VmoVersion } from '../../data/pack-catalog.js';
 import type { ServiceInput } from '../k8s-objects.js';
 import type { VmDefinition } from '../kubevirt-objects.js';
 
-export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large'] as const;
+export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph'] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
 export interface LabSizes {
@@ -48,6 +48,8 @@ export interface ScenarioSpec {
   name: ScenarioName;
   /** One paragraph for `lab.json` and the TUI's first screen. */
   summary: string;
+  /** Which packs the site's profiles hold (default `standard`: ingress, monitoring, Portworx). */
+  layout?: SiteLayout;
   /** VMO version of the deployed profiles. */
   deployed: VmoVersion;
   /** VMO version the operator upgrades to (the params file's `target`). */

@@ -1,0 +1,106 @@
+/**
+ * Client-side rate limits, so the tool stays under what Palette allows a client (about 10 requests
+ * per second for most endpoints, 50 for profiles, clusters and events) instead of learning it from
+ * 429s. Each route class has its own sliding window: a request starts only when fewer than `limit`
+ * requests of its class started in the last second. A window, not a token bucket: a bucket lets a
+ * full burst through right after a full second's refill, twice the rate in some second.
+ *
+ * `SlidingWindow` is the pure core (start times in, how long to wait out); `RateLimiter` waits and
+ * counts the actual start. Retries count like any other request: each attempt asks again.
+ */
+import { systemClock, type Clock } from '../engine/clock.js';
+
+/** Requests per second by path prefix (`/v1/packs`); `default` for every other path. */
+export type RateLimits = Record<string, number>;
+
+/** Palette's documented rates, per client. */
+export const defaultRateLimits: RateLimits = {
+  '/v1/packs': 10,
+  '/v1/registries': 10,
+  '/v1/notifications': 10,
+  '/v1/clusterprofiles': 50,
+  '/v1/spectroclusters': 50,
+  '/v1/clusters': 50,
+  '/v1/events': 50,
+  default: 10,
+};
+
+export class SlidingWindow {
+  /** Start times within the last window, ascending. */
+  private readonly starts: number[] = [];
+  private readonly perWindow: number;
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs = 1000,
+  ) {
+    if (!(limit > 0)) throw new Error(`a rate limit must be above 0, got ${limit}`);
+    // Whole requests per window (a limit of 2.5/s allows 2 in any second), and always at least one.
+    this.perWindow = Math.max(1, Math.floor(limit * (windowMs / 1000)));
+  }
+
+  /** How long from `now` until a request may start without putting more than the limit in one window (0: at once). */
+  waitFor(now: number): number {
+    while (this.starts.length > 0 && this.starts[0]! <= now - this.windowMs) this.starts.shift();
+    const n = this.starts.length;
+    return n < this.perWindow ? 0 : Math.max(0, this.starts[n - this.perWindow]! + this.windowMs - now);
+  }
+
+  /** A request starts at `now` (call only when `waitFor(now)` is 0). */
+  take(now: number): void {
+    this.starts.push(Math.max(now, this.starts.at(-1) ?? now));
+  }
+}
+
+/** The route class of a path: its longest configured prefix (at a segment boundary), else `default`. */
+export function routeClass(limits: RateLimits, path: string): string {
+  const bare = path.split('?')[0] ?? path;
+  let best = 'default';
+  for (const prefix of Object.keys(limits)) {
+    if (prefix === 'default') continue;
+    const matches = bare === prefix || bare.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
+    if (matches && (best === 'default' || prefix.length > best.length)) best = prefix;
+  }
+  return best;
+}
+
+export interface Limiter {
+  /** Resolves when a request to `path` may start; rejects with InterruptedError when `signal` aborts. */
+  acquire(path: string, signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * A request's time on the wire is not its start here (a busy event loop, the socket): the window is
+ * a little longer than the second the server counts, so jitter of up to `marginMs` stays under it.
+ */
+export const defaultMarginMs = 100;
+
+export class RateLimiter implements Limiter {
+  private readonly windows = new Map<string, SlidingWindow>();
+  private readonly limits: RateLimits;
+
+  /** The clock is the wall clock: the server counts real seconds, whatever time the tool runs on. */
+  constructor(
+    limits: RateLimits = defaultRateLimits,
+    private readonly clock: Clock = systemClock,
+    private readonly marginMs = defaultMarginMs,
+  ) {
+    this.limits = { ...limits, default: limits.default ?? defaultRateLimits.default! };
+  }
+
+  async acquire(path: string, signal?: AbortSignal): Promise<void> {
+    const cls = routeClass(this.limits, path);
+    let window = this.windows.get(cls);
+    if (!window) {
+      window = new SlidingWindow(this.limits[cls]!, 1000 + this.marginMs);
+      this.windows.set(cls, window);
+    }
+    // Only an actual start is counted: a waiter that wakes late (or after another took the slot) looks again.
+    for (;;) {
+      const now = this.clock.now();
+      const wait = window.waitFor(now);
+      if (wait <= 0) return window.take(now);
+      await this.clock.sleep(wait, signal);
+    }
+  }
+}
