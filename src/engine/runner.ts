@@ -48,6 +48,8 @@ export interface RunnerOptions {
   dryRun: boolean;
   signal: AbortSignal;
   resuming?: boolean;
+  /** Who resumes and with which approval flags (recorded in the session's timeline for the report). */
+  resumedBy?: { by?: string; with?: string };
 }
 
 type Listener = (state: SessionState, event: SessionEvent) => void;
@@ -95,7 +97,7 @@ export class Runner {
   async run(): Promise<RunOutcome> {
     const { signal } = this.opts;
     if (this.opts.resuming) {
-      this.dispatch({ type: 'session.resumed', at: this.now() });
+      this.dispatch({ type: 'session.resumed', at: this.now(), ...this.opts.resumedBy });
       const drift = await this.checkDrift();
       if (drift) return drift;
     }
