@@ -135,6 +135,10 @@ function transition(state: SessionState, event: SessionEvent): SessionState {
       return { ...state, run: { ...state.run, status: 'done', updatedAt: event.at } };
     }
 
+    case 'session.decided':
+      // Only the timeline keeps it (see timeline.ts).
+      return { ...state, run: { ...state.run, updatedAt: event.at } };
+
     case 'group.expanded': {
       const index = state.entries.findIndex((e) => e.id === event.group);
       const placeholder = state.entries[index];

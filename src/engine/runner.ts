@@ -239,6 +239,7 @@ export class Runner {
       safeChoice: 'abort',
     };
     const decision = await this.opts.effects.confirm(request, this.opts.signal);
+    if (decision.choice !== 'pending') this.dispatch({ type: 'session.decided', at: this.now(), gate: request, decision });
     if (decision.choice === 'approve') return undefined;
     if (decision.choice === 'pending') return this.stop('awaitingApproval', new GateStopError([{ gate: 'drift', title: request.title, flag: '--approve drift' }], this.state.meta.id));
     return this.stop('interrupted', new InterruptedError('Stopped: the cluster drifted since the session was saved.', 'Start a new session to plan from the current state.'));

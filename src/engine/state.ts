@@ -116,6 +116,8 @@ export type SessionEvent =
   | { type: 'session.resumed'; at: string; /** `user@host` resuming */ by?: string; /** the approval flags given */ with?: string }
   | { type: 'session.stopped'; at: string; status: Exclude<RunStatus, 'running' | 'done'>; reason: string; error?: ErrorInfo }
   | { type: 'session.done'; at: string }
+  /** A gate of the run itself (drift on resume), answered outside any step. */
+  | { type: 'session.decided'; at: string; gate: GateRequest; decision: Decision }
   | { type: 'group.expanded'; at: string; group: string; steps: StepPlan[] }
   | { type: 'step.started'; at: string; id: string }
   | { type: 'step.awaiting'; at: string; id: string; gate: GateRequest }

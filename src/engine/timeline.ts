@@ -77,19 +77,23 @@ function openStep(state: SessionState): StepState | undefined {
   return undefined;
 }
 
-function decided(before: SessionState, event: Extract<SessionEvent, { type: 'step.decided' }>): TimelineDecision {
-  const step = before.entries.find((e) => e.id === event.id);
-  const gate = step && !isPlaceholder(step) ? step.gate : undefined;
+/** The run's own gates (drift on resume) are answered outside any step. */
+export const SESSION_STEP = 'session';
+
+function decided(before: SessionState, event: Extract<SessionEvent, { type: 'step.decided' | 'session.decided' }>): TimelineDecision {
+  const step = event.type === 'step.decided' ? before.entries.find((e) => e.id === event.id) : undefined;
+  const gate = event.type === 'session.decided' ? event.gate : step && !isPlaceholder(step) ? step.gate : undefined;
+  const key = event.type === 'step.decided' ? event.key : event.gate.key;
   const d = event.decision;
   const option = gate?.options.find((o) => o.choice === d.choice);
   const subject = gate?.subject ? `${gate.subject.namespace}/${gate.subject.name}` : undefined;
   return {
     type: 'decided',
     at: d.at || event.at,
-    step: event.id,
-    gate: gate?.gate ?? event.key.split('/').at(-1) ?? 'gate',
-    key: event.key,
-    title: (gate?.title ?? event.key).slice(0, TITLE_MAX),
+    step: event.type === 'step.decided' ? event.id : SESSION_STEP,
+    gate: gate?.gate ?? key.split('/').at(-1) ?? 'gate',
+    key,
+    title: (gate?.title ?? key).slice(0, TITLE_MAX),
     ...(subject ? { subject } : {}),
     choice: d.choice,
     ...(option ? { label: option.label } : {}),
@@ -126,6 +130,7 @@ export function recordTimeline(before: SessionState, after: SessionState, event:
     case 'session.done':
       return append(list, { type: 'done', at: event.at });
     case 'step.decided':
+    case 'session.decided':
       return append(list, decided(before, event));
     default:
       return after.timeline;

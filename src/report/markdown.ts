@@ -16,7 +16,7 @@ function header(r: ReportData): string[] {
   const out = [`# ${r.rehearsal ? 'Rehearsal report' : 'Upgrade report'}: ${m.runbook.title}`, ''];
   if (r.rehearsal) out.push('> **Rehearsal:** every read was real; every change below was recorded, **nothing was sent**.', '');
   const others = r.operators.filter((o) => o !== r.operator);
-  const ended = r.endedAt ? `${dateTime(r.endedAt)} (${seconds(r.durationSeconds)}${r.stoppedSeconds > 0 ? `, of which ${seconds(r.stoppedSeconds)} stopped between runs` : ''})` : 'still running';
+  const ended = r.endedAt ? `${dateTime(r.endedAt)} (${seconds(r.durationSeconds)}${r.stoppedSeconds > 0 ? `, of which ${seconds(r.stoppedSeconds)} stopped between runs` : ''})` : 'not ended (still running, or its process was killed)';
   out.push(
     ...table(
       ['', ''],
@@ -165,7 +165,9 @@ function preChecks(r: ReportData): string[] {
 }
 
 function stepsTable(r: ReportData): string[] {
-  return ['## Steps', '', ...table(['Step', 'Status', 'Duration', 'Attempts', 'Summary'], r.steps.map((s) => [s.id, s.status, formatDuration(s.durationMs), s.attempts, cut(s.error ? s.error.message : (s.summary ?? ''), 200)])), ''];
+  const rows = r.steps.map((s) => [s.id, s.status, formatDuration(s.durationMs), s.attempts, cut(s.error ? s.error.message : (s.summary ?? ''), 200)]);
+  const note = r.labTime ? ['_Durations are wall time; the waits the summaries quote (reconciliation, migrations) are the lab’s simulated time._', ''] : [];
+  return ['## Steps', '', ...table(['Step', 'Status', 'Duration', 'Attempts', 'Summary'], rows), '', ...note];
 }
 
 /** The hops in order, then work outside any hop (recovery when no hop was needed). */

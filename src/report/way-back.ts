@@ -7,15 +7,12 @@ import type { SessionState } from '../engine/state.js';
 import type { PlanContract, SnapshotContract } from '../steps/contracts.js';
 import type { ReportRollback } from './model.js';
 
-type Packs = Array<{ name: string; tag: string }>;
-
-const packList = (packs: Packs | undefined) => (packs?.length ? ` (${packs.map((p) => `${p.name} ${p.tag}`).join(', ')})` : '');
-
-function howBack(flavor: PlanContract['flavor'], name: string, version: string, uid: string, packs: Packs | undefined): string {
+function howBack(flavor: PlanContract['flavor'], name: string, version: string, uid: string): string {
   if (flavor === 'palette') return `Attach ${name} ${version} (uid ${uid}) to the cluster again: Palette keeps the versions it published.`;
   return (
-    `Write a draft of ${name} holding the packs and values of ${version}${packList(packs)} under a new version label, then publish it ` +
-    `(this profile API replaces a version in place, so ${version} itself is not kept); step back one minor at a time, as the upgrade went.`
+    `Write a draft of ${name} holding the packs and values of ${version} under a new version label, then publish it ` +
+    `(this profile API replaces a version in place, so ${version} itself is not kept; hop 1's payload diffs in the appendix show what changed from it); ` +
+    'step back one minor at a time, as the upgrade went.'
   );
 }
 
@@ -39,7 +36,7 @@ export function wayBackOf(state: SessionState, plan: PlanContract | undefined, s
   // Defensive: a plan from another runbook may carry hops without per-profile details.
   return (first.profiles ?? []).map((p) => {
     const packs = packsOf(p.name);
-    const how = touched(state, p.uid) ? howBack(plan.flavor, p.name, p.fromVersion, p.uid, packs) : `Nothing to go back to: no change to ${p.name} was sent; it still runs ${p.fromVersion}.`;
+    const how = touched(state, p.uid) ? howBack(plan.flavor, p.name, p.fromVersion, p.uid) : `Nothing to go back to: no change to ${p.name} was sent; it still runs ${p.fromVersion}.`;
     return { profile: p.name, role: p.role, uid: p.uid, version: p.fromVersion, ...(packs ? { packs } : {}), how };
   });
 }

@@ -3,7 +3,7 @@
  * at 120x40; the test presses the keys an operator would and reads the screen at every step.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,10 @@ describe('TUI in a real terminal', () => {
     s = await waitFor('DONE: every step finished.');
     expect(s).toMatch(/Report:/);
     send('q');
+    // The run ends (its session lock released) before the terminal goes: nothing is left running.
+    const session = join(state, 'sessions', readdirSync(join(state, 'sessions'))[0]!);
+    for (let i = 0; i < 200 && existsSync(join(session, 'lock')); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(join(session, 'lock'))).toBe(false);
     // One message per gate that waited for a key, then the end; the lab's key in none of them.
     const messages = listener.received.map((r) => JSON.parse(r.body) as { event: string; gate?: string });
     const hop = ['draft', 'draft', 'publish', 'publish', 'restart'];

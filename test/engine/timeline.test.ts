@@ -48,6 +48,12 @@ describe('the session timeline', () => {
     expect(after.timeline).toHaveLength(2);
   });
 
+  it('a gate of the run itself (drift on resume) is a decision too, outside any step', () => {
+    const gate = { gate: 'drift', key: 'drift/1', title: 'The cluster changed since the session was saved', lines: [], options: [{ choice: 'approve' as const, label: 'Continue anyway', key: 'c' }, { choice: 'abort' as const, label: 'Stop', key: 'n' }], safeChoice: 'abort' as const };
+    const s = reduce(storyState(storyEvents.slice(0, 8)), { type: 'session.decided', at: at(21), gate, decision: { choice: 'approve', by: 'flag', flag: '--approve drift', at: at(21) } });
+    expect(s.timeline!.at(-1)).toEqual({ type: 'decided', at: at(21), step: 'session', gate: 'drift', key: 'drift/1', title: gate.title, choice: 'approve', label: 'Continue anyway', offeredSkip: false, by: 'flag', flag: '--approve drift' });
+  });
+
   it('a session saved before the timeline existed gets one from its next record on', () => {
     const old = { ...initialState(created([step('a')])) };
     delete old.timeline;

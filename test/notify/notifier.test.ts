@@ -45,7 +45,7 @@ describe('the notifier', () => {
   it('a listener that answers 500 is tried twice per message and logged once; the healthy one still gets everything', async () => {
     const bad = await listener('500');
     const ok = await listener('ok');
-    const { n, logs } = notifier(config([bad.url, ok.url]));
+    const { n, logs } = notifier(config([bad.url, ok.url], 1_000));
     for (const e of ['gate', 'gate', 'done'] as const) n.send(message(e));
     await n.flush();
     expect(bad.received).toHaveLength(6);
