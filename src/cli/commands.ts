@@ -23,6 +23,11 @@ export const options = {
   'approve-restart': { name: 'approve-restart', type: 'string', multiple: true, value: 'NS/NAME', description: 'Approve the restart of one VM (repeatable)' },
   'approve-all-restarts': { name: 'approve-all-restarts', type: 'boolean', description: 'Approve the restart of every VM that needs one' },
   'skip-restart': { name: 'skip-restart', type: 'string', multiple: true, value: 'NS/NAME', description: 'Decline the restart of one VM; it stays listed as outstanding (repeatable)' },
+  notify: { name: 'notify', type: 'string', multiple: true, value: 'URL', description: 'POST a JSON message to this webhook (https; Slack, Teams or any) when a gate waits, the run stops or ends (repeatable)' },
+  'notify-command': { name: 'notify-command', type: 'string', value: 'CMD', description: 'Run CMD (no shell) with the same JSON message on its stdin, time-limited' },
+  'notify-rehearsal': { name: 'notify-rehearsal', type: 'boolean', description: 'Notify in a rehearsal too (off by default)' },
+  'notify-allow-http': { name: 'notify-allow-http', type: 'boolean', description: 'Accept plain-http --notify URLs to other machines' },
+  junit: { name: 'junit', type: 'string', value: 'FILE', description: 'Also write the panels as JUnit XML to FILE (one test case per panel)' },
   'state-dir': { name: 'state-dir', type: 'string', value: 'DIR', description: 'Where sessions are kept (default: $XDG_STATE_HOME/upgrade-pilot)' },
   'api-key-file': { name: 'api-key-file', type: 'string', value: 'FILE', description: 'File holding the profile API key (else $UPGRADE_PILOT_API_KEY); never pass the key itself' },
   scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph' },
@@ -51,6 +56,7 @@ export interface CommandSpec {
 const target: OptionName[] = ['runbook', 'params', 'kubeconfig', 'context', 'state-dir', 'api-key-file'];
 const approvals: OptionName[] = ['approve', 'approve-restart', 'approve-all-restarts', 'skip-restart'];
 const output: OptionName[] = ['non-interactive', 'json'];
+const notify: OptionName[] = ['notify', 'notify-command', 'notify-rehearsal', 'notify-allow-http'];
 
 export const commands: CommandSpec[] = [
   {
@@ -62,7 +68,7 @@ export const commands: CommandSpec[] = [
       'then per hop draft, publish, reconcile, migrations (diagnosis and recovery when needed), and verification.',
       'Every change waits at a gate. Without a TTY a gate with no --approve* answer stops the run (exit 3).',
     ],
-    options: [...target, 'dry-run', ...output, ...approvals, 'help'],
+    options: [...target, 'dry-run', ...output, ...approvals, ...notify, 'help'],
   },
   {
     name: 'resume',
@@ -72,7 +78,7 @@ export const commands: CommandSpec[] = [
       'Re-checks what completed steps recorded against the live cluster (drift), settles any change that',
       'was in flight when the session stopped by reading the real state, then continues where it stopped.',
     ],
-    options: ['state-dir', 'api-key-file', 'kubeconfig', 'context', ...output, ...approvals, 'help'],
+    options: ['state-dir', 'api-key-file', 'kubeconfig', 'context', ...output, ...approvals, ...notify, 'help'],
     positional: { name: 'id', description: 'Session id (see `upgrade-pilot sessions`)' },
   },
   {
@@ -80,7 +86,7 @@ export const commands: CommandSpec[] = [
     usage: 'upgrade-pilot rehearse [options]',
     summary: 'Same as start --dry-run: all reads real, every change recorded, nothing sent',
     details: ['Ends with a rehearsal report listing each planned call, the customizations, the rules and the pre-checks.'],
-    options: [...target, ...output, ...approvals, 'help'],
+    options: [...target, ...output, ...approvals, ...notify, 'help'],
   },
   {
     name: 'plan',
@@ -100,8 +106,11 @@ export const commands: CommandSpec[] = [
     name: 'verify',
     usage: 'upgrade-pilot verify [options]',
     summary: 'Run the post-upgrade checks once and print the panels (exit 0 all green, 1 a red panel)',
-    details: ['Read-only. Exit 4 when the cluster or the API cannot be reached, or did not answer some checks.'],
-    options: [...target, 'json', 'help'],
+    details: [
+      'Read-only. Exit 4 when the cluster or the API cannot be reached, or did not answer some checks.',
+      'With --junit FILE the panels are also written as JUnit XML, so a pipeline shows them as tests (a red panel fails its case).',
+    ],
+    options: [...target, 'json', 'junit', 'help'],
   },
   {
     name: 'report',
@@ -127,7 +136,7 @@ export const commands: CommandSpec[] = [
       'With --serve: serves the lab, writes <state-dir>/lab.json (URLs, key, uids, kubeconfig, params file)',
       'and runs until Ctrl+C; every command works against it with that params file.',
     ],
-    options: ['scenario', 'serve', 'state-dir', 'speed', 'dialect', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, 'help'],
+    options: ['scenario', 'serve', 'state-dir', 'speed', 'dialect', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
   },
 ];
 

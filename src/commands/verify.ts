@@ -19,6 +19,8 @@ import type { RunIO } from '../run/session-run.js';
 import { Redactor } from '../session/redact.js';
 import { deployedProfileViews } from '../steps/verify/profiles-source.js';
 import { countLine } from '../steps/verify/verify.js';
+import { junitXml } from '../report/junit.js';
+import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
 
 export async function runVerifyCommand(options: CliOptions, io: RunIO, registry: StepRegistry): Promise<ExitCode> {
   if (!options.params) throw new InputError('usage.params', '`verify` needs the site parameters.', { hint: 'Pass --params FILE (see params.example.yaml).' });
@@ -27,6 +29,7 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
   const { params } = loadParams(options.params);
   const { runbook } = loadRunbook(options.runbook ?? bundledRunbook(), params, registry);
   if (runbook.checks.length === 0) throw new InputError('usage.no-checks', 'The runbook defines no checks.', { hint: 'Use a runbook with a `checks:` section.' });
+  if (options.junit) checkJunitTarget(options.junit);
   const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-'));
   try {
     const palette = buildPalette({ params, apiKey: key.key, redactor });
@@ -39,6 +42,7 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
     const results = runChecks(runbook.checks, data, {});
     const overall = overallStatus(results);
     const out = (s: string) => io.stdout.write(`${redactor.text(s)}\n`);
+    if (options.junit) writeJunitFile(options.junit, redactor.text(junitXml({ name: `upgrade-pilot verify ${params.cluster.name ?? params.cluster.uid}`, timestamp: new Date(started).toISOString().slice(0, 19), results })));
     if (options.json) out(JSON.stringify({ cluster: params.cluster.name ?? params.cluster.uid, overall, results, ms: Date.now() - started }));
     else {
       out(`upgrade-pilot verify: ${params.cluster.name ?? params.cluster.uid}: ${countLine(results)} (${Date.now() - started} ms)`);

@@ -40,3 +40,13 @@ export function decideByPolicy(request: GateRequest, approvals: Approvals, rehea
   }
   return approvals.gates.includes(request.gate) ? { choice: 'approve', by: 'flag', flag: `--approve ${request.gate}` } : { choice: 'ask' };
 }
+
+/** The approvals as the flags that gave them (`--approve draft,publish --skip-restart vms/db-1`), for the record. */
+export function approvalFlagsText(a: Approvals): string {
+  return [
+    ...(a.gates.length ? [`--approve ${a.gates.join(',')}`] : []),
+    ...a.restarts.map((vm) => `--approve-restart ${vm}`),
+    ...(a.allRestarts ? ['--approve-all-restarts'] : []),
+    ...a.skipRestarts.map((vm) => `--skip-restart ${vm}`),
+  ].join(' ');
+}

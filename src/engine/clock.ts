@@ -5,7 +5,18 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`; rejects with InterruptedError when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Set when this clock is not the wall clock (the lab's accelerated time): converts between its
+   * times and wall-clock times, so records of the cluster's times can be reported as wall times.
+   */
+  simulated?: { toWall(t: number): number; fromWall(wall: number): number };
 }
+
+/** A time of `clock` (e.g. a cluster timestamp) as wall-clock milliseconds. */
+export const wallOf = (clock: Pick<Clock, 'simulated'>, t: number): number => (clock.simulated ? clock.simulated.toWall(t) : t);
+
+/** A wall-clock time (e.g. a journal time) in `clock`'s time. */
+export const clockTimeOf = (clock: Pick<Clock, 'simulated'>, wall: number): number => (clock.simulated ? clock.simulated.fromWall(wall) : wall);
 
 export const systemClock: Clock = {
   now: () => Date.now(),

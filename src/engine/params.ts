@@ -113,6 +113,25 @@ export const ParamsSchema = z.strictObject({
   cdi: z.strictObject({ name: NonEmpty.default('cdi') }).prefault({}),
   /** How long the upgrade may take; credentials that expire sooner are red in preflight. */
   window: Duration.default(4 * 3_600_000),
+  /** Who hears when a gate waits or the run stops or ends (see the README, "Notifications"). */
+  notify: z
+    .strictObject({
+      /** Webhook URLs (Slack, Teams, any JSON receiver); https unless `allowHttp` or on this machine. */
+      webhooks: z.array(NonEmpty).default([]),
+      /** A command run with the message as JSON on its stdin (not through a shell). */
+      command: NonEmpty.optional(),
+      /** Notify in rehearsals too (default: only live runs notify). */
+      rehearsal: z.boolean().default(false),
+      /** Accept plain-http webhook URLs to other machines (the message would cross the network readable). */
+      allowHttp: z.boolean().default(false),
+      /** Longest wait for one delivery attempt. */
+      timeout: Duration.default(5_000),
+      /** In the TUI, ring the terminal bell for a gate that appears after this long without a key pressed. */
+      bellAfter: Duration.default(120_000),
+      /** Ring the bell (and send the desktop-notification escape) at all. */
+      bell: z.boolean().default(true),
+    })
+    .prefault({}),
   /** Free-form values a custom runbook may reference as `${params.extra.x}`. */
   extra: z.record(z.string(), z.unknown()).default({}),
 });

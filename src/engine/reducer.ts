@@ -9,6 +9,7 @@
  */
 import type { Entry, SessionEvent, SessionState, StepState, StepStatus } from './state.js';
 import { isPlaceholder } from './state.js';
+import { recordTimeline, type Appender } from './timeline.js';
 
 export class IllegalTransitionError extends Error {
   constructor(event: SessionEvent, reason: string) {
@@ -38,6 +39,17 @@ function put<V>(map: Record<string, V>, key: string, value: V): Record<string, V
   return copy;
 }
 
+/** Appends to a list; in place when the replay owns it (see `put`). */
+const append: Appender = (list, item) => {
+  if (replayOwned?.has(list)) {
+    list.push(item);
+    return list;
+  }
+  const copy = [...list, item];
+  replayOwned?.add(copy);
+  return copy;
+};
+
 /** Runs `fn` (a loop of `reduce` whose intermediate states nobody keeps) with in-place map updates. */
 export function replaying<T>(fn: () => T): T {
   const outer = replayOwned;
@@ -62,6 +74,7 @@ export function initialState(event: Extract<SessionEvent, { type: 'session.creat
     run: { status: 'running', updatedAt: event.at, resumes: 0 },
     log: [],
     seq: 0,
+    timeline: [],
   };
 }
 
@@ -91,6 +104,12 @@ function endStep(step: StepState, at: string, status: StepStatus, extra: Partial
 }
 
 export function reduce(state: SessionState, event: SessionEvent): SessionState {
+  const next = transition(state, event);
+  const timeline = recordTimeline(state, next, event, append);
+  return timeline === next.timeline ? next : { ...next, timeline };
+}
+
+function transition(state: SessionState, event: SessionEvent): SessionState {
   switch (event.type) {
     case 'session.created':
       throw new IllegalTransitionError(event, 'the session already exists');
@@ -115,6 +134,10 @@ export function reduce(state: SessionState, event: SessionEvent): SessionState {
       if (open) throw new IllegalTransitionError(event, `step ${open.id} is not finished`);
       return { ...state, run: { ...state.run, status: 'done', updatedAt: event.at } };
     }
+
+    case 'session.decided':
+      // Only the timeline keeps it (see timeline.ts).
+      return { ...state, run: { ...state.run, updatedAt: event.at } };
 
     case 'group.expanded': {
       const index = state.entries.findIndex((e) => e.id === event.group);

@@ -48,6 +48,8 @@ export interface RunnerOptions {
   dryRun: boolean;
   signal: AbortSignal;
   resuming?: boolean;
+  /** Who resumes and with which approval flags (recorded in the session's timeline for the report). */
+  resumedBy?: { by?: string; with?: string };
 }
 
 type Listener = (state: SessionState, event: SessionEvent) => void;
@@ -95,7 +97,7 @@ export class Runner {
   async run(): Promise<RunOutcome> {
     const { signal } = this.opts;
     if (this.opts.resuming) {
-      this.dispatch({ type: 'session.resumed', at: this.now() });
+      this.dispatch({ type: 'session.resumed', at: this.now(), ...this.opts.resumedBy });
       const drift = await this.checkDrift();
       if (drift) return drift;
     }
@@ -237,6 +239,7 @@ export class Runner {
       safeChoice: 'abort',
     };
     const decision = await this.opts.effects.confirm(request, this.opts.signal);
+    if (decision.choice !== 'pending') this.dispatch({ type: 'session.decided', at: this.now(), gate: request, decision });
     if (decision.choice === 'approve') return undefined;
     if (decision.choice === 'pending') return this.stop('awaitingApproval', new GateStopError([{ gate: 'drift', title: request.title, flag: '--approve drift' }], this.state.meta.id));
     return this.stop('interrupted', new InterruptedError('Stopped: the cluster drifted since the session was saved.', 'Start a new session to plan from the current state.'));

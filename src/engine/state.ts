@@ -5,6 +5,7 @@
 import type { ErrorInfo } from '../errors.js';
 import type { Decision, GateRequest } from './gate.js';
 import type { MutationRecord, MutationOutcome, MutationRequest } from './mutation.js';
+import type { TimelineEntry } from './timeline.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -106,13 +107,17 @@ export interface SessionState {
   log: LogLine[];
   /** Sequence number of the last journal record applied. */
   seq: number;
+  /** Every stop, resume and decision in order (the report's history); absent in sessions saved before it existed. */
+  timeline?: TimelineEntry[];
 }
 
 export type SessionEvent =
   | { type: 'session.created'; at: string; meta: SessionMeta; entries: Entry[] }
-  | { type: 'session.resumed'; at: string }
+  | { type: 'session.resumed'; at: string; /** `user@host` resuming */ by?: string; /** the approval flags given */ with?: string }
   | { type: 'session.stopped'; at: string; status: Exclude<RunStatus, 'running' | 'done'>; reason: string; error?: ErrorInfo }
   | { type: 'session.done'; at: string }
+  /** A gate of the run itself (drift on resume), answered outside any step. */
+  | { type: 'session.decided'; at: string; gate: GateRequest; decision: Decision }
   | { type: 'group.expanded'; at: string; group: string; steps: StepPlan[] }
   | { type: 'step.started'; at: string; id: string }
   | { type: 'step.awaiting'; at: string; id: string; gate: GateRequest }

@@ -1,66 +1,41 @@
-/** Session state → report data. Pure. Each section reads the outputs of the step kinds it is about. */
-import { describeRequest, type MutationRecord } from '../engine/mutation.js';
-import { decisionSourceText } from '../engine/gate.js';
+/**
+ * Session state → report data. Pure. Each section reads the records of the step kinds it is about;
+ * every string that came from a server passes the sanitizer on the way out.
+ */
 import { steps, type SessionState, type StepState } from '../engine/state.js';
-import type { VerifyOutput } from '../steps/verify/verify.js';
+import { sanitizeText } from '../text/sanitize.js';
+import type { PlanContract, SnapshotContract } from '../steps/contracts.js';
 import type { DraftOutput } from '../steps/hop/draft.js';
 import type { ReconcileOutput } from '../steps/hop/reconcile.js';
-import type { PlanContract, RecoverContract, SnapshotContract } from '../steps/contracts.js';
-import type { ReportData, ReportMutation } from './model.js';
+import type { VerifyOutput } from '../steps/verify/verify.js';
+import { diagnosesOf } from './diagnoses.js';
+import { historyOf } from './history.js';
+import { imageTagsOnly } from './image-tags.js';
+import type { ReportData } from './model.js';
+import { requestsOf } from './requests.js';
+import { labTimeIn, vmFates } from './vms.js';
+import { wayBackOf } from './way-back.js';
 
 const outputs = <T>(all: StepState[], kind: string): Array<{ step: StepState; out: T }> =>
   all.filter((s) => s.kind === kind && s.output !== undefined).map((s) => ({ step: s, out: s.output as T }));
 
-function bodySummary(m: MutationRecord): string | undefined {
-  const r = m.request;
-  if (r.target !== 'palette' || r.body === undefined) return r.target === 'kube' && r.stdin ? `stdin ${r.stdin.length} byte(s)` : undefined;
-  const b = r.body as { spec?: { version?: string; template?: { packs?: Array<{ name: string; tag: string }> } } };
-  const packs = b.spec?.template?.packs?.map((p) => `${p.name}@${p.tag}`).join(', ');
-  return `version ${b.spec?.version ?? '?'}${packs ? `; packs ${packs}` : ''}`;
-}
-
-function mutationRows(state: SessionState): ReportMutation[] {
-  return Object.values(state.mutations)
-    .sort((a, b) => a.intentAt.localeCompare(b.intentAt))
-    .map((m) => {
-      const body = bodySummary(m);
-      return {
-        at: m.resultAt ?? m.intentAt,
-        step: m.stepId,
-        what: m.request.summary,
-        request: describeRequest(m.request),
-        ...(body ? { bodySummary: body } : {}),
-        ...(m.approval ? { approval: `${m.approval.by === 'rehearsal' ? 'rehearsal' : `approved (${decisionSourceText(m.approval)})`} at ${m.approval.at}` } : {}),
-        outcome: m.outcome ?? 'no result (interrupted)',
-      };
-    });
-}
-
 /** Generic fields that steps of the later kinds expose, read defensively. */
 interface Summarised {
-  headline?: string;
-  findings?: Array<{ issue?: string; title?: string; evidence?: Array<{ line?: string; source?: string }> }>;
   entries?: Array<{ path: string; label: string; deployed?: unknown; newDefault?: unknown; decision?: string }>;
   checks?: Array<{ title: string; status: string; summary: string }>;
 }
 
+interface CustomizeLike {
+  byHop?: Array<{ index: number; profiles: Array<{ role: string; packs: Array<{ name: string; entries?: Summarised['entries'] }>; rules: Array<{ id: string; title: string; status: string; message: string }> }> }>;
+}
+
 const text = (v: unknown) => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v));
 
-export function buildReport(state: SessionState, now = new Date()): ReportData {
-  const all = steps(state);
-  const plan = all.filter((s) => s.status === 'succeeded' && Array.isArray((s.output as { hops?: unknown } | undefined)?.hops)).at(-1)?.output as PlanContract | undefined;
-  const snapshot = outputs<SnapshotContract>(all, 'snapshot').at(-1)?.out;
-  const verify = outputs<VerifyOutput>(all, 'verify').at(-1)?.out;
-  const recover = outputs<RecoverContract>(all, 'recover').map((r) => r.out);
-
-  const profilesAfter: ReportData['profilesAfter'] = [];
-  const lastReconcile = outputs<ReconcileOutput>(all, 'reconcile').at(-1);
-  for (const row of lastReconcile?.out.rows ?? []) profilesAfter.push({ name: row.profile, version: row.deployed, source: `cluster, after ${lastReconcile!.step.id}` });
-
-  const customizeOut = outputs<{ byHop?: Array<{ index: number; profiles: Array<{ role: string; packs: Array<{ name: string; entries?: Summarised['entries'] }>; rules: Array<{ id: string; title: string; status: string; message: string }> }> }> }>(all, 'customize').at(-1)?.out;
+function customizationsOf(all: StepState[]): Pick<ReportData, 'customizations' | 'rules'> {
+  const out = outputs<CustomizeLike>(all, 'customize').at(-1)?.out;
   const customizations: ReportData['customizations'] = [];
   const rules: ReportData['rules'] = [];
-  for (const hop of customizeOut?.byHop ?? []) {
+  for (const hop of out?.byHop ?? []) {
     for (const p of hop.profiles) {
       for (const pack of p.packs) {
         for (const e of pack.entries ?? []) {
@@ -73,41 +48,61 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
       for (const r of p.rules) rules.push({ stage: `hop ${hop.index} draft (${p.role})`, id: r.id, title: r.title, status: r.status, message: r.message });
     }
   }
+  return { customizations, rules };
+}
 
+/** Every string, cleaned of terminal control sequences (log lines and reasons come from servers). */
+function sanitizeDeep<T>(v: T): T {
+  if (typeof v === 'string') return sanitizeText(v, { max: 20_000, multiline: true }) as T;
+  if (Array.isArray(v)) return v.map(sanitizeDeep) as T;
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sanitizeDeep(x)])) as T;
+  return v;
+}
+
+export function buildReport(state: SessionState, now = new Date()): ReportData {
+  const all = steps(state);
+  const plan = all.filter((s) => s.status === 'succeeded' && Array.isArray((s.output as { hops?: unknown } | undefined)?.hops)).at(-1)?.output as PlanContract | undefined;
+  const snapshot = outputs<SnapshotContract>(all, 'snapshot').at(-1)?.out;
+  const verify = outputs<VerifyOutput>(all, 'verify').at(-1)?.out;
+  const lastReconcile = outputs<ReconcileOutput>(all, 'reconcile').at(-1);
+  const history = historyOf(state);
+  const { meta } = state;
   const outcomeError = state.run.error;
-  return {
-    schema: 1,
+
+  const data: ReportData = {
+    schema: 2,
     generatedAt: now.toISOString(),
-    session: state.meta,
+    session: {
+      id: meta.id,
+      tool: meta.tool,
+      mode: meta.mode,
+      lab: meta.lab,
+      runbook: meta.runbook,
+      ...(meta.paramsFile ? { paramsFile: meta.paramsFile } : {}),
+      cluster: meta.cluster,
+    },
+    ...history,
     outcome: { status: state.run.status, ...(state.run.reason ? { reason: state.run.reason } : {}), ...(outcomeError?.hint ? { hint: outcomeError.hint } : {}) },
-    rehearsal: state.meta.mode === 'rehearsal',
-    profilesBefore: snapshot?.baseline.deployedProfiles ?? [],
-    profilesAfter,
-    hops: (plan?.hops ?? []).map((h) => ({
-      index: h.index,
+    rehearsal: meta.mode === 'rehearsal',
+    labTime: labTimeIn(state),
+    profiles: {
+      before: snapshot?.baseline.deployedProfiles ?? [],
+      after: (lastReconcile?.out.rows ?? []).map((row) => ({ name: row.profile, version: row.deployed, source: `cluster, after ${lastReconcile!.step.id}` })),
+    },
+    hops: (plan?.hops ?? []).map((h, i) => ({
+      index: h.index ?? i + 1,
       from: h.from,
       to: h.to,
       // Defensive: a plan from another runbook may carry hops without per-profile details.
-      profiles: (h.profiles ?? []).map((p) => ({ name: p.name, fromVersion: p.fromVersion, toVersion: p.toVersion, packs: (p.packs ?? []).map((k) => `${k.name} ${k.from} → ${k.to}`) })),
+      profiles: (h.profiles ?? []).map((p) => ({ name: p.name, role: p.role, uid: p.uid, fromVersion: p.fromVersion, toVersion: p.toVersion, packs: (p.packs ?? []).map((k) => ({ name: k.name, from: k.from, to: k.to })) })),
     })),
     impact: (plan?.impact ?? []).map((i) => ({ vm: i.vm, fate: i.fate, reason: i.reason })),
-    customizations,
-    rules,
-    mutations: mutationRows(state),
-    diffs: outputs<DraftOutput>(all, 'draft').flatMap(({ step, out }) =>
-      out.packs.map((p) => ({ profile: out.name, ...(step.hop ? { hop: step.hop.index } : {}), pack: p.name, from: p.from, to: p.to, added: p.diff.added, removed: p.diff.removed, patch: p.diff.patch, truncated: p.diff.truncated })),
-    ),
-    migrations: all.filter((s) => s.kind === 'migrations' && s.status !== 'pending').map((s) => ({ step: s.id, summary: s.summary ?? s.skipReason ?? s.error?.message ?? s.status })),
-    diagnoses: outputs<Summarised>(all, 'diagnose').map(({ step, out }) => ({
-      step: step.id,
-      summary: step.summary ?? out.headline ?? '',
-      findings: (out.findings ?? []).flatMap((f) => [f.title ?? f.issue ?? '', ...(f.evidence ?? []).map((e) => `  ${e.source ?? ''}: ${e.line ?? ''}`)]).filter(Boolean),
-    })),
-    restarts: {
-      restarted: [...new Set(recover.flatMap((r) => r.restarted ?? []))],
-      outstanding: [...new Set(recover.flatMap((r) => r.outstanding ?? []))],
-    },
+    requests: requestsOf(state),
+    vms: vmFates(state),
+    diagnoses: diagnosesOf(state),
     ...(verify ? { verification: { overall: verify.overall, rehearsal: verify.rehearsal, results: verify.results } } : {}),
+    rollback: wayBackOf(state, plan, snapshot),
+    ...customizationsOf(all),
     preChecks: outputs<Summarised>(all, 'preflight').flatMap(({ out }) => out.checks ?? []),
     steps: all.map((s) => ({
       id: s.id,
@@ -119,5 +114,20 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
       ...(s.summary || s.skipReason ? { summary: s.summary ?? `skipped: ${s.skipReason}` } : {}),
       ...(s.error ? { error: { message: s.error.message, ...(s.error.hint ? { hint: s.error.hint } : {}) } } : {}),
     })),
+    diffs: outputs<DraftOutput>(all, 'draft').flatMap(({ step, out }) =>
+      out.packs.map((p) => ({
+        ...(step.hop ? { hop: step.hop.index } : {}),
+        profile: out.name,
+        pack: p.name,
+        from: p.from,
+        to: p.to,
+        added: p.diff.added,
+        removed: p.diff.removed,
+        imageTagsOnly: imageTagsOnly(p.diff.patch, p.diff.truncated),
+        patch: p.diff.patch,
+        truncated: p.diff.truncated,
+      })),
+    ),
   };
+  return sanitizeDeep(data);
 }

@@ -25,6 +25,10 @@ export async function labClock(url: string, headers: Record<string, string>): Pr
   const now = () => base.now + (Date.now() - realBase) * base.speed;
   return {
     now,
+    simulated: {
+      toWall: (t) => realBase + (t - base.now) / base.speed,
+      fromWall: (wall) => base.now + (wall - realBase) * base.speed,
+    },
     async sleep(ms, signal) {
       await systemClock.sleep(ms / base.speed, signal);
       try {

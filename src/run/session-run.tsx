@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { render } from 'ink';
 import { App } from '../app.js';
 import type { CliOptions } from '../cli/args.js';
-import type { Approvals } from '../engine/approval-policy.js';
+import { approvalFlagsText, type Approvals } from '../engine/approval-policy.js';
 import { plannedEntries } from '../engine/entries.js';
 import { bundledRunbook, loadParams, loadRunbook, type LoadedParams, type LoadedRunbook } from '../engine/load.js';
 import { Runner, type RunOutcome } from '../engine/runner.js';
@@ -28,6 +28,9 @@ import { buildEffects } from './effects.js';
 import { clockFor } from './lab-clock.js';
 import { createPlainPrinter } from './plain-printer.js';
 import { writeReport } from '../report/write.js';
+import { notifyConfig, type NotifyConfig } from '../notify/config.js';
+import { GateAttention } from '../notify/GateAttention.js';
+import { startNotifications } from '../notify/run-notifications.js';
 
 export interface RunIO {
   stdout: NodeJS.WriteStream;
@@ -74,13 +77,15 @@ interface Prepared {
   resuming: boolean;
 }
 
-function prepare(req: SessionRequest, store: SessionStore): Prepared {
+/** `check` sees the params before anything is created or locked-in (a bad notify URL stops here). */
+function prepare(req: SessionRequest, store: SessionStore, check: (params: LoadedParams | undefined) => void): Prepared {
   const { options, registry } = req;
   if (req.kind === 'resume') {
     const session = store.open(req.sessionId);
     try {
       const meta = session.state.meta;
       const params = meta.paramsFile ? loadParams(meta.paramsFile) : undefined;
+      check(params);
       const runbook = loadRunbook(meta.runbook.file, params?.params, registry);
       if (runbook.digest !== meta.runbook.digest) {
         throw new InputError('session.runbook-changed', `The runbook ${meta.runbook.file} changed since session ${meta.id} started.`, {
@@ -95,6 +100,7 @@ function prepare(req: SessionRequest, store: SessionStore): Prepared {
   }
   const paramsFile = options.params ?? req.lab?.paramsFile;
   const params = paramsFile ? loadParams(paramsFile) : undefined;
+  check(params);
   const runbook = loadRunbook(options.runbook ?? bundledRunbook(), params?.params, registry);
   const site = params?.params;
   const context = options.context ?? site?.cluster.context;
@@ -137,7 +143,8 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   if (req.lab) redactor.add(req.lab.apiKey);
   const key = req.lab ? { key: req.lab.apiKey, warnings: [] as string[] } : readApiKey(options['api-key-file'], io.env, redactor);
   const store = new SessionStore(resolveStateDir(options['state-dir'], io.env), redactor);
-  const prepared = prepare(req, store);
+  let notifyConf: NotifyConfig | undefined;
+  const prepared = prepare(req, store, (p) => (notifyConf = notifyConfig(options, p?.params.notify)));
   const { session, runbook, params } = prepared;
   req.onSession?.(session.id);
   const meta = session.state.meta;
@@ -182,7 +189,21 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       dryRun,
       signal: controller.signal,
       resuming: prepared.resuming,
+      resumedBy: { by: `${whoAmI()}@${hostname()}`, ...(approvalFlagsText(approvals) ? { with: approvalFlagsText(approvals) } : {}) },
     });
+
+    const notifications = startNotifications({
+      config: notifyConf!,
+      rehearsal: dryRun,
+      queue,
+      state: () => runner.getState(),
+      log: (message) => runner.dispatch({ type: 'log', at: new Date().toISOString(), line: { at: new Date().toISOString(), level: 'warn', message } }),
+      redact: (text) => redactor.text(text),
+      interactive,
+      stdout: io.stdout,
+      env: io.env,
+    });
+    const told = (o: RunOutcome) => (notifications.ended(o, exitCodeFor(o, dryRun)), o);
 
     // Whatever the end (done, a gate, a failure), the report reflects the session as it stands.
     let reportPath: string | undefined;
@@ -196,27 +217,31 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
     };
     let outcome: RunOutcome;
     if (interactive) {
-      const run = runner.run();
+      const run = runner.run().then(told);
       const app = render(
-        <App
-          controller={{
-            source: runner,
-            queue,
-            rehearsal: dryRun,
-            ...(req.lab ? { guide: req.lab.guide } : {}),
-            outcome: run.then((o) => {
-              report();
-              return o;
-            }),
-            stop: () => controller.abort(),
-            reportPath: () => reportPath,
-            inProcessLab: Boolean(req.lab),
-          }}
-        />,
+        <>
+          <App
+            controller={{
+              source: runner,
+              queue,
+              rehearsal: dryRun,
+              ...(req.lab ? { guide: req.lab.guide } : {}),
+              outcome: run.then((o) => {
+                report();
+                return o;
+              }),
+              stop: () => controller.abort(),
+              reportPath: () => reportPath,
+              inProcessLab: Boolean(req.lab),
+            }}
+          />
+          {notifications.attention ? <GateAttention {...notifications.attention} /> : null}
+        </>,
         { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false },
       );
       outcome = await run;
       await app.waitUntilExit();
+      await notifications.flush();
     } else {
       const print = createPlainPrinter({ json: options.json, write, redactor, rehearsal: dryRun });
       if (!options.json) {
@@ -224,8 +249,9 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
         for (const w of key.warnings) write(`warning: ${w}`);
       }
       runner.subscribe(print);
-      outcome = await runner.run();
+      outcome = told(await runner.run());
       report();
+      await notifications.flush();
       if (reportPath && !options.json) write(`report: ${reportPath}`);
     }
     const code = exitCodeFor(outcome, dryRun);

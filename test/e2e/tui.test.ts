@@ -3,10 +3,11 @@
  * at 120x40; the test presses the keys an operator would and reads the screen at every step.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { listen } from '../notify/support.js';
 import { CLI } from './support.js';
 
 const socket = `up-e2e-${process.pid}`;
@@ -24,7 +25,10 @@ async function waitFor(text: string | RegExp, timeoutMs = 60_000): Promise<strin
   }
 }
 
-afterAll(() => {
+let closeListener: (() => Promise<void>) | undefined;
+
+afterAll(async () => {
+  await closeListener?.();
   try {
     tmux('kill-server');
   } catch {
@@ -35,7 +39,9 @@ afterAll(() => {
 describe('TUI in a real terminal', () => {
   it('walks the healthy upgrade with the keys an operator presses', async () => {
     const state = mkdtempSync(join(tmpdir(), 'up-e2e-tui-'));
-    tmux('new-session', '-d', '-s', 'tui', '-x', '120', '-y', '40', `env -u CI NO_COLOR=1 ${process.execPath} ${CLI} lab --scenario healthy --speed 300 --state-dir ${state}; sleep 5`);
+    const listener = await listen('ok');
+    closeListener = () => listener.close();
+    tmux('new-session', '-d', '-s', 'tui', '-x', '120', '-y', '40', `env -u CI NO_COLOR=1 ${process.execPath} ${CLI} lab --scenario healthy --speed 300 --state-dir ${state} --notify ${listener.url}; sleep 5`);
 
     let s = await waitFor('Press Enter to begin.');
     expect(s).toMatch(/LAB +LIVE/);
@@ -73,5 +79,15 @@ describe('TUI in a real terminal', () => {
     s = await waitFor('DONE: every step finished.');
     expect(s).toMatch(/Report:/);
     send('q');
+    // The run ends (its session lock released) before the terminal goes: nothing is left running.
+    const session = join(state, 'sessions', readdirSync(join(state, 'sessions'))[0]!);
+    for (let i = 0; i < 200 && existsSync(join(session, 'lock')); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(join(session, 'lock'))).toBe(false);
+    // One message per gate that waited for a key, then the end; the lab's key in none of them.
+    const messages = listener.received.map((r) => JSON.parse(r.body) as { event: string; gate?: string });
+    const hop = ['draft', 'draft', 'publish', 'publish', 'restart'];
+    expect(messages.map((m) => m.gate ?? m.event)).toEqual(['customize', ...hop, ...hop, 'verify', 'done']);
+    const key = (JSON.parse(readFileSync(join(state, 'lab.json'), 'utf8')) as { apiKey?: string }).apiKey;
+    if (key) expect(JSON.stringify(listener.received)).not.toContain(key);
   }, 300_000);
 });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { ReportData } from '../../src/report/model.js';
+import { listen } from '../notify/support.js';
+import { shippedReportSchema } from '../support/report-schema.js';
 import { approveAll, cli, serveLab, type ServedLab } from './support.js';
 
 let lab: ServedLab | undefined;
@@ -45,24 +47,81 @@ describe('end to end against `lab --serve`', () => {
       '/apis/subresources.kubevirt.io/v1/namespaces/ns-packs/virtualmachines/build-cache-01/restart',
       '/apis/subresources.kubevirt.io/v1/namespaces/ns-packs/virtualmachines/build-cache-01/restart',
     ]);
-    expect(data.restarts).toEqual({ restarted: ['ns-packs/build-cache-01'], outstanding: [] });
-    expect(md).toMatch(/## Changes sent/);
+    // Once per hop: the VM that cannot live-migrate is restarted in each; every other one live-migrated.
+    const restarted = data.vms.filter((v) => v.fate === 'restarted');
+    expect(restarted.map((v) => `${v.hop} ${v.name}`)).toEqual(['1 ns-packs/build-cache-01', '2 ns-packs/build-cache-01']);
+    expect(restarted.every((v) => v.downtimeSeconds !== undefined && v.downtimeSeconds > 0 && v.backRunning)).toBe(true);
+    expect(data.vms.filter((v) => v.fate === 'live-migrated' && v.hop === 1).length).toBeGreaterThan(0);
+    expect(data.vms.filter((v) => v.fate === 'outstanding')).toEqual([]);
+    expect(data.rollback.map((w) => w.version)).toEqual(['1.4.0', '1.4.0']);
+    expect(md).toMatch(/## Hop 2: 4\.5\.4 → 4\.6\.3/);
   }, 240_000);
 
-  it('skip-minor: diagnosis, approved restarts, exit 0 at the end; the report lists the restarts', async () => {
+  it('skip-minor, stopped twice with one restart skipped: the report says every decision, both stops, each VM once, the downtime and the way back; the listener hears each stop and the end', async () => {
     lab = await serveLab('skip-minor');
-    const state = mkdtempSync(join(tmpdir(), 'up-e2e-state-'));
-    const run = await cli(['start', '--params', lab.json.params, '--state-dir', state, ...approveAll], { UPGRADE_PILOT_API_KEY: lab.json.apiKey });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/Known issue: Launcher incompatible after a skipped minor \(3 of 3 symptom\(s\) found\)/);
-    const { data, md } = report(state);
-    expect(data.hops).toEqual([]);
-    expect(data.restarts.restarted).toHaveLength(8);
-    expect(data.restarts.outstanding).toEqual([]);
-    expect(md).toMatch(/Restarted \(8\): /);
-    expect(data.verification?.overall).toBe('pass');
-    // Nothing was published: the pack was already at the target.
-    expect((await lab.audit()).filter((e) => e.api === 'palette' && e.method !== 'GET')).toEqual([]);
+    const listener = await listen('ok');
+    try {
+      const state = mkdtempSync(join(tmpdir(), 'up-e2e-state-'));
+      const env = { UPGRADE_PILOT_API_KEY: lab.json.apiKey };
+      const notify = ['--notify', listener.url];
+      const first = await cli(['start', '--params', lab.json.params, '--state-dir', state, ...notify], env);
+      expect(first.code, first.stdout + first.stderr).toBe(3);
+      expect(first.stdout).toMatch(/Known issue: Launcher incompatible after a skipped minor \(3 of 3 symptom\(s\) found\)/);
+      const second = await cli(['resume', '--state-dir', state, '--approve', 'cancel-migrations', '--approve-restart', 'ns-adv/win-sb-01', '--skip-restart', 'ns-packs/build-cache-01', ...notify], env);
+      expect(second.code, second.stdout + second.stderr).toBe(3);
+      const third = await cli(['resume', '--state-dir', state, '--approve', 'cancel-migrations', '--approve-all-restarts', ...notify], env);
+      // The skipped VM stays on the old launcher: verification is red about it, and says so.
+      expect(third.code, third.stdout + third.stderr).toBe(1);
+
+      const { data, md } = report(state);
+      expect(shippedReportSchema().safeParse(data).error).toBeUndefined();
+      expect(data.hops).toEqual([]);
+      expect(data.stops.map((s) => [s.status, s.step, s.gate, s.resumedWith])).toEqual([
+        ['awaitingApproval', 'hop.recover', 'cancel-migrations', '--approve cancel-migrations --approve-restart ns-adv/win-sb-01 --skip-restart ns-packs/build-cache-01'],
+        ['awaitingApproval', 'hop.recover', 'restart', '--approve cancel-migrations --approve-all-restarts'],
+        // The end: red verification (resumable, so a stop too).
+        ['failed', 'verify', undefined, undefined],
+      ]);
+      expect(data.endedAt).not.toBeNull();
+      expect(data.durationSeconds).toBeGreaterThan(0);
+      // Every decision with its real source: the exact flag, or the policy.
+      const restarts = data.decisions.filter((d) => d.gate === 'restart');
+      expect(restarts.find((d) => d.subject === 'ns-adv/win-sb-01')).toMatchObject({ choice: 'approve', by: 'flag', flag: '--approve-restart ns-adv/win-sb-01' });
+      expect(restarts.find((d) => d.subject === 'ns-packs/build-cache-01')).toMatchObject({ choice: 'skip', by: 'flag', flag: '--skip-restart ns-packs/build-cache-01' });
+      expect(restarts.filter((d) => d.flag === '--approve-all-restarts')).toHaveLength(6);
+      expect(data.decisions.filter((d) => d.gate === 'cancel-migrations').every((d) => d.by === 'flag' && d.flag === '--approve cancel-migrations')).toBe(true);
+      expect(data.decisions.find((d) => d.gate === 'verify')).toMatchObject({ by: 'policy', policy: 'unattended: an informational gate takes its safe choice' });
+      // Each VM once (no hop here: the pack was already at the target), restarted or outstanding, never both.
+      const vms = data.vms.map((v) => `${v.name} ${v.fate}`);
+      expect(vms).toHaveLength(new Set(data.vms.map((v) => v.name)).size);
+      expect(vms).toContain('ns-packs/build-cache-01 outstanding');
+      expect(data.vms.find((v) => v.name === 'ns-packs/build-cache-01')?.reason).toBe('restart skipped (flag --skip-restart ns-packs/build-cache-01)');
+      const restarted = data.vms.filter((v) => v.fate === 'restarted');
+      expect(restarted).toHaveLength(7);
+      for (const v of restarted) {
+        expect(v.hop).toBeNull();
+        expect(v.downtimeSeconds, v.name).toBeGreaterThan(0);
+        expect(Date.parse(v.runningAt!)).toBeGreaterThanOrEqual(Date.parse(v.sentAt!) - 1_000);
+      }
+      expect(data.labTime).toBe(true);
+      // The previous versions: nothing was published, so the way back is the versions still running.
+      expect(data.rollback.map((w) => `${w.profile} ${w.version}`)).toEqual(['vmo-infra 1.6.0', 'vmo-core-addon 1.6.0']);
+      // The Markdown says the same, in under 200 lines before its appendix.
+      const body = md.split('\n## Appendix\n')[0]!;
+      expect(body.split('\n').length).toBeLessThan(200);
+      expect(body).toMatch(/stopped at a gate \(cancel-migrations\) in hop\.recover/);
+      expect(body).toMatch(/resumed by \S+ with --approve cancel-migrations --approve-all-restarts/);
+      expect(body).toMatch(/\| ns-packs\/build-cache-01 \| outstanding \| restart skipped \(flag --skip-restart ns-packs\/build-cache-01\) \|/);
+      expect(body).toMatch(/\| ns-adv\/win-sb-01 \| restarted \| sent \S+, running \S+, down \S+ lab time/);
+      expect(body).toMatch(/## Way back/);
+      // Nothing was published: the pack was already at the target.
+      expect((await lab.audit()).filter((e) => e.api === 'palette' && e.method !== 'GET')).toEqual([]);
+      // One message per stop and one at the end; never the key.
+      expect(listener.received.map((r) => (JSON.parse(r.body) as { event: string }).event)).toEqual(['stopped', 'stopped', 'failed']);
+      expect(JSON.stringify(listener.received)).not.toContain(lab.json.apiKey);
+    } finally {
+      await listener.close();
+    }
   }, 240_000);
 
   it('lost-customizations: the published profiles hold the site values, and no service holds an address it should not', async () => {
@@ -98,9 +157,9 @@ describe('end to end against `lab --serve`', () => {
     expect((await lab.audit()).filter((e) => e.method !== 'GET')).toEqual([]);
     const { md, data } = report(state);
     expect(md).toMatch(/^# Rehearsal report/);
-    expect(md).toContain('## Planned calls (recorded, not sent)');
+    expect(md).toMatch(/Calls recorded \(not sent\) \(5\):/);
     // Per hop: two drafts, two publishes and the restart of the VM that cannot live-migrate.
-    const calls = data.mutations.map((m) => `${m.outcome} ${m.request.replace(/\/v1\/clusterprofiles\/[^/\s]+/, '/v1/clusterprofiles/UID').split(' ').slice(0, 2).join(' ')}`);
+    const calls = data.requests.map((m) => `${m.outcome} ${m.request.replace(/\/v1\/clusterprofiles\/[^/\s]+/, '/v1/clusterprofiles/UID').split(' ').slice(0, 2).join(' ')}`);
     const hop = ['recorded PUT /v1/clusterprofiles/UID', 'recorded PUT /v1/clusterprofiles/UID', 'recorded PATCH /v1/clusterprofiles/UID/publish', 'recorded PATCH /v1/clusterprofiles/UID/publish', 'recorded kubectl replace'];
     expect(calls).toEqual([...hop, ...hop]);
     expect(data.verification?.rehearsal).toBe(true);
@@ -112,7 +171,7 @@ describe('end to end against `lab --serve`', () => {
     expect(refs.hops).toEqual(data.hops);
     expect(refs.customizations).toEqual(data.customizations);
     expect(refs.rules).toEqual(data.rules);
-    expect(refs.mutations.map((m) => m.request)).toEqual(data.mutations.map((m) => m.request));
+    expect(refs.requests.map((m) => m.request)).toEqual(data.requests.map((m) => m.request));
     expect((await lab.audit()).filter((e) => e.method !== 'GET')).toEqual([]);
   }, 300_000);
 

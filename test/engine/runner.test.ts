@@ -142,6 +142,8 @@ steps:
     expect((stopped as unknown as { error: GateStopError }).error.pending[0]?.flag).toBe('--approve drift');
     expect(findStep(h.store.load(h.id), 'a')?.drift).toMatchObject({ ok: false, findings: ['profile vmo-core is now at 1.9.0'] });
     expect((await h.runner({ site, approvals: { ...approveDraft, gates: ['draft', 'drift'] } }).run()).status).toBe('done');
+    // The answer to the drift gate is in the session's history (the report's decisions).
+    expect(h.store.load(h.id).timeline?.find((e) => e.type === 'decided' && e.gate === 'drift')).toMatchObject({ step: 'session', choice: 'approve', by: 'flag', flag: '--approve drift' });
   });
 
   it('an abort stops at once and the session resumes where it was', async () => {

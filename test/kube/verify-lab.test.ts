@@ -56,11 +56,17 @@ describe('verify against the lab', () => {
     expect(code).toBe(0);
   });
 
-  it('degraded: storage, network and nodes red with their evidence; exit 1', async () => {
+  it('degraded: storage, network and nodes red with their evidence; exit 1; --junit fails one test case per red panel', async () => {
     lab = await startLab({ scenario: 'degraded', stateDir: mkdtempSync(join(tmpdir(), 'up-vlab-')), speed: 1, seed: 3 });
     lab.clock.advance(5 * 60_000);
-    const { code, byId } = await verify(lab);
+    const junit = join(mkdtempSync(join(tmpdir(), 'up-vlab-junit-')), 'verify.xml');
+    const { code, byId, result } = await verify(lab, {}, ['--junit', junit]);
     expect(code).toBe(1);
+    const xml = readFileSync(junit, 'utf8');
+    const failing = [...xml.matchAll(/<testcase [^>]*name="([^"]+)"[^>]*>\s*<failure /g)].map((m) => m[1]);
+    expect(failing).toEqual(result!.results.filter((r) => r.status === 'fail').map((r) => `${r.title} (${r.spec})`));
+    expect(xml.match(/<testcase /g)).toHaveLength(result!.results.length);
+    expect(xml).toMatch(/<failure message="[^"]*" type="red-panel">[^<]*monitoring\/grafana-external holds 10\.10\.100\.50/);
     expect(byId.storage?.status).toBe('fail');
     expect(byId.storage?.evidence.join('\n')).toMatch(/storage cluster portworx\/px-cluster: phase Degraded/);
     expect(byId.network?.status).toBe('fail');

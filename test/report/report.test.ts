@@ -22,31 +22,40 @@ describe('report', () => {
     const run = paletteRun(lab, 'spec', runbookYaml(onePackHop(), fullHopSteps));
     expect((await run.run({ approvals: { ...noApprovals, gates: ['draft', 'publish'] } })).status).toBe('done');
     const data = buildReport(run.store.load(run.id));
-    expect(data.mutations.map((m) => [m.request, m.outcome, m.approval?.startsWith('approved (flag --approve')])).toEqual([
-      ['PUT /v1/clusterprofiles/profile-infra-0001', 'sent', true],
-      ['PUT /v1/clusterprofiles/profile-addon-0001', 'sent', true],
-      ['PATCH /v1/clusterprofiles/profile-infra-0001/publish', 'sent', true],
-      ['PATCH /v1/clusterprofiles/profile-addon-0001/publish', 'sent', true],
+    expect(data.requests.map((m) => [m.request, m.outcome, m.hop, m.approval?.by, m.approval?.flag])).toEqual([
+      ['PUT /v1/clusterprofiles/profile-infra-0001', 'sent', 1, 'flag', '--approve draft'],
+      ['PUT /v1/clusterprofiles/profile-addon-0001', 'sent', 1, 'flag', '--approve draft'],
+      ['PATCH /v1/clusterprofiles/profile-infra-0001/publish', 'sent', 1, 'flag', '--approve publish'],
+      ['PATCH /v1/clusterprofiles/profile-addon-0001/publish', 'sent', 1, 'flag', '--approve publish'],
     ]);
-    expect(data.mutations[1]?.bodySummary).toMatch(/^version 1\.3\.0; packs .*virtual-machine-orchestrator@4\.7\.0/);
+    expect(data.requests[1]?.body).toMatch(/^version 1\.3\.0; packs .*virtual-machine-orchestrator@4\.7\.0/);
     expect(data.hops).toEqual([
       {
         index: 1,
         from: '4.5.4',
         to: '4.6.3',
         profiles: [
-          { name: 'vmo-infra', fromVersion: '2.0.0', toVersion: '2.1.0', packs: ['cni-cilium-oss 1.16.3 → 1.17.1'] },
-          { name: 'vmo-core', fromVersion: '1.2.0', toVersion: '1.3.0', packs: ['virtual-machine-orchestrator 4.6.3 → 4.7.0'] },
+          { name: 'vmo-infra', role: 'infra', uid: 'profile-infra-0001', fromVersion: '2.0.0', toVersion: '2.1.0', packs: [{ name: 'cni-cilium-oss', from: '1.16.3', to: '1.17.1' }] },
+          { name: 'vmo-core', role: 'addon', uid: 'profile-addon-0001', fromVersion: '1.2.0', toVersion: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', from: '4.6.3', to: '4.7.0' }] },
         ],
       },
     ]);
-    expect(data.profilesAfter.map((p) => `${p.name} ${p.version}`)).toEqual(['vmo-infra 2.1.0', 'vmo-core 1.3.0']);
+    expect(data.profiles.after.map((p) => `${p.name} ${p.version}`)).toEqual(['vmo-infra 2.1.0', 'vmo-core 1.3.0']);
+    // The way back: the versions before the first hop, and how to return to them on this profile API.
+    expect(data.rollback.map((w) => [w.profile, w.uid, w.version])).toEqual([
+      ['vmo-infra', 'profile-infra-0001', '2.0.0'],
+      ['vmo-core', 'profile-addon-0001', '1.2.0'],
+    ]);
+    expect(data.rollback[1]!.how).toMatch(/under a new version label, then publish it/);
+    expect(data.decisions.map((d) => `${d.gate} ${d.choice} ${d.by} ${d.flag}`)).toEqual(['draft approve flag --approve draft', 'draft approve flag --approve draft', 'publish approve flag --approve publish', 'publish approve flag --approve publish']);
     const md = renderMarkdown(data);
     expect(md).toMatch(/^# Upgrade report: Test\n/);
-    expect(md).toContain('## Changes sent');
-    expect(md).toMatch(/\| .* \| hop1\.publish-addon \| publish vmo-core 1\.3\.0 \| `PATCH \/v1\/clusterprofiles\/profile-addon-0001\/publish` \|/);
-    expect(md).toContain('### Hop 1, vmo-core / virtual-machine-orchestrator: 4.6.3 → 4.7.0 (+0 −0)');
-    expect(md).toMatch(/\| hop1\.reconcile \| Wait for the cluster to pick up the profiles \| succeeded \|/);
+    expect(md).toContain('## Hop 1: 4.5.4 → 4.6.3');
+    expect(md).toMatch(/\n- (\S+ )?\d\d:\d\d:\d\d publish vmo-core 1\.3\.0: `PATCH \/v1\/clusterprofiles\/profile-addon-0001\/publish` · flag --approve publish · sent\n/);
+    expect(md).toContain('- **vmo-core** (addon): version 1.2.0, uid profile-addon-0001');
+    // An unchanged values payload is one line in the appendix.
+    expect(md).toContain('- hop 1, vmo-core / virtual-machine-orchestrator 4.6.3 → 4.7.0: values unchanged (tag only)');
+    expect(md).toMatch(/\| hop1\.reconcile \| succeeded \|/);
   });
 
   it('a rehearsal report lists the planned calls and says nothing was sent', async () => {
@@ -56,8 +65,8 @@ describe('report', () => {
     const md = renderMarkdown(buildReport(run.store.load(run.id)));
     expect(md).toMatch(/^# Rehearsal report/);
     expect(md).toContain('**nothing was sent**');
-    expect(md).toContain('## Planned calls (recorded, not sent)');
-    expect(md).toMatch(/`PUT \/v1\/clusterprofiles\/profile-addon-0001` \| version 1\.3\.0; packs .* \| rehearsal at .* \| recorded \|/);
+    expect(md).toContain('Calls recorded (not sent) (4):');
+    expect(md).toMatch(/`PUT \/v1\/clusterprofiles\/profile-addon-0001` \(version 1\.3\.0; packs .*\) · policy: a rehearsal sends nothing · recorded/);
   });
 
   it('`report` writes report.md and report.json into the session folder and prints the Markdown', async () => {
@@ -72,6 +81,6 @@ describe('report', () => {
     expect(r.stderr).toMatch(/report written: .*report\.md and .*report\.json/);
     const dir = join(stateDir, 'sessions', id);
     expect(existsSync(join(dir, 'report.md'))).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ schema: 1, outcome: { status: 'done' } });
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ schema: 2, outcome: { status: 'done' } });
   });
 });

@@ -21,7 +21,17 @@ const Meta = z.object({
   labels: z.record(z.string(), z.string()).optional(),
 });
 
-const VmiLifecycleSchema = z.object({ metadata: Meta, status: z.object({ phase: z.string().optional(), nodeName: z.string().optional() }).optional() });
+const VmiLifecycleSchema = z.object({
+  metadata: Meta,
+  status: z
+    .object({
+      phase: z.string().optional(),
+      nodeName: z.string().optional(),
+      /** When the VMI entered each phase (the cluster's own record: a restart's downtime ends at Running). */
+      phaseTransitionTimestamps: z.array(z.object({ phase: z.string().optional(), phaseTransitionTimestamp: z.string().optional() })).optional(),
+    })
+    .optional(),
+});
 const VmLifecycleSchema = z.object({
   metadata: Meta,
   status: z.object({ printableStatus: z.string().optional(), stateChangeRequests: z.array(z.object({ action: z.string() })).optional() }).optional(),
@@ -76,6 +86,12 @@ export function backOnCurrentLauncher(before: VmiIdentity | undefined, vmi: VmiL
   if (phase !== 'Running') return { back: false, state: `starting (${phase})` };
   if (isOutdated(vmi)) return { back: false, state: 'running, still on the old launcher' };
   return { back: true, state: `running on ${vmi.status?.nodeName ?? '?'}` };
+}
+
+/** When the VMI last entered Running, by its own phase transitions (the cluster's clock). */
+export function runningSince(vmi: VmiLifecycle | undefined): string | undefined {
+  const running = (vmi?.status?.phaseTransitionTimestamps ?? []).filter((t) => t.phase === 'Running' && parseTime(t.phaseTransitionTimestamp) !== undefined);
+  return running.at(-1)?.phaseTransitionTimestamp;
 }
 
 const kubevirt = '/apis/kubevirt.io/v1';

@@ -9,10 +9,13 @@ import { z } from 'zod';
 import type { StepContext } from '../../engine/context.js';
 import { Duration, formatDuration } from '../../engine/duration.js';
 import { defineStepKind, succeeded } from '../../engine/step-kind.js';
+import { clockTimeOf, type Clock } from '../../engine/clock.js';
+import { steps } from '../../engine/state.js';
 import { currentHop, latestPlan } from '../contracts.js';
 import { assessPoll, type MonitorLimits, type PollAssessment } from './assess.js';
 import { defaultKubevirtRef, readMigrationView } from './cluster-view.js';
 import type { MigrationsLive, MigrationsOutput, StallReason } from './monitor-types.js';
+import { movedOutput, recordPoll, startLedger, type MovedLedger } from './moved.js';
 import { startTracker, track, type TrackerState } from './progress-tracker.js';
 
 export const MigrationsParams = z.strictObject({
@@ -47,9 +50,10 @@ export function migrationsHeadline(poll: PollAssessment): string {
   ].join(' · ');
 }
 
-function outputOf(outcome: MigrationsOutput['outcome'], poll: PollAssessment, state: TrackerState, now: number, stall: StallReason[]): MigrationsOutput {
+function outputOf(outcome: MigrationsOutput['outcome'], poll: PollAssessment, state: TrackerState, now: number, stall: StallReason[], ledger: MovedLedger, clock: Clock): MigrationsOutput {
   const needsRestart = poll.outdated.filter((o) => !o.willMove);
   return {
+    moved: movedOutput(ledger, poll, clock),
     outcome,
     counts: poll.counts,
     outdated: poll.outdated.length,
@@ -78,6 +82,14 @@ function wouldWaitFor(poll: PollAssessment, params: MigrationsParams, ctx: StepC
   ];
 }
 
+/** When this hop began (its first step's start), in the cluster's time: what moved since belongs to it. */
+function hopStart(ctx: StepContext<MigrationsParams>): number {
+  const { group, hop } = ctx.step;
+  const mine = group ? steps(ctx.state()).filter((s) => s.group === group && s.hop?.index === hop?.index) : [];
+  const starts = [...mine, ctx.step].map((s) => Date.parse(s.startedAt ?? '')).filter(Number.isFinite);
+  return clockTimeOf(ctx.effects.clock, starts.length ? Math.min(...starts) : Date.now());
+}
+
 export const migrationsStep = defineStepKind({
   kind: 'migrations',
   title: 'Watch live migrations',
@@ -91,11 +103,13 @@ export const migrationsStep = defineStepKind({
     const limits: MonitorLimits = { migrationLimit: ctx.params.migrationLimit, failureLimit: ctx.params.failureLimit };
     const trackOpts = { stallAfter: ctx.params.stallAfter, confirmPolls: ctx.params.confirmPolls, historyPoints: HISTORY_POINTS };
     let state = startTracker(clock.now());
+    const ledger = startLedger(hopStart(ctx));
 
     for (;;) {
       const view = await readMigrationView(reader, ref);
       const now = clock.now();
       const poll = assessPoll(view, now, limits, ref, expected);
+      recordPoll(ledger, view.migrations, poll, clock);
       const judged = track(state, poll, now, trackOpts);
       state = judged.state;
       const stall = judged.verdict.kind === 'stalled' ? judged.verdict.reasons : poll.stall;
@@ -120,16 +134,16 @@ export const migrationsStep = defineStepKind({
       if (ctx.dryRun) {
         // Nothing was published in a rehearsal: say what it would wait for, and what today already shows.
         const stalledToday = poll.stall.length > 0 && poll.movable === 0;
-        const out: MigrationsOutput = { ...outputOf(stalledToday ? 'stalled' : 'rehearsal', poll, state, now, poll.stall), rehearsal: { wouldWaitFor: wouldWaitFor(poll, ctx.params, ctx) } };
+        const out: MigrationsOutput = { ...outputOf(stalledToday ? 'stalled' : 'rehearsal', poll, state, now, poll.stall, ledger, clock), rehearsal: { wouldWaitFor: wouldWaitFor(poll, ctx.params, ctx) } };
         return succeeded(out, stalledToday ? `rehearsal: today the migrations are already stalled (${poll.stall.length} signal(s))` : `rehearsal: would wait until ${out.rehearsal!.wouldWaitFor.slice(0, 3).join('; ')}`);
       }
       if (judged.verdict.kind === 'completed') {
-        const out = outputOf('completed', poll, state, now, []);
+        const out = outputOf('completed', poll, state, now, [], ledger, clock);
         const rest = out.totals.needsRestart ? `; ${out.totals.needsRestart} VM(s) will not move by themselves and need a restart (recovery)` : '';
         return succeeded(out, `migrations finished after ${formatDuration(out.elapsedMs)}: ${poll.counts.Succeeded ?? 0} succeeded${rest}`);
       }
       if (judged.verdict.kind === 'stalled') {
-        const out = outputOf('stalled', poll, state, now, judged.verdict.reasons);
+        const out = outputOf('stalled', poll, state, now, judged.verdict.reasons, ledger, clock);
         for (const r of out.stall.slice(0, 5)) ctx.log(`Migrations stalled: ${r.text}`, 'warn');
         return succeeded(out, `stalled: ${judged.verdict.reasons.length} signal(s), ${poll.outdated.length} VMI(s) still outdated; diagnosis and recovery follow`);
       }

@@ -1,4 +1,5 @@
 /** What the migration monitor shows while it runs (live) and records when it ends (output). */
+import type { MovedOutput } from './moved.js';
 
 export interface MigrationRow {
   /** `namespace/name` of the VMIM. */
@@ -109,4 +110,6 @@ export interface MigrationsOutput {
   /** Lists are capped; these say how many there were. */
   totals: { needsRestart: number; problems: number };
   rehearsal?: { wouldWaitFor: string[] };
+  /** The VMs that live-migrated (with durations) or were evicted since the hop began. */
+  moved?: MovedOutput;
 }

@@ -40,6 +40,8 @@ export const restartKeys = (stepId: string, vm: string) => ({
   send: `${stepId}/restart/${vm}/send`,
   before: `before/${vm}`,
   skipped: `skipped/${vm}`,
+  /** How long the VM was down (a RestartTiming), once the wait after its restart ended. */
+  timing: `timing/${vm}`,
 });
 
 /** Notes recorded by this step, earlier attempts included (the context's step is a snapshot taken at start). */

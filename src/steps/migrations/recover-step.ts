@@ -19,6 +19,7 @@ import { buildOffers, type Offer, type Offers } from './recover-offers.js';
 import { restartProgram } from './recover-requests.js';
 import type { RecoverOutput, RecoverVmRow } from './recover-types.js';
 import { restartOne } from './restart-one.js';
+import { restartTimings } from './restart-timing.js';
 
 function outputOf(deps: RecoverDeps, notOffered: NotOffered[], cancelled: string[], aborted: boolean): RecoverOutput {
   const rows = [...deps.rows.values()];
@@ -35,6 +36,7 @@ function outputOf(deps: RecoverDeps, notOffered: NotOffered[], cancelled: string
     program: deps.program,
     rehearsal: deps.ctx.dryRun,
     aborted,
+    timings: restartTimings(notesOf(deps.ctx)),
   };
 }
 

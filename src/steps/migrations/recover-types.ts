@@ -2,6 +2,7 @@
 import type { RecoverContract } from '../contracts.js';
 import type { NotOffered } from './candidates.js';
 import type { RestartProgram } from './recover-requests.js';
+import type { RestartTiming } from './restart-timing.js';
 
 export type VmState =
   /** Offered; its gate has not come yet. */
@@ -52,4 +53,6 @@ export interface RecoverOutput extends RecoverContract {
   program: RestartProgram;
   rehearsal: boolean;
   aborted: boolean;
+  /** How long each restarted VM was down, measured from the cluster (every attempt of the step). */
+  timings?: RestartTiming[];
 }

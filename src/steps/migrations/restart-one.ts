@@ -8,10 +8,11 @@ import { approvalFlag } from '../../engine/gate.js';
 import type { PendingApproval } from '../../errors.js';
 import { OUTDATED_LABEL } from '../../kube/schemas.js';
 import type { RestartCandidate } from './candidates.js';
-import { backOnCurrentLauncher, identityOf, restartTookEffect, type LifecycleReader, type VmiIdentity, type VmiLifecycle } from './lifecycle.js';
+import { backOnCurrentLauncher, identityOf, restartTookEffect, runningSince, type LifecycleReader, type VmiIdentity, type VmiLifecycle } from './lifecycle.js';
 import { publish, notesOf, restartKeys, setRow, type RecoverDeps } from './recover-context.js';
 import { restartRequest } from './recover-requests.js';
 import { restartGate } from './restart-gate.js';
+import { noteRestartTiming, type BackSeen } from './restart-timing.js';
 
 export type RestartResult = 'restarted' | 'would-restart' | 'skipped' | 'aborted' | 'pending' | 'outstanding' | 'up-to-date' | 'not-back';
 
@@ -20,15 +21,21 @@ export async function settleRestart(lifecycle: LifecycleReader, c: RestartCandid
   return restartTookEffect(before, vmi, vm).done ? 'done' : 'not-done';
 }
 
-export async function waitUntilBack(deps: RecoverDeps, c: RestartCandidate, before: VmiIdentity | undefined): Promise<{ back: boolean; state: string }> {
+export async function waitUntilBack(deps: RecoverDeps, c: RestartCandidate, before: VmiIdentity | undefined): Promise<BackSeen> {
   const { clock } = deps.ctx.effects;
   const started = clock.now();
+  let deletionSeen: string | undefined;
   for (;;) {
-    const seen = backOnCurrentLauncher(before, await deps.lifecycle.vmi(c.namespace, c.name));
-    const elapsedMs = clock.now() - started;
+    const vmi = await deps.lifecycle.vmi(c.namespace, c.name);
+    // The old VMI shutting down marks when the downtime began (the report's measure).
+    deletionSeen ??= vmi?.metadata.deletionTimestamp;
+    const seen = backOnCurrentLauncher(before, vmi);
+    const now = clock.now();
+    const elapsedMs = now - started;
     if (seen.back || elapsedMs >= deps.ctx.params.restartWait) {
       delete deps.waiting;
-      return seen;
+      const running = seen.back ? runningSince(vmi) : undefined;
+      return { ...seen, seenAt: now, ...(deletionSeen ? { deletionSeen } : {}), ...(running ? { runningTransition: running } : {}) };
     }
     deps.waiting = { vm: c.vm, state: seen.state, elapsedMs, limitMs: deps.ctx.params.restartWait };
     publish(deps);
@@ -40,6 +47,7 @@ async function afterSend(deps: RecoverDeps, c: RestartCandidate, before: VmiIden
   setRow(deps, c.vm, 'restarting');
   publish(deps);
   const seen = await waitUntilBack(deps, c, before);
+  noteRestartTiming(deps, c.vm, seen);
   if (seen.back) {
     setRow(deps, c.vm, 'restarted', seen.state);
     return 'restarted';

@@ -77,6 +77,12 @@ describe('recover (Kubernetes double, real kubectl)', () => {
     expect(run.step('recover').summary).toBe('cancelled 2 migration(s); restarted 2 VM(s) (vms/web-01, vms/web-02); 3 outstanding on the old launcher (ns-packs/cache, vms/db-01, vms/late)');
     const m = run.state().mutations[`${restartKey('vms/web-01')}/send`]!;
     expect(m).toMatchObject({ outcome: 'sent', approval: { gateKey: restartKey('vms/web-01'), by: 'operator' } });
+    // Each restart's downtime, ending at the new VMI's Running transition (the cluster's own record).
+    expect(out.timings?.map((t) => [t.vm, t.runningFrom])).toEqual([
+      ['vms/web-01', 'phase-transition'],
+      ['vms/web-02', 'phase-transition'],
+    ]);
+    for (const t of out.timings ?? []) expect(t.downtimeSeconds).toBeLessThan(3);
   });
 
   it('Abort recovery sends nothing more; the rest stays outstanding and the run stops', async () => {

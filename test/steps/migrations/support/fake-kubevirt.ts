@@ -66,7 +66,15 @@ export async function startFakeKubevirt(seed: (store: ResourceStore) => void, mo
       });
       later(60, () => store.remove('virtualmachineinstances', req.namespace, req.name));
       later(120, () => store.upsert('virtualmachineinstances', newVmi(old, 'Scheduling')));
-      if (fake.mode === 'slow') later(200, () => store.update('virtualmachineinstances', req.namespace, req.name, (o) => ((o.status as Record<string, unknown>).phase = 'Running')));
+      if (fake.mode === 'slow') {
+        later(200, () =>
+          store.update('virtualmachineinstances', req.namespace, req.name, (o) => {
+            const st = o.status as Record<string, unknown>;
+            st.phase = 'Running';
+            st.phaseTransitionTimestamps = [{ phase: 'Running', phaseTransitionTimestamp: stamp() }];
+          }),
+        );
+      }
       return { status: 202 };
     },
     logs: (ns, pod, o) => logs.get(`${ns}/${pod}/${o.container ?? ''}`) ?? logs.get(`${ns}/${pod}/`) ?? '',

@@ -1,0 +1,102 @@
+/**
+ * Notifications from a whole run (the CLI in-process, scripted effects): a stop and the end reach the
+ * listener, a hanging or failing listener costs the run at most the bound, rehearsals stay quiet
+ * unless asked, a bad URL stops before any session exists, and the key is in no message.
+ */
+import { mkdtempSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { NotifyMessage } from '../../src/notify/message.js';
+import { runCli } from '../support/cli-harness.js';
+import { fakeWorld } from '../support/fake-effects.js';
+import { listen, type Listener } from './support.js';
+
+const KEY = 'k3y-0f-the-run-never-sent';
+const open: Listener[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((l) => l.close()));
+});
+async function listener(mode: Parameters<typeof listen>[0]): Promise<Listener> {
+  const l = await listen(mode);
+  open.push(l);
+  return l;
+}
+
+/** A valid params file whose notifications time out fast (attempt 0.3 s, bound 1.6 s). */
+function paramsFile(dir: string, notify = 'notify: { timeout: 300ms }'): string {
+  const file = join(dir, 'params.yaml');
+  writeFileSync(
+    file,
+    [
+      'palette: { baseUrl: "https://api.example.com", projectUid: p1 }',
+      'cluster: { uid: c1, name: cluster-1 }',
+      'profiles: { addon: { uid: a1 }, infra: { uid: i1 } }',
+      'target: 4.6.3',
+      'site: { ingressIP: 10.0.0.1, blockStorageClass: px-vm-block }',
+      notify,
+    ].join('\n'),
+  );
+  return file;
+}
+
+const events = (l: Listener) => l.received.map((r) => (JSON.parse(r.body) as NotifyMessage).event);
+const BOUND_MS = 1_600;
+
+async function timed(argv: string[]) {
+  const started = Date.now();
+  const r = await runCli(argv, { world: fakeWorld(), env: { UPGRADE_PILOT_API_KEY: KEY } });
+  return { ...r, ms: Date.now() - started };
+}
+
+describe('notifications from a run', () => {
+  it('a stop at a gate and the end of the resumed run reach the listener; a hanging and a failing one cost at most the bound', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'up-notify-run-'));
+    const params = paramsFile(dir);
+    const base = ['--runbook', 'test/fixtures/runbooks/test.yaml', '--params', params, '--state-dir', join(dir, 'state')];
+    const baseline = await timed(['start', ...base, '--state-dir', join(dir, 'baseline'), '--approve', 'draft']);
+    expect(baseline.code).toBe(0);
+
+    const ok = await listener('ok');
+    const hang = await listener('hang');
+    const failing = await listener('500');
+    const notify = ['--notify', ok.url, '--notify', hang.url, '--notify', failing.url];
+    const first = await timed(['start', ...base, ...notify]);
+    expect(first.code).toBe(3);
+    const resumed = await timed(['resume', '--state-dir', join(dir, 'state'), '--approve', 'draft', ...notify]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+
+    expect(events(ok)).toEqual(['stopped', 'done']);
+    const [stopped, done] = ok.received.map((r) => JSON.parse(r.body) as NotifyMessage);
+    expect(stopped).toMatchObject({ event: 'stopped', cluster: 'cluster-1', step: 'hop1.write', exitCode: 3 });
+    expect(stopped!.text).toMatch(/stopped in step hop1\.write: Stopped at a gate awaiting approval: Write draft \/v1\/clusterprofiles\/p1 The session is saved\. To approve, run: upgrade-pilot resume \S+ --approve draft$/);
+    expect(done).toMatchObject({ event: 'done', exitCode: 0 });
+    expect(hang.received.length).toBeGreaterThan(0);
+    expect(failing.received.length).toBeGreaterThan(0);
+    // Neither run waited on the bad listeners longer than the bound (plus the run's own time).
+    expect(first.ms).toBeLessThan(baseline.ms + BOUND_MS + 1_500);
+    expect(resumed.ms).toBeLessThan(baseline.ms + BOUND_MS + 1_500);
+    // Their failures are said once per run, naming the host only.
+    expect(first.stdout).toMatch(/⚠ Notification \(stopped\) to webhook http:\/\/127\.0\.0\.1:\d+\/… failed: answered 500\./);
+    expect(first.stdout).not.toContain('secret-path');
+    for (const l of [ok, hang, failing]) expect(JSON.stringify(l.received)).not.toContain(KEY);
+  });
+
+  it('a rehearsal sends nothing unless asked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'up-notify-run-'));
+    const ok = await listener('ok');
+    const base = ['rehearse', '--runbook', 'test/fixtures/runbooks/test.yaml', '--params', paramsFile(dir), '--notify', ok.url];
+    expect((await timed([...base, '--state-dir', join(dir, 'a')])).code).toBe(0);
+    expect(ok.received).toEqual([]);
+    expect((await timed([...base, '--state-dir', join(dir, 'b'), '--notify-rehearsal'])).code).toBe(0);
+    expect(ok.received.map((r) => JSON.parse(r.body) as NotifyMessage)).toMatchObject([{ event: 'done', mode: 'rehearsal' }]);
+  });
+
+  it('a plain-http URL to another machine stops the start before a session exists', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'up-notify-run-'));
+    const r = await timed(['start', '--runbook', 'test/fixtures/runbooks/test.yaml', '--params', paramsFile(dir), '--state-dir', join(dir, 'state'), '--notify', 'http://hooks.example.com/services/x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--notify: http:\/\/hooks\.example\.com\/… is plain http to another machine/);
+    expect(existsSync(join(dir, 'state', 'sessions')) ? readdirSync(join(dir, 'state', 'sessions')) : []).toEqual([]);
+  });
+});
