@@ -1,10 +1,7 @@
-#!/usr/bin/env node
 /**
- * Entry point: parse arguments, run the command, map any error to its message and exit code.
- * The only place that decides how the process ends.
+ * The command line: parse arguments, run the command, map any error to its message and exit code.
+ * The only place that decides how the process ends (the executable is src/bin.ts).
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseCommandLine, type CliOptions } from './cli/args.js';
 import { commandHelp, generalHelp } from './cli/help.js';
 import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
@@ -77,25 +74,12 @@ function splashFor(command: string, options: CliOptions): string | undefined {
   return undefined;
 }
 
-function invokedDirectly(): boolean {
+/** Runs the CLI for this process (src/bin.ts): argv, the real streams, the exit code. */
+export async function runFromProcess(): Promise<void> {
   try {
-    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
+    process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+  } catch (err) {
+    process.stderr.write(`error: ${toErrorInfo(err).message}\n`);
+    process.exitCode = ExitCode.failed;
   }
-}
-
-if (invokedDirectly()) {
-  // React's development build loads and renders slower and warns to the terminal; an operator's
-  // run is production unless they say otherwise.
-  process.env.NODE_ENV ??= 'production';
-  main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      process.stderr.write(`error: ${toErrorInfo(err).message}\n`);
-      process.exitCode = ExitCode.failed;
-    },
-  );
 }
