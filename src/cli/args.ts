@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { NsName } from '../engine/params.js';
 import { commands, findCommand, options, type CommandSpec, type OptionName, type OptionSpec } from './commands.js';
+import { hoistKubectlFlags } from './kubectl-plugin.js';
 
 export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large'] as const;
 
@@ -69,6 +70,13 @@ const OptionsSchema = z.object({
 
 export type CliOptions = z.output<typeof OptionsSchema>;
 
+/** The values an option accepts when its schema names them (an enum), for completion; else undefined. */
+export function optionChoices(name: OptionName): readonly string[] | undefined {
+  let schema: z.ZodType | undefined = (OptionsSchema.shape as Record<string, z.ZodType>)[name];
+  while (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault) schema = schema.unwrap() as z.ZodType;
+  return schema instanceof z.ZodEnum ? (schema.options as string[]) : undefined;
+}
+
 export interface Invocation {
   command: CommandSpec;
   options: CliOptions;
@@ -81,7 +89,7 @@ export type Parsed = { kind: 'help'; command?: CommandSpec } | { kind: 'version'
 const secretFlags = ['--api-key', '--apikey', '--key', '--token'];
 
 export function parseCommandLine(argv: string[]): Parsed {
-  const [first, ...rest] = argv;
+  const [first, ...rest] = hoistKubectlFlags(argv);
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' && rest[0] ? findCommand(rest[0]) : undefined;
     return topic ? { kind: 'help', command: topic } : { kind: 'help' };

@@ -6,7 +6,7 @@
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { render } from 'ink';
+import { render, type Instance } from 'ink';
 import { App } from '../app.js';
 import type { CliOptions } from '../cli/args.js';
 import type { Approvals } from '../engine/approval-policy.js';
@@ -48,6 +48,8 @@ export interface SessionRequest {
   onSession?: (id: string) => void;
   /** Replaces the real effects (tests: scripted fakes that fail on unexpected calls). */
   effects?: typeof buildEffects;
+  /** An Ink instance already on the screen (the lab's first frame): the App is drawn into it. */
+  ink?: Instance;
 }
 
 export function approvalsFrom(options: CliOptions): Approvals {
@@ -197,7 +199,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
     let outcome: RunOutcome;
     if (interactive) {
       const run = runner.run();
-      const app = render(
+      const tree = (
         <App
           controller={{
             source: runner,
@@ -212,9 +214,10 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
             reportPath: () => reportPath,
             inProcessLab: Boolean(req.lab),
           }}
-        />,
-        { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false },
+        />
       );
+      const app = req.ink ?? render(tree, { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false });
+      if (req.ink) req.ink.rerender(tree);
       outcome = await run;
       await app.waitUntilExit();
     } else {
