@@ -2,7 +2,7 @@
 /**
  * The build: the CLI as one esbuild bundle in dist/, with the files it reads at run time beside it.
  *
- *   node scripts/build.mjs [--if-stale] [--meta FILE]
+ *   node scripts/build.mjs [--if-stale]
  *
  * - Entry src/bin.ts becomes dist/cli.js (the package's bin). Every dependency is bundled, so the
  *   installed package needs nothing but Node. Code reached only through `await import()` (each
@@ -14,6 +14,8 @@
  *   build cannot follow fails the build instead of failing on an operator's machine.
  * - Source maps (dist/*.map, without the sources' text) for error reports: the bin turns them on
  *   with UPGRADE_PILOT_DEBUG=1.
+ * - esbuild's metafile (what each output holds and imports) goes to node_modules/.cache/upgrade-pilot/
+ *   bundle-meta.json, for the tests (test/package/bundle.test.ts) and for looking at sizes.
  * - `--if-stale` (the tests' global setup) skips the build when dist/ is newer than every input.
  * - The new output replaces the old file by file (renames), so a test already running keeps working.
  */
@@ -27,8 +29,7 @@ const srcDir = join(root, 'src');
 const outDir = join(root, 'dist');
 const stampFile = join(outDir, '.build-stamp');
 const args = process.argv.slice(2);
-const metaAt = args.indexOf('--meta');
-const metaFile = metaAt >= 0 ? resolve(args[metaAt + 1] ?? 'bundle-meta.json') : undefined;
+const metaFile = join(root, 'node_modules', '.cache', 'upgrade-pilot', 'bundle-meta.json');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 /** Newest modification time under the inputs (folders too: a deleted file changes its folder). */
@@ -48,7 +49,7 @@ function newestInput() {
   return newest;
 }
 
-if (args.includes('--if-stale') && existsSync(stampFile) && statSync(stampFile).mtimeMs >= newestInput()) process.exit(0);
+if (args.includes('--if-stale') && existsSync(stampFile) && existsSync(metaFile) && statSync(stampFile).mtimeMs >= newestInput()) process.exit(0);
 
 /** Ink imports its React DevTools bridge (which needs react-devtools-core) when DEV=true: not shipped. */
 const noDevtools = {
@@ -116,7 +117,10 @@ try {
     format: 'esm',
     platform: 'node',
     target: 'node20.19',
-    minify: true,
+    // Whitespace and syntax only: identifiers keep their names, so a stack is readable even without
+    // its source map, and error class names (InputError, …) stay what the code says.
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: 'linked',
     sourcesContent: false,
     metafile: true,
@@ -130,7 +134,8 @@ try {
   });
   for (const [dest, from] of copies) cpSync(from, join(staging, dest), { recursive: true, filter: (f) => !/\.tsx?$/.test(f) });
   chmodSync(join(staging, 'cli.js'), 0o755);
-  if (metaFile) writeFileSync(metaFile, JSON.stringify(result.metafile));
+  mkdirSync(dirname(metaFile), { recursive: true });
+  writeFileSync(metaFile, JSON.stringify(result.metafile));
 
   // Move the new files in (chunks first, the entry last), then drop what the new build no longer has.
   mkdirSync(outDir, { recursive: true });

@@ -2,7 +2,8 @@
  * The command line: parse arguments, run the command, map any error to its message and exit code.
  * The only place that decides how the process ends (the executable is src/bin.ts).
  */
-import { parseCommandLine, type CliOptions } from './cli/args.js';
+import type { CliOptions } from './cli/args.js';
+import { helpRequest } from './cli/help-request.js';
 import { commandHelp, generalHelp } from './cli/help.js';
 import { forProgram, programName } from './cli/kubectl-plugin.js';
 import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
@@ -25,7 +26,8 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
   try {
     // Shell completion's question on every Tab press: answered before anything else loads.
     if (argv[0] === '__complete') return (await import('./commands/completion.js')).runCompleteHelper(argv.slice(1), io.env, write);
-    const parsed = parseCommandLine(argv);
+    // Help and the version need only the command table; the option schemas load for a command that runs.
+    const parsed = helpRequest(argv) ?? (await import('./cli/args.js')).parseCommandLine(argv);
     if (parsed.kind === 'help') {
       write(forProgram(parsed.command ? commandHelp(parsed.command) : generalHelp(toolVersion), overrides.program ?? 'upgrade-pilot'));
       return ExitCode.ok;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { NsName } from '../engine/params.js';
 import { commands, findCommand, options, type CommandSpec, type OptionName, type OptionSpec } from './commands.js';
+import { helpRequest } from './help-request.js';
 import { hoistKubectlFlags } from './kubectl-plugin.js';
 
 export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large'] as const;
@@ -89,12 +90,10 @@ export type Parsed = { kind: 'help'; command?: CommandSpec } | { kind: 'version'
 const secretFlags = ['--api-key', '--apikey', '--key', '--token'];
 
 export function parseCommandLine(argv: string[]): Parsed {
-  const [first, ...rest] = hoistKubectlFlags(argv);
-  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-    const topic = first === 'help' && rest[0] ? findCommand(rest[0]) : undefined;
-    return topic ? { kind: 'help', command: topic } : { kind: 'help' };
-  }
-  if (first === '--version' || first === '-V') return { kind: 'version' };
+  const hoisted = hoistKubectlFlags(argv);
+  const asked = helpRequest(hoisted);
+  if (asked) return asked;
+  const [first, ...rest] = hoisted as [string, ...string[]];
   const command = findCommand(first);
   if (!command) {
     const hint = first.startsWith('-') ? 'Options come after the command.' : `Commands: ${commands.map((c) => c.name).join(', ')}.`;

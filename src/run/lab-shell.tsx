@@ -47,7 +47,7 @@ export function runbookOutline(file: string): { title: string; entries: Entry[] 
 
 const LIST_WIDTH = 36;
 
-function Shell({ meta, entries, doing, onQuit }: { meta: SessionMeta; entries: Entry[]; doing: string; onQuit: () => void }) {
+export function LabShellFrame({ meta, entries, doing, onQuit }: { meta: SessionMeta; entries: Entry[]; doing: string; onQuit: () => void }) {
   const [stopping, setStopping] = useState(false);
   const { stdout } = useStdout();
   const { columns, rows } = useTerminalSize(stdout);
@@ -98,7 +98,7 @@ export function openLabShell(io: RunIO, opts: { scenario: string; rehearsal: boo
   };
   let quit = false;
   const doing = `Starting the embedded lab: a simulated Palette profile API and Kubernetes cluster on 127.0.0.1, scenario "${opts.scenario}"`;
-  const ink = render(<Shell meta={meta} entries={entries} doing={doing} onQuit={() => (quit = true)} />, {
+  const ink = render(<LabShellFrame meta={meta} entries={entries} doing={doing} onQuit={() => (quit = true)} />, {
     stdout: io.stdout,
     stdin: io.stdin,
     exitOnCtrlC: false,
