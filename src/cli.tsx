@@ -88,7 +88,18 @@ function splashFor(command: string, options: CliOptions): string | undefined {
 /** Runs the CLI for this process (src/bin.ts): argv, the real streams, the exit code. */
 export async function runFromProcess(): Promise<void> {
   try {
-    const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+    // stdin and stderr are made on first use: opening a terminal stream loads Node's tty and net
+    // modules, which `--help` or `verify --json` never need (BENCHMARKS.md, "start-up").
+    const io: RunIO = {
+      stdout: process.stdout,
+      get stderr() {
+        return process.stderr;
+      },
+      get stdin() {
+        return process.stdin;
+      },
+      env: process.env,
+    };
     process.exitCode = await main(process.argv.slice(2), io, { program: programName(process.argv[1]) });
   } catch (err) {
     process.stderr.write(`error: ${toErrorInfo(err).message}\n`);

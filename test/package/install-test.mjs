@@ -9,14 +9,12 @@
  * kubectl plugin through the real kubectl (--kubeconfig/--context, $KUBECONFIG, flags before the
  * command). Prints the package's size. About a minute.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, join } from 'node:path';
+import { packAndInstall } from '../../scripts/package.mjs';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
 const tmp = mkdtempSync(join(tmpdir(), 'upgrade-pilot-package-'));
 const results = [];
 let lab;
@@ -48,20 +46,22 @@ function assert(condition, message) {
 // ---------------------------------------------------------------------------------------------
 // Pack and install
 
-const npmEnv = { ...process.env, npm_config_cache: join(tmp, 'npm-cache'), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
-const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: repo, env: npmEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }))[0];
-const tarball = join(tmp, packed.filename);
-const kb = (n) => `${(n / 1024).toFixed(0)} kB`;
-process.stdout.write(`package ${packed.filename}: ${kb(statSync(tarball).size)} packed, ${kb(packed.unpackedSize)} unpacked, ${packed.entryCount} files\n`);
-
-const prefix = join(tmp, 'prefix');
-check('npm install -g of the tarball: offline, empty cache, no dependency installed', () => {
-  execFileSync('npm', ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], { env: npmEnv, stdio: ['ignore', 'ignore', 'pipe'] });
-  const installed = join(prefix, 'lib', 'node_modules', pkg.name);
-  assert(existsSync(join(installed, 'dist', 'cli.js')), 'dist/cli.js is not installed');
-  assert(!existsSync(join(installed, 'node_modules')), `the package installed dependencies: ${existsSync(join(installed, 'node_modules')) ? readdirSync(join(installed, 'node_modules')).join(', ') : ''}`);
-  for (const bin of Object.keys(pkg.bin)) assert(existsSync(join(prefix, 'bin', bin)), `bin ${bin} is missing`);
+let installed;
+check('npm pack, then npm install -g of the tarball: offline, empty cache, no dependency installed', () => {
+  installed = packAndInstall(tmp);
+  const kb = (n) => `${(n / 1024).toFixed(0)} kB`;
+  process.stdout.write(`     package ${installed.tarball.split('/').pop()}: ${kb(installed.packedBytes)} packed, ${kb(installed.unpackedBytes)} unpacked, ${installed.files} files\n`);
+  assert(existsSync(installed.cli), 'dist/cli.js is not installed');
+  const deps = join(installed.packageDir, 'node_modules');
+  assert(!existsSync(deps), `the package installed dependencies: ${existsSync(deps) ? readdirSync(deps).join(', ') : ''}`);
+  for (const [name, path] of Object.entries(installed.bins)) assert(existsSync(path), `bin ${name} is missing`);
 });
+if (!installed) {
+  rmSync(tmp, { recursive: true, force: true });
+  process.stdout.write('package: 0 passed, 1 failed\n');
+  process.exit(1);
+}
+const prefix = installed.prefix;
 
 // A machine with only Node and kubectl: a PATH of the installed bins and those two, a fresh HOME,
 // a working folder outside the clone (nothing resolves from its node_modules).
@@ -92,7 +92,7 @@ function expectExit(r, code, what) {
 check('upgrade-pilot --version', () => {
   const r = run(bin, ['--version']);
   expectExit(r, 0, '--version');
-  assert(r.stdout.trim() === pkg.version, `printed ${r.stdout.trim()}, expected ${pkg.version}`);
+  assert(r.stdout.trim() === installed.version, `printed ${r.stdout.trim()}, expected ${installed.version}`);
 });
 
 check('upgrade-pilot --help', () => {
