@@ -8,9 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
 import { approvableGates, labScenarios } from '../../src/cli/args.js';
 import { bashScript } from '../../src/cli/completion/bash.js';
 import { fishScript } from '../../src/cli/completion/fish.js';
@@ -19,6 +17,7 @@ import { zshScript } from '../../src/cli/completion/zsh.js';
 import { commands } from '../../src/cli/commands.js';
 import { builtinSteps } from '../../src/steps/index.js';
 import { CLI } from '../e2e/support.js';
+import { runCli } from '../support/cli-harness.js';
 
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 const gates = builtinSteps()
@@ -86,16 +85,10 @@ describe('what completion offers, from the definitions', () => {
 });
 
 describe('`upgrade-pilot completion` and `__complete`', () => {
-  async function cli(argv: string[], env: NodeJS.ProcessEnv = {}) {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (d: Buffer) => (out += d.toString()));
-    stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const code = await main(argv, { stdout: stdout as never, stderr: stderr as never, stdin: process.stdin, env });
-    return { code, out, err };
-  }
+  const cli = async (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+    const r = await runCli(argv, { env });
+    return { code: r.code, out: r.stdout, err: r.stderr };
+  };
 
   it.each([
     [[], 'needs the shell'],

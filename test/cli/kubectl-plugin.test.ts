@@ -7,12 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
 import { parseCommandLine } from '../../src/cli/args.js';
 import { forProgram, hoistKubectlFlags, programName } from '../../src/cli/kubectl-plugin.js';
 import { CLI } from '../e2e/support.js';
+import { runCli } from '../support/cli-harness.js';
 
 describe('kubectl flags before the command', () => {
   it.each([
@@ -59,12 +58,9 @@ describe('the program name', () => {
   });
 
   it('help, run as the plugin, shows the command as typed', async () => {
-    const stdout = new PassThrough();
-    let out = '';
-    stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const io = { stdout: stdout as never, stderr: new PassThrough() as never, stdin: process.stdin, env: {} };
-    expect(await main(['verify', '--help'], io, { program: 'kubectl upgrade-pilot' })).toBe(0);
-    expect(out).toContain('Usage: kubectl upgrade-pilot verify [options]');
+    const r = await runCli(['verify', '--help'], { program: 'kubectl upgrade-pilot' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: kubectl upgrade-pilot verify [options]');
   });
 });
 
