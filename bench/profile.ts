@@ -66,7 +66,9 @@ export function breakdown(profileFile: string): Breakdown {
     if (fn === '(program)' || fn === '(root)') return 'V8 and Node native code';
     if (url.startsWith('node:internal/modules') || url.startsWith('node:internal/vm') || fn === 'compileSourceTextModule') return 'module loading (Node\u2019s loader, compiling)';
     if (url.includes('child_process')) return 'starting kubectl processes (spawn)';
-    if (url.startsWith('node:') || url === '') return 'Node internals (streams, buffers, timers, …)';
+    if (url === '') return 'V8 builtins (no script)';
+    // Node's own JavaScript, by module: node:internal/streams/readable → "Node: streams"
+    if (url.startsWith('node:')) return `Node: ${url.replace(/^node:(internal\/)?/, '').split('/')[0]}`;
     if (url.startsWith('file:')) {
       const entry = mapFor(url)?.findEntry(lineNumber, columnNumber) as { originalSource?: string } | undefined;
       const source = entry?.originalSource ?? url;
