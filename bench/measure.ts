@@ -29,6 +29,8 @@ export interface MeasureOptions {
   ownRss?: boolean;
   /** Kill the child after this long (a benchmark must never hang the run). */
   timeoutMs?: number;
+  /** Start time matters more than memory: run the command itself, not under GNU time. */
+  noPeak?: boolean;
 }
 
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -38,7 +40,8 @@ export function measure(cmd: string, args: string[], opts: MeasureOptions = {}):
   const dir = mkdtempSync(join(tmpdir(), 'up-bench-'));
   const timeFile = join(dir, 'time');
   const rssFile = join(dir, 'rss');
-  const [file, argv] = gnuTime ? [gnuTime, ['-f', '%M', '-o', timeFile, cmd, ...args]] : [cmd, args];
+  const timed = gnuTime && !opts.noPeak;
+  const [file, argv] = timed ? [gnuTime, ['-f', '%M', '-o', timeFile, cmd, ...args]] : [cmd, args];
   const env = { ...process.env, ...opts.env, ...(opts.ownRss ? { [RSS_FILE_ENV]: rssFile } : {}) };
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -57,7 +60,7 @@ export function measure(cmd: string, args: string[], opts: MeasureOptions = {}):
         const n = Number(readFileSync(f, 'utf8').trim().split('\n').pop());
         return Number.isNaN(n) || n <= 0 ? undefined : n;
       };
-      const peakKb = gnuTime ? readKb(timeFile) : undefined;
+      const peakKb = timed ? readKb(timeFile) : undefined;
       const ownPeakKb = opts.ownRss ? readKb(rssFile) : undefined;
       rmSync(dir, { recursive: true, force: true });
       resolve({

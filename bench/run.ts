@@ -1,15 +1,16 @@
 /**
- * `npm run bench`: every benchmark of issue 10 in one run, its figures (minimum / median / maximum
- * over several runs, and ratios from the same run), a table of goals met or missed, and
- * `bench-results.json`. Not part of `npm test`.
+ * `npm run bench`: every benchmark of issues 10 and 19 in one run, its figures (minimum / median /
+ * maximum over several runs, and ratios from the same run), a table of goals met or missed, and
+ * `bench-results.json`. Not part of `npm test`. The CLI measured is the installed package: `npm
+ * pack`, then `npm install -g` of the tarball into a temporary prefix (scripts/package.mjs).
  *
- *   node --expose-gc dist-bench/bench/run.js [--only verify,scaling,values,tui,journal,registry] [--quick]
+ *   node --expose-gc dist-bench/bench/run.js [--only startup,verify,scaling,values,tui,journal,registry] [--quick]
  *
  * `--quick` runs fewer repetitions and smaller sizes, to try the harness; its figures are not the
  * ones to publish.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,8 @@ import { runJournalBenchmark } from './journal-bench.js';
 import { liveLabPids, sizesFor, startLabProcess, type LabProcess } from './lab-process.js';
 import { cpuMark, othersCores } from './load.js';
 import { hasGnuTime } from './measure.js';
+import { breakdown, medianBreakdown, type Breakdown } from './profile.js';
+import { startupTimes } from './startup-bench.js';
 import { mb, ms, range, stats, table, type Goal, type Stats } from './stats.js';
 import { runRegistryBenchmark } from './registry-bench.js';
 import { firstFrames, keyToFrame } from './tui-bench.js';
@@ -25,7 +28,6 @@ import { realKubectl, VerifyBench, type Sample, type VerifySample } from './veri
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
-const cli = join(repo, 'dist', 'cli.js');
 const hook = join(here, 'rss-hook.js');
 
 const argv = process.argv.slice(2);
@@ -36,6 +38,29 @@ const wanted = (name: string) => !only || only.has(name);
 
 const runStarted = performance.now();
 const root = mkdtempSync(join(tmpdir(), 'upgrade-pilot-bench-'));
+
+interface Installed {
+  version: string;
+  tarball: string;
+  packedBytes: number;
+  unpackedBytes: number;
+  files: number;
+  bins: Record<string, string>;
+  cli: string;
+}
+
+/** The package as an operator installs it (scripts/package.mjs): every figure below is of this copy. */
+function installPackage(): Installed {
+  const dir = mkdtempSync(join(root, 'package-'));
+  const r = spawnSync(process.execPath, [join(repo, 'scripts', 'package.mjs'), dir], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (r.status !== 0) throw new Error('npm pack / npm install -g of the package failed');
+  return JSON.parse(r.stdout) as Installed;
+}
+
+// Set by main() before any section runs.
+let installed: Installed;
+let cli: string;
+let bin: string;
 const goals: Goal[] = [];
 const results: Record<string, unknown> = {};
 const load: Array<{ section: string; loadAverageStart: number[]; loadAverageEnd: number[]; othersCores: number | undefined; seconds: number }> = [];
@@ -51,6 +76,25 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(a / b >= 10 ? 0 : 2)}
 const round = (n: number) => Math.round(n * 10) / 10;
 const statsJson = (s: Stats | undefined) => (s ? { min: round(s.min), median: round(s.median), max: round(s.max), n: s.n } : undefined);
 const heading = (s: string) => say(`\n## ${s}\n`);
+const ratioGoals: Array<{ what: string; ratio: string; goal: string }> = [];
+
+/** Per part, --help's time next to the floor's, largest difference first. */
+function gapRows(a: Breakdown, floor: Breakdown): string[][] {
+  const parts = new Set([...a.parts.map((p) => p.what), ...floor.parts.map((p) => p.what)]);
+  const get = (b: Breakdown, what: string) => b.parts.find((p) => p.what === what)?.ms ?? 0;
+  return [...parts]
+    .map((what) => ({ what, a: get(a, what), f: get(floor, what) }))
+    .sort((x, y) => y.a - y.f - (x.a - x.f))
+    .map((r) => [r.what, ms(r.a), ms(r.f), `${r.a - r.f >= 0 ? '+' : '−'}${ms(Math.abs(r.a - r.f))}`]);
+}
+
+/** A CPU profile's parts (bench/profile.ts), largest first, as table rows. */
+function profileRows(b: Breakdown, top = 10): string[][] {
+  const sampled = b.parts.reduce((n, p) => n + p.ms, 0);
+  const shown = b.parts.slice(0, top);
+  const rest = b.parts.slice(top).reduce((n, p) => n + p.ms, 0);
+  return [...shown.map((p) => [p.what, ms(p.ms), `${((p.ms / sampled) * 100).toFixed(0)}%`]), ...(rest ? [['everything else', ms(rest), `${((rest / sampled) * 100).toFixed(0)}%`]] : [])];
+}
 
 function goal(name: string, target: string, measured: string, met: boolean): void {
   goals.push({ name, target, measured, met });
@@ -148,6 +192,11 @@ async function verificationAtScale(): Promise<void> {
   const jsonPeak = kb(json, (x) => x.peakKb);
   if (jsonPeak && vOwn) say(`memory: -o json's largest process / verify's node process (median): ${ratio(jsonPeak.median, vOwn.median)}`);
   say(`(b) kinds: ${b.jsonKinds().join(', ')}`);
+  // What verify spends beyond the bare baseline: one more run under the CPU profiler (slower than
+  // the measured runs; the proportions are the point), traced back through the bundle's source maps.
+  const verifyProfile = breakdown(await b.profile());
+  say(`\nwhere verify's time goes (one run under node --cpu-prof, ${ms(verifyProfile.totalMs)} in all, self time by origin):`);
+  for (const line of table(['what', 'time', 'share'], profileRows(verifyProfile))) say(line);
 
   results.verification = {
     lab: large.sizes,
@@ -155,7 +204,7 @@ async function verificationAtScale(): Promise<void> {
     kubectlCalls: learnt.calls,
     apiPaths: b.rawPaths,
     overall: learnt.sample.overall,
-    verify: { wallMs: statsJson(v), nodePeakKb: statsJson(vOwn), largestPeakKb: statsJson(vTree), innerMs: statsJson(inner), samples: verify },
+    verify: { wallMs: statsJson(v), nodePeakKb: statsJson(vOwn), largestPeakKb: statsJson(vTree), innerMs: statsJson(inner), samples: verify, profile: verifyProfile },
     bare: { wallMs: statsJson(a), peakKb: statsJson(kb(bare, (x) => x.peakKb)), samples: bare },
     json: { kinds: b.jsonKinds(), wallMs: statsJson(j), peakKb: statsJson(jsonPeak), samples: json },
     loop: { vms: targets.length, scaledTo: large.sizes.vms, wallMs: statsJson(l), scaledMedianMs: round(l.median * scale), peakKb: statsJson(kb(loop, (x) => x.peakKb)), samples: loop },
@@ -168,6 +217,7 @@ async function verificationAtScale(): Promise<void> {
     },
   };
   goal('verify within 1.5× of the bare baseline', '≤ 1.5×', `${ratio(v.median, a.median)} (${ms(v.median)} vs ${ms(a.median)})`, v.median <= 1.5 * a.median);
+  ratioGoals.push({ what: `verify / bare kubectl get --raw, ${large.sizes.vms} VMs`, ratio: ratio(v.median, a.median), goal: '≤ 1.5×' });
   goal(`verify ≥ 20× faster than -o json at ${large.sizes.pods} pods`, '≥ 20×', `${ratio(j.median, v.median)} (${ms(j.median)} vs ${ms(v.median)})`, j.median >= 20 * v.median);
   goal(`verify's node process under 400 MB (${large.sizes.vms} VMs)`, '< 400 MB', vOwn ? `${mb(vOwn.max)} max` : 'n/a', vOwn !== undefined && vOwn.max < 400 * 1024);
 
@@ -280,6 +330,7 @@ async function tui(): Promise<void> {
   const k = await keyToFrame(5000, quick ? 10 : 40, quick ? 3 : 10);
   const f = stats(ff.tui);
   const full = stats(ff.interactive);
+  const ready = stats(ff.ready);
   const n = stats(ff.nodeFloor);
   const key = stats(k.keyMs);
   const poll = stats(k.pollMs);
@@ -287,7 +338,8 @@ async function tui(): Promise<void> {
     ['what', 'min / median / max', 'samples'],
     [
       ['first frame: `upgrade-pilot lab` in a pseudo-terminal, spawn → first line on screen', range(f), String(ff.tui.length)],
-      ['first TUI frame: spawn → Ink draws the steps (lab started, keys live)', range(full), String(ff.interactive.length)],
+      ['first TUI frame: spawn → Ink draws the runbook\'s steps (the lab still starting)', range(full), String(ff.interactive.length)],
+      ['lab ready: spawn → the session\'s first screen (the lab\'s guide, keys live)', range(ready), String(ff.ready.length)],
       ['floor: `node -e` printing one line in the same pseudo-terminal', range(n), String(ff.nodeFloor.length)],
       [`key ↓ → new frame, migrations table of ${k.rows} rows`, range(key), String(k.keyMs.length)],
       [`new poll (${k.rows} fresh rows) → new frame`, range(poll), String(k.pollMs.length)],
@@ -295,10 +347,58 @@ async function tui(): Promise<void> {
     ],
   ))
     say(line);
-  results.tui = { firstFrameMs: statsJson(f), firstTuiFrameMs: statsJson(full), nodeFloorMs: statsJson(n), keyToFrameMs: statsJson(key), pollToFrameMs: statsJson(poll), mountMs: round(k.mountMs), rows: k.rows };
+  results.tui = { firstFrameMs: statsJson(f), firstTuiFrameMs: statsJson(full), labReadyMs: statsJson(ready), nodeFloorMs: statsJson(n), keyToFrameMs: statsJson(key), pollToFrameMs: statsJson(poll), mountMs: round(k.mountMs), rows: k.rows };
   goal('first frame (first line on screen)', '< 500 ms', `${ms(f.median)} median`, f.median < 500);
-  goal('first TUI frame (Ink, lab started)', '< 500 ms', `${ms(full.median)} median`, full.median < 500);
+  goal('first TUI frame (Ink draws the steps)', '< 500 ms', `${ms(full.median)} median`, full.median < 500);
+  ratioGoals.push({ what: 'first TUI frame / 500 ms', ratio: ratio(full.median, 500), goal: '< 1×' });
   goal(`key to frame, ${k.rows} rows`, '< 50 ms', `${ms(key.median)} median, ${ms(key.max)} max`, key.max < 50);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7: start-up (issue 19)
+
+async function startup(): Promise<void> {
+  heading('7. Start-up of the installed package');
+  const s = await startupTimes(bin, quick ? 3 : 20);
+  const floor = stats(s.nodeFloor);
+  const help = stats(s.help);
+  const version = stats(s.version);
+  const maps = stats(s.helpWithSourceMaps);
+  for (const line of table(
+    ['what', 'min / median / max', 'vs node -e 0 (median)', 'runs'],
+    [
+      ['floor: `node -e 0`', range(floor), '1×', String(s.nodeFloor.length)],
+      ['`upgrade-pilot --help` (the installed bin)', range(help), ratio(help.median, floor.median), String(s.help.length)],
+      ['`upgrade-pilot --version`', range(version), ratio(version.median, floor.median), String(s.version.length)],
+      ['`--help` with UPGRADE_PILOT_DEBUG=1 (source maps on)', range(maps), ratio(maps.median, floor.median), String(s.helpWithSourceMaps.length)],
+    ],
+  ))
+    say(line);
+  // The gap to the floor, part by part: --help and `node -e 0`, each profiled a few times (medians).
+  const profiled = (args: string[]) => {
+    const runsOf = Array.from({ length: quick ? 3 : 9 }, () => {
+      const dir = mkdtempSync(join(root, 'prof-'));
+      execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, ...args], { stdio: 'ignore' });
+      return breakdown(join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!));
+    });
+    return medianBreakdown(runsOf);
+  };
+  const helpProfile = profiled([cli, '--help']);
+  const floorProfile = profiled(['-e', '0']);
+  say(`\nwhat --help spends beyond \`node -e 0\` (each under node --cpu-prof, median of the runs; ${ms(helpProfile.totalMs)} against ${ms(floorProfile.totalMs)}):`);
+  for (const line of table(['what', '--help', 'node -e 0', 'difference'], gapRows(helpProfile, floorProfile))) say(line);
+  say(`\npackage: ${installed.tarball.split('/').pop()}, ${(installed.packedBytes / 1024).toFixed(0)} kB packed, ${(installed.unpackedBytes / 1024).toFixed(0)} kB installed, ${installed.files} files, no dependencies`);
+  results.startup = {
+    package: { packedBytes: installed.packedBytes, unpackedBytes: installed.unpackedBytes, files: installed.files },
+    nodeFloorMs: statsJson(floor),
+    helpMs: statsJson(help),
+    versionMs: statsJson(version),
+    helpWithSourceMapsMs: statsJson(maps),
+    helpProfile,
+    floorProfile,
+  };
+  goal('--help within 2× of `node -e 0`', '≤ 2×', `${ratio(help.median, floor.median)} (${ms(help.median)} vs ${ms(floor.median)})`, help.median <= 2 * floor.median);
+  ratioGoals.push({ what: '--help / node -e 0', ratio: ratio(help.median, floor.median), goal: '≤ 2×' });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -357,6 +457,11 @@ async function main(): Promise<number> {
   if (!m.gnuTime) say('GNU time (/usr/bin/time) is missing: peak memory of child processes is not measured.');
   let failed: unknown;
   try {
+    installed = installPackage();
+    cli = installed.cli;
+    bin = installed.bins['upgrade-pilot']!;
+    say(`measured: the installed package ${installed.tarball.split('/').pop()} (npm install -g of the tarball into a temporary prefix)`);
+    await section('startup', startup);
     await section('verify', verificationAtScale);
     await section('scaling', scaling);
     // The large lab's server is not needed any more: stop it before the in-process benchmarks
@@ -379,6 +484,10 @@ async function main(): Promise<number> {
     goals.map((g) => [g.name, g.target, g.measured, g.met ? 'met' : 'MISSED']),
   ))
     say(line);
+  if (ratioGoals.length) {
+    say('\nThe three ratios of issue 19:');
+    for (const r of ratioGoals) say(`  ${r.what}: ${r.ratio} (goal ${r.goal})`);
+  }
   const missed = goals.filter((g) => !g.met).length;
   say(`\n${goals.length - missed} of ${goals.length} goals met${missed ? `; ${missed} missed (see BENCHMARKS.md for why and what would fix each)` : ''}. Total bench time ${ms(totalMs)}.`);
   const file = join(repo, 'bench-results.json');

@@ -88,23 +88,26 @@ export function firstFrame(command: string, markers: string[], env: NodeJS.Proce
 /**
  * `tui`: the first line on screen (the splash `upgrade-pilot · starting the embedded lab…`, written
  * before anything heavy loads); `interactive`: the TUI's own first frame (Ink drawing the runbook's
- * steps, keys live) after Ink and React load and the lab starts.
+ * steps: the shell drawn while the lab starts); `ready`: the lab started and the session's first
+ * screen (the lab's guide, "Welcome to the upgrade-pilot lab."), keys acting on the session.
  */
-export async function firstFrames(cli: string, root: string, runs: number): Promise<{ tui: number[]; interactive: number[]; nodeFloor: number[] }> {
+export async function firstFrames(cli: string, root: string, runs: number): Promise<{ tui: number[]; interactive: number[]; ready: number[]; nodeFloor: number[] }> {
   const tui: number[] = [];
   const interactive: number[] = [];
+  const ready: number[] = [];
   const nodeFloor: number[] = [];
   for (let i = 0; i <= runs; i++) {
     // Sessions and the lab's folder go under a folder of this run, removed after each start
     const dir = mkdtempSync(join(root, 'tui-'));
     const env = { XDG_STATE_HOME: dir, TMPDIR: dir };
     try {
-      const t = await firstFrame(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} lab`, ['upgrade-pilot', 'Preflight checks'], env);
+      const t = await firstFrame(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} lab`, ['upgrade-pilot', 'Preflight checks', 'Welcome to the upgrade-pilot lab'], env);
       const f = await firstFrame(`${JSON.stringify(process.execPath)} -e "process.stdout.write('ready\\\\n'); setTimeout(() => {}, 5000)"`, ['ready'], env);
       // The first start warms the disk cache: not counted
       if (i > 0) {
         tui.push(t.ms[0]!);
         interactive.push(t.ms[1]!);
+        ready.push(t.ms[2]!);
         nodeFloor.push(f.ms[0]!);
       }
     } finally {
@@ -112,7 +115,7 @@ export async function firstFrames(cli: string, root: string, runs: number): Prom
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  return { tui, interactive, nodeFloor };
+  return { tui, interactive, ready, nodeFloor };
 }
 
 const manyRows = (n: number): MigrationRow[] =>

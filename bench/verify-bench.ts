@@ -14,7 +14,7 @@
  * process's own peak (rss-hook.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LabProcess } from './lab-process.js';
@@ -23,7 +23,7 @@ import { measure, type Measured } from './measure.js';
 export interface VerifyEnv {
   /** Folder for scripts, caches and wrappers (removed by the caller). */
   root: string;
-  /** dist/cli.js */
+  /** The installed package's dist/cli.js */
   cli: string;
   /** dist-bench/bench/rss-hook.js */
   hook: string;
@@ -143,6 +143,20 @@ export class VerifyBench {
 
   verify(): Promise<VerifySample> {
     return this.runVerify();
+  }
+
+  /** One more verify under `node --cpu-prof` (slower than the measured runs): the profile's path. */
+  async profile(): Promise<string> {
+    const dir = mkdtempSync(join(this.dir, 'cpu-prof-'));
+    const m = await measure(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, this.env.cli, 'verify', '--params', this.lab.json.params, '--json'], {
+      env: { UPGRADE_PILOT_API_KEY: this.lab.json.apiKey },
+      noPeak: true,
+      timeoutMs: 300_000,
+    });
+    if (m.code !== 0 && m.code !== 1) fail('upgrade-pilot verify --cpu-prof', m);
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error('verify wrote no CPU profile');
+    return join(dir, file);
   }
 
   /** (a) the same API paths, parallel `kubectl get --raw`, nothing parsed; plus the profile read. */

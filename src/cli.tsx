@@ -1,12 +1,11 @@
-#!/usr/bin/env node
 /**
- * Entry point: parse arguments, run the command, map any error to its message and exit code.
- * The only place that decides how the process ends.
+ * The command line: parse arguments, run the command, map any error to its message and exit code.
+ * The only place that decides how the process ends (the executable is src/bin.ts).
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { parseCommandLine, type CliOptions } from './cli/args.js';
+import type { CliOptions } from './cli/args.js';
+import { helpRequest } from './cli/help-request.js';
 import { commandHelp, generalHelp } from './cli/help.js';
+import { forProgram, programName } from './cli/kubectl-plugin.js';
 import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
 import type { RunIO, SessionRequest } from './run/session-run.js';
 import type { StepRegistry } from './engine/step-kind.js';
@@ -14,18 +13,23 @@ import { toolVersion } from './version.js';
 import { isInteractive } from './run/interactive.js';
 import { showSplash } from './run/splash.js';
 
-/** Test seams: a registry of test step kinds, scripted effects. Production passes nothing. */
+/** Test seams (a registry of test step kinds, scripted effects; production passes none) and how the tool was invoked. */
 export interface MainOverrides {
   registry?: StepRegistry;
   effects?: SessionRequest['effects'];
+  /** The program as the operator typed it (`kubectl upgrade-pilot` when run as a kubectl plugin); for help texts. */
+  program?: string;
 }
 
 export async function main(argv: string[], io: RunIO, overrides: MainOverrides = {}): Promise<ExitCode> {
   const write = (s: string) => io.stdout.write(`${s}\n`);
   try {
-    const parsed = parseCommandLine(argv);
+    // Shell completion's question on every Tab press: answered before anything else loads.
+    if (argv[0] === '__complete') return (await import('./commands/completion.js')).runCompleteHelper(argv.slice(1), io.env, write);
+    // Help and the version need only the command table; the option schemas load for a command that runs.
+    const parsed = helpRequest(argv) ?? (await import('./cli/args.js')).parseCommandLine(argv);
     if (parsed.kind === 'help') {
-      write(parsed.command ? commandHelp(parsed.command) : generalHelp(toolVersion));
+      write(forProgram(parsed.command ? commandHelp(parsed.command) : generalHelp(toolVersion), overrides.program ?? 'upgrade-pilot'));
       return ExitCode.ok;
     }
     if (parsed.kind === 'version') {
@@ -35,36 +39,40 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     const { command, options, positional } = parsed.invocation;
     const splash = splashFor(command.name, options);
     if (splash && isInteractive(options, io)) showSplash(io.stdout, io.stderr, splash);
-    const registry = overrides.registry ?? (await import('./steps/index.js')).builtinSteps();
+    // Each command loads only what it uses: the step kinds, the TUI (Ink, React) and the lab are
+    // separate parts of the bundle, which `--help` or `sessions` never load (see BENCHMARKS.md).
+    const registry = async () => overrides.registry ?? (await import('./steps/index.js')).builtinSteps();
     const seams = overrides.effects ? { effects: overrides.effects } : {};
-    // Each command loads only what it uses: the TUI (Ink, React) and the lab cost about half a
-    // second to load, which `verify`, `plan` or `--help` should not pay (see BENCHMARKS.md).
     const runSession = async (req: SessionRequest) => (await import('./run/session-run.js')).runSession(req, io);
     switch (command.name) {
       case 'start':
-        return await runSession({ kind: 'start', options, registry, dryRun: options['dry-run'], ...seams });
+        return await runSession({ kind: 'start', options, registry: await registry(), dryRun: options['dry-run'], ...seams });
       case 'rehearse':
-        return await runSession({ kind: 'start', options, registry, dryRun: true, ...seams });
+        return await runSession({ kind: 'start', options, registry: await registry(), dryRun: true, ...seams });
       case 'resume':
-        return await runSession({ kind: 'resume', options, registry, ...(positional ? { sessionId: positional } : {}), ...seams });
+        return await runSession({ kind: 'resume', options, registry: await registry(), ...(positional ? { sessionId: positional } : {}), ...seams });
       case 'sessions':
         return (await import('./commands/sessions.js')).listSessions(options, io.env, write);
       case 'lab':
         return await (await import('./commands/lab.js')).runLab(parsed.invocation, io, registry);
       case 'diff':
-        return await (await import('./commands/diff.js')).runDiffCommand(options, io, registry);
+        return await (await import('./commands/diff.js')).runDiffCommand(options, io, await registry());
       case 'plan':
-        return await (await import('./commands/plan.js')).runPlanCommand(options, io, registry);
+        return await (await import('./commands/plan.js')).runPlanCommand(options, io, await registry());
       case 'report':
         return (await import('./commands/report.js')).runReportCommand(options, positional, io);
       case 'verify':
-        return await (await import('./commands/verify.js')).runVerifyCommand(options, io, registry);
+        return await (await import('./commands/verify.js')).runVerifyCommand(options, io, await registry());
+      case 'completion':
+        return (await import('./commands/completion.js')).runCompletionCommand(positional, await registry(), write);
       default:
         throw new InputError('usage.not-available', `\`upgrade-pilot ${command.name}\` is not available in this version.`, { hint: 'Run `upgrade-pilot --help`.' });
     }
   } catch (err) {
     const info = toErrorInfo(err);
     io.stderr.write(`error: ${info.message}\n${info.hint ? `  what to do: ${info.hint}\n` : ''}`);
+    // A bug's report needs where it happened: with UPGRADE_PILOT_DEBUG the stack, mapped to src/ (src/bin.ts).
+    if (info.kind === 'internal' && io.env.UPGRADE_PILOT_DEBUG && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
     return exitCodeOf(err);
   }
 }
@@ -77,25 +85,24 @@ function splashFor(command: string, options: CliOptions): string | undefined {
   return undefined;
 }
 
-function invokedDirectly(): boolean {
+/** Runs the CLI for this process (src/bin.ts): argv, the real streams, the exit code. */
+export async function runFromProcess(): Promise<void> {
   try {
-    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
+    // stdin and stderr are made on first use: opening a terminal stream loads Node's tty and net
+    // modules, which `--help` or `verify --json` never need (BENCHMARKS.md, "start-up").
+    const io: RunIO = {
+      stdout: process.stdout,
+      get stderr() {
+        return process.stderr;
+      },
+      get stdin() {
+        return process.stdin;
+      },
+      env: process.env,
+    };
+    process.exitCode = await main(process.argv.slice(2), io, { program: programName(process.argv[1]) });
+  } catch (err) {
+    process.stderr.write(`error: ${toErrorInfo(err).message}\n`);
+    process.exitCode = ExitCode.failed;
   }
-}
-
-if (invokedDirectly()) {
-  // React's development build loads and renders slower and warns to the terminal; an operator's
-  // run is production unless they say otherwise.
-  process.env.NODE_ENV ??= 'production';
-  main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      process.stderr.write(`error: ${toErrorInfo(err).message}\n`);
-      process.exitCode = ExitCode.failed;
-    },
-  );
 }

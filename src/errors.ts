@@ -120,7 +120,7 @@ export function toErrorInfo(err: unknown): ErrorInfo {
     kind: 'internal',
     code: 'internal',
     message,
-    hint: 'This is a bug in upgrade-pilot. The session is saved; please report the message above.',
+    hint: 'This is a bug in upgrade-pilot. The session is saved; please report the message above (run again with UPGRADE_PILOT_DEBUG=1 to add where it happened).',
   };
 }
 

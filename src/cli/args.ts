@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { NsName } from '../engine/params.js';
 import { commands, findCommand, options, type CommandSpec, type OptionName, type OptionSpec } from './commands.js';
+import { helpRequest } from './help-request.js';
+import { hoistKubectlFlags } from './kubectl-plugin.js';
 
 export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph'] as const;
 
@@ -74,6 +76,13 @@ const OptionsSchema = z.object({
 
 export type CliOptions = z.output<typeof OptionsSchema>;
 
+/** The values an option accepts when its schema names them (an enum), for completion; else undefined. */
+export function optionChoices(name: OptionName): readonly string[] | undefined {
+  let schema: z.ZodType | undefined = (OptionsSchema.shape as Record<string, z.ZodType>)[name];
+  while (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault) schema = schema.unwrap() as z.ZodType;
+  return schema instanceof z.ZodEnum ? (schema.options as string[]) : undefined;
+}
+
 export interface Invocation {
   command: CommandSpec;
   options: CliOptions;
@@ -86,12 +95,10 @@ export type Parsed = { kind: 'help'; command?: CommandSpec } | { kind: 'version'
 const secretFlags = ['--api-key', '--apikey', '--key', '--token'];
 
 export function parseCommandLine(argv: string[]): Parsed {
-  const [first, ...rest] = argv;
-  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-    const topic = first === 'help' && rest[0] ? findCommand(rest[0]) : undefined;
-    return topic ? { kind: 'help', command: topic } : { kind: 'help' };
-  }
-  if (first === '--version' || first === '-V') return { kind: 'version' };
+  const hoisted = hoistKubectlFlags(argv);
+  const asked = helpRequest(hoisted);
+  if (asked) return asked;
+  const [first, ...rest] = hoisted as [string, ...string[]];
   const command = findCommand(first);
   if (!command) {
     const hint = first.startsWith('-') ? 'Options come after the command.' : `Commands: ${commands.map((c) => c.name).join(', ')}.`;

@@ -49,8 +49,8 @@ export interface CommandSpec {
   /** Longer text for `<command> --help`. */
   details: string[];
   options: OptionName[];
-  /** Positional argument, if any. */
-  positional?: { name: string; description: string };
+  /** Positional argument, if any (`choices`: the words it accepts, for the parser's message and completion). */
+  positional?: { name: string; description: string; choices?: readonly string[] };
 }
 
 const target: OptionName[] = ['runbook', 'params', 'kubeconfig', 'context', 'state-dir', 'api-key-file'];
@@ -137,6 +137,18 @@ export const commands: CommandSpec[] = [
       'and runs until Ctrl+C; every command works against it with that params file.',
     ],
     options: ['scenario', 'serve', 'state-dir', 'speed', 'dialect', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
+  },
+  {
+    name: 'completion',
+    usage: 'upgrade-pilot completion bash|zsh|fish',
+    summary: 'Print a shell completion script (commands, options, scenarios, gates, session ids)',
+    details: [
+      'bash:  source <(upgrade-pilot completion bash)   (or save it in ~/.local/share/bash-completion/completions/upgrade-pilot)',
+      'zsh:   source <(upgrade-pilot completion zsh)    (or save it as _upgrade-pilot in a folder of $fpath)',
+      'fish:  upgrade-pilot completion fish > ~/.config/fish/completions/upgrade-pilot.fish',
+    ],
+    options: ['help'],
+    positional: { name: 'shell', description: 'bash, zsh or fish', choices: ['bash', 'zsh', 'fish'] },
   },
 ];
 

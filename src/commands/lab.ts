@@ -9,33 +9,60 @@ import { join, resolve } from 'node:path';
 import type { Invocation } from '../cli/args.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode } from '../errors.js';
-import { startLab, type LabHandle } from '../lab/index.js';
-import { runSession, type RunIO } from '../run/session-run.js';
+import type { LabHandle } from '../lab/index.js';
+import { isInteractive } from '../run/interactive.js';
+import type { LabShell } from '../run/lab-shell.js';
+import type { RunIO } from '../run/session-run.js';
 
 export interface RunLabOptions {
   /** Stops a `--serve` lab like SIGTERM would (tests). */
   signal?: AbortSignal;
 }
 
-export async function runLab(invocation: Invocation, io: RunIO, registry: StepRegistry, opts: RunLabOptions = {}): Promise<ExitCode> {
+export async function runLab(invocation: Invocation, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: RunLabOptions = {}): Promise<ExitCode> {
   const { options } = invocation;
   const given = options['state-dir'];
   const stateDir = given ? resolve(given) : mkdtempSync(join(tmpdir(), 'upgrade-pilot-lab-'));
   const speed = options.speed ?? 60;
+  const scenario = options.scenario ?? 'healthy';
   const sizes = { ...(options.vms !== undefined ? { vms: options.vms } : {}), ...(options.nodes !== undefined ? { nodes: options.nodes } : {}), ...(options.pods !== undefined ? { pods: options.pods } : {}) };
   let lab: LabHandle | undefined;
+  let shell: LabShell | undefined;
   try {
-    lab = await startLab({ scenario: options.scenario ?? 'healthy', stateDir, speed, dialect: options.dialect ?? 'spec', sizes });
+    // The TUI's first frame does not wait for the lab: the shell is drawn first, the lab starts under it.
+    if (!options.serve && isInteractive(options, io)) shell = (await import('../run/lab-shell.js')).openLabShell(io, { scenario, rehearsal: options['dry-run'] });
+    const { startLab } = await import('../lab/index.js');
+    lab = await startLab({ scenario, stateDir, speed, dialect: options.dialect ?? 'spec', sizes });
     if (options.serve) {
       io.stdout.write(`${JSON.stringify(lab.labJson, null, 2)}\n`);
       io.stderr.write(`upgrade-pilot lab: scenario ${lab.scenario} serving (Palette ${lab.paletteUrl}, Kubernetes ${lab.kubeUrl}); files in ${stateDir}. Ctrl+C stops it.\n`);
       await untilStopped(opts.signal);
       return ExitCode.ok;
     }
+    if (shell?.quitRequested()) {
+      shell.close();
+      io.stderr.write('upgrade-pilot lab: stopped before the session started.\n');
+      return ExitCode.interrupted;
+    }
+    const steps = typeof registry === 'function' ? await registry() : registry;
+    const { runSession } = await import('../run/session-run.js');
+    // The session draws its App into the shell's Ink instance, and leaves its last frame on the screen.
+    const ink = shell?.ink;
     return await runSession(
-      { kind: 'start', options, registry, dryRun: options['dry-run'], lab: { paramsFile: lab.params, apiKey: lab.apiKey, guide: labGuide(lab, speed, given !== undefined) } },
+      {
+        kind: 'start',
+        options,
+        registry: steps,
+        dryRun: options['dry-run'],
+        lab: { paramsFile: lab.params, apiKey: lab.apiKey, guide: labGuide(lab, speed, given !== undefined) },
+        ...(ink ? { ink } : {}),
+      },
       io,
     );
+  } catch (err) {
+    // The error is printed below: the frame goes first (and Ink lets go of the terminal).
+    shell?.close();
+    throw err;
   } finally {
     await lab?.close();
     // A lab folder made for this run goes with it; one the operator named stays (its audit log too)

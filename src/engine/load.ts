@@ -22,8 +22,11 @@ export interface LoadedRunbook {
   digest: string;
 }
 
+/** The runbooks shipped with the tool (the build copies the folder beside the bundle). */
+const runbooksFolder = new URL('../../runbooks/', import.meta.url);
+
 /** The runbook shipped with the tool. */
-export const bundledRunbook = (name = 'vmo-upgrade'): string => fileURLToPath(new URL(`../../runbooks/${name}.yaml`, import.meta.url));
+export const bundledRunbook = (name = 'vmo-upgrade'): string => fileURLToPath(new URL(`${name}.yaml`, runbooksFolder));
 
 export function loadParams(file: string): LoadedParams {
   const path = resolve(file);

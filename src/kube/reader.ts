@@ -16,6 +16,7 @@ import {
   ServiceSchema,
   StorageClassSchema,
   StorageClusterSchema,
+  VmiPhaseSchema,
   VmiSchema,
   VmimSchema,
   VmSchema,
@@ -30,6 +31,7 @@ import {
   type StorageCluster,
   type Vm,
   type Vmi,
+  type VmiPhase,
   type Vmim,
 } from './schemas.js';
 
@@ -124,6 +126,11 @@ export class ClusterReader {
 
   vmis(opts: RawListOptions = {}): Promise<Vmi[]> {
     return this.list(VmiSchema, `${kubevirt}/virtualmachineinstances`, 'list VM instances', opts);
+  }
+
+  /** Every VM instance with only its name, labels and phase checked and kept (verification). */
+  vmiPhases(opts: RawListOptions = {}): Promise<VmiPhase[]> {
+    return this.list(VmiPhaseSchema, `${kubevirt}/virtualmachineinstances`, 'list VM instances', opts);
   }
 
   migrations(opts: RawListOptions = {}): Promise<Vmim[]> {

@@ -101,6 +101,16 @@ export const VmiSchema = z.object({
   ),
 });
 
+/**
+ * A VM instance as verification reads it (9.3.3): who it is, its labels and its phase. A
+ * 5,000-VMI list is the largest read of a round; checking only these fields (the annotations,
+ * conditions and migration state go unread) is what keeps verify near the cost of the transfer.
+ */
+export const VmiPhaseSchema = z.object({
+  metadata: z.object({ name: str, namespace: opt(str), creationTimestamp: opt(str), labels: opt(z.record(str, str)) }),
+  status: opt(z.object({ phase: opt(str) })),
+});
+
 export const VmimSchema = z.object({
   metadata: Meta,
   spec: z.object({ vmiName: str }),
@@ -140,6 +150,7 @@ export type KubeVirt = z.infer<typeof KubeVirtSchema>;
 export type Cdi = z.infer<typeof CdiSchema>;
 export type Vm = z.infer<typeof VmSchema>;
 export type Vmi = z.infer<typeof VmiSchema>;
+export type VmiPhase = z.infer<typeof VmiPhaseSchema>;
 export type Vmim = z.infer<typeof VmimSchema>;
 export type StorageCluster = z.infer<typeof StorageClusterSchema>;
 

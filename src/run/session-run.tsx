@@ -6,7 +6,7 @@
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { render } from 'ink';
+import { render, type Instance } from 'ink';
 import { App } from '../app.js';
 import type { CliOptions } from '../cli/args.js';
 import { approvalFlagsText, type Approvals } from '../engine/approval-policy.js';
@@ -51,6 +51,8 @@ export interface SessionRequest {
   onSession?: (id: string) => void;
   /** Replaces the real effects (tests: scripted fakes that fail on unexpected calls). */
   effects?: typeof buildEffects;
+  /** An Ink instance already on the screen (the lab's first frame): the App is drawn into it. */
+  ink?: Instance;
 }
 
 export function approvalsFrom(options: CliOptions): Approvals {
@@ -218,7 +220,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
     let outcome: RunOutcome;
     if (interactive) {
       const run = runner.run().then(told);
-      const app = render(
+      const tree = (
         <>
           <App
             controller={{
@@ -236,9 +238,10 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
             }}
           />
           {notifications.attention ? <GateAttention {...notifications.attention} /> : null}
-        </>,
-        { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false },
+        </>
       );
+      const app = req.ink ?? render(tree, { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false });
+      if (req.ink) req.ink.rerender(tree);
       outcome = await run;
       await app.waitUntilExit();
       await notifications.flush();

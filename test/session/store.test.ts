@@ -8,10 +8,11 @@ import { findStep } from '../../src/engine/state.js';
 import { Redactor, REDACTED } from '../../src/session/redact.js';
 import { SessionStore } from '../../src/session/store.js';
 import { readJournal } from '../../src/session/journal.js';
+import { bundleChild } from '../support/bundle-child.js';
 import { at, created, meta, step } from '../support/state-fixtures.js';
 
 const KEY = 'pk_live_4f9c2a7e1b3d8c6a5e0f';
-const child = new URL('../support/journal-child.mjs', import.meta.url).pathname;
+const child = bundleChild(new URL('../support/journal-child.ts', import.meta.url));
 
 function startChild(stateDir: string, ...extra: string[]): { proc: ChildProcess; lines: string[]; waitFor: (re: RegExp) => Promise<string> } {
   const proc = spawn(process.execPath, [child, stateDir, KEY, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });

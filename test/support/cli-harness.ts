@@ -11,7 +11,7 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function runCli(argv: string[], opts: { world?: FakeWorld; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export async function runCli(argv: string[], opts: { world?: FakeWorld; env?: NodeJS.ProcessEnv; program?: string } = {}): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -22,6 +22,7 @@ export async function runCli(argv: string[], opts: { world?: FakeWorld; env?: No
   const world = opts.world;
   const code = await main(argv, io, {
     registry: testSteps(),
+    ...(opts.program ? { program: opts.program } : {}),
     ...(world ? { effects: (input) => fakeEffects(world, input.confirm) } : {}),
   });
   return { code, stdout: out, stderr: err };

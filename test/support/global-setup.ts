@@ -1,14 +1,14 @@
 /**
- * Tests that run the CLI as a child process (crash matrix, plain mode, end to end) run the built
- * JavaScript, so the build must match the sources: an incremental tsc build before any test.
- * Type errors are reported by `npm test`'s own type-check; here only a failed emit stops the run.
+ * Tests that run the CLI as a child process (crash matrix, plain mode, end to end, the package test)
+ * run the bundle, `dist/cli.js`: what ships is what is tested, its assets included. The bundle must
+ * match the sources, so it is rebuilt before any test when a source is newer (about a second).
+ * Type errors are reported by `npm test`'s own type-check; a bundler error stops the run here.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export default function setup(): void {
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  const r = spawnSync(process.execPath, [`${root}/node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
-  // tsc exits 2 when it found type errors but still wrote the output; 1 means nothing usable was written.
-  if (r.status !== 0 && r.status !== 2) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
+  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
 }

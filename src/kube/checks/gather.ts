@@ -59,7 +59,7 @@ export async function gatherVerifyData(specs: CheckSpec[], src: GatherSources): 
         break;
       }
       case 'workloads':
-        jobs.vmis = () => reader.vmis();
+        jobs.vmis = () => reader.vmiPhases();
         jobs.migrations = () => reader.migrations();
         break;
       case 'storage': {

@@ -1,5 +1,5 @@
 /** What a verification check produces, and what it is given. */
-import type { Cdi, KubeVirt, Nad, Node, Pod, Service, StorageClass, StorageCluster, Vm, Vmi, Vmim } from '../schemas.js';
+import type { Cdi, KubeVirt, Nad, Node, Pod, Service, StorageClass, StorageCluster, Vm, VmiPhase, Vmim } from '../schemas.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'unknown';
 
@@ -52,7 +52,7 @@ export interface VerifyData {
   kubevirt?: Fetched<KubeVirt | undefined>;
   cdi?: Fetched<Cdi | undefined>;
   vms?: Fetched<Vm[]>;
-  vmis?: Fetched<Vmi[]>;
+  vmis?: Fetched<VmiPhase[]>;
   migrations?: Fetched<Vmim[]>;
   services?: Fetched<Service[]>;
   storageClasses?: Fetched<StorageClass[]>;

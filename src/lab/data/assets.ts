@@ -1,29 +1,21 @@
 /**
- * The lab's data files (pack values documents) live as `.yaml` next to this module in
- * `src/lab/data/packs/`. `tsc` copies no non-TypeScript files into `dist/`, so when this module runs
- * from `dist/lab/data/` the files are read from the source tree at the same relative place.
+ * The lab's data files (pack values documents) live as `.yaml` in `src/lab/data/packs/`. The build
+ * (scripts/build.mjs) copies the folder named below beside the bundle and points the reference at
+ * the copy, so the same line finds them from the sources and from the installed package; a new
+ * file in the folder ships without further ado.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const folders = [
-  // src/lab/data/ under vitest or tsx
-  new URL('./packs/', import.meta.url),
-  // dist/lab/data/ -> <repository>/src/lab/data/packs/
-  new URL('../../../src/lab/data/packs/', import.meta.url),
-  // dist-bench/src/lab/data/ (the benchmarks' build) -> <repository>/src/lab/data/packs/
-  new URL('../../../../src/lab/data/packs/', import.meta.url),
-];
+const folder = new URL('./packs/', import.meta.url);
 
 const cache = new Map<string, string>();
 
 /** Absolute path of a data file such as `nginx-1.12.1.yaml`. */
 export function assetPath(name: string): string {
-  for (const folder of folders) {
-    const path = fileURLToPath(new URL(name, folder));
-    if (existsSync(path)) return path;
-  }
-  throw new Error(`lab data file ${name} not found in ${folders.map((f) => fileURLToPath(f)).join(' or ')}`);
+  const path = fileURLToPath(new URL(name, folder));
+  if (!existsSync(path)) throw new Error(`lab data file ${name} not found in ${fileURLToPath(folder)}`);
+  return path;
 }
 
 /** The text of a data file, read once per process. */

@@ -1,14 +1,16 @@
 // A child process that journals as fast as it can until it is killed. Used by the crash test:
 // it prints "ready <id>" once the session exists, then "ack <seq>" after each durable append.
-import { SessionStore } from '../../dist/session/store.js';
-import { Redactor } from '../../dist/session/redact.js';
-import { reduce } from '../../dist/engine/reducer.js';
+// Run through bundleChild() (node runs JavaScript, this is TypeScript over the sources).
+import type { SessionEvent, SessionMeta, SessionState, StepState } from '../../src/engine/state.js';
+import { reduce } from '../../src/engine/reducer.js';
+import { Redactor } from '../../src/session/redact.js';
+import { SessionStore } from '../../src/session/store.js';
 
-const [stateDir, key, mode] = process.argv.slice(2);
+const [stateDir = '', key = '', mode] = process.argv.slice(2);
 const redactor = new Redactor().add(key);
 const store = new SessionStore(stateDir, redactor);
 const at = () => new Date().toISOString();
-const step = { id: 'a', localId: 'a', kind: 'noop', title: 'a', with: {}, status: 'pending', durationMs: 0, attempts: 0, decisions: {}, notes: {} };
+const step: StepState = { id: 'a', localId: 'a', kind: 'noop', title: 'a', with: {}, status: 'pending', durationMs: 0, attempts: 0, decisions: {}, notes: {} };
 
 if (mode === 'hold') {
   const s = store.open(process.argv[5]);
@@ -16,10 +18,10 @@ if (mode === 'hold') {
   setInterval(() => {}, 1000);
 } else {
   const id = `crash-${process.pid}-${Date.now()}`;
-  const meta = { id, schema: 1, createdAt: at(), tool: 't', user: 'u', host: 'h', mode: 'live', lab: false, runbook: { name: 't', title: 'T', file: '/t', digest: 'd' }, cluster: { uid: 'c' } };
+  const meta: SessionMeta = { id, schema: 1, createdAt: at(), tool: 't', user: 'u', host: 'h', mode: 'live', lab: false, runbook: { name: 't', title: 'T', file: '/t', digest: 'd' }, cluster: { uid: 'c' } };
   const session = store.create({ type: 'session.created', at: at(), meta, entries: [step] });
-  let state = session.state;
-  const apply = (event) => {
+  let state: SessionState = session.state;
+  const apply = (event: SessionEvent) => {
     state = { ...reduce(state, event), seq: session.append(event) };
     return state.seq;
   };

@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+/**
+ * The build: the CLI as one esbuild bundle in dist/, with the files it reads at run time beside it.
+ *
+ *   node scripts/build.mjs [--if-stale]
+ *
+ * - Entry src/bin.ts becomes dist/cli.js (the package's bin). Every dependency is bundled, so the
+ *   installed package needs nothing but Node. Code reached only through `await import()` (each
+ *   command, the TUI, the lab) is split into chunk files beside it and evaluated only when used.
+ * - Assets: every `new URL('<literal>', import.meta.url)` in src/ names a file or folder the code
+ *   reads at run time. The build copies it into dist/ (keeping its place under src/, or under the
+ *   repository for top-level folders such as runbooks/) and rewrites the literal to point at the copy.
+ *   A new asset needs no list: reference it that way and it ships. A use of import.meta that the
+ *   build cannot follow fails the build instead of failing on an operator's machine.
+ * - Source maps (dist/*.map, without the sources' text) for error reports: the bin turns them on
+ *   with UPGRADE_PILOT_DEBUG=1.
+ * - esbuild's metafile (what each output holds and imports) goes to node_modules/.cache/upgrade-pilot/
+ *   bundle-meta.json, for the tests (test/package/bundle.test.ts) and for looking at sizes.
+ * - `--if-stale` (the tests' global setup) skips the build when dist/ is newer than every input.
+ * - The new output replaces the old file by file (renames), so a test already running keeps working.
+ */
+import { build } from 'esbuild';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const srcDir = join(root, 'src');
+const outDir = join(root, 'dist');
+const stampFile = join(outDir, '.build-stamp');
+const args = process.argv.slice(2);
+const metaFile = join(root, 'node_modules', '.cache', 'upgrade-pilot', 'bundle-meta.json');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/** Newest modification time under the inputs (folders too: a deleted file changes its folder). */
+function newestInput() {
+  let newest = 0;
+  const visit = (path) => {
+    let st;
+    try {
+      st = statSync(path);
+    } catch {
+      return;
+    }
+    newest = Math.max(newest, st.mtimeMs);
+    if (st.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+  };
+  for (const p of ['src', 'runbooks', 'package.json', 'package-lock.json', 'scripts/build.mjs']) visit(join(root, p));
+  return newest;
+}
+
+if (args.includes('--if-stale') && existsSync(stampFile) && existsSync(metaFile) && statSync(stampFile).mtimeMs >= newestInput()) process.exit(0);
+
+/** Ink imports its React DevTools bridge (which needs react-devtools-core) when DEV=true: not shipped. */
+const noDevtools = {
+  name: 'no-ink-devtools',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/devtools\.js$/ }, (a) => (a.importer.includes(`${sep}ink${sep}`) ? { path: 'ink-devtools', namespace: 'empty' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
+const assetRef = /new URL\(\s*(['"])([^'"$`]+)\1\s*,\s*import\.meta\.url\s*\)/g;
+
+/** Finds, copies and re-points the files the code reads relative to itself (see the header). */
+function assets(copies) {
+  return {
+    name: 'assets',
+    setup(b) {
+      b.onLoad({ filter: /\.tsx?$/ }, (a) => {
+        if (!a.path.startsWith(srcDir + sep)) return undefined;
+        const text = readFileSync(a.path, 'utf8');
+        const loader = a.path.endsWith('.tsx') ? 'tsx' : 'ts';
+        if (!text.includes('import.meta')) return { contents: text, loader };
+        const errors = [];
+        const where = (index) => ({ file: relative(root, a.path), line: text.slice(0, index).split('\n').length });
+        const contents = text.replace(assetRef, (whole, quote, literal, index) => {
+          const target = resolve(dirname(a.path), literal);
+          // The version is compiled in (UPGRADE_PILOT_VERSION); package.json is never copied beside the bundle.
+          if (target === join(root, 'package.json')) return whole;
+          const base = target.startsWith(srcDir + sep) ? srcDir : root;
+          const dest = relative(base, target);
+          if (!target.startsWith(root + sep) || dest.startsWith('..') || dest === '') {
+            errors.push({ text: `asset ${literal} is outside the repository`, location: where(index) });
+            return whole;
+          }
+          if (!existsSync(target)) {
+            errors.push({ text: `asset ${literal} does not exist (${relative(root, target)})`, location: where(index) });
+            return whole;
+          }
+          const folder = statSync(target).isDirectory();
+          copies.set(dest, target);
+          return `new URL(${quote}./${dest.split(sep).join('/')}${folder ? '/' : ''}${quote}, import.meta.url)`;
+        });
+        // Anything else that reads import.meta would resolve against the bundle, not this file.
+        if (/import\.meta\.(url|dirname|filename)/.test(contents.replace(assetRef, ''))) {
+          errors.push({
+            text: `${relative(root, a.path)} uses import.meta in a way the build cannot follow`,
+            detail: "Name the file it reads as new URL('<relative path>', import.meta.url) so the build ships it beside the bundle.",
+          });
+        }
+        return errors.length ? { errors } : { contents, loader };
+      });
+    },
+  };
+}
+
+const staging = mkdtempSync(join(root, '.dist-'));
+try {
+  const copies = new Map();
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { cli: 'src/bin.ts' },
+    outdir: staging,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    // Whitespace and syntax only: identifiers keep their names, so a stack is readable even without
+    // its source map, and error class names (InputError, …) stay what the code says.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: 'linked',
+    sourcesContent: false,
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    logOverride: { 'unsupported-dynamic-import': 'error', 'unsupported-require-call': 'error' },
+    define: { 'process.env.NODE_ENV': '"production"', UPGRADE_PILOT_VERSION: JSON.stringify(pkg.version) },
+    // Bundled CommonJS packages (React, the certificate code) call require() for Node's own modules.
+    banner: { js: "import { createRequire as __upgradePilotRequire } from 'node:module'; const require = __upgradePilotRequire(import.meta.url);" },
+    plugins: [noDevtools, assets(copies)],
+  });
+  for (const [dest, from] of copies) cpSync(from, join(staging, dest), { recursive: true, filter: (f) => !/\.tsx?$/.test(f) });
+  chmodSync(join(staging, 'cli.js'), 0o755);
+  mkdirSync(dirname(metaFile), { recursive: true });
+  writeFileSync(metaFile, JSON.stringify(result.metafile));
+
+  // Move the new files in (chunks first, the entry last), then drop what the new build no longer has.
+  mkdirSync(outDir, { recursive: true });
+  const fresh = new Set();
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else files.push(relative(staging, p));
+    }
+  };
+  walk(staging);
+  files.sort((x, y) => (x === 'cli.js') - (y === 'cli.js'));
+  for (const f of files) {
+    mkdirSync(dirname(join(outDir, f)), { recursive: true });
+    renameSync(join(staging, f), join(outDir, f));
+    fresh.add(f);
+  }
+  const prune = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      const rel = relative(outDir, p);
+      if (e.isDirectory()) {
+        prune(p);
+        if (readdirSync(p).length === 0) rmSync(p, { recursive: true, force: true });
+      } else if (!fresh.has(rel) && rel !== '.build-stamp') rmSync(p, { force: true });
+    }
+  };
+  prune(outDir);
+  writeFileSync(stampFile, `${new Date().toISOString()}\n`);
+} finally {
+  rmSync(staging, { recursive: true, force: true });
+}

@@ -1,0 +1,44 @@
+/**
+ * `upgrade-pilot completion bash|zsh|fish` prints the shell's completion script, and the hidden
+ * `upgrade-pilot __complete sessions [--state-dir DIR]` answers the scripts' questions that only
+ * the state on disk can answer (saved session ids). The latter runs on every Tab press: it loads
+ * nothing but the session folder listing, and never prints an error into the operator's line.
+ */
+import { parseArgs } from 'node:util';
+import { bashScript } from '../cli/completion/bash.js';
+import { fishScript } from '../cli/completion/fish.js';
+import { completionSpec } from '../cli/completion/spec.js';
+import { zshScript } from '../cli/completion/zsh.js';
+import type { StepRegistry } from '../engine/step-kind.js';
+import { ExitCode, InputError } from '../errors.js';
+import { resolveStateDir } from '../session/paths.js';
+import { Redactor } from '../session/redact.js';
+import { SessionStore } from '../session/store.js';
+
+const shells = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
+
+export function runCompletionCommand(shell: string | undefined, registry: StepRegistry, write: (s: string) => void): ExitCode {
+  const render = shell !== undefined && Object.hasOwn(shells, shell) ? shells[shell as keyof typeof shells] : undefined;
+  if (!render) {
+    throw new InputError('usage.shell', shell ? `No completion for the shell "${shell}".` : '`completion` needs the shell to write the script for.', {
+      hint: `Run: upgrade-pilot completion ${Object.keys(shells).join('|')}`,
+    });
+  }
+  const gates = registry.all().flatMap((k) => (k.gate ? [k.gate] : []));
+  write(render(completionSpec(gates)).trimEnd());
+  return ExitCode.ok;
+}
+
+/** `__complete sessions [--state-dir DIR]`: saved session ids, newest first, one a line. */
+export function runCompleteHelper(args: string[], env: NodeJS.ProcessEnv, write: (s: string) => void): ExitCode {
+  try {
+    const { values, positionals } = parseArgs({ args, options: { 'state-dir': { type: 'string' } }, allowPositionals: true, strict: false });
+    if (positionals[0] !== 'sessions') return ExitCode.ok;
+    const dir = typeof values['state-dir'] === 'string' ? values['state-dir'] : undefined;
+    const ids = new SessionStore(resolveStateDir(dir, env), new Redactor()).ids();
+    for (const id of ids.reverse()) write(id);
+  } catch {
+    // An unreadable folder completes to nothing: the shell's line is no place for an error.
+  }
+  return ExitCode.ok;
+}

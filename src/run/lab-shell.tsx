@@ -1,0 +1,115 @@
+/**
+ * The TUI's first frame for `upgrade-pilot lab`, drawn before the lab starts: the header and the
+ * runbook's steps as they will be, with what is happening in the pane. Starting the lab (a TLS
+ * certificate, a seeded cluster) takes longer than everything else before the first frame, and
+ * the operator should not wait for it to see the tool (BENCHMARKS.md, "first TUI frame"). The
+ * session's App is drawn into the same Ink instance once the lab is up (SessionRequest.ink).
+ */
+import { Box, render, Text, useInput, useStdout, type Instance } from 'ink';
+import { useEffect, useState } from 'react';
+import { plannedEntries } from '../engine/entries.js';
+import { bundledRunbook } from '../engine/load.js';
+import { RunbookSchema, type Runbook } from '../engine/runbook.js';
+import type { Entry, SessionMeta } from '../engine/state.js';
+import { StepRegistry } from '../engine/step-kind.js';
+import { readYamlFile } from '../engine/yaml-source.js';
+import { Footer } from '../screens/Footer.js';
+import { Header } from '../screens/Header.js';
+import { StepList } from '../screens/StepList.js';
+import { colour } from '../screens/theme.js';
+import { useTerminalSize } from '../screens/use-session-state.js';
+import type { RunIO } from './session-run.js';
+
+export interface LabShell {
+  /** The Ink instance the session's App is drawn into. */
+  ink: Instance;
+  /** True once the operator pressed q or Ctrl+C while the lab was starting. */
+  quitRequested(): boolean;
+  /** Takes the frame off the screen (the lab did not start, or the operator left). */
+  close(): void;
+}
+
+/**
+ * The runbook's steps without the site's parameters: the titles are the runbook's own, so they
+ * need no `${params.x}` resolved. A runbook this cannot read shows no steps; loading it for the
+ * session reports what is wrong.
+ */
+export function runbookOutline(file: string): { title: string; entries: Entry[] } {
+  try {
+    const raw = readYamlFile(file, 'runbook').value as { metadata?: { title?: unknown }; steps?: unknown };
+    const steps = RunbookSchema.shape.steps.safeParse(raw.steps);
+    const title = typeof raw.metadata?.title === 'string' ? raw.metadata.title : 'runbook';
+    return { title, entries: steps.success ? plannedEntries({ steps: steps.data } as Runbook, new StepRegistry()) : [] };
+  } catch {
+    return { title: 'runbook', entries: [] };
+  }
+}
+
+const LIST_WIDTH = 36;
+
+export function LabShellFrame({ meta, entries, doing, onQuit }: { meta: SessionMeta; entries: Entry[]; doing: string; onQuit: () => void }) {
+  const [stopping, setStopping] = useState(false);
+  const { stdout } = useStdout();
+  const { columns, rows } = useTerminalSize(stdout);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  useInput((input, key) => {
+    if (input === 'q' || (key.ctrl && input === 'c')) {
+      setStopping(true);
+      onQuit();
+    }
+  });
+  // The App's layout (src/app.tsx), so its first frame replaces this one without a jump.
+  const paneHeight = Math.max(8, rows - 6);
+  const paneWidth = Math.max(30, columns - LIST_WIDTH - 3);
+  return (
+    <Box flexDirection="column" width={columns}>
+      <Header meta={meta} columns={columns} />
+      <Box>
+        <Box width={LIST_WIDTH} flexDirection="column" paddingX={1} borderStyle="single" borderTop={false} borderBottom={false} borderLeft={false}>
+          <StepList entries={entries} selectedId={undefined} width={LIST_WIDTH - 3} height={paneHeight} now={now} runStatus="running" />
+        </Box>
+        <Box flexDirection="column" paddingX={1} width={paneWidth} height={paneHeight}>
+          <Text {...(colour('info') ? { color: colour('info') } : {})}>{stopping ? 'Stopping once the lab has started…' : `${doing}…`}</Text>
+        </Box>
+      </Box>
+      <Footer hints={[['q', 'quit']]} />
+    </Box>
+  );
+}
+
+/** Draws the shell at once and returns; the caller starts the lab meanwhile. */
+export function openLabShell(io: RunIO, opts: { scenario: string; rehearsal: boolean }): LabShell {
+  const { title, entries } = runbookOutline(bundledRunbook());
+  const meta: SessionMeta = {
+    id: 'starting…',
+    schema: 1,
+    createdAt: new Date().toISOString(),
+    tool: 'upgrade-pilot',
+    user: '',
+    host: '',
+    mode: opts.rehearsal ? 'rehearsal' : 'live',
+    lab: true,
+    runbook: { name: '', title, file: '', digest: '' },
+    cluster: { name: `the lab (${opts.scenario})` },
+  };
+  let quit = false;
+  const doing = `Starting the embedded lab: a simulated Palette profile API and Kubernetes cluster on 127.0.0.1, scenario "${opts.scenario}"`;
+  const ink = render(<LabShellFrame meta={meta} entries={entries} doing={doing} onQuit={() => (quit = true)} />, {
+    stdout: io.stdout,
+    stdin: io.stdin,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  return {
+    ink,
+    quitRequested: () => quit,
+    close: () => {
+      ink.clear();
+      ink.unmount();
+    },
+  };
+}
