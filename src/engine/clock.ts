@@ -5,6 +5,8 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`; rejects with InterruptedError when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** A simulated clock (the lab's): how its time is labelled on screen, and how much faster than the wall it runs. */
+  simulated?: { label: string; speed(): number };
 }
 
 export const systemClock: Clock = {

@@ -25,6 +25,7 @@ export async function labClock(url: string, headers: Record<string, string>): Pr
   const now = () => base.now + (Date.now() - realBase) * base.speed;
   return {
     now,
+    simulated: { label: 'lab time', speed: () => base.speed },
     async sleep(ms, signal) {
       await systemClock.sleep(ms / base.speed, signal);
       try {

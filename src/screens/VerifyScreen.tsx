@@ -1,9 +1,10 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { formatDuration } from '../engine/duration.js';
 import type { CheckResult } from '../kube/checks/types.js';
 import type { VerifyLive, VerifyOutput } from '../steps/verify/verify.js';
 import { ErrorPanel } from './ErrorPanel.js';
+import { useScreenKeys } from './keys/key-router.js';
 import { StatusPanel } from './StatusPanel.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, toneLabel } from './theme.js';
@@ -14,7 +15,8 @@ const fit = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, 
 function Tile({ check, width, focused }: { check: CheckResult; width: number; focused: boolean }) {
   const c = colour(check.status);
   const time = formatDuration(check.durationMs);
-  const title = `${check.title}${check.spec ? ` ${check.spec}` : ''}`;
+  // The spec's section numbers stay in the report; the operator reads what was checked.
+  const title = check.title;
   return (
     <Text {...(focused ? { inverse: true } : {})}>
       {focused ? '❯' : ' '}
@@ -38,16 +40,17 @@ export function VerifyScreen({ step, isActive, width, height, gate, decide }: St
   const [expanded, setExpanded] = useState(false);
   const columns = width >= 110 ? 2 : 1;
 
-  useInput(
+  useScreenKeys(
     (input, key) => {
       const move = (d: number) => setFocus((f) => Math.min(results.length - 1, Math.max(0, f + d)));
       if (key.rightArrow) move(1);
       else if (key.leftArrow) move(-1);
-      else if (key.downArrow) move(columns);
-      else if (key.upArrow) move(-columns);
+      else if (key.downArrow || input === 'j') move(columns);
+      else if (key.upArrow || input === 'k') move(-columns);
       else if (key.return) setExpanded((e) => !e);
-      else if (gate && decide && input === 'r') decide('approve');
-      else if (gate && decide && (input === 'f' || key.escape)) decide('skip');
+      else if (gate && decide && input === 'r') decide('approve', undefined, 'r');
+      else if (gate && decide && input === 'f') decide('skip', undefined, 'f');
+      else if (gate && decide && key.escape) decide('skip', undefined, 'Esc');
     },
     { isActive },
   );
@@ -76,7 +79,7 @@ export function VerifyScreen({ step, isActive, width, height, gate, decide }: St
       {focused ? (
         <StatusPanel
           status={focused.status}
-          title={`${focused.title}${focused.spec ? ` (${focused.spec})` : ''}`}
+          title={focused.title}
           summary={focused.summary}
           note={formatDuration(focused.durationMs)}
           expanded={expanded}

@@ -21,7 +21,7 @@ function mount(l: Lab) {
   const ctrl = new AbortController();
   const runner = run.runner({ confirm: tuiConfirm(queue, noApprovals, false), signal: ctrl.signal });
   const outcome = runner.run();
-  const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort() }} />);
+  const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort(), gateGuardMs: 0 }} />);
   return { ui, outcome };
 }
 
@@ -43,7 +43,7 @@ describe('hop screens', () => {
     await press(ui.stdin, 'y');
     frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Publish vmo-infra 2.1.0'));
     expect(words(pane(frame))).toMatch(/every cluster using vmo-infra \(here lab-cluster\) reconciles against 2\.1\.0/);
-    await press(ui.stdin, keys.up, keys.enter); // focus moves from the safe option up to "Publish"; Enter chooses it
+    await press(ui.stdin, keys.left, keys.enter); // focus moves from the safe option to "Publish" (←); Enter chooses it
     await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Publish vmo-core 1.3.0'));
     await press(ui.stdin, 'y');
     frame = await waitForFrame(ui.lastFrame, (f) => f.includes('WAITING') && f.includes('next poll in'));
@@ -63,7 +63,7 @@ describe('hop screens', () => {
     await press(ui.stdin, 'y');
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('FAIL The API accepted the change but did not apply it'));
     expect(frame).toContain('STOPPED: a step failed (details below).');
-    expect(words(pane(frame))).toMatch(/The draft read back does not hold what was sent \(spec 7: a silent no-op\)\. Nothing was published\./);
+    expect(words(pane(frame))).toMatch(/The draft read back does not hold what was sent \(a silent no-op\)\. Nothing was published\./);
     expect((await outcome).status).toBe('failed');
     ui.unmount();
   });

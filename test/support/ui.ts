@@ -9,6 +9,11 @@ export const keys = {
   escape: '\u001B',
   up: '\u001B[A',
   down: '\u001B[B',
+  right: '\u001B[C',
+  left: '\u001B[D',
+  pageUp: '\u001B[5~',
+  pageDown: '\u001B[6~',
+  tab: '\t',
   backspace: '\u007F',
   ctrlC: '\u0003',
 } as const;
