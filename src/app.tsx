@@ -232,7 +232,7 @@ export function App({ controller }: { controller: AppController }) {
   const hints: Hint[] = outcome
     ? [['q', 'exit'], ['[ ]', 'steps'], ['?', 'help']]
     : boxed && following
-      ? [...boxed.options.map((o): Hint => [o.key, o.label.split(' (')[0]!.toLowerCase()]), ['←→', 'move'], ['Enter', 'focused'], ['Esc', 'safe'], ['↑↓', 'scroll'], ['?', 'help']]
+      ? [[boxed.options.map((o) => o.key).join(' '), 'choose'], ['←→', 'move'], ['Enter', 'focused'], ['Esc', 'safe'], ['↑↓', 'scroll'], ['?', 'help']]
       : inline
         ? [...inline.options.map((o): Hint => [o.key, o.label.toLowerCase()]), ['?', 'help']]
         : [['?', 'help'], ['q', 'quit'], ['[ ]', 'steps'], ...(selected ? ([['f', 'follow']] as Hint[]) : [])];

@@ -63,10 +63,10 @@ export function ConfirmGate({ request, view, rehearsal, width, height, armed, co
         {items.length > 0 ? (
           <Box flexDirection="column" marginTop={1}>
             {items.slice(0, maxItems).map((item, i) => (
-              <Text key={i} wrap="wrap">
-                {'  • '}
-                {sanitizeText(item, { max: 500 })}
-              </Text>
+              <Box key={i}>
+                <Text>{'  • '}</Text>
+                <Text wrap="wrap">{sanitizeText(item, { max: 500 })}</Text>
+              </Box>
             ))}
             {items.length > maxItems ? <Text dimColor>{`  … and ${items.length - maxItems} more (all of them in the report)`}</Text> : null}
           </Box>

@@ -8,7 +8,7 @@ export function GateWaits({ gate }: { gate: GateRequest }) {
   const amber = colour('warn');
   return (
     <Text wrap="truncate-end" {...(amber ? { color: amber } : {})}>
-      ⏸ A gate waits for you: <Text bold>{sanitizeText(gate.title, { max: 200 })}</Text> · f go back to it
+      ⏸ f: back to the gate that waits for you: <Text bold>{sanitizeText(gate.title, { max: 200 })}</Text>
     </Text>
   );
 }

@@ -15,13 +15,13 @@ afterEach(async () => {
   lab = undefined;
 });
 
-function mount(l: Lab) {
+function mount(l: Lab, gateGuardMs = 0) {
   const run = paletteRun(l, 'spec', runbookYaml(onePackHop(), fullHopSteps));
   const queue = new ConfirmQueue();
   const ctrl = new AbortController();
   const runner = run.runner({ confirm: tuiConfirm(queue, noApprovals, false), signal: ctrl.signal });
   const outcome = runner.run();
-  const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort(), gateGuardMs: 0 }} />);
+  const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort(), gateGuardMs }} />);
   return { ui, outcome };
 }
 
@@ -52,6 +52,27 @@ describe('hop screens', () => {
     reconciled = true;
     frame = await waitForFrame(ui.lastFrame, (f) => f.includes('DONE: every step finished.'));
     expect((await outcome).status).toBe('done');
+    ui.unmount();
+  });
+
+  it('yy at "Publish vmo-infra" publishes one profile: the second y reaches the next gate inside its guard time', async () => {
+    lab = await startLab('spec');
+    const { ui } = mount(lab, 300);
+    const settle = () => new Promise((r) => setTimeout(r, 350));
+    for (const title of ['GATE: Write the draft of vmo-infra 2.1.0', 'GATE: Write the draft of vmo-core 1.3.0']) {
+      await waitForFrame(ui.lastFrame, (f) => f.includes(title));
+      await settle();
+      ui.stdin.write('y');
+    }
+    await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Publish vmo-infra 2.1.0'));
+    await settle();
+    ui.stdin.write('y');
+    await new Promise((r) => setTimeout(r, 150));
+    ui.stdin.write('y');
+    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Publish vmo-core 1.3.0'));
+    await settle();
+    expect(frame).toMatch(/❯ \[n\] Not now/);
+    expect(lab.audit.entries({ method: 'PATCH' }).map((e) => e.path)).toEqual(['/v1/clusterprofiles/profile-infra-0001/publish']);
     ui.unmount();
   });
 
