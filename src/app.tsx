@@ -109,8 +109,8 @@ export function App({ controller }: { controller: AppController }) {
   const [tookSafe, setTookSafe] = useState<string | undefined>();
   const [quitting, setQuitting] = useState(false);
   const [bannerOpen, setBannerOpen] = useState(true);
-  const [gateState, setGateState, gateStateRef] = useRefState<{ key: string; view: GateView; rows: number } | undefined>(undefined);
-  const decided = useRef(new Set<string>());
+  const [gateState, setGateState, gateStateRef] = useRefState<{ gate: GateRequest; view: GateView; rows: number } | undefined>(undefined);
+  const decided = useRef(new WeakSet<GateRequest>());
   const screenKeys = useMemo(() => new ScreenKeys(), []);
   const now = useNow(!outcome);
   const guardMs = controller.gateGuardMs ?? DEFAULT_GATE_GUARD_MS;
@@ -134,10 +134,10 @@ export function App({ controller }: { controller: AppController }) {
   const small = tooSmall(columns, rows, boxed && following && !overlay ? boxed : undefined, controller.rehearsal);
   // A gate is drawn when it is on screen: followed, not under an overlay, the terminal big enough.
   const drawnGate = !small && !overlay && following ? (boxed ?? (inline && shown?.id === gateStep?.id ? inline : undefined)) : undefined;
-  const guard = useGateGuard(drawnGate?.key, guardMs);
-  const armedNow = drawnGate ? guard.isArmed(drawnGate.key) : false;
+  const guard = useGateGuard(drawnGate, guardMs);
+  const armedNow = drawnGate ? guard.isArmed(drawnGate) : false;
 
-  const gateView = boxed && gateState?.key === boxed.key ? gateState : boxed ? { key: boxed.key, view: initialGateView(boxed), rows: 0 } : undefined;
+  const gateView = boxed && gateState?.gate === boxed ? gateState : boxed ? { gate: boxed, view: initialGateView(boxed), rows: 0 } : undefined;
   const paneInner = layout.paneWidth - 2;
   // The resume banner sits above the screen until the first key, if the gate's options still fit under it.
   const summary = bannerOpen && !overlay && !small ? controller.resumed?.() : undefined;
@@ -154,13 +154,13 @@ export function App({ controller }: { controller: AppController }) {
 
   /** Answers the open gate once, with the key that decided; nothing inside its guard time. */
   const answer = (g: GateRequest, choice: Choice, data: unknown, pressed: string): boolean => {
-    if (decided.current.has(g.key) || !guard.isArmed(g.key)) return false;
-    decided.current.add(g.key);
+    if (decided.current.has(g) || !guard.isArmed(g)) return false;
+    decided.current.add(g);
     controller.queue.answer(g.key, choice, data, pressed);
     return true;
   };
   const decideInline = (choice: Choice, data?: unknown, pressed?: string) => {
-    if (inline && drawnGate?.key === inline.key) answer(inline, choice, data, pressed ?? 'key');
+    if (inline && drawnGate === inline) answer(inline, choice, data, pressed ?? 'key');
   };
 
   const browse = (dir: '[' | ']') => {
@@ -192,8 +192,8 @@ export function App({ controller }: { controller: AppController }) {
 
   const boxedKey = (g: GateRequest, input: string, key: Key) => {
     const k = keyPress(input, key);
-    if (!guard.isArmed(g.key) || decided.current.has(g.key)) return;
-    const before = gateStateRef.current?.key === g.key ? gateStateRef.current : { key: g.key, view: initialGateView(g), rows: 0 };
+    if (!guard.isArmed(g) || decided.current.has(g)) return;
+    const before = gateStateRef.current?.gate === g ? gateStateRef.current : { gate: g, view: initialGateView(g), rows: 0 };
     const step = gateKey(before.view, k, { request: g, rehearsal: controller.rehearsal, bounds: { total: before.rows, page: viewport } });
     setGateState({ ...before, view: step.view });
     const effect = step.effect;
@@ -290,7 +290,7 @@ export function App({ controller }: { controller: AppController }) {
                     height={gateHeight}
                     armed={armedNow}
                     contentRows={gateView.rows}
-                    onMeasure={(n) => setGateState({ ...(gateStateRef.current?.key === boxed.key ? gateStateRef.current : gateView), rows: n })}
+                    onMeasure={(n) => setGateState({ ...(gateStateRef.current?.gate === boxed ? gateStateRef.current : gateView), rows: n })}
                   >
                     {Screen && gateStep ? <Screen {...screenProps(gateStep, false, viewport, true)} /> : null}
                   </ConfirmGate>

@@ -2,11 +2,11 @@ import { Box, Text } from 'ink';
 import { stringify } from 'yaml';
 import { ErrorPanel } from './ErrorPanel.js';
 import type { LiveHeadline, StepScreenProps } from './step-screen.js';
-import { colour, displayStatus, stepIcon } from './theme.js';
+import { colour, stepDisplay, stepIcon } from './theme.js';
 
 /** The screen of a step kind without a screen of its own: status, live headline, output, error. */
 export function GenericStep({ step, state, height }: StepScreenProps) {
-  const s = stepIcon[displayStatus(step.status, state.run.status)];
+  const s = stepIcon[stepDisplay(step, state.run.status)];
   const c = colour(s.tone);
   const live = (step.live ?? {}) as LiveHeadline;
   const output = step.output === undefined ? [] : stringify(step.output, { lineWidth: 0 }).trimEnd().split('\n');
@@ -35,7 +35,7 @@ export function GenericStep({ step, state, height }: StepScreenProps) {
           ))}
         </Box>
       ) : null}
-      {step.error ? <ErrorPanel error={step.error} title="Step failed" /> : null}
+      {step.error ? <ErrorPanel error={step.error} title={step.error.kind === 'interrupted' ? 'Stopped' : 'Step failed'} /> : null}
       {output.length > 0 ? (
         <Box flexDirection="column" marginTop={1}>
           {output.slice(0, room).map((l, i) => (

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { formatDuration } from '../engine/duration.js';
 import { isPlaceholder, type Entry } from '../engine/state.js';
-import { colour, displayStatus, stepIcon } from './theme.js';
+import { colour, stepDisplay, stepIcon } from './theme.js';
 
 export interface StepListProps {
   entries: Entry[];
@@ -28,7 +28,7 @@ export function StepList({ entries, selectedId, width, height, now, runStatus }:
       rows.push({ key: `h-${hopKey}`, text: e.hop ? `Hop ${e.hop.index}/${e.hop.count}: ${e.hop.from} → ${e.hop.to}` : 'No hops: settle and check', dim: false });
     }
     lastHop = hopKey;
-    const s = stepIcon[displayStatus(e.status, runStatus)];
+    const s = stepIcon[stepDisplay(e, runStatus)];
     const running = e.status === 'running' || e.status === 'awaitingApproval';
     const ms = running && e.startedAt ? e.durationMs + Math.max(0, now - Date.parse(e.startedAt)) : e.durationMs;
     const right = e.status === 'pending' ? '' : e.status === 'skipped' ? 'skip' : formatDuration(ms);

@@ -2,7 +2,7 @@
  * Colours and labels. Every status has a text label as well as a colour, so screens read the same
  * without colour, under NO_COLOR, and to a screen reader.
  */
-import type { StepStatus } from '../engine/state.js';
+import type { StepState, StepStatus } from '../engine/state.js';
 
 export const noColor = (): boolean => 'NO_COLOR' in process.env && process.env.NO_COLOR !== '';
 
@@ -31,7 +31,7 @@ export const toneLabel: Record<Exclude<Tone, 'muted' | 'accent'>, string> = {
   info: 'INFO',
 };
 
-export type DisplayStatus = StepStatus | 'stopped';
+export type DisplayStatus = StepStatus | 'stopped' | 'outstanding';
 
 /** A step left running or waiting by a run that stopped is shown as stopped there, not as running. */
 export function displayStatus(status: StepStatus, runStatus: string): DisplayStatus {
@@ -46,4 +46,16 @@ export const stepIcon: Record<DisplayStatus, { icon: string; tone: Tone; label: 
   succeeded: { icon: '✔', tone: 'pass', label: 'done' },
   failed: { icon: '✖', tone: 'fail', label: 'failed' },
   skipped: { icon: '–', tone: 'muted', label: 'skipped' },
+  outstanding: { icon: '!', tone: 'warn', label: 'done, with VMs left outstanding' },
 };
+
+/**
+ * How a step shows in the list: an operator's stop (an abort at a gate) is amber like any stop,
+ * not red; a step that finished but left something for later (VMs not restarted) is amber too.
+ */
+export function stepDisplay(step: Pick<StepState, 'status' | 'error' | 'output'>, runStatus: string): DisplayStatus {
+  if (step.status === 'failed' && step.error?.kind === 'interrupted') return 'stopped';
+  const outstanding = (step.output as { outstanding?: unknown } | undefined)?.outstanding;
+  if (step.status === 'succeeded' && Array.isArray(outstanding) && outstanding.length > 0) return 'outstanding';
+  return displayStatus(step.status, runStatus);
+}

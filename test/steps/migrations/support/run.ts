@@ -25,6 +25,7 @@ import type { PlanContract, SnapshotContract } from '../../../../src/steps/contr
 import { diagnoseStep, migrationsStep, recoverStep } from '../../../../src/steps/migrations/index.js';
 import { policyConfirm } from '../../../support/engine-harness.js';
 import { createTestSession, runnerOver } from '../../../support/session-harness.js';
+import { verifyStep } from '../../../../src/steps/verify/verify.js';
 import { knownIssuesYaml } from './known-issues.js';
 
 /** Stands in for the snapshot step (same kind name, so recovery finds its baseline): the VMIs running at the baseline. */
@@ -59,7 +60,7 @@ export const fixedImpact = defineStepKind({
 });
 
 export function registry(): StepRegistry {
-  return new StepRegistry().register(migrationsStep, diagnoseStep, recoverStep, fixedSnapshot, fixedImpact);
+  return new StepRegistry().register(migrationsStep, diagnoseStep, recoverStep, verifyStep, fixedSnapshot, fixedImpact);
 }
 
 export function runbookYaml(steps: string, extra = knownIssuesYaml): string {
