@@ -10,7 +10,7 @@ import { steps, type SessionState } from '../engine/state.js';
 import { toErrorInfo } from '../errors.js';
 import type { PublishOutput } from '../steps/hop/publish.js';
 import { phaseOf } from '../steps/migrations/phases.js';
-import type { Meanwhile } from './resume-summary.js';
+import { lastRecorded, type Meanwhile } from './resume-summary.js';
 
 const LIMIT_MS = 8_000;
 
@@ -30,7 +30,7 @@ export async function readMeanwhile(effects: Effects, before: SessionState, site
   const limit = AbortSignal.any([signal, AbortSignal.timeout(LIMIT_MS)]);
   const { clock } = effects;
   // The stop, on the cluster's clock (the lab's runs faster than the wall).
-  const wallSince = Math.max(0, Date.now() - Date.parse(before.run.updatedAt));
+  const wallSince = Math.max(0, Date.now() - Date.parse(lastRecorded(before)));
   const stoppedAt = clock.now() - wallSince * (clock.simulated?.speed() ?? 1);
   const awaited = awaitedVersions(before);
   try {

@@ -5,7 +5,7 @@
  */
 import { describeRequest } from '../engine/mutation.js';
 import { currentStep, steps, type SessionState, type StepState } from '../engine/state.js';
-import { wallTime } from '../text/time.js';
+import { wallDate, wallTime } from '../text/time.js';
 import type { RecoverContract } from '../steps/contracts.js';
 
 /** What the cluster did while the session was stopped (read once at resume). */
@@ -29,10 +29,17 @@ export interface ResumeSummary {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** The last thing the journal recorded (a change's intent or result counts: the run's own time may be older). */
+export function lastRecorded(state: SessionState): string {
+  const times = [state.run.updatedAt, ...Object.values(state.mutations).flatMap((m) => [m.intentAt, m.resultAt ?? ''])].filter(Boolean);
+  return times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+}
+
 function howItStopped(before: SessionState): string {
-  const at = wallTime(before.run.updatedAt);
-  const day = before.run.updatedAt.slice(0, 10);
-  const when = `${at}${day !== new Date().toISOString().slice(0, 10) ? ` on ${day}` : ''}`;
+  const last = lastRecorded(before);
+  const at = wallTime(last);
+  const day = wallDate(last);
+  const when = `${at}${day !== wallDate(new Date().toISOString()) ? ` on ${day}` : ''}`;
   const reason = before.run.reason ? `: ${before.run.reason}` : '';
   switch (before.run.status) {
     case 'running':

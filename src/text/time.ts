@@ -14,6 +14,12 @@ export function wallTime(iso: string): string {
   return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
+/** `2026-11-22` for an ISO time, in this machine's time zone. */
+export function wallDate(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso.slice(0, 10) : `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+}
+
 /** A duration measured on the session's clock, labelled when that clock is the lab's. */
 export function clockDuration(ms: number, labTime: boolean): string {
   return labTime ? `${formatDuration(ms)} lab time` : formatDuration(ms);
