@@ -31,6 +31,7 @@ import { bannerRows, ResumeBanner, type ResumeSummary } from './screens/ResumeBa
 import { screenFor } from './screens/registry.js';
 import { ScrollView } from './screens/ScrollView.js';
 import { StepList } from './screens/StepList.js';
+import { restartedVms } from './screens/theme.js';
 import { TooSmall } from './screens/TooSmall.js';
 import { DEFAULT_GATE_GUARD_MS, useGateGuard } from './screens/use-gate-guard.js';
 import { useRefState } from './screens/use-ref-state.js';
@@ -124,6 +125,7 @@ export function App({ controller }: { controller: AppController }) {
 
   const all = steps(state);
   const current = currentStep(state);
+  const restarted = useMemo(() => restartedVms(state.mutations), [state.mutations]);
   const shown = (selected ? all.find((s) => s.id === selected) : undefined) ?? current ?? all[all.length - 1];
   // An inline gate belongs to the step's own screen (which shows it and answers it).
   const inline = gate?.inline ? gate : undefined;
@@ -229,7 +231,13 @@ export function App({ controller }: { controller: AppController }) {
 
   const Screen = shown ? screenFor(shown.kind) : undefined;
   const screenActive = !overlay && (!boxed || !following) && !small;
-  const hints: Hint[] = outcome
+  const hints: Hint[] = overlay === 'guide'
+    ? [['Enter', 'close the guide'], ['↑↓', 'scroll']]
+    : overlay === 'help'
+      ? [['?/Esc', 'close'], ['↑↓', 'scroll']]
+      : overlay === 'quit'
+        ? [['y', 'quit'], ['n/Esc', 'stay']]
+        : outcome
     ? [['q', 'exit'], ['[ ]', 'steps'], ['?', 'help']]
     : boxed && following
       ? [[boxed.options.map((o) => o.key).join(' '), 'choose'], ['←→', 'move'], ['Enter', 'focused'], ['Esc', 'safe'], ['↑↓', 'scroll'], ['?', 'help']]
@@ -259,7 +267,7 @@ export function App({ controller }: { controller: AppController }) {
         <Box height={layout.paneHeight}>
           {layout.listWidth ? (
             <Box width={layout.listWidth} flexDirection="column" paddingX={1} borderStyle="single" borderTop={false} borderBottom={false} borderLeft={false} flexShrink={0}>
-              <StepList entries={state.entries} selectedId={shown?.id} width={layout.listWidth - 3} height={layout.paneHeight} now={now} runStatus={state.run.status} />
+              <StepList entries={state.entries} selectedId={shown?.id} width={layout.listWidth - 3} height={layout.paneHeight} now={now} runStatus={state.run.status} restarted={restarted} />
             </Box>
           ) : null}
           <Box flexDirection="column" paddingX={1} width={layout.paneWidth} height={layout.paneHeight} overflow="hidden">

@@ -68,6 +68,6 @@ export function labGuide(lab: LabHandle, speed: number, keptFolder: boolean): st
     `Simulated time runs ${speed}x faster than the clock on the wall, so a reconciliation that takes minutes on a real cluster takes seconds here.`,
     'You will walk the VM orchestration pack upgrade runbook: snapshot, plan, carry the site customizations, publish each hop, watch the migrations, recover, verify. Every change stops at a gate and waits for you.',
     `The lab's kubeconfig (try kubectl on it): ${lab.kubeconfig}${keptFolder ? '' : ' (removed when you quit; pass --state-dir to keep it)'}.`,
-    'Keys: Enter choose · ↑↓ move · Esc the safe option · ? help · [ ] browse steps · f follow · q quit',
+    'Keys: at a gate press the option’s letter (or move with ← → and press Enter) · Esc the safe option · ↑↓ scroll · ? help · [ ] look at other steps · f follow · q quit',
   ];
 }

@@ -64,7 +64,9 @@ export function ConfirmGate({ request, view, rehearsal, width, height, armed, co
           <Box flexDirection="column" marginTop={1}>
             {items.slice(0, maxItems).map((item, i) => (
               <Box key={i}>
-                <Text>{'  • '}</Text>
+                <Box flexShrink={0}>
+                  <Text>{'  • '}</Text>
+                </Box>
                 <Text wrap="wrap">{sanitizeText(item, { max: 500 })}</Text>
               </Box>
             ))}

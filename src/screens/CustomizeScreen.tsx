@@ -92,7 +92,8 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
   const rules = (out?.byHop ?? []).flatMap((h) => h.profiles.flatMap((p) => p.rules.map((r) => ({ ...r, hop: h.index }))));
   const red = rules.filter((r) => r.status === 'fail');
 
-  const listRoom = Math.max(3, Math.min(rows.length, Math.floor((height - 12) / 3)));
+  // The packs take up to half the height; the differences the rest (the terminal’s height, not a fixed few rows).
+  const listRoom = Math.max(3, Math.min(rows.length, Math.floor((height - 14) / 2)));
   const entryRoom = Math.max(3, height - listRoom - 13);
   const diffScroll = useScroll({ total: diff?.length ?? 0, page: entryRoom, textAt: (i) => diff?.[i]?.text ?? '' });
 

@@ -55,7 +55,7 @@ export function DraftScreen({ step, height, isActive, inGate }: StepScreenProps)
             {p.name.padEnd(30)} {p.from} → <Text bold>{p.to}</Text>
             <Text dimColor>
               {'  '}values +{p.diff.added} −{p.diff.removed}
-              {tags ? ` (${tags} image tag${tags === 1 ? '' : 's'} follow the pack version)` : ''}
+              {tags ? ` (${tags} of them only follow the pack version)` : ''}
               {p.carried ? ` · ${p.carried} site value(s) carried` : ''}
               {p.manifests.length ? ` · manifests: ${p.manifests.join(', ')}` : ''}
             </Text>

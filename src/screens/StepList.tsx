@@ -10,12 +10,14 @@ export interface StepListProps {
   height: number;
   now: number;
   runStatus: string;
+  /** VMs restarted by any step: a recovery that left them outstanding is not amber once they are. */
+  restarted?: ReadonlySet<string>;
 }
 
 type Row = { key: string; text: string; icon?: string; tone?: Parameters<typeof colour>[0]; dim?: boolean; selected?: boolean; right?: string };
 
 /** The steps with status icons (and words for the selected one) and durations, hop headings between. */
-export function StepList({ entries, selectedId, width, height, now, runStatus }: StepListProps) {
+export function StepList({ entries, selectedId, width, height, now, runStatus, restarted }: StepListProps) {
   const rows: Row[] = [];
   let lastHop: string | undefined;
   for (const e of entries) {
@@ -28,7 +30,7 @@ export function StepList({ entries, selectedId, width, height, now, runStatus }:
       rows.push({ key: `h-${hopKey}`, text: e.hop ? `Hop ${e.hop.index}/${e.hop.count}: ${e.hop.from} → ${e.hop.to}` : 'No hops: settle and check', dim: false });
     }
     lastHop = hopKey;
-    const s = stepIcon[stepDisplay(e, runStatus)];
+    const s = stepIcon[stepDisplay(e, runStatus, restarted)];
     const running = e.status === 'running' || e.status === 'awaitingApproval';
     const ms = running && e.startedAt ? e.durationMs + Math.max(0, now - Date.parse(e.startedAt)) : e.durationMs;
     const right = e.status === 'pending' ? '' : e.status === 'skipped' ? 'skip' : formatDuration(ms);

@@ -61,7 +61,11 @@ export function VerifyScreen({ step, isActive, width, height, gate, decide }: St
   const live = step.live as VerifyLive | undefined;
   const output = step.output as VerifyOutput | undefined;
   const results: CheckResult[] = live?.results ?? output?.results ?? [];
-  const [focus, setFocus] = useState(0);
+  // The first panel that is not green has the focus until the operator moves it.
+  const [moved, setMoved] = useState<number | undefined>(undefined);
+  const firstRed = Math.max(0, results.findIndex((r) => r.status !== 'pass'));
+  const focus = moved ?? firstRed;
+  const setFocus = (f: (n: number) => number) => setMoved((m) => f(m ?? firstRed));
   const outstanding = live?.outstanding ?? [];
   const restarts = live?.restarts;
   const [expanded, setExpanded] = useState(false);

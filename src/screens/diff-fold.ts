@@ -25,7 +25,13 @@ export function onlyVersionsDiffer(before: string, after: string): boolean {
 
 const kindOf = (line: string): DiffKind => (line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('---') ? 'title' : 'ctx');
 
-const foldLine = (n: number): DiffLine => ({ kind: 'fold', text: `⋯ ${n} image tag${n === 1 ? '' : 's'} follow${n === 1 ? 's' : ''} the pack version` });
+/** "12 image tags follow the pack version"; other lines that change only a version are called versions. */
+function foldLine(lines: string[]): DiffLine {
+  const n = lines.length;
+  const images = lines.every((l) => /image|tag/i.test(l));
+  const what = images ? `image tag${n === 1 ? '' : 's'}` : `version${n === 1 ? '' : 's'}`;
+  return { kind: 'fold', text: `⋯ ${n} ${what} follow${n === 1 ? 's' : ''} the pack version` };
+}
 
 /** Each run of removed lines followed by added lines is paired line by line; pairs that differ only in versions fold. */
 export function foldImageTags(patch: readonly string[]): DiffLine[] {
@@ -44,24 +50,24 @@ export function foldImageTags(patch: readonly string[]): DiffLine[] {
     while (i < patch.length && patch[i]!.startsWith('+')) adds.push(patch[i++]!);
     const keptDels: string[] = [];
     const keptAdds: string[] = [];
-    let folded = 0;
+    const folded: string[] = [];
     for (let j = 0; j < Math.max(dels.length, adds.length); j++) {
       const d = dels[j];
       const a = adds[j];
-      if (d !== undefined && a !== undefined && onlyVersionsDiffer(d.slice(1), a.slice(1))) folded++;
+      if (d !== undefined && a !== undefined && onlyVersionsDiffer(d.slice(1), a.slice(1))) folded.push(a);
       else {
         if (d !== undefined) keptDels.push(d);
         if (a !== undefined) keptAdds.push(a);
       }
     }
-    if (folded) out.push(foldLine(folded));
+    if (folded.length) out.push(foldLine(folded));
     for (const d of keptDels) out.push({ text: d, kind: 'del' });
     for (const a of keptAdds) out.push({ text: a, kind: 'add' });
   }
   return out;
 }
 
-/** How many changed lines are image tags that follow the pack version. */
+/** How many changed lines only follow the pack version (image tags and versions). */
 export function foldedCount(lines: readonly DiffLine[]): number {
   return lines.reduce((n, l) => n + (l.kind === 'fold' ? Number(/\d+/.exec(l.text)?.[0] ?? 0) : 0), 0);
 }
