@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Invocation } from '../cli/args.js';
 import type { StepRegistry } from '../engine/step-kind.js';
-import { ExitCode } from '../errors.js';
+import { ExitCode, InterruptedError } from '../errors.js';
 import { startLab, type LabHandle } from '../lab/index.js';
+import { scenarioNames, scenarioSpec, type ScenarioName } from '../lab/world/scenarios/index.js';
+import { isInteractive } from '../run/interactive.js';
 import { runSession, type RunIO } from '../run/session-run.js';
 
 export interface RunLabOptions {
@@ -19,13 +21,14 @@ export interface RunLabOptions {
 
 export async function runLab(invocation: Invocation, io: RunIO, registry: StepRegistry, opts: RunLabOptions = {}): Promise<ExitCode> {
   const { options } = invocation;
+  const scenario = options.scenario ?? (await chooseScenario(invocation, io));
   const given = options['state-dir'];
   const stateDir = given ? resolve(given) : mkdtempSync(join(tmpdir(), 'upgrade-pilot-lab-'));
   const speed = options.speed ?? 60;
   const sizes = { ...(options.vms !== undefined ? { vms: options.vms } : {}), ...(options.nodes !== undefined ? { nodes: options.nodes } : {}), ...(options.pods !== undefined ? { pods: options.pods } : {}) };
   let lab: LabHandle | undefined;
   try {
-    lab = await startLab({ scenario: options.scenario ?? 'healthy', stateDir, speed, dialect: options.dialect ?? 'spec', sizes });
+    lab = await startLab({ scenario, stateDir, speed, dialect: options.dialect ?? 'spec', sizes });
     if (options.serve) {
       io.stdout.write(`${JSON.stringify(lab.labJson, null, 2)}\n`);
       io.stderr.write(`upgrade-pilot lab: scenario ${lab.scenario} serving (Palette ${lab.paletteUrl}, Kubernetes ${lab.kubeUrl}); files in ${stateDir}. Ctrl+C stops it.\n`);
@@ -41,6 +44,22 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
     // A lab folder made for this run goes with it; one the operator named stays (its audit log too)
     if (!given) rmSync(stateDir, { recursive: true, force: true });
   }
+}
+
+/** `lab` on a terminal without --scenario: the operator picks one (healthy first); elsewhere healthy. */
+async function chooseScenario(invocation: Invocation, io: RunIO): Promise<ScenarioName> {
+  const { options } = invocation;
+  if (options.serve || !isInteractive(options, io)) return 'healthy';
+  // Ink is loaded only when there is a question to draw.
+  const { pick } = await import('../run/pick.js');
+  const picked = await pick(
+    io,
+    'Which lab scenario?',
+    scenarioNames.map((name) => ({ key: name, label: name, value: name, description: scenarioSpec(name).summary })),
+    { lines: ['A simulated Palette and cluster on this machine; nothing real is touched. Pass --scenario NAME to skip this question.'] },
+  );
+  if (!picked) throw new InterruptedError('No scenario picked: the lab did not start.', 'Run `upgrade-pilot lab --scenario healthy` (or another: healthy, skip-minor, lost-customizations, degraded, large).');
+  return picked;
 }
 
 /** Resolves on SIGINT or SIGTERM (or the abort signal), whichever comes first. */

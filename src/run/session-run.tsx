@@ -229,6 +229,9 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       );
       outcome = await run;
       await app.waitUntilExit();
+      // The last frame stays on the terminal; under it, in plain words, where the report is and how to go on.
+      if (reportPath) write(`report: ${reportPath}`);
+      if (outcome.status !== 'done' && !req.lab) write(`the session is saved; continue with:\n  ${resume}`);
     } else {
       const print = createPlainPrinter({ json: options.json, write, redactor, rehearsal: dryRun, sessionDir: session.dir });
       if (!options.json) {

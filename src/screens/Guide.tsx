@@ -12,18 +12,24 @@ export function guideProgress(state: SessionState, gate: GateRequest | undefined
   return `While you read this, these read-only steps ran: ${ran}. Nothing has been changed: the first change waits at its gate for your yes.${waits}`;
 }
 
-/** The lab's first screen: one paragraph per line, wrapped by the terminal's width. */
+/**
+ * The lab's first screen: one paragraph per line, wrapped by the terminal's width. How to leave it
+ * and what has happened meanwhile come first, so a small terminal shows them without scrolling.
+ */
 export function Guide({ lines, state, gate }: { lines: string[]; state: SessionState; gate: GateRequest | undefined }) {
   const c = colour('info');
+  const [title, ...rest] = lines;
   return (
     <Box flexDirection="column" borderStyle="round" {...(c ? { borderColor: c } : {})} paddingX={1} gap={1}>
-      {lines.map((l, i) => (
-        <Text key={i} wrap="wrap" bold={i === 0}>
+      <Text wrap="wrap">
+        <Text bold>{title}</Text> <Text bold>Enter: close this guide and go on</Text> <Text dimColor>(↑↓ scroll it)</Text>
+      </Text>
+      <Text wrap="wrap">{guideProgress(state, gate)}</Text>
+      {rest.map((l, i) => (
+        <Text key={i} wrap="wrap">
           {l}
         </Text>
       ))}
-      <Text wrap="wrap">{guideProgress(state, gate)}</Text>
-      <Text bold>Enter: close this guide and go on.</Text>
     </Box>
   );
 }
