@@ -111,7 +111,7 @@ export function createPlainPrinter(opts: PlainPrinterOptions): (state: SessionSt
       }
       case 'step.awaiting': {
         const g = event.gate;
-        out(`${t}  ? ${label}: ${clean(g.title)}`);
+        out(`${t}  ? GATE: ${clean(g.title)} (${label})`);
         for (const l of g.lines) out(`             ${clean(l)}`);
         for (const i of (g.items ?? []).slice(0, 50)) out(`             • ${clean(i)}`);
         if ((g.items?.length ?? 0) > 50) out(`             … and ${g.items!.length - 50} more`);

@@ -8,6 +8,7 @@ import type { Effects } from '../engine/effects.js';
 import type { Params } from '../engine/params.js';
 import { steps, type SessionState } from '../engine/state.js';
 import { toErrorInfo } from '../errors.js';
+import type { Vmim } from '../kube/schemas.js';
 import type { PublishOutput } from '../steps/hop/publish.js';
 import { phaseOf } from '../steps/migrations/phases.js';
 import { lastRecorded, type Meanwhile } from './resume-summary.js';
@@ -33,22 +34,16 @@ export async function readMeanwhile(effects: Effects, before: SessionState, site
   const wallSince = Math.max(0, Date.now() - Date.parse(lastRecorded(before)));
   const stoppedAt = clock.now() - wallSince * (clock.simulated?.speed() ?? 1);
   const awaited = awaitedVersions(before);
+  // Only what this runbook watches: a session without migration steps has no migrations to report.
+  const watchesMigrations = steps(before).some((s) => ['migrations', 'diagnose', 'recover', 'verify'].includes(s.kind));
+  if (!watchesMigrations && awaited.length === 0) return {};
   try {
     const [migrations, deployed] = await Promise.all([
-      effects.kube.reader(limit).migrations(),
+      watchesMigrations ? effects.kube.reader(limit).migrations() : Promise.resolve(undefined),
       awaited.length && site ? effects.palette.getClusterProfiles(site.cluster.uid, { signal: limit }) : Promise.resolve(undefined),
     ]);
-    const counts = { succeeded: 0, failed: 0, running: 0 };
-    for (const m of migrations) {
-      const phase = phaseOf(m);
-      if (phase !== 'Succeeded' && phase !== 'Failed') {
-        counts.running++;
-        continue;
-      }
-      const end = Date.parse(m.status?.migrationState?.endTimestamp ?? m.metadata.creationTimestamp ?? '');
-      if (Number.isFinite(end) && end >= stoppedAt) counts[phase === 'Succeeded' ? 'succeeded' : 'failed']++;
-    }
-    const result: Meanwhile = { migrations: counts };
+    const result: Meanwhile = {};
+    if (migrations) result.migrations = countSince(migrations, stoppedAt);
     if (deployed) {
       const runs = (a: { name: string; version: string }) => deployed.some((d) => d.name === a.name && d.version === a.version);
       result.reconciled = { running: awaited.filter(runs).map((a) => `${a.name} ${a.version}`), waiting: awaited.filter((a) => !runs(a)).map((a) => `${a.name} ${a.version}`) };
@@ -57,4 +52,19 @@ export async function readMeanwhile(effects: Effects, before: SessionState, site
   } catch (err) {
     return { unreadable: limit.aborted && !signal.aborted ? `no answer within ${LIMIT_MS / 1000}s` : toErrorInfo(err).message };
   }
+}
+
+/** Migrations that ended since the stop (by phase), and those in flight now. */
+function countSince(migrations: Vmim[], stoppedAt: number): NonNullable<Meanwhile['migrations']> {
+  const counts = { succeeded: 0, failed: 0, running: 0 };
+  for (const m of migrations) {
+    const phase = phaseOf(m);
+    if (phase !== 'Succeeded' && phase !== 'Failed') {
+      counts.running++;
+      continue;
+    }
+    const end = Date.parse(m.status?.migrationState?.endTimestamp ?? m.metadata.creationTimestamp ?? '');
+    if (Number.isFinite(end) && end >= stoppedAt) counts[phase === 'Succeeded' ? 'succeeded' : 'failed']++;
+  }
+  return counts;
 }

@@ -40,7 +40,7 @@ function howItStopped(before: SessionState): string {
   const at = wallTime(last);
   const day = wallDate(last);
   const when = `${at}${day !== wallDate(new Date().toISOString()) ? ` on ${day}` : ''}`;
-  const reason = before.run.reason ? `: ${before.run.reason}` : '';
+  const reason = before.run.reason ? `: ${before.run.reason.replace(/[.\s]+$/, '')}` : '';
   switch (before.run.status) {
     case 'running':
       return `It stopped at ${when} without closing (the process was killed or crashed); the journal is intact up to that moment.`;

@@ -15,7 +15,7 @@ describe('plain mode (no TTY)', () => {
     expect(first.code).toBe(3);
     // Steps by their titles (and hop), never by internal ids such as hop1.write.
     expect(first.stdout).toMatch(/^\d\d:\d\d:\d\d {2}✔ First step \(\d+ms\): value 1$/m);
-    expect(first.stdout).toMatch(/\? Hop 1\/2 · Write draft: Write draft \/v1\/clusterprofiles\/p1/);
+    expect(first.stdout).toMatch(/\? GATE: Write draft \/v1\/clusterprofiles\/p1 \(Hop 1\/2 · Write draft\)/);
     expect(first.stdout).not.toMatch(/hop1\.write/);
     expect(first.stderr).toMatch(/error: Stopped at a gate awaiting approval/);
     // A command that works when pasted: the sessions are not in the default place, so it names them.
@@ -27,6 +27,10 @@ describe('plain mode (no TTY)', () => {
     const second = await runCli(['resume', id, '--state-dir', stateDir, '--approve', 'draft'], { world });
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/resuming/);
+    // What happened, then what comes next.
+    expect(second.stdout).toMatch(/^ {2}It stopped at \d\d:\d\d:\d\d at a gate awaiting approval: Stopped at a gate awaiting approval: Write draft \/v1\/clusterprofiles\/p1\.$/m);
+    expect(second.stdout).toMatch(/^ {2}Next: Write draft \(hop 1\/2\): Write draft \/v1\/clusterprofiles\/p1\.$/m);
+    expect(second.stdout).not.toMatch(/could not be read/); // this runbook watches no migrations: nothing read
     expect(second.stdout).toMatch(/✔ done/);
     expect(world.sent).toHaveLength(2);
 
