@@ -183,6 +183,12 @@ export function App({ controller }: { controller: AppController }) {
       }
       return;
     }
+    // ? on the guide opens the help (help everywhere); on the help it closes it.
+    if (k.text === '?' && open === 'guide') {
+      setOverlay('help');
+      setOverlayScroll(initialScroll);
+      return;
+    }
     if (k.name === 'escape' || k.name === 'enter' || k.text === '?' || k.text === 'q') {
       setOverlay(undefined);
       setOverlayScroll(initialScroll);

@@ -129,7 +129,7 @@ export class GateStopError extends PilotError {
 
 /** The operator asked to stop (Ctrl+C, `q`, abort at a gate). The session is saved: exit 130. */
 export class InterruptedError extends PilotError {
-  constructor(message = 'Interrupted; the session is saved.', hint = 'Continue later with: upgrade-pilot resume') {
+  constructor(message = 'Interrupted; the session is saved.', hint = 'Resume the session to continue where it stopped.') {
     super('interrupted', 'interrupted', message, { hint });
   }
 }
