@@ -3,30 +3,18 @@
  * again from verification (its red VM panel's action) and when the session resumes.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConfirmFn, Decision, GateRequest } from '../../../src/engine/gate.js';
-import type { ResourceStore } from '../../../src/lab/kube/store.js';
+import type { GateRequest } from '../../../src/engine/gate.js';
 import type { RecoverOutput } from '../../../src/steps/migrations/recover-types.js';
 import { OFFER_RESTARTS, type VerifyOutput } from '../../../src/steps/verify/verify.js';
 import { startFakeKubevirt, type FakeKubevirt } from './support/fake-kubevirt.js';
-import { kubevirt, vm, vmi } from './support/objects.js';
-import { migrationRun, runbookYaml } from './support/run.js';
+import { twoOutdatedVms } from './support/objects.js';
+import { migrationRun, runbookYaml, scripted } from './support/run.js';
 
 let fake: FakeKubevirt | undefined;
 afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-function cluster(s: ResourceStore): void {
-  s.upsert('kubevirts', kubevirt('v1.4.0'));
-  for (const [name, node] of [
-    ['web-01', 'node-1'],
-    ['web-02', 'node-2'],
-  ] as const) {
-    s.upsert('virtualmachines', vm('vms', name));
-    s.upsert('virtualmachineinstances', vmi('vms', name, { node }));
-  }
-}
 
 const yaml = runbookYaml(
   `  - { id: snapshot, kind: snapshot, with: { runningVmis: [vms/web-01, vms/web-02] } }
@@ -35,29 +23,14 @@ const yaml = runbookYaml(
   'checks:\n  - { id: workloads, kind: workloads, title: VMs and migrations }\n',
 );
 
-type Answer = Pick<Decision, 'choice' | 'data'>;
-/** An operator who answers by a rule that may also give data (the verify screen's "offer again"). */
-function operator(rule: (r: GateRequest) => Answer | undefined): { confirm: ConfirmFn; asked: GateRequest[] } {
-  const asked: GateRequest[] = [];
-  return {
-    asked,
-    confirm: async (r) => {
-      asked.push(r);
-      const a = rule(r);
-      if (!a) throw new Error(`unexpected gate ${r.key}: ${r.title}`);
-      return { ...a, by: 'operator', at: new Date().toISOString() };
-    },
-  };
-}
-
 const vmOf = (r: GateRequest) => (r.subject ? `${r.subject.namespace}/${r.subject.name}` : r.key);
 
 describe('restarts offered again', () => {
   it('from verification: the red VM panel’s action asks each outstanding VM again; a resume asks the rest again first', async () => {
-    fake = await startFakeKubevirt(cluster, 'instant');
+    fake = await startFakeKubevirt(twoOutdatedVms, 'instant');
     const run = migrationRun(fake.lab.kubeconfig, yaml);
     let reviews = 0;
-    const first = operator((r) => {
+    const first = scripted((r) => {
       if (r.key.startsWith('recover/restart/')) return { choice: 'skip' };
       if (r.gate === 'verify') {
         reviews++;
@@ -87,7 +60,7 @@ describe('restarts offered again', () => {
     expect(run.state().mutations['verify/restart/vms/web-01/send']).toMatchObject({ outcome: 'sent', approval: { gateKey: 'verify/restart/1.1/vms/web-01', by: 'operator' } });
 
     // Resumed: verification offers what is still outstanding before it checks; web-01 is not asked (it was restarted).
-    const second = operator((r) => (r.gate === 'restart' ? { choice: 'approve' } : r.gate === 'verify' ? { choice: 'skip' } : undefined));
+    const second = scripted((r) => (r.gate === 'restart' ? { choice: 'approve' } : r.gate === 'verify' ? { choice: 'skip' } : undefined));
     expect((await run.run({ confirm: second.confirm })).status).toBe('done');
     expect(second.asked.map((r) => r.key)).toEqual(['verify/restart/2.resume/vms/web-02', 'verify/review/2.1']);
     expect(second.asked[1]!.options.map((o) => o.key)).toEqual(['f', 'r']); // nothing outstanding: no action offered
@@ -95,7 +68,7 @@ describe('restarts offered again', () => {
   }, 60_000);
 
   it('plain mode on resume: the flags answer the re-offered restarts, and a VM without one stays outstanding without stopping the run', async () => {
-    fake = await startFakeKubevirt(cluster, 'instant');
+    fake = await startFakeKubevirt(twoOutdatedVms, 'instant');
     const run = migrationRun(fake.lab.kubeconfig, yaml);
     const skipAll = { gates: [], restarts: [], allRestarts: false, skipRestarts: ['vms/web-01', 'vms/web-02'] };
     expect((await run.run({ approvals: skipAll })).status).toBe('failed');

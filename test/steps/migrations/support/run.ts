@@ -133,16 +133,19 @@ export interface ScriptedConfirm {
   asked: GateRequest[];
 }
 
-/** An operator who answers each gate by a rule (a function of the request); unanswered gates fail the test. */
-export function scripted(answer: (request: GateRequest) => Decision['choice'] | undefined): ScriptedConfirm {
+/**
+ * An operator who answers each gate by a rule (a function of the request): a choice, or a choice
+ * with data (an inline gate's structured answer); unanswered gates fail the test.
+ */
+export function scripted(answer: (request: GateRequest) => Decision['choice'] | Pick<Decision, 'choice' | 'data'> | undefined): ScriptedConfirm {
   const asked: GateRequest[] = [];
   return {
     asked,
     confirm: async (request) => {
       asked.push(request);
-      const choice = answer(request);
-      if (!choice) throw new Error(`unexpected gate ${request.key}: ${request.title}`);
-      return { choice, by: 'operator', at: new Date().toISOString() };
+      const a = answer(request);
+      if (!a) throw new Error(`unexpected gate ${request.key}: ${request.title}`);
+      return { ...(typeof a === 'string' ? { choice: a } : a), by: 'operator', at: new Date().toISOString() };
     },
   };
 }
