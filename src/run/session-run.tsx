@@ -271,5 +271,5 @@ function reportEnd(outcome: RunOutcome, code: ExitCode, session: { id: string; r
   const hint = error.hint ? `  what to do: ${error.hint.split('\n').join('\n    ')}\n` : '';
   io.stderr.write(redactor.text(`error: ${error.message}\n${hint}`));
   if (inProcessLab) io.stderr.write('  note: this lab ran inside this process and has ended, so this session cannot be resumed; use `upgrade-pilot lab --serve` for a lab that stays up\n');
-  else if (outcome.status !== 'awaitingApproval') io.stderr.write(`  the session is saved; continue with: ${session.resume}\n`);
+  else if (outcome.status !== 'awaitingApproval') io.stderr.write(`  the session is saved: ${session.resume}\n`);
 }

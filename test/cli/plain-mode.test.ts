@@ -113,7 +113,7 @@ describe('plain mode (no TTY)', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error: the storage cluster is Degraded');
     expect(r.stderr).toContain('what to do: fix it and resume');
-    expect(r.stderr).toMatch(/the session is saved; continue with: upgrade-pilot resume \S+ --state-dir \S+/);
+    expect(r.stderr).toMatch(/the session is saved: upgrade-pilot resume \S+ --state-dir \S+/);
   });
 });
 
