@@ -1,24 +1,40 @@
 /**
- * The Ink root: header, step list, the selected step's screen (with its gate on top when one is
+ * The Ink root: header, step list, the selected step's screen (inside its gate's box when one is
  * open), the recent command log, and key hints. It renders state and sends decisions; no I/O.
+ *
+ * It owns the only key handler and gives each key press to exactly one consumer (see
+ * screens/keys/key-router.tsx): an overlay, the open gate, or the shown screen. A gate takes no key
+ * until it has been on screen for the guard time, and a key decides at most one gate.
  */
-import { Box, Text, useApp, useInput, useStdout } from 'ink';
-import { useEffect, useMemo, useState } from 'react';
+import { Box, useApp, useInput, useStdout, type Key } from 'ink';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Choice, GateRequest } from './engine/gate.js';
 import type { RunOutcome } from './engine/runner.js';
-import { currentStep, steps, type LogLine } from './engine/state.js';
-import { toErrorInfo, type ErrorInfo } from './errors.js';
+import { currentStep, steps, type StepState } from './engine/state.js';
+import { toErrorInfo } from './errors.js';
 import type { ConfirmQueue } from './run/confirm-queue.js';
-import { ConfirmGate } from './screens/ConfirmGate.js';
-import { ErrorPanel } from './screens/ErrorPanel.js';
+import { CommandLog } from './screens/CommandLog.js';
+import { ConfirmGate, gateViewport } from './screens/ConfirmGate.js';
 import { Footer, type Hint } from './screens/Footer.js';
+import { GateWaits } from './screens/GateWaits.js';
+import { Guide } from './screens/Guide.js';
 import { Header } from './screens/Header.js';
 import { HelpOverlay } from './screens/HelpOverlay.js';
+import { gateKey, initialGateView, type GateView } from './screens/keys/gate-model.js';
+import { keyPress } from './screens/keys/key-press.js';
+import { KeyRouter, ScreenKeys } from './screens/keys/key-router.js';
+import { initialScroll, maxOffset, scrollKey, type ScrollState } from './screens/keys/scroll-model.js';
+import { appLayout, gatePinnedRows, MIN_GATE_CONTENT, tooSmall } from './screens/layout.js';
+import { OutcomePanel } from './screens/OutcomePanel.js';
 import { QuitConfirm } from './screens/QuitConfirm.js';
-import { ResumeHint } from './screens/ResumeHint.js';
+import { bannerRows, ResumeBanner, type ResumeSummary } from './screens/ResumeBanner.js';
 import { screenFor } from './screens/registry.js';
+import { ScrollView } from './screens/ScrollView.js';
 import { StepList } from './screens/StepList.js';
-import { colour } from './screens/theme.js';
+import { restartedVms } from './screens/theme.js';
+import { TooSmall } from './screens/TooSmall.js';
+import { DEFAULT_GATE_GUARD_MS, useGateGuard } from './screens/use-gate-guard.js';
+import { useRefState } from './screens/use-ref-state.js';
 import { useSessionState, useTerminalSize, type StateSource } from './screens/use-session-state.js';
 
 export interface AppController {
@@ -35,7 +51,17 @@ export interface AppController {
   reportPath?: () => string | undefined;
   /** The lab runs in this process (`npm start`): the session cannot be resumed after quitting. */
   inProcessLab?: boolean;
+  /** How long a gate is on screen before a key counts (runbook `settings.gateGuard`; tests pass 0). */
+  gateGuardMs?: number;
+  /** The command that continues this session, as it works when pasted (with --state-dir when needed). */
+  resumeCommand?: string;
+  /** The session's clock is the lab's simulated one. */
+  labTime?: boolean;
+  /** On resume: how the session stopped and what happened since (shown above the screen until a key). */
+  resumed?: () => ResumeSummary | undefined;
 }
+
+type Overlay = 'help' | 'quit' | 'guide';
 
 function useGate(queue: ConfirmQueue): GateRequest | undefined {
   const [gate, setGate] = useState(() => queue.current());
@@ -53,7 +79,22 @@ function useNow(active: boolean): number {
   return now;
 }
 
-const LIST_WIDTH = 36;
+function useOutcome(promise: Promise<RunOutcome>): RunOutcome | undefined {
+  const [outcome, setOutcome] = useState<RunOutcome | undefined>();
+  useEffect(() => {
+    let live = true;
+    promise.then(
+      (o) => live && setOutcome(o),
+      (err: unknown) => live && setOutcome({ status: 'failed', error: toErrorInfo(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [promise]);
+  return outcome;
+}
+
+const gateStepOf = (all: StepState[], gate: GateRequest | undefined) => (gate ? all.find((s) => s.status === 'awaitingApproval' && s.gate?.key === gate.key) : undefined);
 
 export function App({ controller }: { controller: AppController }) {
   const { exit } = useApp();
@@ -61,22 +102,21 @@ export function App({ controller }: { controller: AppController }) {
   const { columns, rows } = useTerminalSize(stdout);
   const state = useSessionState(controller.source);
   const gate = useGate(controller.queue);
-  const [outcome, setOutcome] = useState<RunOutcome | undefined>();
-  const [selected, setSelected] = useState<string | undefined>();
-  const [overlay, setOverlay] = useState<'help' | 'quit' | 'guide' | undefined>(controller.guide ? 'guide' : undefined);
+  const outcome = useOutcome(controller.outcome);
+  const [selected, setSelected, selectedRef] = useRefState<string | undefined>(undefined);
+  const [overlay, setOverlay, overlayRef] = useRefState<Overlay | undefined>(controller.guide ? 'guide' : undefined);
+  const [overlayScroll, setOverlayScroll, overlayScrollRef] = useRefState<ScrollState>(initialScroll);
+  const [overlayRows, setOverlayRows] = useState(0);
+  const [tookSafe, setTookSafe] = useState<string | undefined>();
   const [quitting, setQuitting] = useState(false);
+  const [bannerOpen, setBannerOpen] = useState(true);
+  const [gateState, setGateState, gateStateRef] = useRefState<{ gate: GateRequest; view: GateView; rows: number } | undefined>(undefined);
+  const decided = useRef(new WeakSet<GateRequest>());
+  const screenKeys = useMemo(() => new ScreenKeys(), []);
   const now = useNow(!outcome);
-
-  useEffect(() => {
-    let live = true;
-    controller.outcome.then(
-      (o) => live && setOutcome(o),
-      (err: unknown) => live && setOutcome({ status: 'failed', error: toErrorInfo(err) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [controller.outcome]);
+  const guardMs = controller.gateGuardMs ?? DEFAULT_GATE_GUARD_MS;
+  const resumeCommand = controller.resumeCommand ?? `upgrade-pilot resume ${state.meta.id}`;
+  const inProcessLab = Boolean(controller.inProcessLab);
 
   // Quitting stops the run first (so the journal is closed cleanly), then leaves.
   useEffect(() => {
@@ -85,30 +125,45 @@ export function App({ controller }: { controller: AppController }) {
 
   const all = steps(state);
   const current = currentStep(state);
+  const restarted = useMemo(() => restartedVms(state.mutations), [state.mutations]);
   const shown = (selected ? all.find((s) => s.id === selected) : undefined) ?? current ?? all[all.length - 1];
+  // An inline gate belongs to the step's own screen (which shows it and answers it).
+  const inline = gate?.inline ? gate : undefined;
+  const boxed = gate && !gate.inline && !outcome ? gate : undefined;
+  const gateStep = gateStepOf(all, gate);
+  const following = !selected || selected === gateStep?.id;
+  const layout = appLayout(columns, rows);
+  const small = tooSmall(columns, rows, boxed && following && !overlay ? boxed : undefined, controller.rehearsal);
+  // A gate is drawn when it is on screen: followed, not under an overlay, the terminal big enough.
+  const drawnGate = !small && !overlay && following ? (boxed ?? (inline && shown?.id === gateStep?.id ? inline : undefined)) : undefined;
+  const guard = useGateGuard(drawnGate, guardMs);
+  const armedNow = drawnGate ? guard.isArmed(drawnGate) : false;
+
+  const gateView = boxed && gateState?.gate === boxed ? gateState : boxed ? { gate: boxed, view: initialGateView(boxed), rows: 0 } : undefined;
+  const paneInner = layout.paneWidth - 2;
+  // The resume banner sits above the screen until the first key, if the gate's options still fit under it.
+  const summary = bannerOpen && !overlay && !small ? controller.resumed?.() : undefined;
+  const banner = summary ? bannerRows(summary, paneInner - 4) : [];
+  const gateFloor = boxed && following ? gatePinnedRows(boxed, paneInner - 4, controller.rehearsal) + MIN_GATE_CONTENT : 0;
+  const bannerHeight = banner.length && layout.paneHeight - (banner.length + 2) >= Math.max(gateFloor, 3) ? banner.length + 2 : 0;
+  const gateHeight = layout.paneHeight - bannerHeight;
+  const viewport = boxed ? gateViewport(boxed, paneInner, gateHeight, controller.rehearsal) : 0;
 
   const quit = () => {
     setQuitting(true);
     controller.stop();
   };
 
-  useInput((input, key) => {
-    if (key.ctrl && input === 'c') return quit();
-    if (overlay === 'quit') return; // QuitConfirm takes the keys
-    if (overlay === 'help' || overlay === 'guide') {
-      if (key.escape || key.return || input === '?' || input === 'g') setOverlay(undefined);
-      return;
-    }
-    if (outcome) {
-      if (input === 'q' || key.return || key.escape) exit();
-      else if (input === '[' || input === ']') browse(input);
-      return;
-    }
-    if (input === '?') setOverlay('help');
-    else if (input === 'q' && !boxed) setOverlay('quit');
-    else if (input === '[' || input === ']') browse(input);
-    else if (input === 'f') setSelected(undefined);
-  });
+  /** Answers the open gate once, with the key that decided; nothing inside its guard time. */
+  const answer = (g: GateRequest, choice: Choice, data: unknown, pressed: string): boolean => {
+    if (decided.current.has(g) || !guard.isArmed(g)) return false;
+    decided.current.add(g);
+    controller.queue.answer(g.key, choice, data, pressed);
+    return true;
+  };
+  const decideInline = (choice: Choice, data?: unknown, pressed?: string) => {
+    if (inline && drawnGate === inline) answer(inline, choice, data, pressed ?? 'key');
+  };
 
   const browse = (dir: '[' | ']') => {
     const visible = all.filter((s) => s.status !== 'pending');
@@ -117,145 +172,154 @@ export function App({ controller }: { controller: AppController }) {
     if (next) setSelected(next.id === current?.id ? undefined : next.id);
   };
 
-  const decide = (choice: Choice, data?: unknown) => {
-    if (gate) controller.queue.answer(gate.key, choice, data);
+  const overlayKey = (input: string, key: Key) => {
+    const k = keyPress(input, key);
+    const open = overlayRef.current;
+    if (open === 'quit') {
+      if (k.text === 'y' || k.text === 'q') quit();
+      else if (k.text === 'n' || k.name === 'escape') {
+        setOverlay(undefined);
+        setTookSafe(undefined);
+      }
+      return;
+    }
+    // ? on the guide opens the help (help everywhere); on the help it closes it.
+    if (k.text === '?' && open === 'guide') {
+      setOverlay('help');
+      setOverlayScroll(initialScroll);
+      return;
+    }
+    if (k.name === 'escape' || k.name === 'enter' || k.text === '?' || k.text === 'q') {
+      setOverlay(undefined);
+      setOverlayScroll(initialScroll);
+      return;
+    }
+    const scrolled = scrollKey(overlayScrollRef.current, k, { total: overlayRows, page: layout.paneHeight });
+    if (scrolled.handled) setOverlayScroll(scrolled.state);
   };
-  // An inline gate belongs to the step's own screen (which shows and answers it).
-  const inline = gate?.inline ? gate : undefined;
-  const boxed = gate && !gate.inline ? gate : undefined;
 
-  const paneHeight = Math.max(8, rows - 6);
-  const paneWidth = Math.max(30, columns - LIST_WIDTH - 3);
+  const boxedKey = (g: GateRequest, input: string, key: Key) => {
+    const k = keyPress(input, key);
+    if (!guard.isArmed(g) || decided.current.has(g)) return;
+    const before = gateStateRef.current?.gate === g ? gateStateRef.current : { gate: g, view: initialGateView(g), rows: 0 };
+    const step = gateKey(before.view, k, { request: g, rehearsal: controller.rehearsal, bounds: { total: before.rows, page: viewport } });
+    setGateState({ ...before, view: step.view });
+    const effect = step.effect;
+    if (!effect) return;
+    const label = g.options.find((o) => o.choice === effect.choice)?.label ?? effect.choice;
+    if (!answer(g, effect.choice, undefined, effect.pressed)) return;
+    if (effect.kind === 'quit') {
+      setTookSafe(label);
+      setOverlay('quit');
+    }
+  };
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') return quit();
+    if (small) return; // nothing takes a key (a gate's options are not on screen)
+    if (overlayRef.current) return overlayKey(input, key);
+    setBannerOpen(false);
+    if (screenKeys.capturing()) return screenKeys.deliver(input, key);
+    const k = keyPress(input, key);
+    if (k.text === '?') return setOverlay('help');
+    if (k.text === '[' || k.text === ']') return browse(k.text);
+    if (k.text === 'f' && selectedRef.current) return setSelected(undefined);
+    if (outcome) {
+      if (k.text === 'q' || k.name === 'escape') return exit();
+      return screenKeys.deliver(input, key);
+    }
+    const followingNow = !selectedRef.current || selectedRef.current === gateStep?.id;
+    if (boxed && followingNow) return boxedKey(boxed, input, key);
+    // An inline gate is a review (it approves nothing): q only asks, and quitting leaves it unanswered.
+    if (k.text === 'q') return setOverlay('quit');
+    screenKeys.deliver(input, key);
+  });
+
   const Screen = shown ? screenFor(shown.kind) : undefined;
-  const screenActive = !boxed && !overlay && !outcome;
-  const actions = useMemo(() => state.log.filter((l) => l.level !== 'info').slice(-2), [state.log]);
-
-  const hints: Hint[] = outcome
-    ? [['q/Enter', 'exit'], ['[ ]', 'browse steps']]
-    : boxed
-      ? [['↑↓', 'move'], ['Enter', 'choose'], ['Esc', 'safe option'], ['?', 'help']]
+  const screenActive = !overlay && (!boxed || !following) && !small;
+  const hints: Hint[] = overlay === 'guide'
+    ? [['Enter', 'close the guide'], ['↑↓', 'scroll']]
+    : overlay === 'help'
+      ? [['?/Esc', 'close'], ['↑↓', 'scroll']]
+      : overlay === 'quit'
+        ? [['y', 'quit'], ['n/Esc', 'stay']]
+        : outcome
+    ? [['q', 'exit'], ['[ ]', 'steps'], ['?', 'help']]
+    : boxed && following
+      ? [[boxed.options.map((o) => o.key).join(' '), 'choose'], ['←→', 'move'], ['Enter', 'focused'], ['Esc', 'safe'], ['↑↓', 'scroll'], ['?', 'help']]
       : inline
         ? [...inline.options.map((o): Hint => [o.key, o.label.toLowerCase()]), ['?', 'help']]
-      : [['?', 'help'], ['q', 'quit'], ['[ ]', 'browse steps'], ...(selected ? ([['f', 'follow']] as Hint[]) : [])];
+        : [['?', 'help'], ['q', 'quit'], ['[ ]', 'steps'], ...(selected ? ([['f', 'follow']] as Hint[]) : [])];
+
+  if (small) return <TooSmall columns={columns} rows={rows} need={small} />;
+
+  const screenProps = (s: StepState, active: boolean, height: number, inGate: boolean) => ({
+    step: s,
+    state,
+    isActive: active,
+    rehearsal: controller.rehearsal,
+    width: paneInner - (inGate ? 4 : 0),
+    height,
+    gate: inline && s.status === 'awaitingApproval' && s.id === gateStep?.id ? inline : undefined,
+    decide: decideInline,
+    inGate,
+    labTime: Boolean(controller.labTime),
+  });
 
   return (
-    <Box flexDirection="column" width={columns}>
-      <Header meta={state.meta} columns={columns} />
-      <Box>
-        <Box width={LIST_WIDTH} flexDirection="column" paddingX={1} borderStyle="single" borderTop={false} borderBottom={false} borderLeft={false}>
-          <StepList entries={state.entries} selectedId={shown?.id} width={LIST_WIDTH - 3} height={paneHeight} now={now} runStatus={state.run.status} />
+    <KeyRouter keys={screenKeys}>
+      <Box flexDirection="column" width={columns}>
+        <Header meta={state.meta} columns={columns} />
+        <Box height={layout.paneHeight}>
+          {layout.listWidth ? (
+            <Box width={layout.listWidth} flexDirection="column" paddingX={1} borderStyle="single" borderTop={false} borderBottom={false} borderLeft={false} flexShrink={0}>
+              <StepList entries={state.entries} selectedId={shown?.id} width={layout.listWidth - 3} height={layout.paneHeight} now={now} runStatus={state.run.status} restarted={restarted} />
+            </Box>
+          ) : null}
+          <Box flexDirection="column" paddingX={1} width={layout.paneWidth} height={layout.paneHeight} overflow="hidden">
+            {overlay === 'quit' ? (
+              <Box flexShrink={0}>
+                <QuitConfirm resumeCommand={resumeCommand} inProcessLab={inProcessLab} tookSafe={tookSafe} />
+              </Box>
+            ) : overlay ? (
+              <ScrollView height={layout.paneHeight} offset={Math.min(overlayScroll.offset, maxOffset({ total: overlayRows, page: layout.paneHeight }))} onMeasure={setOverlayRows}>
+                {overlay === 'guide' && controller.guide ? <Guide lines={controller.guide} state={state} gate={gate} /> : <HelpOverlay resumeCommand={resumeCommand} inProcessLab={inProcessLab} />}
+              </ScrollView>
+            ) : (
+              <>
+                {bannerHeight ? <ResumeBanner rows={banner} /> : null}
+                {outcome ? (
+                  <Box flexShrink={0}>
+                    <OutcomePanel outcome={outcome} resumeCommand={resumeCommand} reportPath={controller.reportPath?.()} stepShowsError={Boolean(shown?.error)} inProcessLab={inProcessLab} />
+                  </Box>
+                ) : null}
+                {boxed && !following ? <GateWaits gate={boxed} /> : null}
+                {boxed && following && gateView ? (
+                  <ConfirmGate
+                    key={boxed.key}
+                    request={boxed}
+                    view={gateView.view}
+                    rehearsal={controller.rehearsal}
+                    width={paneInner}
+                    height={gateHeight}
+                    armed={armedNow}
+                    contentRows={gateView.rows}
+                    onMeasure={(n) => setGateState({ ...(gateStateRef.current?.gate === boxed ? gateStateRef.current : gateView), rows: n })}
+                  >
+                    {Screen && gateStep ? <Screen {...screenProps(gateStep, false, viewport, true)} /> : null}
+                  </ConfirmGate>
+                ) : Screen && shown ? (
+                  <Box flexShrink={0} flexDirection="column">
+                    <Screen {...screenProps(shown, screenActive, layout.paneHeight - bannerHeight - (boxed ? 1 : 0), false)} />
+                  </Box>
+                ) : null}
+              </>
+            )}
+          </Box>
         </Box>
-        <Box flexDirection="column" paddingX={1} width={paneWidth} height={paneHeight} overflow="hidden">
-          {/* Children keep their natural height: Ink's default flexShrink would squeeze them into overlapping lines. */}
-          {overlay === 'guide' && controller.guide ? (
-            <Box flexShrink={0}>
-              <Guide lines={controller.guide} />
-            </Box>
-          ) : null}
-          {overlay === 'help' ? (
-            <Box flexShrink={0}>
-              <HelpOverlay sessionId={state.meta.id} inProcessLab={Boolean(controller.inProcessLab)} />
-            </Box>
-          ) : null}
-          {overlay === 'quit' ? (
-            <Box flexShrink={0}>
-              <QuitConfirm sessionId={state.meta.id} inProcessLab={Boolean(controller.inProcessLab)} onQuit={quit} onStay={() => setOverlay(undefined)} />
-            </Box>
-          ) : null}
-          {outcome ? (
-            <Box flexShrink={0}>
-              <OutcomePanel outcome={outcome} sessionId={state.meta.id} reportPath={controller.reportPath?.()} stepShowsError={Boolean(shown?.error)} inProcessLab={Boolean(controller.inProcessLab)} />
-            </Box>
-          ) : null}
-          {boxed && !overlay ? (
-            <Box flexShrink={0}>
-              <ConfirmGate key={boxed.key} request={boxed} onDecide={decide} rehearsal={controller.rehearsal} />
-            </Box>
-          ) : null}
-          {Screen && shown && !overlay ? (
-            <Box flexShrink={0} flexDirection="column">
-              <Screen
-                step={shown}
-                state={state}
-                isActive={screenActive}
-                rehearsal={controller.rehearsal}
-                width={paneWidth - 2}
-                height={paneHeight}
-                gate={inline && shown.status === 'awaitingApproval' ? inline : undefined}
-                decide={decide}
-              />
-            </Box>
-          ) : null}
-        </Box>
+        <CommandLog lines={state.log.filter((l) => l.level !== 'info')} rows={layout.logRows} />
+        <Footer hints={hints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${shown?.title ?? selected}` : undefined} />
       </Box>
-      <CommandLog lines={actions} />
-      <Footer hints={hints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${selected}` : undefined} />
-    </Box>
-  );
-}
-
-/** The lab's first screen: one paragraph per line, wrapped by the terminal's width. */
-function Guide({ lines }: { lines: string[] }) {
-  const c = colour('info');
-  return (
-    <Box flexDirection="column" borderStyle="round" {...(c ? { borderColor: c } : {})} paddingX={1} gap={1}>
-      {lines.map((l, i) => (
-        <Text key={i} wrap="wrap" bold={i === 0}>
-          {l}
-        </Text>
-      ))}
-      <Text bold>Press Enter to begin.</Text>
-    </Box>
-  );
-}
-
-function CommandLog({ lines }: { lines: LogLine[] }) {
-  if (lines.length === 0) return <Text> </Text>;
-  return (
-    <Box flexDirection="column" paddingX={1}>
-      {lines.map((l, i) => (
-        <Text key={i} dimColor wrap="truncate-end">
-          {l.at.slice(11, 19)} {l.level === 'action' ? '→' : l.level === 'warn' ? '⚠' : '✖'} {l.message}
-        </Text>
-      ))}
-    </Box>
-  );
-}
-
-function OutcomePanel({ outcome, sessionId, reportPath, stepShowsError, inProcessLab }: { outcome: RunOutcome; sessionId: string; reportPath: string | undefined; stepShowsError: boolean; inProcessLab: boolean }) {
-  if (outcome.status === 'done') {
-    const c = colour('pass');
-    return (
-      <Box flexDirection="column" borderStyle="round" {...(c ? { borderColor: c } : {})} paddingX={1}>
-        <Text bold {...(c ? { color: c } : {})}>
-          ✔ DONE: every step finished.
-        </Text>
-        {reportPath ? <Text>Report: {reportPath}</Text> : null}
-        <Text dimColor>Press q or Enter to exit.</Text>
-      </Box>
-    );
-  }
-  const error: ErrorInfo = 'toInfo' in outcome.error ? outcome.error.toInfo() : outcome.error;
-  if (outcome.status === 'failed' && stepShowsError) {
-    // The failed step's own screen below shows what happened and what to do; say only how to go on.
-    const red = colour('fail');
-    return (
-      <Box flexDirection="column">
-        <Text bold {...(red ? { color: red } : {})}>
-          ✖ STOPPED: a step failed (details below).
-        </Text>
-        <ResumeHint sessionId={sessionId} inProcessLab={inProcessLab} />
-        <Text dimColor>q/Enter exit</Text>
-      </Box>
-    );
-  }
-  const title = outcome.status === 'awaitingApproval' ? 'Stopped at a gate' : outcome.status === 'interrupted' ? 'Stopped' : 'Step failed';
-  return (
-    <Box flexDirection="column">
-      <ErrorPanel error={error} title={title} />
-      <ResumeHint sessionId={sessionId} inProcessLab={inProcessLab} />
-      {reportPath ? <Text>Report: {reportPath}</Text> : null}
-      <Text dimColor>Press q or Enter to exit.</Text>
-    </Box>
+    </KeyRouter>
   );
 }

@@ -92,22 +92,44 @@ export interface PendingApproval {
   flag: string;
 }
 
+/**
+ * What to run after a stop at gates: the approving flags (the `--approve` gates merged into one
+ * list, which answers that gate in every hop), and for VM restarts how to decline instead.
+ */
+export function approvalHint(pending: PendingApproval[], resume: string): string {
+  const gates = [...new Set(pending.filter((p) => p.flag.startsWith('--approve ')).map((p) => p.flag.slice('--approve '.length)))];
+  const others = [...new Set(pending.map((p) => p.flag).filter((f) => !f.startsWith('--approve ')))];
+  const flags = [...(gates.length ? [`--approve ${gates.join(',')}`] : []), ...others];
+  const lines = [`The session is saved. To approve, run: ${resume} ${flags.join(' ')}`];
+  if (gates.length) lines.push(`--approve ${gates.join(',')} answers ${gates.length === 1 ? 'that gate' : 'those gates'} in every hop, not only this one.`);
+  const vms = pending.filter((p) => p.gate === 'restart').map((p) => p.flag.replace(/^--approve-restart /, ''));
+  if (vms.length) {
+    lines.push(`To decline instead (the VM stays on the old launcher, listed as outstanding): ${resume} ${vms.map((vm) => `--skip-restart ${vm}`).join(' ')}`);
+    if (vms.length > 3) lines.push('Or approve every VM restart at once: --approve-all-restarts.');
+  }
+  return lines.join('\n');
+}
+
 /** Plain mode reached a gate that has no explicit approval: the session is saved, exit 3. */
 export class GateStopError extends PilotError {
   readonly pending: PendingApproval[];
-  constructor(pending: PendingApproval[], sessionId?: string) {
-    const flags = [...new Set(pending.map((p) => p.flag))];
-    const resume = sessionId ? `upgrade-pilot resume ${sessionId} ${flags.join(' ')}` : flags.join(' ');
+  /** `resume`: the command that continues the session (with --state-dir when needed); default from the id. */
+  constructor(pending: PendingApproval[], sessionId?: string, resume?: string) {
     super('gate', 'gate.awaiting-approval', `Stopped at a gate awaiting approval: ${pending.map((p) => p.title).join('; ')}`, {
-      hint: `The session is saved. To approve, run: ${resume}`,
+      hint: approvalHint(pending, resume ?? (sessionId ? `upgrade-pilot resume ${sessionId}` : 'upgrade-pilot resume')),
     });
     this.pending = pending;
+  }
+
+  /** The same stop, its hint naming the exact resume command. */
+  withResume(resume: string): GateStopError {
+    return new GateStopError(this.pending, undefined, resume);
   }
 }
 
 /** The operator asked to stop (Ctrl+C, `q`, abort at a gate). The session is saved: exit 130. */
 export class InterruptedError extends PilotError {
-  constructor(message = 'Interrupted; the session is saved.', hint = 'Continue later with: upgrade-pilot resume') {
+  constructor(message = 'Interrupted; the session is saved.', hint = 'Resume the session to continue where it stopped.') {
     super('interrupted', 'interrupted', message, { hint });
   }
 }

@@ -98,7 +98,7 @@ export const commands: CommandSpec[] = [
   {
     name: 'diff',
     usage: 'upgrade-pilot diff [options]',
-    summary: 'Print the customizations to carry into the new pack versions, and the 9.2 rules',
+    summary: 'Print the customizations to carry into the new pack versions, and the rules they must keep',
     details: ['Read-only. Compares the deployed values with the new reference defaults (3-way when the old defaults are known).'],
     options: [...target, 'json', 'help'],
   },

@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Invocation } from '../cli/args.js';
 import type { StepRegistry } from '../engine/step-kind.js';
-import { ExitCode } from '../errors.js';
+import { ExitCode, InterruptedError } from '../errors.js';
 import type { LabHandle } from '../lab/index.js';
+import { scenarioNames, scenarioSpec, type ScenarioName } from '../lab/world/scenarios/index.js';
 import { isInteractive } from '../run/interactive.js';
 import type { LabShell } from '../run/lab-shell.js';
 import type { RunIO } from '../run/session-run.js';
@@ -21,10 +22,10 @@ export interface RunLabOptions {
 
 export async function runLab(invocation: Invocation, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: RunLabOptions = {}): Promise<ExitCode> {
   const { options } = invocation;
+  const scenario = options.scenario ?? (await chooseScenario(invocation, io));
   const given = options['state-dir'];
   const stateDir = given ? resolve(given) : mkdtempSync(join(tmpdir(), 'upgrade-pilot-lab-'));
   const speed = options.speed ?? 60;
-  const scenario = options.scenario ?? 'healthy';
   const sizes = { ...(options.vms !== undefined ? { vms: options.vms } : {}), ...(options.nodes !== undefined ? { nodes: options.nodes } : {}), ...(options.pods !== undefined ? { pods: options.pods } : {}) };
   let lab: LabHandle | undefined;
   let shell: LabShell | undefined;
@@ -70,6 +71,22 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
   }
 }
 
+/** `lab` on a terminal without --scenario: the operator picks one (healthy first); elsewhere healthy. */
+async function chooseScenario(invocation: Invocation, io: RunIO): Promise<ScenarioName> {
+  const { options } = invocation;
+  if (options.serve || !isInteractive(options, io)) return 'healthy';
+  // Ink is loaded only when there is a question to draw.
+  const { pick } = await import('../run/pick.js');
+  const picked = await pick(
+    io,
+    'Which lab scenario?',
+    scenarioNames.map((name) => ({ key: name, label: name, value: name, description: scenarioSpec(name).summary })),
+    { lines: ['A simulated Palette and cluster on this machine; nothing real is touched. Pass --scenario NAME to skip this question.'] },
+  );
+  if (!picked) throw new InterruptedError('No scenario picked: the lab did not start.', `Run \`upgrade-pilot lab --scenario healthy\` (or another: ${scenarioNames.join(', ')}).`);
+  return picked;
+}
+
 /** Resolves on SIGINT or SIGTERM (or the abort signal), whichever comes first. */
 function untilStopped(signal?: AbortSignal): Promise<void> {
   return new Promise((done) => {
@@ -95,6 +112,6 @@ export function labGuide(lab: LabHandle, speed: number, keptFolder: boolean): st
     `Simulated time runs ${speed}x faster than the clock on the wall, so a reconciliation that takes minutes on a real cluster takes seconds here.`,
     'You will walk the VM orchestration pack upgrade runbook: snapshot, plan, carry the site customizations, publish each hop, watch the migrations, recover, verify. Every change stops at a gate and waits for you.',
     `The lab's kubeconfig (try kubectl on it): ${lab.kubeconfig}${keptFolder ? '' : ' (removed when you quit; pass --state-dir to keep it)'}.`,
-    'Keys: Enter choose · ↑↓ move · Esc the safe option · ? help · [ ] browse steps · f follow · q quit',
+    'Keys: at a gate press the option’s letter (or move with ← → and press Enter) · Esc the safe option · ↑↓ scroll · ? help · [ ] look at other steps · f follow · q quit',
   ];
 }

@@ -17,7 +17,7 @@ export function listSessions(options: CliOptions, env: NodeJS.ProcessEnv, write:
   }
   const table = [
     ['ID', 'RUNBOOK', 'CLUSTER', 'MODE', 'CURRENT STEP', 'STATUS', 'UPDATED'],
-    ...rows.map((r) => [r.id, r.runbook, r.cluster, r.mode, r.currentStep, r.status, r.updatedAt.replace('T', ' ').slice(0, 19)]),
+    ...rows.map((r) => [r.id, r.runbook, r.cluster, r.mode, r.currentTitle ?? r.currentStep, r.status, r.updatedAt.replace('T', ' ').slice(0, 19)]),
   ];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   for (const row of table) write(row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());

@@ -18,6 +18,7 @@ import { buildKube, buildPalette } from '../run/effects.js';
 import type { RunIO } from '../run/session-run.js';
 import { Redactor } from '../session/redact.js';
 import { deployedProfileViews } from '../steps/verify/profiles-source.js';
+import { targetExpectations } from '../steps/verify/target.js';
 import { countLine } from '../steps/verify/verify.js';
 import { junitXml } from '../report/junit.js';
 import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
@@ -39,13 +40,17 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
       reader: kube.reader(),
       profiles: async () => deployedProfileViews(await palette.getClusterProfiles(params.cluster.uid)),
     });
-    const results = runChecks(runbook.checks, data, {});
+    // No session says what was published: the params' target is what the cluster should run now.
+    const deployed = data.profiles?.ok ? data.profiles.value : undefined;
+    const target = await targetExpectations(params, palette, deployed);
+    const results = runChecks(runbook.checks, data, target.expectations);
     const overall = overallStatus(results);
     const out = (s: string) => io.stdout.write(`${redactor.text(s)}\n`);
     if (options.junit) writeJunitFile(options.junit, redactor.text(junitXml({ name: `upgrade-pilot verify ${params.cluster.name ?? params.cluster.uid}`, timestamp: new Date(started).toISOString().slice(0, 19), results })));
-    if (options.json) out(JSON.stringify({ cluster: params.cluster.name ?? params.cluster.uid, overall, results, ms: Date.now() - started }));
+    if (options.json) out(JSON.stringify({ cluster: params.cluster.name ?? params.cluster.uid, target: params.target, overall, results, notes: target.notes, ms: Date.now() - started }));
     else {
       out(`upgrade-pilot verify: ${params.cluster.name ?? params.cluster.uid}: ${countLine(results)} (${Date.now() - started} ms)`);
+      for (const n of target.notes) out(`  ${n}`);
       for (const l of renderChecksText(results)) out(l);
     }
     if (overall === 'unknown') {

@@ -6,10 +6,11 @@ export interface Clock {
   /** Resolves after `ms`; rejects with InterruptedError when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
-   * Set when this clock is not the wall clock (the lab's accelerated time): converts between its
-   * times and wall-clock times, so records of the cluster's times can be reported as wall times.
+   * Set when this clock is not the wall clock (the lab's accelerated time): how its time is labelled
+   * on screen, how much faster than the wall it runs, and conversions between its times and
+   * wall-clock times, so records of the cluster's times can be reported as wall times.
    */
-  simulated?: { toWall(t: number): number; fromWall(wall: number): number };
+  simulated?: { label: string; speed(): number; toWall(t: number): number; fromWall(wall: number): number };
 }
 
 /** A time of `clock` (e.g. a cluster timestamp) as wall-clock milliseconds. */

@@ -48,6 +48,11 @@ export const RunbookSchema = z.strictObject({
       kubectlProcessTimeout: Duration.default(60_000),
       /** How many checks or list calls run at once. */
       concurrency: z.number().int().min(1).max(32).default(6),
+      /**
+       * How long a gate is on screen before a key counts: a key typed just before it appeared (meant
+       * for what was there before) must not answer it. 0 turns the guard off (tests).
+       */
+      gateGuard: Duration.default(500),
     })
     .prefault({}),
   steps: z.array(z.union([StepSpecSchema, GroupSpecSchema])).min(1),

@@ -50,6 +50,8 @@ export interface RunnerOptions {
   resuming?: boolean;
   /** Who resumes and with which approval flags (recorded in the session's timeline for the report). */
   resumedBy?: { by?: string; with?: string };
+  /** The command that continues this session as it works when pasted (hints of a stop at a gate name it). */
+  resumeCommand?: string;
 }
 
 type Listener = (state: SessionState, event: SessionEvent) => void;
@@ -117,7 +119,9 @@ export class Runner {
     return { status: 'done' };
   }
 
-  private stop(status: 'failed' | 'awaitingApproval' | 'interrupted', error: PilotError): RunOutcome {
+  private stop(status: 'failed' | 'awaitingApproval' | 'interrupted', stopError: PilotError): RunOutcome {
+    const resume = this.opts.resumeCommand;
+    const error = stopError instanceof GateStopError && resume ? stopError.withResume(resume) : stopError;
     this.dispatch({ type: 'session.stopped', at: this.now(), status, reason: error.message, error: error.toInfo() });
     this.opts.journal.snapshot(this.state);
     return { status, error };
@@ -198,7 +202,8 @@ export class Runner {
     const step = this.current(id);
     if (step.status === 'pending') this.dispatch({ type: 'step.started', at: this.now(), id });
     this.dispatch({ type: 'step.failed', at: this.now(), id, error: error.toInfo(), ...(output !== undefined ? { output } : {}) });
-    return this.stop('failed', error);
+    // An operator's abort (e.g. "Abort recovery") ends the step with its output kept, but it is a stop, not a failure.
+    return this.stop(error.kind === 'interrupted' ? 'interrupted' : 'failed', error);
   }
 
   private current(id: string): StepState {

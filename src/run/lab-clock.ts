@@ -26,6 +26,8 @@ export async function labClock(url: string, headers: Record<string, string>): Pr
   return {
     now,
     simulated: {
+      label: 'lab time',
+      speed: () => base.speed,
       toWall: (t) => realBase + (t - base.now) / base.speed,
       fromWall: (wall) => base.now + (wall - realBase) * base.speed,
     },

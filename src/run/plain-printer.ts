@@ -1,26 +1,83 @@
 /**
  * Plain mode: one line per event for a log or a CI job, or one JSON object per line with --json.
- * Live progress is printed when it changes, at most once a second per step.
+ * Live progress is printed when it changes, at most once a second per step. Lines name steps as
+ * the operator knows them ("Hop 1/2 · Draft infra profile"), at this machine's wall-clock time;
+ * JSON lines stay small (a step's large output, a request body: the session folder holds them).
  */
+import { join } from 'node:path';
 import { formatDuration } from '../engine/duration.js';
-import type { SessionEvent, SessionState } from '../engine/state.js';
-import { findStep } from '../engine/state.js';
 import { decisionSourceText } from '../engine/gate.js';
+import { describeRequest } from '../engine/mutation.js';
+import type { SessionEvent, SessionState, StepPlan } from '../engine/state.js';
+import { findStep } from '../engine/state.js';
 import type { LiveHeadline } from '../screens/step-screen.js';
 import type { Redactor } from '../session/redact.js';
+import { sanitizeText } from '../text/sanitize.js';
+import { wallTime } from '../text/time.js';
 
 export interface PlainPrinterOptions {
   json: boolean;
   write: (line: string) => void;
   redactor: Redactor;
   rehearsal: boolean;
+  /** The session's folder: JSON lines point at its journal for what they leave out. */
+  sessionDir?: string;
 }
 
-const time = (iso: string) => iso.slice(11, 19);
+/** A step output or gate item list in a JSON line at most this big; larger ones are referenced. */
+export const JSON_OUTPUT_MAX = 2_048;
+
+/** How the operator knows a step: its title, and its hop. */
+export function stepLabel(step: Pick<StepPlan, 'title' | 'hop'> | undefined, fallback = ''): string {
+  if (!step) return fallback;
+  return step.hop ? `Hop ${step.hop.index}/${step.hop.count} · ${step.title}` : step.title;
+}
+
+const clean = (text: string) => sanitizeText(text, { max: 2000 });
+
+/** An event as a JSON line: everything that identifies and explains it, nothing that weighs (bodies, large outputs). */
+export function jsonEvent(state: SessionState, event: SessionEvent, journal: string | undefined): Record<string, unknown> | undefined {
+  const sized = (output: unknown) => {
+    if (output === undefined) return {};
+    const bytes = Buffer.byteLength(JSON.stringify(output));
+    return bytes <= JSON_OUTPUT_MAX ? { output } : { outputOmitted: { bytes, ...(journal ? { in: journal } : {}) } };
+  };
+  const title = 'id' in event ? findStep(state, event.id)?.title : undefined;
+  switch (event.type) {
+    case 'step.progress': {
+      const live = event.live as LiveHeadline | undefined;
+      return live?.headline ? { type: event.type, at: event.at, id: event.id, headline: live.headline } : undefined;
+    }
+    case 'log':
+      return { type: event.type, at: event.at, level: event.line.level, ...(event.line.stepId ? { id: event.line.stepId } : {}), message: event.line.message };
+    case 'session.created':
+      return { type: event.type, at: event.at, meta: event.meta, steps: event.entries.map((e) => ({ id: e.id, title: e.title })) };
+    case 'group.expanded':
+      return { type: event.type, at: event.at, group: event.group, steps: event.steps.map((s) => ({ id: s.id, title: s.title, ...(s.hop ? { hop: s.hop.index } : {}) })) };
+    case 'step.succeeded':
+      return { type: event.type, at: event.at, id: event.id, title, ...(event.summary ? { summary: event.summary } : {}), ...sized(event.output) };
+    case 'step.failed':
+      return { type: event.type, at: event.at, id: event.id, title, error: event.error, ...sized(event.output) };
+    case 'step.skipped':
+      return { type: event.type, at: event.at, id: event.id, title, reason: event.reason, ...sized(event.output) };
+    case 'step.awaiting': {
+      const { items, ...gate } = event.gate;
+      return { type: event.type, at: event.at, id: event.id, title, gate: { ...gate, ...(items ? { items: items.slice(0, 50), itemCount: items.length } : {}) } };
+    }
+    case 'mutation.intent': {
+      const r = event.request;
+      const call = r.target === 'palette' ? { method: r.method, path: r.path } : { program: r.program, argv: r.argv };
+      return { type: event.type, at: event.at, key: event.key, id: event.stepId, summary: r.summary, target: r.target, ...call, dryRun: event.dryRun, ...(event.approval ? { approval: event.approval } : {}), ...(journal ? { bodyIn: journal } : {}) };
+    }
+    default:
+      return event as unknown as Record<string, unknown>;
+  }
+}
 
 export function createPlainPrinter(opts: PlainPrinterOptions): (state: SessionState, event: SessionEvent) => void {
   const lastProgress = new Map<string, { at: number; text: string }>();
   const out = (line: string) => opts.write(opts.redactor.text(line));
+  const journal = opts.sessionDir ? join(opts.sessionDir, 'journal.ndjson') : undefined;
 
   const throttled = (id: string, text: string): boolean => {
     const prev = lastProgress.get(id);
@@ -32,55 +89,62 @@ export function createPlainPrinter(opts: PlainPrinterOptions): (state: SessionSt
 
   return (state, event) => {
     if (opts.json) {
-      if (event.type === 'step.progress' && !throttled(event.id, JSON.stringify(event.live))) return;
-      out(JSON.stringify(opts.redactor.value(event)));
+      const line = jsonEvent(state, event, journal);
+      if (!line) return;
+      if (event.type === 'step.progress' && !throttled(event.id, String(line.headline))) return;
+      out(JSON.stringify(opts.redactor.value(line)));
       return;
     }
-    const t = time(event.at);
+    const t = wallTime(event.at);
+    const label = 'id' in event ? stepLabel(findStep(state, event.id), event.id) : '';
     switch (event.type) {
       case 'session.created':
         return out(`${t}  session ${event.meta.id} (${event.meta.mode}${event.meta.lab ? ', lab' : ''}): ${event.meta.runbook.title}`);
       case 'session.resumed':
         return out(`${t}  resumed session ${state.meta.id}`);
-      case 'step.started': {
-        const s = findStep(state, event.id);
-        return out(`${t}  ▶ ${event.id}  ${s?.title ?? ''}`);
-      }
+      case 'step.started':
+        return out(`${t}  ▶ ${label}`);
       case 'step.progress': {
         const live = event.live as LiveHeadline | undefined;
-        if (live?.headline && throttled(event.id, live.headline)) out(`${t}    ${event.id}: ${live.headline}`);
+        if (live?.headline && throttled(event.id, live.headline)) out(`${t}    ${clean(live.headline)}`);
         return;
       }
       case 'step.awaiting': {
         const g = event.gate;
-        out(`${t}  ? ${event.id}  GATE ${g.gate}: ${g.title}`);
-        for (const l of g.lines) out(`             ${l}`);
-        for (const i of (g.items ?? []).slice(0, 50)) out(`             • ${i}`);
+        out(`${t}  ? GATE: ${clean(g.title)} (${label})`);
+        for (const l of g.lines) out(`             ${clean(l)}`);
+        for (const i of (g.items ?? []).slice(0, 50)) out(`             • ${clean(i)}`);
         if ((g.items?.length ?? 0) > 50) out(`             … and ${g.items!.length - 50} more`);
-        for (const w of g.warnings ?? []) out(`             WARNING: ${w}`);
+        for (const w of g.warnings ?? []) out(`             WARNING: ${clean(w)}`);
         return;
       }
       case 'step.decided':
         return out(`${t}    decision: ${event.decision.choice} (${decisionSourceText(event.decision)})`);
       case 'step.succeeded': {
         const s = findStep(state, event.id);
-        return out(`${t}  ✔ ${event.id}  ${s?.title ?? ''} (${formatDuration(s?.durationMs ?? 0)})${event.summary ? `: ${event.summary}` : ''}`);
+        return out(`${t}  ✔ ${label} (${formatDuration(s?.durationMs ?? 0)})${event.summary ? `: ${clean(event.summary)}` : ''}`);
       }
       case 'step.skipped':
-        return out(`${t}  – ${event.id}  skipped: ${event.reason}`);
+        return out(`${t}  – ${label} skipped: ${clean(event.reason)}`);
       case 'step.failed':
-        out(`${t}  ✖ ${event.id}  ${event.error.message}`);
-        if (event.error.hint) out(`             what to do: ${event.error.hint}`);
+        out(`${t}  ${event.error.kind === 'interrupted' ? '⏸' : '✖'} ${label}: ${clean(event.error.message)}`);
+        if (event.error.hint) out(`             what to do: ${clean(event.error.hint)}`);
         return;
       case 'step.drift':
-        for (const f of event.report.findings) out(`${t}  ⚠ ${event.id}  changed since it ran: ${f}`);
+        for (const f of event.report.findings) out(`${t}  ⚠ ${label}: changed since it ran: ${clean(f)}`);
         return;
+      case 'mutation.result': {
+        // What an interrupted session had sent, found done by reading on resume.
+        const m = state.mutations[event.key];
+        if (event.outcome === 'settled' && m) out(`${t}    settled: ${m.request.summary || describeRequest(m.request)} sent ${wallTime(m.intentAt)}, confirmed on resume`);
+        return;
+      }
       case 'log':
-        if (event.line.level !== 'info') out(`${t}    ${event.line.level === 'action' ? '→' : event.line.level === 'warn' ? '⚠' : '✖'} ${event.line.message}`);
-        else if (!event.line.stepId) out(`${t}    ${event.line.message}`);
+        if (event.line.level !== 'info') out(`${t}    ${event.line.level === 'action' ? '→' : event.line.level === 'warn' ? '⚠' : '✖'} ${clean(event.line.message)}`);
+        else if (!event.line.stepId) out(`${t}    ${clean(event.line.message)}`);
         return;
       case 'session.stopped':
-        return out(`${t}  ■ stopped (${event.status}): ${event.reason}`);
+        return out(`${t}  ■ stopped (${event.status === 'awaitingApproval' ? 'at a gate' : event.status}): ${clean(event.reason)}`);
       case 'session.done':
         return out(`${t}  ✔ done${opts.rehearsal ? ' (rehearsal: nothing was sent)' : ''}`);
       default:

@@ -31,6 +31,9 @@ import { writeReport } from '../report/write.js';
 import { notifyConfig, type NotifyConfig } from '../notify/config.js';
 import { GateAttention } from '../notify/GateAttention.js';
 import { startNotifications } from '../notify/run-notifications.js';
+import { resumeCommand as resumeCommandFor } from './resume-command.js';
+import { readMeanwhile } from './resume-meanwhile.js';
+import { resumeLines, resumeSummary, type Meanwhile } from './resume-summary.js';
 
 export interface RunIO {
   stdout: NodeJS.WriteStream;
@@ -157,6 +160,9 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   const controller = new AbortController();
   const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-'));
   const write = (line: string) => io.stdout.write(`${line}\n`);
+  const resume = resumeCommandFor(session.id, options['state-dir'], io.env);
+  // The session as it was saved: the resume banner compares it with what happens next.
+  const saved = session.state;
 
   const onSignal = () => {
     if (controller.signal.aborted) process.exit(ExitCode.interrupted); // a second Ctrl+C: the journal is already consistent
@@ -192,7 +198,9 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       signal: controller.signal,
       resuming: prepared.resuming,
       resumedBy: { by: `${whoAmI()}@${hostname()}`, ...(approvalFlagsText(approvals) ? { with: approvalFlagsText(approvals) } : {}) },
+      resumeCommand: resume,
     });
+    const meanwhile: Meanwhile | undefined = prepared.resuming ? await readMeanwhile(effects, saved, params?.params, controller.signal) : undefined;
 
     const notifications = startNotifications({
       config: notifyConf!,
@@ -235,6 +243,10 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
               stop: () => controller.abort(),
               reportPath: () => reportPath,
               inProcessLab: Boolean(req.lab),
+              gateGuardMs: runbook.runbook.settings.gateGuard,
+              resumeCommand: resume,
+              labTime: Boolean(clock.simulated),
+              ...(prepared.resuming ? { resumed: () => resumeSummary(saved, runner.getState(), meanwhile) } : {}),
             }}
           />
           {notifications.attention ? <GateAttention {...notifications.attention} /> : null}
@@ -245,11 +257,18 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       outcome = await run;
       await app.waitUntilExit();
       await notifications.flush();
+      // The last frame stays on the terminal; under it, in plain words, where the report is and how to go on.
+      if (reportPath) write(`report: ${reportPath}`);
+      if (outcome.status !== 'done' && !req.lab) write(`the session is saved; continue with:\n  ${resume}`);
     } else {
-      const print = createPlainPrinter({ json: options.json, write, redactor, rehearsal: dryRun });
+      const print = createPlainPrinter({ json: options.json, write, redactor, rehearsal: dryRun, sessionDir: session.dir });
       if (!options.json) {
         write(`upgrade-pilot: ${prepared.resuming ? 'resuming' : 'session'} ${session.id} (${dryRun ? 'rehearsal: nothing will be sent' : 'live'}${meta.lab ? ', lab' : ''}) - ${meta.runbook.title}`);
         for (const w of key.warnings) write(`warning: ${w}`);
+        if (clock.simulated) write(`  times are this machine's clock; what the cluster measures (ages, waits) is ${clock.simulated.label}, which runs ${clock.simulated.speed()}x faster`);
+        if (prepared.resuming) for (const l of resumeLines(resumeSummary(saved, saved, meanwhile))) write(`  ${redactor.text(l)}`);
+      } else if (prepared.resuming) {
+        write(redactor.text(JSON.stringify({ type: 'resume', session: session.id, ...resumeSummary(saved, saved, meanwhile) })));
       }
       runner.subscribe(print);
       outcome = told(await runner.run());
@@ -258,7 +277,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       if (reportPath && !options.json) write(`report: ${reportPath}`);
     }
     const code = exitCodeFor(outcome, dryRun);
-    if (!interactive) reportEnd(outcome, code, session.id, options.json, io, redactor, Boolean(req.lab));
+    if (!interactive) reportEnd(outcome, code, { id: session.id, resume, report: reportPath }, options.json, io, redactor, Boolean(req.lab));
     return code;
   } finally {
     process.off('SIGINT', onSignal);
@@ -269,15 +288,17 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   }
 }
 
-function reportEnd(outcome: RunOutcome, code: ExitCode, id: string, json: boolean, io: RunIO, redactor: Redactor, inProcessLab: boolean): void {
+/** Plain mode's last lines: the error and what to do (every line of the hint indented), how to continue, the report. */
+function reportEnd(outcome: RunOutcome, code: ExitCode, session: { id: string; resume: string; report: string | undefined }, json: boolean, io: RunIO, redactor: Redactor, inProcessLab: boolean): void {
   const error: ErrorInfo | undefined = outcome.status === 'done' ? undefined : 'toInfo' in outcome.error ? outcome.error.toInfo() : outcome.error;
   if (json) {
-    io.stdout.write(`${redactor.text(JSON.stringify({ type: 'result', session: id, status: outcome.status, exitCode: code, ...(error ? { error } : {}) }))}\n`);
+    const result = { type: 'result', session: session.id, status: outcome.status, exitCode: code, ...(error ? { error } : {}), ...(session.report ? { report: session.report } : {}), ...(outcome.status !== 'done' && !inProcessLab ? { resume: session.resume } : {}) };
+    io.stdout.write(`${redactor.text(JSON.stringify(result))}\n`);
     return;
   }
   if (!error) return;
-  io.stderr.write(redactor.text(`error: ${error.message}\n${error.hint ? `  what to do: ${error.hint}\n` : ''}`));
+  const hint = error.hint ? `  what to do: ${error.hint.split('\n').join('\n    ')}\n` : '';
+  io.stderr.write(redactor.text(`error: ${error.message}\n${hint}`));
   if (inProcessLab) io.stderr.write('  note: this lab ran inside this process and has ended, so this session cannot be resumed; use `upgrade-pilot lab --serve` for a lab that stays up\n');
-  else if (outcome.status !== 'awaitingApproval' || !error.hint?.includes(id)) io.stderr.write(`  the session is saved: upgrade-pilot resume ${id}\n`);
+  else if (outcome.status !== 'awaitingApproval') io.stderr.write(`  the session is saved: ${session.resume}\n`);
 }
-

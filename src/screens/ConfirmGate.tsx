@@ -1,123 +1,115 @@
-import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
-import { useRefState } from './use-ref-state.js';
-import type { Choice, GateOption, GateRequest } from '../engine/gate.js';
+import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
+import type { GateRequest } from '../engine/gate.js';
+import type { GateView } from './keys/gate-model.js';
+import { maxOffset } from './keys/scroll-model.js';
+import { gatePinnedRows, gateRows } from './layout.js';
+import { ScrollView } from './ScrollView.js';
 import { colour } from './theme.js';
+import { sanitizeText } from '../text/sanitize.js';
 
 export interface ConfirmGateProps {
   request: GateRequest;
-  onDecide: (choice: Choice) => void;
-  isActive?: boolean;
-  rehearsal?: boolean;
-  /** Items shown before the list is cut (the rest are counted). */
+  view: GateView;
+  rehearsal: boolean;
+  /** The box's width and the rows it may take. */
+  width: number;
+  height: number;
+  /** Keys count (the guard time after the gate appeared has passed). */
+  armed: boolean;
+  /** Rows of the content, as measured; the app scrolls within them. */
+  contentRows: number;
+  onMeasure: (rows: number) => void;
+  /** The step's own screen, under the gate's text inside the scrolling part. */
+  children?: ReactNode;
+  /** Items listed before the rest are counted. */
   maxItems?: number;
 }
 
+/** The content's visible rows: what the box leaves once its title, options and scroll line are placed. */
+export function gateViewport(request: GateRequest, width: number, height: number, rehearsal: boolean): number {
+  return Math.max(1, height - gatePinnedRows(request, width - 4, rehearsal));
+}
+
 /**
- * A gate: what will happen, labelled options with one-key shortcuts, the safe option focused by
- * default, Esc = the safe option, and optionally "type the name to confirm" before approving.
+ * A gate: its title and its options pinned, what will happen in a window that scrolls between
+ * them. A thin view: which key does what is the gate model's (keys/gate-model.ts), routed by the app.
  */
-export function ConfirmGate({ request, onDecide, isActive = true, rehearsal = false, maxItems = 12 }: ConfirmGateProps) {
-  const safeIndex = Math.max(0, request.options.findIndex((o) => o.choice === request.safeChoice));
-  const [focus, setFocus, focusRef] = useRefState(safeIndex);
-  const [typing, setTyping, typingRef] = useRefState(false);
-  // Enter must see every character typed before it (see useRefState).
-  const [typed, setTyped, typedRef] = useRefState('');
-  const [mismatch, setMismatch] = useState(false);
-
-  const choose = (option: GateOption | undefined) => {
-    if (!option) return;
-    if (option.choice === 'approve' && request.confirmText && !rehearsal) {
-      setTyping(true);
-      setTyped('');
-      setMismatch(false);
-      return;
-    }
-    onDecide(option.choice);
-  };
-
-  useInput(
-    (input, key) => {
-      if (typingRef.current) {
-        if (key.escape) {
-          setTyping(false);
-          return;
-        }
-        if (key.return) {
-          if (typedRef.current === request.confirmText) onDecide('approve');
-          else setMismatch(true);
-          return;
-        }
-        if (key.backspace || key.delete) {
-          setTyped((t) => t.slice(0, -1));
-          return;
-        }
-        if (input && !key.ctrl && !key.meta) {
-          setTyped((t) => t + input);
-          setMismatch(false);
-        }
-        return;
-      }
-      if (key.upArrow) setFocus((f) => (f + request.options.length - 1) % request.options.length);
-      else if (key.downArrow || key.tab) setFocus((f) => (f + 1) % request.options.length);
-      else if (key.return) choose(request.options[focusRef.current]);
-      else if (key.escape) choose(request.options[safeIndex]);
-      else if (input) choose(request.options.find((o) => o.key === input.toLowerCase()));
-    },
-    { isActive },
-  );
-
+export function ConfirmGate({ request, view, rehearsal, width, height, armed, contentRows, onMeasure, children, maxItems = 200 }: ConfirmGateProps) {
   const amber = colour('warn');
+  const red = colour('fail');
+  const text = width - 4;
+  const { title, options } = gateRows(request, text, rehearsal, view.focus);
+  const viewport = gateViewport(request, width, height, rehearsal);
+  const bounds = { total: contentRows, page: viewport };
+  const offset = Math.min(view.scroll.offset, maxOffset(bounds));
   const items = request.items ?? [];
+  const more = contentRows > viewport;
+  const scrollLine = view.note ?? (more ? `rows ${offset + 1}-${Math.min(contentRows, offset + viewport)} of ${contentRows} · ↑↓ PgUp PgDn scroll` : ' ');
   return (
-    <Box flexDirection="column" borderStyle="double" {...(amber ? { borderColor: amber } : {})} paddingX={1}>
-      <Text bold>
-        {rehearsal ? '[REHEARSAL] ' : ''}GATE: {request.title}
+    <Box flexDirection="column" borderStyle="double" {...(amber ? { borderColor: amber } : {})} paddingX={1} width={width} flexShrink={0}>
+      {title.map((row, i) => (
+        <Text key={i} bold wrap="truncate-end">
+          {row}
+        </Text>
+      ))}
+      <ScrollView height={viewport} offset={offset} onMeasure={onMeasure}>
+        {rehearsal ? <Text dimColor wrap="wrap">This is what you would be asked. A rehearsal sends nothing, so no approval is needed.</Text> : null}
+        {request.lines.map((line, i) => (
+          <Text key={i} wrap="wrap">
+            {sanitizeText(line, { max: 2000 })}
+          </Text>
+        ))}
+        {items.length > 0 ? (
+          <Box flexDirection="column" marginTop={1}>
+            {items.slice(0, maxItems).map((item, i) => (
+              <Box key={i}>
+                <Box flexShrink={0}>
+                  <Text>{'  • '}</Text>
+                </Box>
+                <Text wrap="wrap">{sanitizeText(item, { max: 500 })}</Text>
+              </Box>
+            ))}
+            {items.length > maxItems ? <Text dimColor>{`  … and ${items.length - maxItems} more (all of them in the report)`}</Text> : null}
+          </Box>
+        ) : null}
+        {(request.warnings ?? []).map((w, i) => (
+          <Text key={i} wrap="wrap" {...(amber ? { color: amber } : {})}>
+            ⚠ WARNING: {sanitizeText(w, { max: 2000 })}
+          </Text>
+        ))}
+        {children ? (
+          <Box flexDirection="column" marginTop={1}>
+            {children}
+          </Box>
+        ) : null}
+      </ScrollView>
+      <Text dimColor wrap="truncate-end">
+        {scrollLine}
       </Text>
-      {rehearsal ? <Text dimColor>This is what you would be asked. A rehearsal sends nothing, so no approval is needed.</Text> : null}
-      {request.lines.map((line, i) => (
-        <Text key={i} wrap="wrap">
-          {line}
-        </Text>
-      ))}
-      {items.length > 0 ? (
-        <Box flexDirection="column" marginTop={1}>
-          {items.slice(0, maxItems).map((item, i) => (
-            <Text key={i} wrap="truncate-end">
-              {'  • '}
-              {item}
-            </Text>
-          ))}
-          {items.length > maxItems ? <Text dimColor>{`  … and ${items.length - maxItems} more`}</Text> : null}
+      {view.typing ? (
+        <Box flexDirection="column">
+          <Text wrap="truncate-end">
+            Type <Text bold>{request.confirmText}</Text> to confirm, Enter to approve, Esc to go back:
+          </Text>
+          <Text wrap="truncate-end">
+            {'> '}
+            {view.typed}
+            <Text inverse> </Text>
+          </Text>
+          <Text wrap="truncate-end" {...(red ? { color: red } : {})}>
+            {view.mismatch ? `That does not match ${request.confirmText}; nothing was approved.` : ' '}
+          </Text>
         </Box>
-      ) : null}
-      {(request.warnings ?? []).map((w, i) => (
-        <Text key={i} wrap="wrap" {...(amber ? { color: amber } : {})}>
-          ⚠ WARNING: {w}
-        </Text>
-      ))}
-      <Box flexDirection="column" marginTop={1}>
-        {typing ? (
-          <>
-            <Text>
-              Type <Text bold>{request.confirmText}</Text> to confirm, Enter to approve, Esc to go back:
+      ) : (
+        options.map((rows, i) =>
+          rows.map((row, j) => (
+            <Text key={`${i}.${j}`} wrap="truncate-end" bold={i === view.focus && armed} dimColor={!armed}>
+              {row}
             </Text>
-            <Text>
-              {'> '}
-              {typed}
-              <Text inverse> </Text>
-            </Text>
-            {mismatch ? <Text {...(colour('fail') ? { color: colour('fail')! } : {})}>That does not match {request.confirmText}; nothing was approved.</Text> : null}
-          </>
-        ) : (
-          request.options.map((option, i) => (
-            <Text key={option.key} {...(i === focus ? { bold: true } : { dimColor: false })}>
-              {i === focus ? '❯ ' : '  '}[{option.key}] {option.label}
-              {option.choice === request.safeChoice && request.options.length > 1 ? <Text dimColor> (safe default)</Text> : null}
-            </Text>
-          ))
-        )}
-      </Box>
+          )),
+        )
+      )}
     </Box>
   );
 }

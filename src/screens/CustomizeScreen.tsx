@@ -1,15 +1,22 @@
-import { Box, Text, useInput } from 'ink';
-import { useMemo, useState } from 'react';
-import { useRefState } from './use-ref-state.js';
+import { Box, Text } from 'ink';
+import SelectInput from 'ink-select-input';
+import { useMemo } from 'react';
 import { parse as parseYamlValue } from 'yaml';
 import { valuesDiff } from '../steps/hop/payload-diff.js';
 import { decisionKey, type CustomizeEntry, type CustomizeLive, type CustomizeOutput, type DecisionMap, type PackCustomization } from '../steps/customize/types.js';
+import { sanitizeText } from '../text/sanitize.js';
+import { DiffLines, foldImageTags } from './DiffLines.js';
 import { ErrorPanel } from './ErrorPanel.js';
+import { keyPress } from './keys/key-press.js';
+import { useScreenKeys } from './keys/key-router.js';
+import { initialScroll, scrollKey, searchLine, type ScrollState } from './keys/scroll-model.js';
+import { useScroll } from './keys/use-scroll.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, type Tone } from './theme.js';
+import { useRefState } from './use-ref-state.js';
 
 const labelTone: Record<string, Tone> = { carried: 'pass', candidate: 'pass', ruleFix: 'warn', newDefault: 'info', conflict: 'fail', ignored: 'muted' };
-const show = (v: unknown) => (v === undefined ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
+const show = (v: unknown) => sanitizeText(v === undefined ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v), { max: 300 });
 const fit = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s.padEnd(n));
 /** Paths keep their end, where the setting is named: `…kubevirtResource.additionalFeatureGates`. */
 const fitLeft = (s: string, n: number) => (s.length > n ? `…${s.slice(s.length - n + 1)}` : s.padEnd(n));
@@ -20,6 +27,9 @@ interface PackRow {
   profile: string;
   pack: PackCustomization;
 }
+
+type Decision = DecisionMap[string];
+type Choice = { kind: 'set'; decision: Decision } | { kind: 'proposal' } | { kind: 'enter' };
 
 function decisionText(key: string, e: CustomizeEntry, pending: DecisionMap): string {
   const d = pending[key];
@@ -42,9 +52,21 @@ function countsLine(n: PackCustomization['counts']): string {
   return parts.filter(([v]) => v > 0).map(([v, w]) => `${w} ${v}`).join(' · ') || 'no differences';
 }
 
+/** A conflict's possible decisions, as a plain choice list (wrapping round it is harmless: nothing is decided until Enter). */
+function choicesFor(e: CustomizeEntry): Array<{ key: string; label: string; value: Choice }> {
+  return [
+    { key: 'keep', label: `Keep the site value: ${show(e.deployed)}`, value: { kind: 'set', decision: 'keepSite' } },
+    { key: 'new', label: `Take the new default: ${show(e.newDefault)}`, value: { kind: 'set', decision: 'takeNew' } },
+    ...(e.suggestion !== undefined ? [{ key: 'merge', label: `Merge both lists: ${show(e.suggestion)}`, value: { kind: 'set', decision: 'merge' } as Choice }] : []),
+    { key: 'enter', label: 'Enter a value…', value: { kind: 'enter' } },
+    { key: 'proposal', label: 'Back to the proposal', value: { kind: 'proposal' } },
+  ];
+}
+
 /**
- * Per pack, the differences with their label and deployed → draft value; conflicts decided with
- * k / n / e; a YAML diff per pack; the rules as a panel. c continues, a applies decisions, s stops.
+ * Per pack, the differences with their label and deployed → draft value; a conflict's decision
+ * chosen from a list (Enter); a YAML diff per pack (d, image tags folded, `/` searches); the
+ * rules as a panel. c continues, a applies the decisions and reviews again, s stops.
  */
 export function CustomizeScreen({ step, isActive, width, height, gate, decide }: StepScreenProps) {
   const live = step.live as CustomizeLive | undefined;
@@ -53,33 +75,39 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
     () => (out?.byHop ?? []).flatMap((h) => h.profiles.flatMap((p) => p.packs.map((pack) => ({ hop: h.index, role: p.role, profile: p.name, pack })))),
     [out],
   );
-  const [packIndex, setPackIndex, packRef] = useRefState(0);
-  const [entryIndex, setEntryIndex, entryRef] = useRefState(0);
+  const [packScroll, setPackScroll, packRef] = useRefState<ScrollState>(initialScroll);
+  const [entryScroll, setEntryScroll, entryRef] = useRefState<ScrollState>(initialScroll);
   const [focus, setFocus, focusRef] = useRefState<'packs' | 'entries' | 'diff'>('packs');
-  const [editing, setEditing, editingRef] = useRefState<string | undefined>(undefined);
+  const [mode, setMode, modeRef] = useRefState<'list' | 'choose' | 'edit'>('list');
   const [typed, setTyped, typedRef] = useRefState('');
   const [pending, setPending, pendingRef] = useRefState<DecisionMap>(() => (step.notes.decisions as DecisionMap | undefined) ?? {});
-  const [diffOffset, setDiffOffset] = useState(0);
 
-  const row = rows[Math.min(packIndex, rows.length - 1)];
+  const packIndex = Math.min(packScroll.offset, Math.max(0, rows.length - 1));
+  const row = rows[packIndex];
   const entries = row?.pack.entries ?? [];
-  const entry = entries[Math.min(entryIndex, entries.length - 1)];
-  // What the key handler acts on, read through refs (see useRefState).
-  const current = () => {
-    const r = rows[Math.min(packRef.current, rows.length - 1)];
-    const list = r?.pack.entries ?? [];
-    return { r, list, e: list[Math.min(entryRef.current, list.length - 1)] };
-  };
-  const keyOf = (e: CustomizeEntry) => (row ? decisionKey(row.hop, row.role, row.pack.name, e.path) : e.path);
-  const diff = useMemo(() => (row && focus === 'diff' ? valuesDiff(row.pack.deployedValues, row.pack.values, 2000) : undefined), [row, focus]);
+  const entryIndex = Math.min(entryScroll.offset, Math.max(0, entries.length - 1));
+  const entry = entries[entryIndex];
+  const keyOf = (r: PackRow, e: CustomizeEntry) => decisionKey(r.hop, r.role, r.pack.name, e.path);
+  const diff = useMemo(() => (row && focus === 'diff' ? foldImageTags(valuesDiff(row.pack.deployedValues, row.pack.values, 4000).patch) : undefined), [row, focus]);
   const rules = (out?.byHop ?? []).flatMap((h) => h.profiles.flatMap((p) => p.rules.map((r) => ({ ...r, hop: h.index }))));
   const red = rules.filter((r) => r.status === 'fail');
   const grey = rules.filter((r) => r.status === 'notApplicable');
 
-  const setDecision = (value: DecisionMap[string] | undefined) => {
+  // The packs take up to half the height; the differences the rest (the terminal’s height, not a fixed few rows).
+  const listRoom = Math.max(3, Math.min(rows.length, Math.floor((height - 14) / 2)));
+  const entryRoom = Math.max(3, height - listRoom - 13);
+  const diffScroll = useScroll({ total: diff?.length ?? 0, page: entryRoom, textAt: (i) => diff?.[i]?.text ?? '' });
+
+  // What the key handler acts on, read through refs (see useRefState).
+  const current = () => {
+    const r = rows[Math.min(packRef.current.offset, rows.length - 1)];
+    const list = r?.pack.entries ?? [];
+    return { r, list, e: list[Math.min(entryRef.current.offset, list.length - 1)] };
+  };
+  const setDecision = (value: Decision | undefined) => {
     const { r, e } = current();
     if (!r || !e || e.label !== 'conflict') return;
-    const key = decisionKey(r.hop, r.role, r.pack.name, e.path);
+    const key = keyOf(r, e);
     setPending((p) => {
       const next = { ...p };
       if (value === undefined) delete next[key];
@@ -87,13 +115,51 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
       return next;
     });
   };
+  const onChoice = (item: { value: Choice }) => {
+    if (item.value.kind === 'enter') {
+      setTyped('');
+      setMode('edit');
+      return;
+    }
+    setDecision(item.value.kind === 'set' ? item.value.decision : undefined);
+    setMode('list');
+  };
 
-  useInput(
+  /** Moves the selection in a list: the selected row is the offset of a one-row window (so `/` and n/N jump to it). */
+  const moveIn = (list: 'packs' | 'entries', k: ReturnType<typeof keyPress>): boolean => {
+    const total = list === 'packs' ? rows.length : current().list.length;
+    const ref = list === 'packs' ? packRef : entryRef;
+    const set = list === 'packs' ? setPackScroll : setEntryScroll;
+    const page = list === 'packs' ? listRoom : entryRoom;
+    const textAt = list === 'packs' ? (i: number) => `${rows[i]?.profile} ${rows[i]?.pack.name}` : (i: number) => {
+      const e = current().list[i];
+      return e ? `${e.label} ${e.path} ${show(e.deployed)} ${show(e.result)}` : '';
+    };
+    const paged = k.name === 'pageUp' || k.name === 'pageDown' ? { ...ref.current, offset: ref.current.offset + (k.name === 'pageUp' ? -page : page) } : undefined;
+    const r = paged ? { state: { ...paged, offset: Math.min(total - 1, Math.max(0, paged.offset)) }, handled: true } : scrollKey(ref.current, k, { total, page: 1, textAt });
+    if (!r.handled) return false;
+    set(r.state);
+    if (list === 'packs') {
+      setEntryScroll(initialScroll);
+      diffScroll.reset();
+    }
+    return true;
+  };
+
+  const typingNow = () => modeRef.current !== 'list' || Boolean(packRef.current.search?.typing || entryRef.current.search?.typing) || diffScroll.typing();
+
+  useScreenKeys(
     (input, key) => {
-      const { list, e } = current();
-      if (editingRef.current) {
-        if (key.escape) setEditing(undefined);
-        else if (key.return) {
+      const k = keyPress(input, key);
+      const m = modeRef.current;
+      if (m === 'choose') {
+        // The choice list takes its own keys; Esc leaves it.
+        if (k.name === 'escape') setMode('list');
+        return;
+      }
+      if (m === 'edit') {
+        if (k.name === 'escape') setMode('list');
+        else if (k.name === 'enter') {
           let value: unknown = typedRef.current;
           try {
             value = parseYamlValue(typedRef.current);
@@ -101,33 +167,29 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
             // not YAML: keep the text as a string
           }
           setDecision({ value });
-          setEditing(undefined);
-        } else if (key.backspace || key.delete) setTyped((t) => t.slice(0, -1));
-        else if (input && !key.ctrl && !key.meta) setTyped((t) => t + input);
+          setMode('list');
+        } else if (k.name === 'backspace') setTyped((t) => t.slice(0, -1));
+        else if ((k.name === 'char' || k.name === 'paste') && k.text) setTyped((t) => t + k.text);
         return;
       }
       const f = focusRef.current;
-      if (key.tab) setFocus(f === 'packs' ? 'entries' : 'packs');
-      else if (input === 'd') setFocus(f === 'diff' ? 'packs' : 'diff');
-      else if (key.upArrow || key.downArrow) {
-        const d = key.upArrow ? -1 : 1;
-        if (f === 'packs') {
-          setPackIndex((i) => Math.min(rows.length - 1, Math.max(0, i + d)));
-          setEntryIndex(0);
-          setDiffOffset(0);
-        } else if (f === 'entries') setEntryIndex((i) => Math.min(list.length - 1, Math.max(0, i + d)));
-        else setDiffOffset((o) => Math.max(0, o + d * 5));
-      } else if (f === 'entries' && input === 'k') setDecision('keepSite');
-      else if (f === 'entries' && input === 'n') setDecision('takeNew');
-      else if (f === 'entries' && input === 'm' && e?.suggestion !== undefined) setDecision('merge');
-      else if (f === 'entries' && input === 'e' && e?.label === 'conflict') {
-        setTyped('');
-        setEditing(e.path);
-      } else if (gate && decide && input === 'c') decide('approve', { decisions: pendingRef.current });
-      else if (gate && decide && input === 'a') decide('skip', { decisions: pendingRef.current });
-      else if (gate && decide && input === 's') decide('abort');
+      if (f === 'diff') {
+        if (diffScroll.handle(k)) return;
+        if (k.text === 'd' || k.name === 'escape') setFocus('packs');
+        return;
+      }
+      if (moveIn(f, k)) return;
+      if (k.name === 'tab') setFocus(f === 'packs' ? 'entries' : 'packs');
+      else if (k.text === 'd') {
+        diffScroll.reset();
+        setFocus('diff');
+      } else if (k.name === 'enter' && f === 'entries' && current().e?.label === 'conflict') setMode('choose');
+      else if (k.name === 'enter' && f === 'packs') setFocus('entries');
+      else if (gate && decide && k.text === 'c') decide('approve', { decisions: pendingRef.current }, 'c');
+      else if (gate && decide && k.text === 'a') decide('skip', { decisions: pendingRef.current }, 'a');
+      else if (gate && decide && k.text === 's') decide('abort', undefined, 's');
     },
-    { isActive },
+    { isActive, capture: typingNow },
   );
 
   if (!out) {
@@ -140,51 +202,41 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
     );
   }
 
-  const listRoom = Math.max(3, Math.min(rows.length, Math.floor((height - 12) / 3)));
-  const entryRoom = Math.max(3, height - listRoom - 14);
   const packStart = Math.max(0, Math.min(packIndex - Math.floor(listRoom / 2), rows.length - listRoom));
   const entryStart = Math.max(0, Math.min(entryIndex - Math.floor(entryRoom / 2), entries.length - entryRoom));
   // marker 2 + label 12 + " → " 3 + spaces: the rest split between the path and the two values.
   const avail = Math.max(30, width - 19);
   const pathWidth = Math.floor(avail * 0.42);
   const valueWidth = Math.floor((avail - pathWidth) / 2);
-  const c = row?.pack.counts;
+  const focusLine = focus === 'packs' ? searchLine(packScroll) : focus === 'entries' ? searchLine(entryScroll) : undefined;
   return (
     <Box flexDirection="column">
-      <Text>
+      <Text wrap="truncate-end">
         <Text bold>{step.title}</Text> <Text dimColor>{live?.headline ?? step.summary ?? ''}</Text>
       </Text>
       <Box flexDirection="column" marginTop={1}>
         {rows.slice(packStart, packStart + listRoom).map((r, i) => {
           const at = packStart + i === packIndex;
-          const n = r.pack.counts;
           return (
             <Text key={`${r.hop}/${r.role}/${r.pack.name}`} wrap="truncate-end" {...(at && focus === 'packs' && isActive ? { inverse: true } : {})}>
-              {at ? '❯ ' : '  '}hop {r.hop} · {fit(`${r.profile} / ${r.pack.name}`, 34)} {`${r.pack.from} → ${r.pack.tag}`.padEnd(18)} <Text dimColor>{countsLine(n)}</Text>
+              {at ? '❯ ' : '  '}hop {r.hop} · {fit(`${r.profile} / ${r.pack.name}`, 34)} {`${r.pack.from} → ${r.pack.tag}`.padEnd(18)} <Text dimColor>{countsLine(r.pack.counts)}</Text>
             </Text>
           );
         })}
-        {rows.length > listRoom ? <Text dimColor>{`  ${rows.length} packs (↑↓)`}</Text> : null}
+        {rows.length > listRoom ? <Text dimColor>{`  ${rows.length} packs`}</Text> : null}
       </Box>
-      {row && c ? (
-        <Text dimColor>
+      {row ? (
+        <Text dimColor wrap="truncate-end">
           {row.pack.mode === 'threeWay' ? '3-way' : '2-way (old defaults unknown)'} · new defaults from {row.pack.sources.newDefaults}
         </Text>
       ) : null}
       {focus === 'diff' && diff ? (
         <Box flexDirection="column" marginTop={1}>
-          <Text bold>
-            YAML diff of {row?.pack.name}: deployed → draft (+{diff.added} −{diff.removed}) <Text dimColor>↑↓ scroll · d close</Text>
+          <Text bold wrap="truncate-end">
+            YAML diff of {row?.pack.name}: deployed → draft <Text dimColor>↑↓ PgUp PgDn g G scroll · / search · d close</Text>
           </Text>
-          {diff.patch.slice(diffOffset, diffOffset + entryRoom).map((l, i) => {
-            const tone = l.startsWith('+') ? colour('pass') : l.startsWith('-') ? colour('fail') : undefined;
-            return (
-              <Text key={i} wrap="truncate-end" {...(tone ? { color: tone } : {})} dimColor={l.startsWith(' ')}>
-                {l}
-              </Text>
-            );
-          })}
-          {diff.patch.length === 0 ? <Text dimColor>The values are the same as deployed.</Text> : null}
+          {diff.length === 0 ? <Text dimColor>The values are the same as deployed.</Text> : <DiffLines lines={diff} offset={diffScroll.state.offset} rows={entryRoom} hit={diffScroll.state.search?.hit} />}
+          {diffScroll.line ? <Text>{diffScroll.line}</Text> : null}
         </Box>
       ) : (
         <Box flexDirection="column" marginTop={1}>
@@ -197,7 +249,6 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
           {entries.slice(entryStart, entryStart + entryRoom).map((e, i) => {
             const at = entryStart + i === entryIndex && focus === 'entries';
             const tone = colour(labelTone[e.label] ?? 'muted');
-            const decision = decisionText(keyOf(e), e, pending);
             return (
               <Text key={e.path} wrap="truncate-end" {...(at && isActive ? { inverse: true } : {})}>
                 {at ? '❯ ' : '  '}
@@ -207,33 +258,39 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
             );
           })}
           {entries.length > entryRoom ? <Text dimColor>{`  ${entries.length} differences (Tab, then ↑↓)`}</Text> : null}
-          {focus === 'entries' && entry ? (
+          {focusLine ? <Text>{focusLine}</Text> : null}
+          {focus === 'entries' && entry && row ? (
             <Box flexDirection="column">
               <Text wrap="truncate-end">
                 <Text bold>{entry.path}</Text>
                 {entry.note ? <Text dimColor> ({entry.note})</Text> : null}
               </Text>
               {entry.label === 'conflict' ? (
-                <Text>
-                  Decision: <Text bold>{decisionText(keyOf(entry), entry, pending)}</Text>{' '}
-                  <Text dimColor>(k keep site · n new default{entry.suggestion !== undefined ? ' · m merge lists' : ''} · e enter a value)</Text>
+                <Text wrap="truncate-end">
+                  Decision: <Text bold>{decisionText(keyOf(row, entry), entry, pending)}</Text> <Text dimColor>(Enter to choose)</Text>
                 </Text>
               ) : null}
               <Text dimColor wrap="truncate-end">
                 draft {show(entry.result)} · deployed {show(entry.deployed)} · new default {show(entry.newDefault)}
               </Text>
+              {mode === 'choose' && entry.label === 'conflict' ? (
+                <Box flexDirection="column" borderStyle="round" paddingX={1}>
+                  <Text bold>What should the draft hold? <Text dimColor>(↑↓ Enter · Esc back)</Text></Text>
+                  <SelectInput items={choicesFor(entry)} onSelect={onChoice} isFocused={isActive} />
+                </Box>
+              ) : null}
             </Box>
           ) : null}
         </Box>
       )}
-      {editing ? (
-        <Text>
+      {mode === 'edit' ? (
+        <Text wrap="truncate-end">
           Value for {entry?.path} (YAML; Enter to set, Esc to cancel): {typed}
           <Text inverse> </Text>
         </Text>
       ) : null}
       <Box marginTop={1}>
-        <Text>
+        <Text wrap="truncate-end">
           <Text bold {...(colour(red.length ? 'fail' : 'pass') ? { color: colour(red.length ? 'fail' : 'pass')! } : {})}>
             {red.length ? 'RULES FAIL' : 'RULES PASS'}
           </Text>{' '}
@@ -248,8 +305,8 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
       ) : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}
       {isActive && gate ? (
-        <Text dimColor>
-          Tab packs/differences · d YAML diff · on a conflict: k keep site, n take new, m merge lists, e enter a value · a apply and review
+        <Text dimColor wrap="wrap">
+          Tab packs/differences · ↑↓ move · d YAML diff · / search · Enter on a conflict: choose its value · a apply and review
         </Text>
       ) : null}
     </Box>

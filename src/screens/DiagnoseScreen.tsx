@@ -1,9 +1,12 @@
-import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { Box, Text } from 'ink';
 import { formatDuration } from '../engine/duration.js';
 import type { DiagnoseLive, DiagnoseOutput, Finding, SourceKind } from '../steps/migrations/diagnose-types.js';
 import { ErrorPanel } from './ErrorPanel.js';
+import { keyPress } from './keys/key-press.js';
+import { useScreenKeys } from './keys/key-router.js';
+import { useScroll } from './keys/use-scroll.js';
 import { readableLine } from './migrations-evidence.js';
+import { sanitizeText } from '../text/sanitize.js';
 import { wrapText } from './migrations-wrap.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, toneLabel, type Tone } from './theme.js';
@@ -67,7 +70,7 @@ function toRows(lines: Line[], width: number): Row[] {
   return lines.flatMap((line, i) => {
     // The label starts the first row; the text wraps in the room left beside it.
     const prefix = line.label ? line.label.text.length + 1 : 0;
-    return wrapText(line.text, width, line.label ? prefix : 2, width - prefix).map((text, j): Row => {
+    return wrapText(sanitizeText(line.text, { max: 2000 }), width, line.label ? prefix : 2, width - prefix).map((text, j): Row => {
       if (j === 0) return { ...line, key: `${i}.${j}`, text };
       const { label: _label, ...rest } = line;
       return { ...rest, key: `${i}.${j}`, text };
@@ -75,10 +78,10 @@ function toRows(lines: Line[], width: number): Row[] {
   });
 }
 
-function RowText({ row }: { row: Row }) {
+function RowText({ row, hit }: { row: Row; hit: boolean }) {
   const c = row.label ? colour(row.label.tone) : undefined;
   return (
-    <Text bold={row.bold ?? false} dimColor={row.dim ?? false}>
+    <Text bold={row.bold ?? false} dimColor={row.dim ?? false} inverse={hit}>
       {row.label ? (
         <Text bold {...(c ? { color: c } : {})}>
           {row.label.text}{' '}
@@ -97,21 +100,14 @@ function RowText({ row }: { row: Row }) {
 export function DiagnoseScreen({ step, isActive, width, height }: StepScreenProps) {
   const out = step.output as DiagnoseOutput | undefined;
   const live = step.live as DiagnoseLive | undefined;
-  const [offset, setOffset] = useState(0);
   const headline = out ? wrapText(out.headline, width, 0) : [];
   const rows = out ? toRows(outputLines(out), width) : [];
   const room = Math.max(4, height - 2 - headline.length - (step.error ? 6 : 0));
-  const maxOffset = Math.max(0, rows.length - room);
-  useInput(
-    (_input, key) => {
-      if (key.upArrow) setOffset((o) => Math.max(0, o - 1));
-      else if (key.downArrow) setOffset((o) => Math.min(maxOffset, o + 1));
-      else if (key.pageUp) setOffset((o) => Math.max(0, o - room));
-      else if (key.pageDown) setOffset((o) => Math.min(maxOffset, o + room));
-    },
-    { isActive: isActive && maxOffset > 0 },
-  );
-  const start = Math.min(offset, maxOffset);
+  const scroll = useScroll({ total: rows.length, page: room, textAt: (i) => `${rows[i]?.label?.text ?? ''} ${rows[i]?.text ?? ''}` });
+  const scrolls = rows.length > room;
+  useScreenKeys((input, key) => void scroll.handle(keyPress(input, key)), { isActive: isActive && scrolls, capture: scroll.typing });
+  const start = scroll.state.offset;
+  const hit = scroll.state.search?.hit;
   const tone: Tone = out?.findings.some((f) => f.confirmed) ? 'fail' : out?.unknown.length ? 'unknown' : 'info';
   const c = colour(tone);
   return (
@@ -128,10 +124,10 @@ export function DiagnoseScreen({ step, isActive, width, height }: StepScreenProp
           {step.skipReason ? `Skipped: ${step.skipReason}` : (live?.headline ?? 'Reading…')}
         </Text>
       )}
-      {rows.slice(start, start + room).map((r) => (
-        <RowText key={r.key} row={r} />
+      {rows.slice(start, start + room).map((r, i) => (
+        <RowText key={r.key} row={r} hit={start + i === hit} />
       ))}
-      {maxOffset > 0 ? <Text dimColor>{`rows ${start + 1}-${Math.min(rows.length, start + room)} of ${rows.length}${isActive ? ' (↑↓ PgUp PgDn to scroll)' : ''}`}</Text> : null}
+      {scroll.line ? <Text>{scroll.line}</Text> : scrolls ? <Text dimColor>{`rows ${start + 1}-${Math.min(rows.length, start + room)} of ${rows.length}${isActive ? ' · ↑↓ PgUp PgDn g G scroll · / search' : ''}`}</Text> : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}
     </Box>
   );

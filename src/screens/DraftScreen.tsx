@@ -1,16 +1,36 @@
 import { Box, Text } from 'ink';
+import { useMemo } from 'react';
 import type { DraftLive, DraftOutput } from '../steps/hop/draft.js';
+import { sanitizeText } from '../text/sanitize.js';
+import { foldedCount, foldImageTags, type DiffLine } from './diff-fold.js';
+import { DiffLines } from './DiffLines.js';
 import { ErrorPanel } from './ErrorPanel.js';
+import { keyPress } from './keys/key-press.js';
+import { useScreenKeys } from './keys/key-router.js';
+import { useScroll } from './keys/use-scroll.js';
 import type { StepScreenProps } from './step-screen.js';
 import { StatusPanel } from './StatusPanel.js';
 import { colour } from './theme.js';
 
-/** Per pack: old → new tag and what the values change; the new version label; a red panel for the silent no-op. */
-export function DraftScreen({ step, height, gate }: StepScreenProps) {
+/** Inside a gate the box scrolls the whole diff; this many lines at most are drawn there. */
+const IN_GATE_LINES = 400;
+
+/**
+ * Per pack: old → new tag and what the values change (image tags that only follow the pack
+ * version folded into one line); the new version label; the diff, scrolled and searched with the
+ * usual keys; a red panel for the silent no-op.
+ */
+export function DraftScreen({ step, height, isActive, inGate }: StepScreenProps) {
   const live = step.live as DraftLive | undefined;
   const out = step.output as (DraftOutput & { notApplied?: string[] }) | undefined;
   const draft = live?.draft ?? out;
   const notApplied = live?.notApplied ?? out?.notApplied;
+  const packs = useMemo(() => (draft?.packs ?? []).map((p) => ({ p, folded: foldImageTags(p.diff.patch) })), [draft]);
+  const diff: DiffLine[] = useMemo(() => packs.flatMap(({ p, folded }) => (folded.length ? [{ kind: 'title' as const, text: `--- ${p.name} values` }, ...folded] : [])), [packs]);
+  const room = inGate ? IN_GATE_LINES : Math.max(4, height - 8 - packs.length * 2);
+  const scroll = useScroll({ total: diff.length, page: room, textAt: (i) => diff[i]?.text ?? '' });
+  useScreenKeys((input, key) => void scroll.handle(keyPress(input, key)), { isActive: isActive && !inGate && diff.length > room, capture: scroll.typing });
+
   if (!draft) {
     return (
       <Box flexDirection="column">
@@ -20,42 +40,46 @@ export function DraftScreen({ step, height, gate }: StepScreenProps) {
       </Box>
     );
   }
-  const room = Math.max(4, height - 10 - draft.packs.length * 2 - (gate ? 0 : 0));
-  const diffLines = draft.packs.flatMap((p) => (p.diff.patch.length ? [`--- ${p.name} values`, ...p.diff.patch] : []));
   const add = colour('pass');
-  const del = colour('fail');
+  const offset = inGate ? 0 : scroll.state.offset;
   return (
     <Box flexDirection="column">
-      <Text>
-        <Text bold>Draft of {draft.name}</Text> <Text dimColor>({draft.uid})</Text> version <Text bold>{draft.fromVersion}</Text> → <Text bold>{draft.toVersion}</Text>
+      <Text wrap="truncate-end">
+        <Text bold>Draft of {sanitizeText(draft.name, { max: 200 })}</Text> <Text dimColor>({draft.uid})</Text> version <Text bold>{draft.fromVersion}</Text> → <Text bold>{draft.toVersion}</Text>
       </Text>
-      {draft.packs.map((p) => (
-        <Text key={p.name}>
-          {'  '}
-          {p.name.padEnd(30)} {p.from} → <Text bold>{p.to}</Text>
-          <Text dimColor>
-            {'  '}values +{p.diff.added} −{p.diff.removed}
-            {p.carried ? ` · ${p.carried} site value(s) carried` : ''}
-            {p.manifests.length ? ` · manifests: ${p.manifests.join(', ')}` : ''}
+      {packs.map(({ p, folded }) => {
+        const tags = foldedCount(folded);
+        return (
+          <Text key={p.name} wrap="wrap">
+            {'  '}
+            {p.name.padEnd(30)} {p.from} → <Text bold>{p.to}</Text>
+            <Text dimColor>
+              {'  '}values +{p.diff.added} −{p.diff.removed}
+              {tags ? ` (${tags} of them only follow the pack version)` : ''}
+              {p.carried ? ` · ${p.carried} site value(s) carried` : ''}
+              {p.manifests.length ? ` · manifests: ${p.manifests.join(', ')}` : ''}
+            </Text>
           </Text>
-        </Text>
-      ))}
+        );
+      })}
       {notApplied ? (
-        <StatusPanel status="fail" title="The API accepted the change but did not apply it" summary="The draft read back does not hold what was sent (spec 7: a silent no-op). Nothing was published." lines={notApplied.map((d) => `  • ${d}`)} expanded />
+        <StatusPanel status="fail" title="The API accepted the change but did not apply it" summary="The draft read back does not hold what was sent (a silent no-op). Nothing was published." lines={notApplied.map((d) => `  • ${sanitizeText(d, { max: 500 })}`)} expanded />
       ) : out?.readBack === 'matched' ? (
         <Text {...(add ? { color: add } : {})}>✔ Draft written and read back: it holds exactly what was sent.</Text>
       ) : out?.readBack === 'rehearsal' ? (
         <Text dimColor>Rehearsal: the PUT was recorded, not sent.</Text>
       ) : null}
       {step.error && !notApplied ? <ErrorPanel error={step.error} /> : null}
-      {diffLines.length ? (
+      {diff.length ? (
         <Box flexDirection="column" marginTop={1}>
-          {diffLines.slice(0, room).map((l, i) => (
-            <Text key={i} wrap="truncate-end" {...(l.startsWith('+') && add ? { color: add } : l.startsWith('-') && !l.startsWith('---') && del ? { color: del } : {})} dimColor={l.startsWith(' ')}>
-              {l}
+          <DiffLines lines={diff} offset={offset} rows={room} hit={scroll.state.search?.hit} />
+          {scroll.line ? (
+            <Text>{scroll.line}</Text>
+          ) : diff.length > offset + room ? (
+            <Text dimColor>
+              {inGate ? `… ${diff.length - room} more diff lines (see the report)` : `lines ${offset + 1}-${offset + room} of ${diff.length}${isActive ? ' · ↑↓ PgUp PgDn g G scroll · / search' : ''}`}
             </Text>
-          ))}
-          {diffLines.length > room ? <Text dimColor>… {diffLines.length - room} more diff lines (full diff in the report)</Text> : null}
+          ) : null}
         </Box>
       ) : null}
     </Box>

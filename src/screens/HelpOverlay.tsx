@@ -1,34 +1,63 @@
 import { Box, Text } from 'ink';
 import { ResumeHint } from './ResumeHint.js';
 
-const keys: Array<[string, string]> = [
-  ['?', 'show or hide this help'],
-  ['q', 'quit (asks first; the session is saved and can be resumed)'],
-  ['Ctrl+C', 'stop now; the session is saved, nothing is lost'],
-  ['[ ]', 'look at the previous / next step'],
-  ['f', 'follow the current step again'],
-  ['↑ ↓', 'move between options at a gate, scroll tables'],
-  ['Enter', 'choose the focused option; expand a panel'],
-  ['Esc', 'at a gate: the safe option (never approves anything)'],
+export const helpSections: Array<{ title: string; keys: Array<[string, string]> }> = [
+  {
+    title: 'Everywhere',
+    keys: [
+      ['?', 'show or hide this help'],
+      ['q', 'quit (asks first; at a gate that would change something, it takes the safe option first)'],
+      ['Ctrl+C', 'stop now; the session is saved, nothing is lost'],
+      ['[ ]', 'look at the previous / next step'],
+      ['f', 'follow the current step again (back to a waiting gate)'],
+    ],
+  },
+  {
+    title: 'At a gate',
+    keys: [
+      ['letter', 'the option with that letter, e.g. y, n, r, s'],
+      ['← →', 'move between the options (never wraps round)'],
+      ['Enter', 'the focused option (the safe one until you move)'],
+      ['Esc', 'the safe option: never approves anything'],
+      ['↑↓ j k', 'scroll what the gate says; PgUp PgDn a page, g G top and bottom'],
+      ['', 'keys count only once a gate has been on screen for a moment'],
+    ],
+  },
+  {
+    title: 'Tables, diffs and panels',
+    keys: [
+      ['↑↓ j k', 'one row; PgUp PgDn a page; g G (Home End) top and bottom'],
+      ['/', 'search (Enter finds, Esc cancels); n N the next or previous match'],
+      ['← →', 'move between panels (preflight, verification)'],
+      ['Enter', 'open or close the focused panel; choose a conflict’s value'],
+      ['Tab', 'customizations: switch between the packs and their differences'],
+    ],
+  },
 ];
 
-/** Keys, and what gates, modes and sessions mean. */
-export function HelpOverlay({ sessionId, inProcessLab }: { sessionId: string; inProcessLab: boolean }) {
+/** Keys, and what gates, modes and sessions mean. The app scrolls it when it is taller than the pane. */
+export function HelpOverlay({ resumeCommand, inProcessLab }: { resumeCommand: string; inProcessLab: boolean }) {
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>Help</Text>
-      {keys.map(([k, d]) => (
-        <Text key={k}>
-          <Text bold>{k.padEnd(8)}</Text>
-          {d}
-        </Text>
+      {helpSections.map((s) => (
+        <Box key={s.title} flexDirection="column">
+          <Text bold>{s.title}</Text>
+          {s.keys.map(([k, d], i) => (
+            <Text key={i} wrap="wrap">
+              <Text bold>{k.padEnd(8)}</Text>
+              {d}
+            </Text>
+          ))}
+        </Box>
       ))}
       <Text> </Text>
       <Text wrap="wrap">Gates: nothing that changes the cluster or a profile happens without your yes. Every VM restart is its own gate, with Skip focused by default.</Text>
       <Text wrap="wrap">LIVE changes a real cluster; REHEARSAL reads everything and sends nothing; LAB runs against the embedded simulated Palette and cluster.</Text>
+      <Text wrap="wrap">Times are this machine’s clock; what the lab’s simulated cluster measures is marked “lab time”.</Text>
       <Text wrap="wrap">Every step is journaled before the next action.</Text>
-      <ResumeHint sessionId={sessionId} inProcessLab={inProcessLab} later />
-      <Text dimColor>Press ? or Esc to close.</Text>
+      <ResumeHint command={resumeCommand} inProcessLab={inProcessLab} later />
+      <Text dimColor>↑↓ scroll · ? or Esc close</Text>
     </Box>
   );
 }

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { formatDuration } from '../engine/duration.js';
+import { clockDuration } from '../text/time.js';
 import type { KubevirtProgress, MigrationRow, MigrationsLive, MigrationsOutput, StallReason } from '../steps/migrations/monitor-types.js';
 import { PHASES } from '../steps/migrations/phases.js';
 import { ErrorPanel } from './ErrorPanel.js';
@@ -15,18 +16,19 @@ const phaseTone = (phase: string): Tone => (phase === 'Succeeded' ? 'pass' : pha
 const route = (r: MigrationRow) => `${r.source} → ${r.target}`;
 const age = (r: MigrationRow) => formatDuration(r.runningMs ?? r.ageMs);
 
-function columns(width: number, rows: readonly MigrationRow[]): Column<MigrationRow>[] {
+function columns(width: number, rows: readonly MigrationRow[], labTime: boolean): Column<MigrationRow>[] {
+  const ageTitle = labTime ? 'AGE (LAB)' : 'AGE';
   const [vmiW, routeW, phaseW, ageW] = fitWidths(width, [
     { natural: longestOf(rows, (r) => r.vmi, 'VMI'), min: 12 },
     { natural: longestOf(rows, route, 'SOURCE → TARGET'), min: 12 },
     { natural: longestOf(rows, (r) => r.phase, 'PHASE'), min: 7 },
-    { natural: Math.max(3, longestOf(rows, age, 'AGE')), min: 6 },
+    { natural: Math.max(3, longestOf(rows, age, ageTitle)), min: 6 },
   ]);
   return [
     { title: 'VMI', value: (r) => r.vmi, width: vmiW! },
     { title: 'SOURCE → TARGET', value: route, width: routeW! },
     { title: 'PHASE', value: (r) => r.phase, width: phaseW!, colour: (r) => colour(phaseTone(r.phase)) },
-    { title: 'AGE', value: age, width: ageW!, align: 'right' },
+    { title: ageTitle, value: age, width: ageW!, align: 'right' },
   ];
 }
 
@@ -89,7 +91,7 @@ const problemRows = (out: MigrationsOutput): MigrationRow[] =>
  * counts per phase, outdated VMIs over time, the KubeVirt CR's progress, and the stall reasons.
  * When the step has ended, its recorded findings instead of the live table.
  */
-export function MigrationsScreen({ step, isActive, width, height }: StepScreenProps) {
+export function MigrationsScreen({ step, isActive, width, height, labTime = false }: StepScreenProps) {
   const live = step.live as MigrationsLive | undefined;
   const out = step.output as MigrationsOutput | undefined;
   const data = live ?? out;
@@ -134,15 +136,15 @@ export function MigrationsScreen({ step, isActive, width, height }: StepScreenPr
       ) : null}
       {stall.length ? <StallPanel reasons={stall} width={width} stalled={live ? live.ended && !live.movable : out?.outcome === 'stalled'} movable={live?.movable} /> : null}
       {out && rows.length ? <Text bold>Failed or hanging migrations:</Text> : null}
-      <WindowedTable columns={columns(width, rows)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.key} emptyText={out ? 'No failed or hanging migrations.' : 'No migrations yet.'} />
+      <WindowedTable columns={columns(width, rows, labTime)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.key} emptyText={out ? 'No failed or hanging migrations.' : 'No migrations yet.'} />
       {live ? (
         <Text dimColor wrap="wrap">
-          elapsed {formatDuration(live.elapsedMs)} · poll {live.polls}
+          elapsed {clockDuration(live.elapsedMs, labTime)} · poll {live.polls}
           {live.nextPollInMs ? ` · next poll in ${formatDuration(live.nextPollInMs)}` : ''} · progress {formatDuration(live.sinceProgressMs)} ago
         </Text>
       ) : out ? (
         <Text dimColor>
-          {out.polls} poll(s) over {formatDuration(out.elapsedMs)}
+          {out.polls} poll(s) over {clockDuration(out.elapsedMs, labTime)}
         </Text>
       ) : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}

@@ -1,8 +1,9 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useReducer } from 'react';
 import { formatDuration } from '../engine/duration.js';
 import { countItems, type PreflightItem, type PreflightLive, type PreflightOutput } from '../steps/preflight/types.js';
 import { ErrorPanel } from './ErrorPanel.js';
+import { useScreenKeys } from './keys/key-router.js';
 import { StatusPanel } from './StatusPanel.js';
 import type { StepScreenProps } from './step-screen.js';
 
@@ -39,10 +40,10 @@ export function PreflightScreen({ step, isActive, width }: StepScreenProps) {
     { focus: 0, toggled: new Set<string>() },
   );
 
-  useInput(
-    (_input, key) => {
-      if (key.rightArrow || key.downArrow) dispatch({ move: key.downArrow ? columns : 1 });
-      else if (key.leftArrow || key.upArrow) dispatch({ move: -(key.upArrow ? columns : 1) });
+  useScreenKeys(
+    (input, key) => {
+      if (key.rightArrow || key.downArrow || input === 'j') dispatch({ move: key.rightArrow ? 1 : columns });
+      else if (key.leftArrow || key.upArrow || input === 'k') dispatch({ move: -(key.leftArrow ? 1 : columns) });
       else if (key.return) dispatch({ toggle: true });
     },
     { isActive },

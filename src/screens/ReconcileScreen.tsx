@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { formatDuration } from '../engine/duration.js';
+import { sanitizeText } from '../text/sanitize.js';
+import { clockDuration } from '../text/time.js';
 import type { ReconcileLive, ReconcileOutput, RowState } from '../steps/hop/reconcile.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import type { StepScreenProps } from './step-screen.js';
@@ -12,7 +13,7 @@ const stateLabel: Record<RowState, { text: string; tone: 'pass' | 'warn' | 'fail
 };
 
 /** The live reconcile panel: what matches, what does not yet, elapsed time, the next poll. */
-export function ReconcileScreen({ step }: StepScreenProps) {
+export function ReconcileScreen({ step, labTime = false }: StepScreenProps) {
   const live = step.live as ReconcileLive | undefined;
   const out = step.output as ReconcileOutput | undefined;
   const rows = live?.rows ?? out?.rows ?? [];
@@ -39,17 +40,19 @@ export function ReconcileScreen({ step }: StepScreenProps) {
               </Text>
               <Text bold>{r.profile}</Text> <Text dimColor>deployed {r.deployed} · expected {r.expected}</Text>
             </Text>
-            {r.differences.map((d, i) => (
-              <Text key={i} dimColor>
-                {'                '}• {d}
-              </Text>
-            ))}
+            <Box flexDirection="column" paddingLeft={4}>
+              {r.differences.map((d, i) => (
+                <Text key={i} dimColor wrap="wrap">
+                  • {sanitizeText(d, { max: 500 })}
+                </Text>
+              ))}
+            </Box>
           </Box>
         );
       })}
       {live && !out ? (
         <Text dimColor>
-          elapsed {formatDuration(live.elapsedMs)} · poll {live.polls} · next poll in {formatDuration(live.nextPollInMs)}
+          elapsed {clockDuration(live.elapsedMs, labTime)} · poll {live.polls} · next poll in {clockDuration(live.nextPollInMs, labTime)}
         </Text>
       ) : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { formatDuration } from '../engine/duration.js';
+import { clockDuration } from '../text/time.js';
 import type { CancelState, RecoverLive, RecoverOutput, RecoverVmRow, VmState } from '../steps/migrations/recover-types.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { fitWidths, longestOf } from './migrations-columns.js';
@@ -62,7 +63,7 @@ function Focus({ rows }: { rows: RecoverVmRow[] }) {
  * outstanding…), the stuck migrations' cancel, and the restart being waited for. The gate for
  * each VM is shown above this screen by the app.
  */
-export function RecoverScreen({ step, isActive, width, height, state }: StepScreenProps) {
+export function RecoverScreen({ step, isActive, width, height, state, labTime = false }: StepScreenProps) {
   const live = step.live as RecoverLive | undefined;
   const out = step.output as RecoverOutput | undefined;
   const rows = live?.vms ?? out?.vms ?? [];
@@ -91,7 +92,7 @@ export function RecoverScreen({ step, isActive, width, height, state }: StepScre
       ) : out?.cancelled.length ? <Text>Stuck migrations cancelled: {out.cancelled.length}</Text> : null}
       {live?.waiting ? (
         <Text wrap="wrap">
-          Waiting for <Text bold>{live.waiting.vm}</Text> to run on the current launcher: {live.waiting.state} <Text dimColor>({formatDuration(live.waiting.elapsedMs)} of up to {formatDuration(live.waiting.limitMs)})</Text>
+          Waiting for <Text bold>{live.waiting.vm}</Text> to run on the current launcher: {live.waiting.state} <Text dimColor>({clockDuration(live.waiting.elapsedMs, labTime)} of up to {formatDuration(live.waiting.limitMs)})</Text>
         </Text>
       ) : null}
       <WindowedTable columns={columns(width, rows)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.vm} emptyText="No VM needs a restart." />

@@ -1,10 +1,12 @@
 import { Text } from 'ink';
 
 /**
- * How to continue a stopped session. A session against the in-process lab (`npm start`) cannot be
- * resumed once the process ends (its lab ends with it), and saying otherwise would mislead.
+ * How to continue a stopped session: a command that works when pasted (it carries --state-dir
+ * when the sessions are not in the default place). A session against the in-process lab
+ * (`npm start`) cannot be resumed once the process ends (its lab ends with it), and saying
+ * otherwise would mislead.
  */
-export function ResumeHint({ sessionId, inProcessLab, later = false }: { sessionId: string; inProcessLab: boolean; later?: boolean }) {
+export function ResumeHint({ command, inProcessLab, later = false }: { command: string; inProcessLab: boolean; later?: boolean }) {
   if (inProcessLab) {
     return (
       <Text wrap="wrap">
@@ -15,7 +17,7 @@ export function ResumeHint({ sessionId, inProcessLab, later = false }: { session
   }
   return (
     <Text wrap="wrap">
-      The session is saved. Continue{later ? ' later' : ''} with: <Text bold>upgrade-pilot resume {sessionId}</Text>
+      The session is saved. Continue{later ? ' later' : ''} with: <Text bold>{command}</Text>
     </Text>
   );
 }

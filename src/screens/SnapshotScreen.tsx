@@ -3,11 +3,12 @@ import type { SnapshotOutput } from '../steps/snapshot/snapshot.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import type { LiveHeadline, StepScreenProps } from './step-screen.js';
 import { colour } from './theme.js';
+import { wallDate, wallTime } from '../text/time.js';
 
 const few = (names: string[], cap = 6): string => (names.length <= cap ? names.join(', ') : `${names.slice(0, cap).join(', ')}, … ${names.length - cap} more`);
 
 /** What the snapshot recorded: the deployed profiles with their pack tags, and the baseline as counts. */
-export function SnapshotScreen({ step }: StepScreenProps) {
+export function SnapshotScreen({ step, labTime = false }: StepScreenProps) {
   const out = step.output as SnapshotOutput | undefined;
   const live = step.live as LiveHeadline | undefined;
   if (!out) {
@@ -25,7 +26,10 @@ export function SnapshotScreen({ step }: StepScreenProps) {
   return (
     <Box flexDirection="column">
       <Text>
-        <Text bold>{step.title}</Text> <Text dimColor>recorded at {out.takenAt}</Text>
+        <Text bold>{step.title}</Text> <Text dimColor>
+          recorded at {wallDate(out.takenAt)} {wallTime(out.takenAt)}
+          {labTime ? ' lab time' : ''}
+        </Text>
       </Text>
       <Text bold>Deployed profiles</Text>
       {b.deployedProfiles.map((p) => (

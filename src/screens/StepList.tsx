@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { formatDuration } from '../engine/duration.js';
 import { isPlaceholder, type Entry } from '../engine/state.js';
-import { colour, displayStatus, stepIcon } from './theme.js';
+import { colour, stepDisplay, stepIcon } from './theme.js';
 
 export interface StepListProps {
   entries: Entry[];
@@ -10,12 +10,14 @@ export interface StepListProps {
   height: number;
   now: number;
   runStatus: string;
+  /** VMs restarted by any step: a recovery that left them outstanding is not amber once they are. */
+  restarted?: ReadonlySet<string>;
 }
 
 type Row = { key: string; text: string; icon?: string; tone?: Parameters<typeof colour>[0]; dim?: boolean; selected?: boolean; right?: string };
 
 /** The steps with status icons (and words for the selected one) and durations, hop headings between. */
-export function StepList({ entries, selectedId, width, height, now, runStatus }: StepListProps) {
+export function StepList({ entries, selectedId, width, height, now, runStatus, restarted }: StepListProps) {
   const rows: Row[] = [];
   let lastHop: string | undefined;
   for (const e of entries) {
@@ -28,26 +30,36 @@ export function StepList({ entries, selectedId, width, height, now, runStatus }:
       rows.push({ key: `h-${hopKey}`, text: e.hop ? `Hop ${e.hop.index}/${e.hop.count}: ${e.hop.from} → ${e.hop.to}` : 'No hops: settle and check', dim: false });
     }
     lastHop = hopKey;
-    const s = stepIcon[displayStatus(e.status, runStatus)];
+    const s = stepIcon[stepDisplay(e, runStatus, restarted)];
     const running = e.status === 'running' || e.status === 'awaitingApproval';
     const ms = running && e.startedAt ? e.durationMs + Math.max(0, now - Date.parse(e.startedAt)) : e.durationMs;
     const right = e.status === 'pending' ? '' : e.status === 'skipped' ? 'skip' : formatDuration(ms);
     rows.push({ key: e.id, text: `${e.group ? '  ' : ''}${e.title}`, icon: s.icon, tone: s.tone, selected: e.id === selectedId, right });
   }
   const selectedIndex = rows.findIndex((r) => r.selected);
-  const start = Math.max(0, Math.min(selectedIndex - Math.floor(height / 2), rows.length - height));
-  const visible = rows.slice(start, start + height);
-  const textWidth = width - 10;
+  const room = rows.length > height ? height - 1 : height;
+  const start = Math.max(0, Math.min(selectedIndex - Math.floor(room / 2), rows.length - room));
+  const visible = rows.slice(start, start + room);
+  // Durations only where the titles keep room enough; a hop heading takes the whole width.
+  const showTime = width >= 29;
+  const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, Math.max(0, n - 1))}…` : text.padEnd(n));
   return (
     <Box flexDirection="column" width={width}>
       {visible.map((r) => {
         const c = r.tone ? colour(r.tone) : undefined;
-        const title = r.text.length > textWidth ? `${r.text.slice(0, textWidth - 1)}…` : r.text;
+        if (!r.icon) {
+          return (
+            <Text key={r.key} bold wrap="truncate-end" {...(r.dim ? { dimColor: true } : {})}>
+              {cut(r.text, width)}
+            </Text>
+          );
+        }
+        const textWidth = width - 2 - (showTime ? 7 : 0);
         return (
-          <Text key={r.key} {...(r.selected ? { inverse: true } : {})} {...(r.dim ? { dimColor: true } : {})} bold={r.icon === undefined}>
-            {r.icon ? <Text {...(c ? { color: c } : {})}>{r.icon} </Text> : null}
-            {title.padEnd(textWidth + (r.icon ? 0 : 2))}
-            <Text dimColor>{(r.right ?? '').padStart(7)}</Text>
+          <Text key={r.key} wrap="truncate-end" {...(r.selected ? { inverse: true } : {})} {...(r.dim ? { dimColor: true } : {})}>
+            <Text {...(c ? { color: c } : {})}>{r.icon} </Text>
+            {cut(r.text, textWidth)}
+            {showTime ? <Text dimColor>{(r.right ?? '').padStart(7)}</Text> : null}
           </Text>
         );
       })}

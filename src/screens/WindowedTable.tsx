@@ -1,5 +1,10 @@
-import { Box, Text, useInput } from 'ink';
-import { useEffect, useState } from 'react';
+import { Box, Text } from 'ink';
+import { useEffect } from 'react';
+import { keyPress } from './keys/key-press.js';
+import { useScreenKeys } from './keys/key-router.js';
+import { maxOffset } from './keys/scroll-model.js';
+import { useScroll } from './keys/use-scroll.js';
+import { sanitizeText } from '../text/sanitize.js';
 
 export interface Column<R> {
   title: string;
@@ -16,7 +21,7 @@ export interface WindowedTableProps<R> {
   rows: readonly R[];
   /** Visible rows. Only these are rendered, so 5,000 rows cost what 20 do. */
   height: number;
-  /** Arrow keys, PgUp/PgDn, Home/End scroll when active. */
+  /** ↑↓ j/k, PgUp/PgDn, g/G (Home/End) scroll and `/` searches when active. */
   isActive?: boolean;
   rowKey: (row: R, index: number) => string;
   emptyText?: string;
@@ -30,49 +35,47 @@ const fit = (text: string, width: number, align: 'left' | 'right' = 'left'): str
 };
 
 export function WindowedTable<R>({ columns, rows, height, isActive = false, rowKey, emptyText = 'Nothing to show.', follow = false }: WindowedTableProps<R>) {
-  const [offset, setOffset] = useState(0);
-  const maxOffset = Math.max(0, rows.length - height);
+  // `height` rows of data; the header and the scroll line come on top of them.
+  const page = Math.max(1, height);
+  const scroll = useScroll({ total: rows.length, page, textAt: (i) => columns.map((c) => c.value(rows[i]!)).join(' ') });
+  const bottom = maxOffset({ total: rows.length, page });
   useEffect(() => {
-    if (follow) setOffset(maxOffset);
-    else if (offset > maxOffset) setOffset(maxOffset);
-  }, [follow, maxOffset, offset]);
+    if (follow && !scroll.state.search) scroll.handle({ name: 'end' });
+    // Only a change in the rows moves a following table.
+  }, [follow, bottom]);
 
-  useInput(
-    (_input, key) => {
-      if (key.upArrow) setOffset((o) => Math.max(0, o - 1));
-      else if (key.downArrow) setOffset((o) => Math.min(maxOffset, o + 1));
-      else if (key.pageUp) setOffset((o) => Math.max(0, o - height));
-      else if (key.pageDown) setOffset((o) => Math.min(maxOffset, o + height));
-      else if (key.home) setOffset(0);
-      else if (key.end) setOffset(maxOffset);
-    },
-    { isActive },
-  );
+  useScreenKeys((input, key) => void scroll.handle(keyPress(input, key)), { isActive: isActive && rows.length > 0, capture: scroll.typing });
 
   if (rows.length === 0) return <Text dimColor>{emptyText}</Text>;
-  const visible = rows.slice(offset, offset + height);
+  const offset = scroll.state.offset;
+  const hit = scroll.state.search?.hit;
+  const visible = rows.slice(offset, offset + page);
   // Widths come from the header and the visible window only: never a scan of every row.
   const widths = columns.map((c) => c.width ?? Math.min(40, Math.max(c.title.length, ...visible.map((r) => c.value(r).length))));
   return (
     <Box flexDirection="column">
-      <Text bold>{columns.map((c, i) => fit(c.title, widths[i]!, c.align)).join('  ')}</Text>
+      <Text bold wrap="truncate-end">
+        {columns.map((c, i) => fit(c.title, widths[i]!, c.align)).join('  ')}
+      </Text>
       {visible.map((row, i) => (
-        <Text key={rowKey(row, offset + i)}>
+        <Text key={rowKey(row, offset + i)} wrap="truncate-end" inverse={offset + i === hit}>
           {columns.map((c, j) => {
             const colour = c.colour?.(row);
             return (
               <Text key={j} {...(colour ? { color: colour } : {})}>
-                {fit(c.value(row), widths[j]!, c.align)}
+                {fit(sanitizeText(c.value(row), { max: 300 }), widths[j]!, c.align)}
                 {j < columns.length - 1 ? '  ' : ''}
               </Text>
             );
           })}
         </Text>
       ))}
-      {rows.length > height ? (
-        <Text dimColor>
-          rows {offset + 1}-{Math.min(rows.length, offset + height)} of {rows.length}
-          {isActive ? '  (↑↓ PgUp PgDn Home End to scroll)' : ''}
+      {scroll.line ? (
+        <Text wrap="truncate-end">{scroll.line}</Text>
+      ) : rows.length > page ? (
+        <Text dimColor wrap="truncate-end">
+          rows {offset + 1}-{Math.min(rows.length, offset + page)} of {rows.length}
+          {isActive ? '  ↑↓ PgUp PgDn g G scroll · / search' : ''}
         </Text>
       ) : null}
     </Box>

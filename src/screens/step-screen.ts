@@ -12,7 +12,12 @@ export interface StepScreenProps {
   height: number;
   /** An inline gate of this step, which the screen shows and answers itself. */
   gate?: GateRequest | undefined;
-  decide?: ((choice: Choice, data?: unknown) => void) | undefined;
+  /** Answers the inline gate; `pressed` is the key that decided (journaled). The app drops answers inside the gate's guard time. */
+  decide?: ((choice: Choice, data?: unknown, pressed?: string) => void) | undefined;
+  /** Drawn inside a gate's scrolling box (under what the gate says): show the whole content, the box scrolls it. */
+  inGate?: boolean;
+  /** The session measures time on the lab's simulated clock: durations from it are labelled. */
+  labTime?: boolean;
 }
 
 export type StepScreen = (props: StepScreenProps) => ReactNode;

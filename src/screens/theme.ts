@@ -2,7 +2,7 @@
  * Colours and labels. Every status has a text label as well as a colour, so screens read the same
  * without colour, under NO_COLOR, and to a screen reader.
  */
-import type { StepStatus } from '../engine/state.js';
+import type { SessionState, StepState, StepStatus } from '../engine/state.js';
 
 export const noColor = (): boolean => 'NO_COLOR' in process.env && process.env.NO_COLOR !== '';
 
@@ -31,7 +31,7 @@ export const toneLabel: Record<Exclude<Tone, 'muted' | 'accent'>, string> = {
   info: 'INFO',
 };
 
-export type DisplayStatus = StepStatus | 'stopped';
+export type DisplayStatus = StepStatus | 'stopped' | 'outstanding';
 
 /** A step left running or waiting by a run that stopped is shown as stopped there, not as running. */
 export function displayStatus(status: StepStatus, runStatus: string): DisplayStatus {
@@ -46,4 +46,27 @@ export const stepIcon: Record<DisplayStatus, { icon: string; tone: Tone; label: 
   succeeded: { icon: '✔', tone: 'pass', label: 'done' },
   failed: { icon: '✖', tone: 'fail', label: 'failed' },
   skipped: { icon: '–', tone: 'muted', label: 'skipped' },
+  outstanding: { icon: '!', tone: 'warn', label: 'done, with VMs left outstanding' },
 };
+
+/** VMs whose restart the session sent (or found done), whichever step sent it. */
+export function restartedVms(mutations: SessionState['mutations']): Set<string> {
+  const done = new Set<string>();
+  for (const [key, m] of Object.entries(mutations)) {
+    const vm = /\/restart\/(.+)\/send$/.exec(key)?.[1];
+    if (vm && m.outcome && m.outcome !== 'failed' && m.outcome !== 'recorded') done.add(vm);
+  }
+  return done;
+}
+
+/**
+ * How a step shows in the list: an operator's stop (an abort at a gate) is amber like any stop,
+ * not red; a step that finished but left something for later (VMs not restarted) is amber too.
+ */
+export function stepDisplay(step: Pick<StepState, 'status' | 'error' | 'output'>, runStatus: string, restartedLater: ReadonlySet<string> = new Set()): DisplayStatus {
+  if (step.status === 'failed' && step.error?.kind === 'interrupted') return 'stopped';
+  const outstanding = (step.output as { outstanding?: unknown } | undefined)?.outstanding;
+  // Green again once a later step (verification's offer) restarted every VM it left.
+  if (step.status === 'succeeded' && Array.isArray(outstanding) && outstanding.some((vm) => !restartedLater.has(String(vm)))) return 'outstanding';
+  return displayStatus(step.status, runStatus);
+}

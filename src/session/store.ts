@@ -27,6 +27,8 @@ export interface SessionSummary {
   cluster: string;
   mode: string;
   currentStep: string;
+  /** The current step as the operator knows it: its title, and its hop. */
+  currentTitle?: string;
   status: string;
   updatedAt: string;
   createdAt: string;
@@ -196,6 +198,7 @@ export class SessionStore {
         cluster: state.meta.cluster.name ?? state.meta.cluster.uid ?? '-',
         mode: state.meta.mode === 'rehearsal' ? 'rehearsal' : state.meta.lab ? 'lab' : 'live',
         currentStep: state.run.status === 'done' ? '-' : (step?.id ?? '-'),
+        ...(step && state.run.status !== 'done' ? { currentTitle: step.hop ? `Hop ${step.hop.index}/${step.hop.count} · ${step.title}` : step.title } : {}),
         status: state.run.status,
         updatedAt: state.run.updatedAt,
         createdAt: state.meta.createdAt,

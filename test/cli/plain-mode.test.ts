@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,16 +13,24 @@ describe('plain mode (no TTY)', () => {
     const world = fakeWorld();
     const first = await runCli(['start', '--runbook', runbook, '--state-dir', stateDir], { world });
     expect(first.code).toBe(3);
-    expect(first.stdout).toMatch(/✔ first {2}First step/);
-    expect(first.stdout).toMatch(/\? hop1\.write {2}GATE draft: Write draft \/v1\/clusterprofiles\/p1/);
+    // Steps by their titles (and hop), never by internal ids such as hop1.write.
+    expect(first.stdout).toMatch(/^\d\d:\d\d:\d\d {2}✔ First step \(\d+ms\): value 1$/m);
+    expect(first.stdout).toMatch(/\? GATE: Write draft \/v1\/clusterprofiles\/p1 \(Hop 1\/2 · Write draft\)/);
+    expect(first.stdout).not.toMatch(/hop1\.write/);
     expect(first.stderr).toMatch(/error: Stopped at a gate awaiting approval/);
-    expect(first.stderr).toMatch(/what to do: The session is saved\. To approve, run: upgrade-pilot resume \S+ --approve draft/);
+    // A command that works when pasted: the sessions are not in the default place, so it names them.
+    expect(first.stderr).toContain(`what to do: The session is saved. To approve, run: upgrade-pilot resume ${/session (\S+) \(live\)/.exec(first.stdout)![1]} --state-dir ${stateDir} --approve draft`);
+    expect(first.stderr).toMatch(/^ {4}--approve draft answers that gate in every hop, not only this one\.$/m);
     expect(world.sent).toHaveLength(0);
     const id = /session (\S+) \(live\)/.exec(first.stdout)![1]!;
 
     const second = await runCli(['resume', id, '--state-dir', stateDir, '--approve', 'draft'], { world });
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/resuming/);
+    // What happened, then what comes next.
+    expect(second.stdout).toMatch(/^ {2}It stopped at \d\d:\d\d:\d\d at a gate awaiting approval: Stopped at a gate awaiting approval: Write draft \/v1\/clusterprofiles\/p1\.$/m);
+    expect(second.stdout).toMatch(/^ {2}Next: Write draft \(hop 1\/2\): Write draft \/v1\/clusterprofiles\/p1\.$/m);
+    expect(second.stdout).not.toMatch(/could not be read/); // this runbook watches no migrations: nothing read
     expect(second.stdout).toMatch(/✔ done/);
     expect(world.sent).toHaveLength(2);
 
@@ -39,6 +47,53 @@ describe('plain mode (no TTY)', () => {
     expect(events.at(-1)).toMatchObject({ type: 'result', status: 'done', exitCode: 0 });
   });
 
+  it('exit 3 at a VM restart says how to approve and how to decline, each a command that works when pasted', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'up-plain-restart-'));
+    const file = join(stateDir, 'rb.yaml');
+    writeFileSync(file, 'apiVersion: upgrade-pilot/v1\nkind: Runbook\nmetadata: { name: r, title: R }\nsteps:\n  - { id: recover, kind: restart-each, with: { vms: [vms/db-01, vms/web-02] } }\n');
+    const r = await runCli(['start', '--runbook', file, '--state-dir', stateDir], { world: fakeWorld() });
+    expect(r.code).toBe(3);
+    const id = /session (\S+) \(live\)/.exec(r.stdout)![1]!;
+    const resume = `upgrade-pilot resume ${id} --state-dir ${stateDir}`;
+    expect(r.stderr).toContain(`To approve, run: ${resume} --approve-restart vms/db-01 --approve-restart vms/web-02`);
+    expect(r.stderr).toContain(`To decline instead (the VM stays on the old launcher, listed as outstanding): ${resume} --skip-restart vms/db-01 --skip-restart vms/web-02`);
+    // What it says is what works: declining one and approving the other finishes.
+    const world = fakeWorld();
+    const again = await runCli(['resume', id, '--state-dir', stateDir, '--skip-restart', 'vms/db-01', '--approve-restart', 'vms/web-02'], { world });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/decision: skip \(flag --skip-restart vms\/db-01\)/);
+    expect(again.stdout).toMatch(/decision: approve \(flag --approve-restart vms\/web-02\)/);
+    expect(world.sent).toHaveLength(1);
+  });
+
+  it('every decision names its real source; no line credits a flag that was not passed', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'up-plain-source-'));
+    const r = await runCli(['start', '--runbook', runbook, '--state-dir', stateDir, '--approve', 'draft'], { world: fakeWorld() });
+    expect(r.code).toBe(0);
+    const decisions = r.stdout.split('\n').filter((l) => l.includes('decision:'));
+    expect(decisions).toHaveLength(2); // one draft gate per hop: --approve draft covers both
+    for (const d of decisions) expect(d).toMatch(/decision: approve \(flag --approve draft\)$/);
+    expect(r.stdout).not.toMatch(/--approve (publish|cancel-migrations)|--approve-restart|--approve-all-restarts/);
+  });
+
+  it('--json lines stay small: no request body, no large output, the report referenced by its path', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'up-json-small-'));
+    const r = await runCli(['start', '--runbook', runbook, '--state-dir', stateDir, '--json', '--approve', 'draft'], { world: fakeWorld() });
+    const lines = r.stdout.trim().split('\n');
+    for (const l of lines) expect(l.length).toBeLessThan(4096);
+    const events = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const intents = events.filter((e) => e.type === 'mutation.intent');
+    expect(intents).toHaveLength(2);
+    for (const e of intents) {
+      expect(e).toMatchObject({ target: 'palette', method: 'PUT', path: '/v1/clusterprofiles/p1', approval: { by: 'flag', flag: '--approve draft' } });
+      expect(e).not.toHaveProperty('request');
+      expect(String(e.bodyIn)).toMatch(/journal\.ndjson$/);
+    }
+    const result = events.at(-1)!;
+    expect(result).toMatchObject({ type: 'result', status: 'done', exitCode: 0 });
+    expect(existsSync(String(result.report))).toBe(true);
+  });
+
   it('a rehearsal sends nothing and needs no approval', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'up-rehearse-'));
     const world = fakeWorld();
@@ -53,13 +108,12 @@ describe('plain mode (no TTY)', () => {
   it('a failed step exits 1 with the message and what to do', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'up-fail-'));
     const file = join(stateDir, 'rb.yaml');
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(file, 'apiVersion: upgrade-pilot/v1\nkind: Runbook\nmetadata: { name: f, title: F }\nsteps:\n  - { id: boom, kind: fail, with: { message: the storage cluster is Degraded } }\n');
     const r = await runCli(['start', '--runbook', file, '--state-dir', stateDir], { world: fakeWorld() });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error: the storage cluster is Degraded');
     expect(r.stderr).toContain('what to do: fix it and resume');
-    expect(r.stderr).toMatch(/the session is saved: upgrade-pilot resume \S+/);
+    expect(r.stderr).toMatch(/the session is saved: upgrade-pilot resume \S+ --state-dir \S+/);
   });
 });
 

@@ -1,6 +1,8 @@
 /**
- * The TUI end to end in a real pseudo-terminal: tmux (on a private socket) runs `upgrade-pilot lab`
- * at 120x40; the test presses the keys an operator would and reads the screen at every step.
+ * The TUI end to end in a real pseudo-terminal: tmux (on a private socket) runs `upgrade-pilot lab`;
+ * the test presses the keys an operator would and reads the screen at every step. The first gate
+ * is walked at 80x24 (its options and the key line on screen, a key typed as it appears dropped),
+ * the rest at 120x40.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,14 +14,30 @@ import { CLI } from './support.js';
 
 const socket = `up-e2e-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-p', '-t', 'tui');
+// -J: a line the terminal wrapped comes back whole.
+const screen = () => tmux('capture-pane', '-p', '-J', '-t', 'tui');
 const send = (...keys: string[]) => tmux('send-keys', '-t', 'tui', ...keys);
+
+/** A gate takes no key until it has been on screen for the runbook's guard time (500 ms): answer after it. */
+const answer = async (key: string) => {
+  await new Promise((r) => setTimeout(r, 600));
+  send(key);
+};
+
+/** The right-hand pane as one line of words (the step list, boxes and wrapping left out), for sentences. */
+const flat = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => (l.includes('│ ') ? l.slice(l.indexOf('│ ') + 2) : l))
+    .join(' ')
+    .replace(/[│║╔╗╚╝╭╮╰╯═─]/g, ' ')
+    .replace(/\s+/g, ' ');
 
 async function waitFor(text: string | RegExp, timeoutMs = 60_000): Promise<string> {
   const started = Date.now();
   for (;;) {
     const s = screen();
-    if (typeof text === 'string' ? s.includes(text) : text.test(s)) return s;
+    if (typeof text === 'string' ? flat(s).includes(text) : text.test(s)) return s;
     if (Date.now() - started > timeoutMs) throw new Error(`the screen never showed ${String(text)}; it shows:\n${s}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -36,16 +54,30 @@ afterAll(async () => {
   }
 });
 
+/** Changes the session journaled as sent (the lab runs in the TUI's process: its journal is the proof). */
+function sentChanges(state: string): string[] {
+  const sessions = join(state, 'sessions');
+  const [id] = readdirSync(sessions);
+  return readFileSync(join(sessions, id!, 'journal.ndjson'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { event: { type: string; key?: string } }).event)
+    .filter((e) => e.type === 'mutation.intent')
+    .map((e) => e.key!);
+}
+
 describe('TUI in a real terminal', () => {
   it('walks the healthy upgrade with the keys an operator presses', async () => {
     const state = mkdtempSync(join(tmpdir(), 'up-e2e-tui-'));
     const listener = await listen('ok');
     closeListener = () => listener.close();
-    tmux('new-session', '-d', '-s', 'tui', '-x', '120', '-y', '40', `env -u CI NO_COLOR=1 ${process.execPath} ${CLI} lab --scenario healthy --speed 300 --state-dir ${state} --notify ${listener.url}; sleep 5`);
+    tmux('new-session', '-d', '-s', 'tui', '-x', '80', '-y', '24', `env -u CI NO_COLOR=1 ${process.execPath} ${CLI} lab --scenario healthy --speed 300 --state-dir ${state} --notify ${listener.url}; sleep 5`);
 
-    let s = await waitFor('Press Enter to begin.');
+    let s = await waitFor('Enter: close this guide and go on');
     expect(s).toMatch(/LAB +LIVE/);
     expect(s).toContain('Welcome to the upgrade-pilot lab.');
+    // The guide says what ran meanwhile (read-only) and that the first change waits.
+    s = await waitFor('While you read this, these read-only steps ran');
     send('Enter');
 
     s = await waitFor('c continue with these values');
@@ -53,32 +85,47 @@ describe('TUI in a real terminal', () => {
     expect(s).toMatch(/✔ Record what is deployed/);
     expect(s).toMatch(/✔ Plan the hops/);
     expect(s).toMatch(/RULES PASS 24\/24 customization rules hold/);
-    send('c');
+    await answer('c');
+
+    // At 80x24 the whole gate is on screen: its title down to the key line on the last row.
+    s = await waitFor(/GATE: Write the draft of vmo-infra[\s\S]*y n choose .*\? help/);
+    expect(s.trimEnd().split('\n').length).toBeLessThanOrEqual(24);
+    expect(s).toContain('[y] Write draft');
+    expect(s).toMatch(/❯ \[n\] Not now/);
+    // A y typed as the gate appears (meant for what was there before) writes nothing.
+    send('y');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sentChanges(state)).toEqual([]);
+    expect(screen()).toMatch(/GATE: Write the draft of vmo-infra/);
+    tmux('resize-window', '-t', 'tui', '-x', '120', '-y', '40');
 
     for (const hop of [1, 2]) {
       s = await waitFor(/GATE: Write the draft of vmo-infra/);
       expect(s).toMatch(new RegExp(`Hop ${hop}/2`));
       expect(s).toMatch(/❯ \[n\] Not now/); // the safe option is focused
-      send('y');
+      await answer('y');
       await waitFor(/GATE: Write the draft of vmo-core-addon/);
-      send('y');
+      await answer('y');
       s = await waitFor(/GATE: Publish vmo-infra/);
       expect(s).toMatch(/reconciles against/);
-      send('y');
+      await answer('y');
       await waitFor(/GATE: Publish vmo-core-addon/);
-      send('y');
+      await answer('y');
       s = await waitFor(/GATE: Restart VM ns-packs\/build-cache-01/, 90_000);
       expect(s).toMatch(/❯ \[s\] Skip/); // Skip is focused by default
       expect(s).toMatch(/graceful shutdown and boot/);
-      send('r');
+      await answer('r');
     }
 
     s = await waitFor('f finish with these results', 90_000);
     expect(s).toMatch(/6 green, 0 red/);
-    send('f');
+    await answer('f');
     s = await waitFor('DONE: every step finished.');
     expect(s).toMatch(/Report:/);
+    expect(sentChanges(state).filter((k) => k.endsWith('/put'))).toEqual(['hop1.draft-infra/put', 'hop1.draft-addon/put', 'hop2.draft-infra/put', 'hop2.draft-addon/put']);
     send('q');
+    // Under the last frame, once the TUI has gone: where the report is.
+    s = await waitFor(/^report: \S+report\.md$/m);
     // The run ends (its session lock released) before the terminal goes: nothing is left running.
     const session = join(state, 'sessions', readdirSync(join(state, 'sessions'))[0]!);
     for (let i = 0; i < 200 && existsSync(join(session, 'lock')); i++) await new Promise((r) => setTimeout(r, 100));

@@ -19,8 +19,8 @@ afterEach(async () => {
   lab = undefined;
 });
 
-async function verify(l: LabHandle, env: NodeJS.ProcessEnv = {}, extra: string[] = []) {
-  const parsed = parseCommandLine(['verify', '--params', l.params, '--runbook', 'test/fixtures/runbooks/checks.yaml', '--json', ...extra]);
+async function verify(l: LabHandle, env: NodeJS.ProcessEnv = {}, extra: string[] = [], params = l.params) {
+  const parsed = parseCommandLine(['verify', '--params', params, '--runbook', 'test/fixtures/runbooks/checks.yaml', '--json', ...extra]);
   if (parsed.kind !== 'run') throw new Error('bad argv');
   const stdout = new PassThrough();
   let out = '';
@@ -48,10 +48,27 @@ function countingKubectl(): { path: string; calls: () => number } {
   return { path: `${dir}${delimiter}${process.env.PATH}`, calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean).length };
 }
 
+/** The lab's params with another target (the lab's cluster is never upgraded by `verify`). */
+function paramsWithTarget(l: LabHandle, target: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'up-vlab-params-')), 'params.yaml');
+  writeFileSync(file, readFileSync(l.params, 'utf8').replace(/^target: .*$/m, `target: ${target}`));
+  return file;
+}
+
 describe('verify against the lab', () => {
-  it('healthy (before any upgrade): every check green', async () => {
+  it('a cluster not yet upgraded to the params’ target: the profiles and the VM orchestration versions are red; exit 1', async () => {
     lab = await startLab({ scenario: 'healthy', stateDir: mkdtempSync(join(tmpdir(), 'up-vlab-')), speed: 1, seed: 3 });
-    const { code, result } = await verify(lab);
+    const { code, result, byId } = await verify(lab);
+    expect(result?.results.map((r) => `${r.id}:${r.status}`)).toEqual(['profiles:fail', 'components:fail', 'workloads:pass', 'storage:pass', 'network:pass', 'nodes:pass']);
+    expect(byId.profiles?.evidence).toContain('vmo-core-addon: pack virtual-machine-orchestrator at 4.4.10, expected 4.6.3');
+    expect(byId.components?.evidence.join('\n')).toMatch(/KubeVirt observed version v1\.2\.0, expected v1\.\d+\.\d+/);
+    expect((result as unknown as { notes: string[] }).notes[0]).toMatch(/^Target virtual-machine-orchestrator 4\.6\.3: KubeVirt v1\.\d+\.\d+, CDI v\S+ \(from reference profile /);
+    expect(code).toBe(1);
+  });
+
+  it('a cluster at the params’ target (here the deployed version): every check green', async () => {
+    lab = await startLab({ scenario: 'healthy', stateDir: mkdtempSync(join(tmpdir(), 'up-vlab-')), speed: 1, seed: 3 });
+    const { code, result } = await verify(lab, {}, [], paramsWithTarget(lab, '4.4.10'));
     expect(result?.results.map((r) => `${r.id}:${r.status}`)).toEqual(['profiles:pass', 'components:pass', 'workloads:pass', 'storage:pass', 'network:pass', 'nodes:pass']);
     expect(code).toBe(0);
   });
@@ -74,7 +91,7 @@ describe('verify against the lab', () => {
     expect(byId.nodes?.status).toBe('fail');
     expect(byId.nodes?.evidence.join('\n')).toMatch(/node vmo-worker-2: not Ready/);
     expect(byId.nodes?.evidence.join('\n')).toMatch(/pod monitoring\/\S*kube-state-metrics\S*: CrashLoopBackOff \(restarts \d+\)/);
-    expect(byId.profiles?.status).toBe('pass');
+    expect(byId.profiles?.status).toBe('fail'); // and not at the target yet
   });
 
   it('the number of kubectl processes per round does not grow with the number of VMs', async () => {

@@ -19,7 +19,7 @@ function mount(h: Harness, opts: { rehearsal?: boolean } = {}) {
   const ctrl = new AbortController();
   const runner = h.runner({ confirm: tuiConfirm(queue, noApprovals, opts.rehearsal ?? false), signal: ctrl.signal, ...(opts.rehearsal ? { dryRun: true } : {}) });
   const outcome = runner.run();
-  const ui = render(<App controller={{ source: runner, queue, rehearsal: opts.rehearsal ?? false, outcome, stop: () => ctrl.abort() }} />);
+  const ui = render(<App controller={{ source: runner, queue, rehearsal: opts.rehearsal ?? false, outcome, stop: () => ctrl.abort(), gateGuardMs: 0 }} />);
   return { ui, outcome, runner };
 }
 
@@ -88,9 +88,9 @@ describe('TUI', () => {
     expect(frame).toContain('▶ Waiting');
     await press(second.ui.stdin, '[');
     frame = await waitForFrame(second.ui.lastFrame, (f) => f.includes('value: 42'));
-    expect(frame).toContain('viewing first');
+    expect(frame).toContain('viewing First step');
     await press(second.ui.stdin, 'f');
-    await waitForFrame(second.ui.lastFrame, (f) => !f.includes('viewing first'));
+    await waitForFrame(second.ui.lastFrame, (f) => !f.includes('viewing First step'));
     second.ui.unmount();
     const state = h.store.load(h.id);
     expect(findStep(state, 'first')?.output).toEqual({ value: 42, hop: null });
@@ -103,7 +103,7 @@ describe('TUI', () => {
     await waitForFrame(ui.lastFrame, (f) => f.includes('tick'));
     await press(ui.stdin, '?');
     const help = await waitForFrame(ui.lastFrame, (f) => f.includes('Help'));
-    expect(words(help)).toMatch(/Esc at a gate: the safe option \(never approves anything\)/);
+    expect(words(help)).toMatch(/Esc the safe option: never approves anything/);
     await press(ui.stdin, keys.escape);
     await waitForFrame(ui.lastFrame, (f) => !f.includes('never approves anything'));
     ui.unmount();

@@ -15,13 +15,13 @@ afterEach(async () => {
   lab = undefined;
 });
 
-function mount(l: Lab) {
+function mount(l: Lab, gateGuardMs = 0) {
   const run = paletteRun(l, 'spec', runbookYaml(onePackHop(), fullHopSteps));
   const queue = new ConfirmQueue();
   const ctrl = new AbortController();
   const runner = run.runner({ confirm: tuiConfirm(queue, noApprovals, false), signal: ctrl.signal });
   const outcome = runner.run();
-  const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort() }} />);
+  const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort(), gateGuardMs }} />);
   return { ui, outcome };
 }
 
@@ -43,7 +43,7 @@ describe('hop screens', () => {
     await press(ui.stdin, 'y');
     frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Publish vmo-infra 2.1.0'));
     expect(words(pane(frame))).toMatch(/every cluster using vmo-infra \(here lab-cluster\) reconciles against 2\.1\.0/);
-    await press(ui.stdin, keys.up, keys.enter); // focus moves from the safe option up to "Publish"; Enter chooses it
+    await press(ui.stdin, keys.left, keys.enter); // focus moves from the safe option to "Publish" (←); Enter chooses it
     await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Publish vmo-core 1.3.0'));
     await press(ui.stdin, 'y');
     frame = await waitForFrame(ui.lastFrame, (f) => f.includes('WAITING') && f.includes('next poll in'));
@@ -55,6 +55,27 @@ describe('hop screens', () => {
     ui.unmount();
   });
 
+  it('yy at "Publish vmo-infra" publishes one profile: the second y reaches the next gate inside its guard time', async () => {
+    lab = await startLab('spec');
+    const { ui } = mount(lab, 300);
+    const settle = () => new Promise((r) => setTimeout(r, 350));
+    for (const title of ['GATE: Write the draft of vmo-infra 2.1.0', 'GATE: Write the draft of vmo-core 1.3.0']) {
+      await waitForFrame(ui.lastFrame, (f) => f.includes(title));
+      await settle();
+      ui.stdin.write('y');
+    }
+    await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Publish vmo-infra 2.1.0'));
+    await settle();
+    ui.stdin.write('y');
+    await new Promise((r) => setTimeout(r, 150));
+    ui.stdin.write('y');
+    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Publish vmo-core 1.3.0'));
+    await settle();
+    expect(frame).toMatch(/❯ \[n\] Not now/);
+    expect(lab.audit.entries({ method: 'PATCH' }).map((e) => e.path)).toEqual(['/v1/clusterprofiles/profile-infra-0001/publish']);
+    ui.unmount();
+  });
+
   it('shows the red no-op panel when the API ignores the draft', async () => {
     lab = await startLab('spec');
     lab.faults.set([{ route: 'PUT /v1/clusterprofiles/*', faults: { ignorePut: true } }]);
@@ -63,7 +84,7 @@ describe('hop screens', () => {
     await press(ui.stdin, 'y');
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('FAIL The API accepted the change but did not apply it'));
     expect(frame).toContain('STOPPED: a step failed (details below).');
-    expect(words(pane(frame))).toMatch(/The draft read back does not hold what was sent \(spec 7: a silent no-op\)\. Nothing was published\./);
+    expect(words(pane(frame))).toMatch(/The draft read back does not hold what was sent \(a silent no-op\)\. Nothing was published\./);
     expect((await outcome).status).toBe('failed');
     ui.unmount();
   });

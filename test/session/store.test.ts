@@ -185,7 +185,7 @@ describe('session store: locking, modes, secrets', () => {
     s.append({ type: 'step.started', at: at(1), id: 'a' });
     s.close();
     expect(store.list()).toEqual([
-      { id: meta.id, runbook: 'test', cluster: 'cluster-1', mode: 'live', currentStep: 'a', status: 'running', updatedAt: at(1), createdAt: at(0) },
+      { id: meta.id, runbook: 'test', cluster: 'cluster-1', mode: 'live', currentStep: 'a', currentTitle: 'a', status: 'running', updatedAt: at(1), createdAt: at(0) },
     ]);
   });
 });

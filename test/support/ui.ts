@@ -2,13 +2,21 @@
  * One helper over ink-testing-library: named keys, ANSI stripped, and waiting for the frame to
  * change rather than sleeping.
  */
+import { EventEmitter } from 'node:events';
 import { stripVTControlCharacters } from 'node:util';
+import { render as inkRender } from 'ink';
+import type { ReactElement } from 'react';
 
 export const keys = {
   enter: '\r',
   escape: '\u001B',
   up: '\u001B[A',
   down: '\u001B[B',
+  right: '\u001B[C',
+  left: '\u001B[D',
+  pageUp: '\u001B[5~',
+  pageDown: '\u001B[6~',
+  tab: '\t',
   backspace: '\u007F',
   ctrlC: '\u0003',
 } as const;
@@ -53,4 +61,63 @@ export function pane(frame: string): string {
       return i >= 0 ? l.slice(i + 2) : '';
     })
     .join('\n');
+}
+
+/**
+ * ink-testing-library draws at 100 columns and no rows; this draws at a terminal size of our
+ * choosing (Ink reads `columns` and `rows` from stdout), with the same lastFrame/stdin interface.
+ */
+
+class SizedStdout extends EventEmitter {
+  frames: string[] = [];
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  write = (frame: string) => {
+    this.frames.push(frame);
+  };
+  lastFrame = () => this.frames.at(-1);
+  resize(columns: number, rows: number) {
+    this.columns = columns;
+    this.rows = rows;
+    this.emit('resize');
+  }
+}
+
+class TestStdin extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  write = (data: string) => {
+    this.data = data;
+    this.emit('readable');
+    this.emit('data', data);
+  };
+  read = () => {
+    const d = this.data;
+    this.data = null;
+    return d;
+  };
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+}
+
+export function renderAt(tree: ReactElement, size: { columns: number; rows: number }) {
+  const stdout = new SizedStdout(size.columns, size.rows);
+  const stdin = new TestStdin();
+  const instance = inkRender(tree, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stderr: new SizedStdout(size.columns, size.rows) as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  return { lastFrame: stdout.lastFrame, stdin, resize: (c: number, r: number) => stdout.resize(c, r), unmount: instance.unmount };
 }

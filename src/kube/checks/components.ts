@@ -44,7 +44,10 @@ export function checkComponents(data: VerifyData, exp: VerifyExpectations, p: Pa
   const pods = value(data.componentPods);
   problems.push(...podFindings(pods, p.kubevirt.namespace, p.kubevirtPods), ...podFindings(pods, p.cdi.namespace, p.cdiPods));
   const versions = `KubeVirt ${observed || '?'}, CDI ${cdi?.status?.observedVersion ?? '?'}`;
-  return problems.length
-    ? verdict('fail', `${problems.length} problem(s) with the VM orchestration components (${versions}).`, problems, 'Look at the failing pods (kubectl -n kubevirt describe pod ...) and the KubeVirt resource conditions; a rollout in progress finishes on its own.')
-    : verdict('pass', `Deployed and healthy: ${versions}.`);
+  // Healthy but older than expected: the upgrade has not reached the cluster (yet), nothing is broken.
+  const onlyVersions = problems.length > 0 && problems.every((p) => / observed version .*, expected /.test(p));
+  const remediation = onlyVersions
+    ? 'The cluster does not run the target versions yet: upgrade it (upgrade-pilot start), or let a rollout in progress finish.'
+    : 'Look at the failing pods (kubectl -n kubevirt describe pod ...) and the KubeVirt resource conditions; a rollout in progress finishes on its own.';
+  return problems.length ? verdict('fail', `${problems.length} problem(s) with the VM orchestration components (${versions}).`, problems, remediation) : verdict('pass', `Deployed and healthy: ${versions}.`);
 }

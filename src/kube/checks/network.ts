@@ -29,6 +29,6 @@ export function checkNetwork(data: VerifyData, exp: VerifyExpectations, p: Param
   for (const n of missing) problems.push(`network attachment definition ${n} is gone (it existed before the upgrade)`);
   const summary = `${holders.length} service(s) with load-balancer addresses; ${nads.size} network attachment definition(s)`;
   return problems.length
-    ? verdict('fail', summary, problems, 'Leaked addresses mean autoAssign was lost from the load balancer pack; a wrong ingress address means loadBalancerIP was lost (spec 9.2). Restore them and publish again.')
+    ? verdict('fail', summary, problems, 'Leaked addresses mean autoAssign was lost from the load balancer pack; a wrong ingress address means loadBalancerIP was lost. Restore them and publish again.')
     : verdict('pass', expectIngress ? `${summary}; ingress at ${p.ingressIP}.` : `${summary}; no ingress controller on this site.`);
 }

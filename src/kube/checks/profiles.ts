@@ -2,6 +2,9 @@
 import type { VerifyData, VerifyExpectations } from './types.js';
 import { unreadable, value, verdict, type Verdict } from './verdict.js';
 
+/** Tags compare as versions: `v4.6.3` is `4.6.3`. */
+const sameTag = (a: string, b: string) => a.replace(/^v/, '') === b.replace(/^v/, '');
+
 export function checkProfiles(data: VerifyData, exp: VerifyExpectations): Verdict {
   const blocked = unreadable(data.profiles);
   if (blocked) return blocked;
@@ -21,7 +24,7 @@ export function checkProfiles(data: VerifyData, exp: VerifyExpectations): Verdic
     for (const pack of want.packs ?? []) {
       const have = got.packs.find((p) => p.name === pack.name);
       if (!have) problems.push(`${want.name}: pack ${pack.name} missing (expected ${pack.tag})`);
-      else if (have.tag !== pack.tag) problems.push(`${want.name}: pack ${pack.name} at ${have.tag}, expected ${pack.tag}`);
+      else if (!sameTag(have.tag, pack.tag)) problems.push(`${want.name}: pack ${pack.name} at ${have.tag}, expected ${pack.tag}`);
     }
   }
   return problems.length

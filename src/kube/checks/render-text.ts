@@ -1,5 +1,9 @@
-/** Check results as text panels for a terminal log or a ticket: status in words, evidence, what to do. */
+/**
+ * Check results as text panels for a terminal log: status in words, evidence, what to do. The
+ * spec's section numbers are for the report and the JSON output, not for the operator's screen.
+ */
 import { formatDuration } from '../../engine/duration.js';
+import { sanitizeText } from '../../text/sanitize.js';
 import type { CheckResult } from './types.js';
 
 const label = { pass: 'PASS   ', fail: 'FAIL   ', warn: 'WARN   ', unknown: 'UNKNOWN' } as const;
@@ -7,10 +11,10 @@ const label = { pass: 'PASS   ', fail: 'FAIL   ', warn: 'WARN   ', unknown: 'UNK
 export function renderChecksText(results: CheckResult[]): string[] {
   const lines: string[] = [];
   for (const r of results) {
-    lines.push(`${label[r.status]}  ${r.title}${r.spec ? ` (${r.spec})` : ''}  [${formatDuration(r.durationMs)}]`);
-    lines.push(`         ${r.summary}`);
+    lines.push(`${label[r.status]}  ${r.title}  [${formatDuration(r.durationMs)}]`);
+    lines.push(`         ${sanitizeText(r.summary)}`);
     if (r.status !== 'pass') {
-      for (const e of r.evidence) lines.push(`           • ${e}`);
+      for (const e of r.evidence) lines.push(`           • ${sanitizeText(e)}`);
       if (r.remediation) lines.push(`         what to do: ${r.remediation}`);
     }
   }

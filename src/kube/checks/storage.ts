@@ -29,6 +29,6 @@ export function checkStorage(data: VerifyData, p: Params): Verdict {
     }
   }
   return problems.length
-    ? verdict('fail', `${problems.length} storage problem(s).`, problems, 'A missing name, annotation or parameter means a storage customization (spec 9.2) was lost: carry it into the infrastructure profile and publish again.')
+    ? verdict('fail', `${problems.length} storage problem(s).`, problems, 'A missing name, annotation or parameter means a storage customization of the site was lost: carry it into the infrastructure profile and publish again.')
     : verdict('pass', `Storage cluster ${health?.state}; StorageClass ${p.storageClass} as configured.`);
 }

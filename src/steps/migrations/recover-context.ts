@@ -32,17 +32,32 @@ export interface RecoverDeps {
   rows: Map<string, RecoverVmRow>;
   cancel?: { migrations: string[]; state: CancelState };
   waiting?: RecoverLive['waiting'];
+  /**
+   * Restarts offered again outside recovery (verification's "offer the restarts again"): each
+   * round asks afresh, so its gates and skips are keyed by the round. The restart itself is keyed
+   * by the VM alone: whatever asks, it is never sent twice.
+   */
+  scope?: string;
 }
 
 /** Journal keys: the gate, the mutation, and the notes that survive a resume. */
-export const restartKeys = (stepId: string, vm: string) => ({
-  gate: `${stepId}/restart/${vm}`,
+export const restartKeys = (stepId: string, vm: string, scope?: string) => ({
+  gate: scope ? `${stepId}/restart/${scope}/${vm}` : `${stepId}/restart/${vm}`,
   send: `${stepId}/restart/${vm}/send`,
   before: `before/${vm}`,
-  skipped: `skipped/${vm}`,
+  skipped: scope ? `skipped/${scope}/${vm}` : `skipped/${vm}`,
   /** How long the VM was down (a RestartTiming), once the wait after its restart ended. */
-  timing: `timing/${vm}`,
+  timing: scope ? `timing/${scope}/${vm}` : `timing/${vm}`,
 });
+
+/**
+ * A skip holds for the attempt that recorded it: within it the VM is not asked twice, but a
+ * resumed session (a new attempt) offers it again, as the operator may have changed their mind.
+ */
+export function skippedThisAttempt(ctx: StepContext<unknown>, key: string): boolean {
+  const note = notesOf(ctx)[key] as { attempt?: number } | undefined;
+  return note !== undefined && note.attempt === ctx.step.attempts;
+}
 
 /** Notes recorded by this step, earlier attempts included (the context's step is a snapshot taken at start). */
 export function notesOf(ctx: StepContext<unknown>): Record<string, unknown> {

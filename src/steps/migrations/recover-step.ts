@@ -14,7 +14,7 @@ import { cancelStuck } from './cancel-phase.js';
 import { migrationsToCancel, type NotOffered } from './candidates.js';
 import { keyOf } from './cluster-view.js';
 import { LifecycleReader } from './lifecycle.js';
-import { notesOf, publish, RecoverParams, restartKeys, setRow, type RecoverDeps } from './recover-context.js';
+import { notesOf, publish, RecoverParams, restartKeys, setRow, skippedThisAttempt, type RecoverDeps } from './recover-context.js';
 import { buildOffers, type Offer, type Offers } from './recover-offers.js';
 import { restartProgram } from './recover-requests.js';
 import type { RecoverOutput, RecoverVmRow } from './recover-types.js';
@@ -54,11 +54,10 @@ type Turns = { kind: 'done'; pending: PendingApproval[] } | { kind: 'aborted' } 
 /** One gate per VM, in order; stops at an abort or a VM that does not come back. */
 async function restartEach(deps: RecoverDeps, offers: Offers): Promise<Turns> {
   const { ctx } = deps;
-  const notes = notesOf(ctx);
   const pending: PendingApproval[] = [];
   for (const [i, o] of offers.all.entries()) {
     const k = restartKeys(ctx.step.id, o.c.vm);
-    const journaled = ctx.state().mutations[k.send] !== undefined || notes[k.skipped] !== undefined;
+    const journaled = ctx.state().mutations[k.send] !== undefined || skippedThisAttempt(ctx, k.skipped);
     const refused = offers.notOffered.find((n) => n.vm === o.c.vm)?.reason;
     // Offered by an earlier attempt but not now: its journal is honoured, it is never asked about again.
     const notOfferedNow = offers.offeredNow.has(o.c.vm) ? undefined : (refused ?? 'no longer on the old launcher');
@@ -78,8 +77,7 @@ async function restartEach(deps: RecoverDeps, offers: Offers): Promise<Turns> {
 /** Plain mode stopped at the cancel gate: list it and every restart still to be asked, so one resume command approves them all. */
 function pendingWithCancel(deps: RecoverDeps, offers: Offers, cancel: PendingApproval): GateStopError {
   const { ctx } = deps;
-  const notes = notesOf(ctx);
-  const askable = offers.all.filter((o) => offers.offeredNow.has(o.c.vm) && !ctx.state().mutations[restartKeys(ctx.step.id, o.c.vm).send] && !notes[restartKeys(ctx.step.id, o.c.vm).skipped]);
+  const askable = offers.all.filter((o) => offers.offeredNow.has(o.c.vm) && !ctx.state().mutations[restartKeys(ctx.step.id, o.c.vm).send] && !skippedThisAttempt(ctx, restartKeys(ctx.step.id, o.c.vm).skipped));
   return new GateStopError([cancel, ...askable.map((o) => ({ gate: 'restart', title: `restart VM ${o.c.vm}`, flag: `--approve-restart ${o.c.vm}` }))], ctx.sessionId);
 }
 
@@ -90,7 +88,7 @@ function aborted(deps: RecoverDeps, notOffered: NotOffered[], cancelled: string[
   return failed(
     new InterruptedError(
       `Recovery aborted by the operator: nothing more was sent (${out.restarted.length} VM(s) restarted before).`,
-      `${out.outstanding.length} VM(s) stay on the old launcher, listed as outstanding. Resume to continue recovery: each is asked again (skipped ones stay skipped).`,
+      `${out.outstanding.length} VM(s) stay on the old launcher, listed as outstanding. Resume to continue recovery: each is asked again, the skipped ones too.`,
     ),
     out,
   );

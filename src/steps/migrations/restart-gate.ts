@@ -51,7 +51,7 @@ export function cancelGate(key: string, stuck: StuckMigration[]): GateAsk {
     key,
     title: `Cancel ${stuck.length} stuck migration(s)`,
     lines: [
-      'These migrations of VMIs still on the old launcher are in flight but will not complete (spec 9.1.4: cancel the stuck migration, then restart the VM).',
+      'These migrations of VMIs still on the old launcher are in flight but will not complete (the runbook: cancel the stuck migration, then restart the VM).',
       'Cancelling deletes each VirtualMachineInstanceMigration; the VMs keep running where they are. The VM restarts are asked one by one afterwards.',
     ],
     // The VMI and how long first: a narrow gate cuts the end of each item.

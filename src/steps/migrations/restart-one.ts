@@ -9,7 +9,7 @@ import type { PendingApproval } from '../../errors.js';
 import { OUTDATED_LABEL } from '../../kube/schemas.js';
 import type { RestartCandidate } from './candidates.js';
 import { backOnCurrentLauncher, identityOf, restartTookEffect, runningSince, type LifecycleReader, type VmiIdentity, type VmiLifecycle } from './lifecycle.js';
-import { publish, notesOf, restartKeys, setRow, type RecoverDeps } from './recover-context.js';
+import { publish, notesOf, restartKeys, setRow, skippedThisAttempt, type RecoverDeps } from './recover-context.js';
 import { restartRequest } from './recover-requests.js';
 import { restartGate } from './restart-gate.js';
 import { noteRestartTiming, type BackSeen } from './restart-timing.js';
@@ -84,8 +84,8 @@ async function fromJournal(deps: RecoverDeps, c: RestartCandidate, k: Keys, befo
     await ctx.mutate({ key: k.send, request: restartRequest(c.namespace, c.name, deps.program), approvedBy: k.gate, settle: () => settleRestart(lifecycle, c, before) });
     return { result: await afterSend(deps, c, before) };
   }
-  if (notesOf(ctx)[k.skipped]) {
-    setRow(deps, c.vm, 'skipped', 'skipped earlier in this session');
+  if (skippedThisAttempt(ctx, k.skipped)) {
+    setRow(deps, c.vm, 'skipped', 'skipped earlier in this attempt');
     return { result: 'skipped' };
   }
   return undefined;
@@ -128,7 +128,7 @@ async function send(deps: RecoverDeps, c: RestartCandidate, k: Keys): Promise<Re
 
 export async function restartOne(deps: RecoverDeps, c: RestartCandidate, turn: RestartTurn): Promise<RestartStep> {
   const { ctx } = deps;
-  const k = restartKeys(ctx.step.id, c.vm);
+  const k = restartKeys(ctx.step.id, c.vm, deps.scope);
   const journaled = await fromJournal(deps, c, k, notesOf(ctx)[k.before] as VmiIdentity | undefined);
   if (journaled) return journaled;
   if (turn.notOfferedNow) {
@@ -146,7 +146,7 @@ export async function restartOne(deps: RecoverDeps, c: RestartCandidate, turn: R
   }
   if (decision.choice === 'abort') return { result: 'aborted' };
   if (decision.choice === 'skip') {
-    ctx.note(k.skipped, { at: decision.at, by: decision.by });
+    ctx.note(k.skipped, { at: decision.at, by: decision.by, attempt: ctx.step.attempts });
     setRow(deps, c.vm, 'skipped');
     return { result: 'skipped' };
   }

@@ -83,7 +83,7 @@ export function outdatedItem(outdated: Array<{ metadata: { namespace?: string | 
     TITLES.outdated,
     `${outdated.length} VM instance(s) still run on an outdated launcher.`,
     firstOf(outdated.map((v) => nsName(v.metadata))),
-    'Restart them (or let their migrations finish) before the next hop: one more minor would leave them two versions behind, which cannot live-migrate (spec 9.1.1).',
+    'Restart them (or let their migrations finish) before the next hop: one more minor would leave them two versions behind, which cannot live-migrate.',
   );
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeKubevirt, type FakeKubevirt } from '../../steps/migrations/support/fake-kubevirt.js';
-import { kubevirt, vm, vmi, vmim } from '../../steps/migrations/support/objects.js';
+import { twoOutdatedVms, vmim } from '../../steps/migrations/support/objects.js';
 import { migrationRun, runbookYaml } from '../../steps/migrations/support/run.js';
 import { keys, pane, press, waitForFrame, words } from '../../support/ui.js';
 import { mountApp } from './mount.js';
@@ -18,16 +18,7 @@ afterEach(async () => {
 });
 
 async function twoVms(): Promise<FakeKubevirt> {
-  fake = await startFakeKubevirt((s) => {
-    s.upsert('kubevirts', kubevirt('v1.4.0'));
-    for (const [name, node] of [
-      ['web-01', 'node-1'],
-      ['web-02', 'node-2'],
-    ] as const) {
-      s.upsert('virtualmachines', vm('vms', name));
-      s.upsert('virtualmachineinstances', vmi('vms', name, { node }));
-    }
-  });
+  fake = await startFakeKubevirt(twoOutdatedVms);
   return fake;
 }
 

@@ -5,6 +5,7 @@ import { PreflightScreen } from '../../../src/screens/PreflightScreen.js';
 import { SnapshotScreen } from '../../../src/screens/SnapshotScreen.js';
 import type { StepScreenProps } from '../../../src/screens/step-screen.js';
 import { keys, plain, press, waitForFrame, words } from '../../support/ui.js';
+import { wallDate, wallTime } from '../../../src/text/time.js';
 import { planOutput, preflightOutput, refusedPlan, sessionState, snapshotOutput, stepWith } from './fixtures.js';
 
 const props = (step: StepScreenProps['step'], extra: Partial<StepScreenProps> = {}): StepScreenProps => ({
@@ -50,6 +51,22 @@ describe('PlanScreen', () => {
     await press(ui.stdin, keys.down);
     frame = await waitForFrame(ui.lastFrame, (f) => /rows 2-\d+ of 5000/.test(f));
     expect(frame).not.toContain('tenant/vm-0000');
+    ui.unmount();
+  });
+
+  it('j/k, G and g scroll the table; / finds a VM among thousands, n finds the next', async () => {
+    const out = planOutput();
+    out.impact = Array.from({ length: 5000 }, (_, i) => ({ vm: `tenant/vm-${String(i).padStart(4, '0')}`, node: 'n1', fate: 'live-migrate' as const, reason: i % 1000 === 42 ? 'needle' : 'live-migratable' }));
+    const ui = render(<PlanScreen {...props(stepWith('plan', { output: out }), { height: 30 })} />);
+    await press(ui.stdin, 'j', 'j');
+    await waitForFrame(ui.lastFrame, (f) => /rows 3-\d+ of 5000/.test(f));
+    await press(ui.stdin, 'G');
+    await waitForFrame(ui.lastFrame, (f) => f.includes('tenant/vm-4999'));
+    await press(ui.stdin, 'g', '/', ...'needle', keys.enter);
+    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('"needle": n next'));
+    expect(frame).toContain('tenant/vm-0042');
+    await press(ui.stdin, 'n');
+    await waitForFrame(ui.lastFrame, (f) => f.includes('tenant/vm-1042'));
     ui.unmount();
   });
 
@@ -114,7 +131,7 @@ describe('SnapshotScreen', () => {
     const drift = { at: '2026-03-01T13:00:00Z', ok: false, findings: ['vmo-core-addon: version 1.4.0 at the snapshot, now 1.4.1'] };
     const ui = render(<SnapshotScreen {...props(stepWith('snapshot', { output: snapshotOutput(), drift }))} />);
     const frame = plain(ui.lastFrame());
-    expect(frame).toContain('Record what is deployed recorded at 2026-03-01T12:00:00.000Z');
+    expect(frame).toContain(`Record what is deployed recorded at ${wallDate('2026-03-01T12:00:00.000Z')} ${wallTime('2026-03-01T12:00:00.000Z')}`);
     expect(frame).toContain('  vmo-core-addon 1.4.0');
     expect(frame).toContain('    virtual-machine-orchestrator 4.4.10 · nginx 1.10.1');
     expect(frame).toContain('  VMs 3 (2 running, 1 not running) · KubeVirt v1.2.0 · CDI v1.58.0');

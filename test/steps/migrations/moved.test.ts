@@ -42,7 +42,7 @@ describe('what moved during a hop', () => {
     const ledger = startLedger(since);
     recordPoll(ledger, [], { outdated: [outdated('vms/batch-1', false), outdated('vms/batch-2', false), outdated('vms/cache-1', false, false), outdated('vms/web-1', true)] }, {});
     recordPoll(ledger, [vmim('m1', 'web-1', 'Succeeded', '2026-11-22T04:01:00Z', '2026-11-22T04:01:20Z')], { outdated: [outdated('vms/batch-2', false), outdated('vms/cache-1', false, false)] }, {});
-    const out = movedOutput(ledger, { outdated: [outdated('vms/batch-2', false), outdated('vms/cache-1', false, false)] }, { simulated: { toWall: (t) => t, fromWall: (t) => t } });
+    const out = movedOutput(ledger, { outdated: [outdated('vms/batch-2', false), outdated('vms/cache-1', false, false)] }, { simulated: { label: 'lab time', speed: () => 1, toWall: (t) => t, fromWall: (t) => t } });
     expect(out.evicted).toEqual(['vms/batch-1']);
     expect(out.migrated.map((m) => m.vm)).toEqual(['vms/web-1']);
     expect(out.labTime).toBe(true);

@@ -90,7 +90,7 @@ describe('recover (Kubernetes double, real kubectl)', () => {
     const op = scripted((r) => (r.gate === 'cancel-migrations' ? 'approve' : vmOf(r) === 'ns-packs/cache' ? 'approve' : 'abort'));
     const run = migrationRun(f.lab.kubeconfig, runbookYaml(steps()));
     const outcome = await run.run({ confirm: op.confirm });
-    expect(outcome.status).toBe('failed');
+    expect(outcome.status).toBe('interrupted'); // an abort is a stop, not a failure
     expect(op.asked.map(vmOf)).toEqual(['cancel-migrations', 'ns-packs/cache', 'vms/db-01']);
     expect(f.restarted()).toEqual(['ns-packs/cache']);
     const step = run.step('recover');
@@ -103,7 +103,7 @@ describe('recover (Kubernetes double, real kubectl)', () => {
     const f = await start();
     const op = scripted((r) => (r.gate === 'cancel-migrations' ? 'abort' : undefined));
     const run = migrationRun(f.lab.kubeconfig, runbookYaml(steps()));
-    expect((await run.run({ confirm: op.confirm })).status).toBe('failed');
+    expect((await run.run({ confirm: op.confirm })).status).toBe('interrupted');
     expect(f.mutations()).toEqual([]);
   });
 
@@ -114,10 +114,16 @@ describe('recover (Kubernetes double, real kubectl)', () => {
     expect(first.status).toBe('awaitingApproval');
     const err = first.status === 'awaitingApproval' ? (first.error as GateStopError) : undefined;
     expect(err?.pending.map((p) => p.flag)).toEqual(['--approve-restart vms/db-01', '--approve-restart vms/web-02']);
-    expect(err?.hint).toBe(`The session is saved. To approve, run: upgrade-pilot resume ${run.id} --approve-restart vms/db-01 --approve-restart vms/web-02`);
+    expect(err?.hint).toBe(
+      [
+        `The session is saved. To approve, run: upgrade-pilot resume ${run.id} --approve-restart vms/db-01 --approve-restart vms/web-02`,
+        `To decline instead (the VM stays on the old launcher, listed as outstanding): upgrade-pilot resume ${run.id} --skip-restart vms/db-01 --skip-restart vms/web-02`,
+      ].join('\n'),
+    );
     expect(f.restarted()).toEqual(['vms/web-01']);
 
-    const second = await run.run({ approvals: { ...noApprovals, restarts: ['vms/web-02'], skipRestarts: ['vms/db-01'] } });
+    // The VM skipped in the first run is offered again: this run declines it again with its flag.
+    const second = await run.run({ approvals: { ...noApprovals, restarts: ['vms/web-02'], skipRestarts: ['vms/db-01', 'ns-packs/cache'] } });
     expect(second.status).toBe('done');
     expect(f.restarted()).toEqual(['vms/web-01', 'vms/web-02']);
     const out = run.step('recover').output as RecoverOutput;
@@ -134,13 +140,14 @@ describe('recover (Kubernetes double, real kubectl)', () => {
     expect(f.mutations()).toEqual([]);
   });
 
-  it('a skipped VM stays skipped and outstanding on resume: it is not asked again', async () => {
+  it('a VM skipped in one attempt stays outstanding, and is offered again when the session resumes', async () => {
     const f = await start();
     const run = migrationRun(f.lab.kubeconfig, runbookYaml(steps()));
     expect((await run.run({ approvals: { ...noApprovals, gates: ['cancel-migrations'], skipRestarts: ['vms/db-01'] } })).status).toBe('awaitingApproval');
-    const op = scripted((r) => (vmOf(r) === 'vms/db-01' ? undefined : 'skip'));
+    expect(run.step('recover').notes['skipped/vms/db-01']).toMatchObject({ by: 'flag', attempt: 1 });
+    const op = scripted(() => 'skip');
     expect((await run.run({ confirm: op.confirm })).status).toBe('done');
-    expect(op.asked.map(vmOf)).toEqual(['ns-packs/cache', 'vms/web-01', 'vms/web-02']);
+    expect(op.asked.map(vmOf)).toEqual(['ns-packs/cache', 'vms/db-01', 'vms/web-01', 'vms/web-02']);
     expect((run.step('recover').output as RecoverOutput).skipped).toEqual(['ns-packs/cache', 'vms/db-01', 'vms/web-01', 'vms/web-02']);
     expect(f.restarted()).toEqual([]);
   });

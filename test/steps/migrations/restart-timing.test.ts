@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { measureRestart, restartTimings } from '../../../src/steps/migrations/restart-timing.js';
 
 const t = (s: string) => Date.parse(`2026-11-22T04:${s}Z`);
-const wall = { simulated: { toWall: (x: number) => x / 60, fromWall: (x: number) => x * 60 } };
+const wall = { simulated: { label: 'lab time', speed: () => 60, toWall: (x: number) => x / 60, fromWall: (x: number) => x * 60 } };
 
 describe('restart downtime from the cluster’s timestamps', () => {
   it.each([

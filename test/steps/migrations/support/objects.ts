@@ -116,3 +116,15 @@ export const dirtyRateLine = (ns: string, name: string) =>
 
 export const networkCacheLine = (ns: string, name: string, uid: string) =>
   JSON.stringify({ component: 'virt-launcher', level: 'error', msg: 'failed to read the network info cache of the VMI', name, namespace: ns, reason: `open /var/run/kubevirt-private/network-info-cache/${uid}/eth0: no such file or directory`, timestamp: '2026-11-22T04:00:00.000000Z' });
+
+/** KubeVirt at v1.4.0 and two running VMs still on the old launcher: vms/web-01 on node-1, vms/web-02 on node-2. */
+export function twoOutdatedVms(s: { upsert(resource: string, object: KubeObject): unknown }): void {
+  s.upsert('kubevirts', kubevirt('v1.4.0'));
+  for (const [name, node] of [
+    ['web-01', 'node-1'],
+    ['web-02', 'node-2'],
+  ] as const) {
+    s.upsert('virtualmachines', vm('vms', name));
+    s.upsert('virtualmachineinstances', vmi('vms', name, { node }));
+  }
+}

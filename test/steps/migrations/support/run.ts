@@ -25,6 +25,7 @@ import type { PlanContract, SnapshotContract } from '../../../../src/steps/contr
 import { diagnoseStep, migrationsStep, recoverStep } from '../../../../src/steps/migrations/index.js';
 import { policyConfirm } from '../../../support/engine-harness.js';
 import { createTestSession, runnerOver } from '../../../support/session-harness.js';
+import { verifyStep } from '../../../../src/steps/verify/verify.js';
 import { knownIssuesYaml } from './known-issues.js';
 
 /** Stands in for the snapshot step (same kind name, so recovery finds its baseline): the VMIs running at the baseline. */
@@ -59,7 +60,7 @@ export const fixedImpact = defineStepKind({
 });
 
 export function registry(): StepRegistry {
-  return new StepRegistry().register(migrationsStep, diagnoseStep, recoverStep, fixedSnapshot, fixedImpact);
+  return new StepRegistry().register(migrationsStep, diagnoseStep, recoverStep, verifyStep, fixedSnapshot, fixedImpact);
 }
 
 export function runbookYaml(steps: string, extra = knownIssuesYaml): string {
@@ -132,16 +133,19 @@ export interface ScriptedConfirm {
   asked: GateRequest[];
 }
 
-/** An operator who answers each gate by a rule (a function of the request); unanswered gates fail the test. */
-export function scripted(answer: (request: GateRequest) => Decision['choice'] | undefined): ScriptedConfirm {
+/**
+ * An operator who answers each gate by a rule (a function of the request): a choice, or a choice
+ * with data (an inline gate's structured answer); unanswered gates fail the test.
+ */
+export function scripted(answer: (request: GateRequest) => Decision['choice'] | Pick<Decision, 'choice' | 'data'> | undefined): ScriptedConfirm {
   const asked: GateRequest[] = [];
   return {
     asked,
     confirm: async (request) => {
       asked.push(request);
-      const choice = answer(request);
-      if (!choice) throw new Error(`unexpected gate ${request.key}: ${request.title}`);
-      return { choice, by: 'operator', at: new Date().toISOString() };
+      const a = answer(request);
+      if (!a) throw new Error(`unexpected gate ${request.key}: ${request.title}`);
+      return { ...(typeof a === 'string' ? { choice: a } : a), by: 'operator', at: new Date().toISOString() };
     },
   };
 }

@@ -1,0 +1,70 @@
+/**
+ * Where everything goes on a terminal of a given size, and whether it fits at all. Pure, tested
+ * with tables of sizes. The rule that matters: a gate's options and the key line are always on
+ * screen; when even the smallest gate cannot show them, the app shows "terminal too small" and
+ * no gate takes a key.
+ */
+import type { GateRequest } from '../engine/gate.js';
+import { sanitizeText } from '../text/sanitize.js';
+import { wrapText } from './migrations-wrap.js';
+
+/** Below this the app does not draw at all. */
+export const MIN_SIZE = { columns: 60, rows: 18 } as const;
+
+export interface AppLayout {
+  columns: number;
+  rows: number;
+  /** The step list's width; 0 when the terminal is too narrow for it. */
+  listWidth: number;
+  /** The right-hand pane (its padding included). */
+  paneWidth: number;
+  paneHeight: number;
+  /** Lines of the recent-actions log above the key line. */
+  logRows: number;
+}
+
+export function appLayout(columns: number, rows: number): AppLayout {
+  const listWidth = columns >= 110 ? 36 : columns >= 90 ? 32 : columns >= 80 ? 28 : 0;
+  const logRows = rows >= 30 ? 2 : 1;
+  // Header, log and key line, and one row spare: a frame as tall as the terminal makes it scroll.
+  const paneHeight = Math.max(1, rows - 3 - logRows);
+  // One column spare: writing into the last column makes some terminals wrap.
+  const paneWidth = Math.max(1, columns - listWidth - 1);
+  return { columns, rows, listWidth, paneWidth, paneHeight, logRows };
+}
+
+/** The width of text inside a gate's box (pane padding, box border and padding). */
+export const gateTextWidth = (layout: AppLayout): number => Math.max(10, layout.paneWidth - 6);
+
+export function optionText(option: GateRequest['options'][number], focused: boolean, safe: boolean, showSafe: boolean): string {
+  return `${focused ? '❯ ' : '  '}[${option.key}] ${sanitizeText(option.label, { max: 300 })}${safe && showSafe ? ' (safe default)' : ''}`;
+}
+
+/** The gate's title and options as rows of exactly `width`: counted here, drawn as counted. */
+export function gateRows(request: Pick<GateRequest, 'title' | 'options' | 'safeChoice'>, width: number, rehearsal: boolean, focus: number): { title: string[]; options: string[][] } {
+  const title = wrapText(`${rehearsal ? '[REHEARSAL] ' : ''}GATE: ${sanitizeText(request.title, { max: 300 })}`, width, 2);
+  const showSafe = request.options.length > 1;
+  const options = request.options.map((o, i) => wrapText(optionText(o, i === focus, o.choice === request.safeChoice, showSafe), width, 6));
+  return { title, options };
+}
+
+/** Rows a gate needs besides its content: border, title, options, the scroll line, and room to type a name. */
+export function gatePinnedRows(request: Pick<GateRequest, 'title' | 'options' | 'safeChoice' | 'confirmText'>, width: number, rehearsal: boolean): number {
+  const { title, options } = gateRows(request, width, rehearsal, 0);
+  const typing = request.confirmText && !rehearsal ? 3 : 0;
+  return 2 + title.length + Math.max(options.reduce((n, o) => n + o.length, 0), typing) + 1;
+}
+
+/** At least this much of a gate's content shows, or the terminal is too small for the gate. */
+export const MIN_GATE_CONTENT = 3;
+
+/** The size the terminal needs for this screen, when it has less; undefined when it fits. */
+export function tooSmall(columns: number, rows: number, gate?: Pick<GateRequest, 'title' | 'options' | 'safeChoice' | 'confirmText'>, rehearsal = false): { columns: number; rows: number } | undefined {
+  const need: { columns: number; rows: number } = { columns: MIN_SIZE.columns, rows: MIN_SIZE.rows };
+  if (gate && columns >= MIN_SIZE.columns) {
+    const layout = appLayout(columns, Math.max(rows, MIN_SIZE.rows));
+    const gateNeeds = gatePinnedRows(gate, gateTextWidth(layout), rehearsal) + MIN_GATE_CONTENT;
+    need.rows = Math.max(need.rows, Math.max(rows, MIN_SIZE.rows) + gateNeeds - layout.paneHeight);
+  }
+  return columns < need.columns || rows < need.rows ? need : undefined;
+}

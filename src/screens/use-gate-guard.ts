@@ -1,0 +1,36 @@
+import { useEffect, useRef, useState } from 'react';
+import type { GateRequest } from '../engine/gate.js';
+import { armed } from './keys/gate-model.js';
+
+/** How long a gate must be on screen before a key counts, unless the runbook says otherwise. */
+export const DEFAULT_GATE_GUARD_MS = 500;
+
+/**
+ * Remembers when each gate was first drawn, and says whether keys count for it yet. A key typed
+ * before a gate appeared (buffered while the process was busy) or in the instant after (meant for
+ * what was on screen before) arrives inside the guard time and is dropped. Each ask is its own
+ * gate, even under a key asked before (a re-offered restart). The app re-renders when the guard
+ * time ends, so the options show as ready.
+ */
+export function useGateGuard(visible: GateRequest | undefined, guardMs: number): { isArmed: (gate: GateRequest) => boolean } {
+  const drawn = useRef(new WeakMap<GateRequest, number>());
+  const [, setTick] = useState(0);
+  const timers = useRef(new Set<NodeJS.Timeout>());
+  useEffect(() => {
+    if (!visible || drawn.current.has(visible)) return;
+    drawn.current.set(visible, Date.now());
+    if (guardMs <= 0) return;
+    const t = setTimeout(() => {
+      timers.current.delete(t);
+      setTick((n) => n + 1);
+    }, guardMs + 5);
+    timers.current.add(t);
+  }, [visible, guardMs]);
+  useEffect(() => {
+    const all = timers.current;
+    return () => {
+      for (const t of all) clearTimeout(t);
+    };
+  }, []);
+  return { isArmed: (gate) => armed(drawn.current.get(gate), Date.now(), guardMs) };
+}

@@ -1,0 +1,161 @@
+/**
+ * The key sequences that approved things by accident (issue 14), replayed through the real App
+ * over the real runner: each asserts that nothing was sent and which gate is on screen.
+ */
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { App } from '../../src/app.js';
+import { noApprovals } from '../../src/engine/approval-policy.js';
+import { findStep } from '../../src/engine/state.js';
+import { ConfirmQueue } from '../../src/run/confirm-queue.js';
+import { tuiConfirm } from '../../src/run/confirm.js';
+import { harness, type Harness } from '../support/engine-harness.js';
+import { keys, pane, press, waitForFrame, words } from '../support/ui.js';
+
+const runbook = (steps: string) => `apiVersion: upgrade-pilot/v1
+kind: Runbook
+metadata: { name: keys, title: Gate keys }
+steps:
+${steps}`;
+
+const twoDrafts = runbook(`  - { id: first, kind: noop, title: First step }
+  - { id: infra, kind: gated-write, title: Draft infra, with: { path: /v1/clusterprofiles/infra } }
+  - { id: addon, kind: gated-write, title: Draft add-on, with: { path: /v1/clusterprofiles/addon } }
+`);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let unmount: (() => void) | undefined;
+afterEach(() => {
+  unmount?.();
+  unmount = undefined;
+});
+
+function mount(h: Harness, gateGuardMs?: number) {
+  const queue = new ConfirmQueue();
+  const ctrl = new AbortController();
+  const runner = h.runner({ confirm: tuiConfirm(queue, noApprovals, false), signal: ctrl.signal });
+  const outcome = runner.run();
+  const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort(), ...(gateGuardMs !== undefined ? { gateGuardMs } : {}) }} />);
+  unmount = () => {
+    ctrl.abort();
+    ui.unmount();
+  };
+  return { ui, outcome, runner, queue };
+}
+
+describe('a gate takes only keys meant for it', () => {
+  it('yy at a draft gate writes one draft: the second y reaches the next gate inside its guard time and is dropped', async () => {
+    const h = harness(twoDrafts);
+    const { ui, runner } = mount(h); // the runbook's default guard: 500 ms
+    await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
+    await sleep(550);
+    ui.stdin.write('y');
+    await sleep(150);
+    ui.stdin.write('y');
+    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/addon'));
+    await sleep(600); // anything the second y could still have done, it would have done by now
+    expect(h.world.sent.map((m) => (m.target === 'palette' ? m.path : ''))).toEqual(['/v1/clusterprofiles/infra']);
+    expect(frame).toMatch(/❯ \[n\] Not now/);
+    expect(findStep(runner.getState(), 'addon')?.status).toBe('awaitingApproval');
+    expect(findStep(runner.getState(), 'infra')?.decisions['infra/draft']).toMatchObject({ choice: 'approve', by: 'operator', key: 'y' });
+  });
+
+  it('q then Esc while a restart gate appears: q opens the quit question, Esc closes it; the gate decides nothing', async () => {
+    const h = harness(
+      runbook(`  - { id: watch, kind: slow, title: Watch migrations, with: { ms: 150, ticks: 2 } }
+  - { id: recover, kind: restart-each, title: Recover VMs, with: { vms: [vms/db-01] } }
+`),
+    );
+    const { ui, runner, queue } = mount(h);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('tick 1/2'));
+    ui.stdin.write('q');
+    await waitForFrame(ui.lastFrame, (f) => f.includes('Quit upgrade-pilot?'));
+    // The restart gate opens behind the question.
+    for (let i = 0; i < 200 && !queue.current(); i++) await sleep(10);
+    expect(queue.current()?.title).toBe('Restart VM vms/db-01');
+    ui.stdin.write(keys.escape);
+    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Restart VM vms/db-01') && !f.includes('Quit upgrade-pilot?'));
+    await sleep(100);
+    expect(frame).toMatch(/❯ \[s\] Skip/);
+    expect(findStep(runner.getState(), 'recover')?.decisions).toEqual({});
+    expect(h.world.sent).toEqual([]);
+    expect(queue.current()?.title).toBe('Restart VM vms/db-01');
+  });
+
+  it('↓ and ↑ from the safe default scroll; they never reach an approving option, and Enter then takes the safe one', async () => {
+    const h = harness(twoDrafts);
+    const { ui, outcome } = mount(h, 0);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
+    await press(ui.stdin, keys.down, keys.down, keys.up, keys.up, keys.up);
+    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
+    expect(frame).toMatch(/❯ \[n\] Not now/);
+    expect(frame).not.toMatch(/❯ \[y\]/);
+    await press(ui.stdin, keys.enter);
+    expect((await outcome).status).toBe('failed'); // declined: the test step fails on a no
+    expect(h.world.sent).toEqual([]);
+  });
+
+  it('↑ at a restart gate (Skip in the middle) does not reach Restart; Enter skips, and the next VM’s gate shows', async () => {
+    const h = harness(runbook(`  - { id: recover, kind: restart-each, with: { vms: [vms/db-01, vms/web-02] } }\n`));
+    const { ui, runner } = mount(h, 0);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Restart VM vms/db-01'));
+    await press(ui.stdin, keys.up, keys.up, keys.enter);
+    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Restart VM vms/web-02'));
+    expect(frame).toMatch(/❯ \[s\] Skip/);
+    expect(h.world.sent).toEqual([]);
+    expect(findStep(runner.getState(), 'recover')?.decisions['recover/restart/vms/db-01/gate']).toMatchObject({ choice: 'skip', key: 'Enter' });
+  });
+
+  it('↑ while looking at an earlier step ([) scrolls that step; the gate waits, and its focus has not moved when f brings it back', async () => {
+    const h = harness(twoDrafts);
+    const { ui } = mount(h, 0);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
+    await press(ui.stdin, '[');
+    let frame = await waitForFrame(ui.lastFrame, (f) => f.includes('viewing First step'));
+    expect(words(pane(frame))).toMatch(/⏸ f: back to the gate that waits for you: Write draft \/v1\/clust/);
+    expect(frame).not.toContain('[y] Write draft'); // not on screen, so it takes no key
+    await press(ui.stdin, keys.up, keys.up, keys.enter, 'y');
+    await press(ui.stdin, 'f');
+    frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
+    expect(frame).toMatch(/❯ \[n\] Not now/);
+    expect(h.world.sent).toEqual([]);
+  });
+
+  it('Tab does not move a gate’s focus: Tab Tab Enter is the safe option', async () => {
+    const h = harness(twoDrafts);
+    const { ui, outcome } = mount(h, 0);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
+    await press(ui.stdin, keys.tab, keys.tab);
+    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft'));
+    expect(frame).toMatch(/❯ \[n\] Not now/);
+    await press(ui.stdin, keys.enter);
+    await outcome;
+    expect(h.world.sent).toEqual([]);
+  });
+
+  it('q at a gate takes its safe option, then asks whether to quit', async () => {
+    const h = harness(twoDrafts);
+    const { ui, runner } = mount(h, 0);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
+    await press(ui.stdin, 'q');
+    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('Quit upgrade-pilot?'));
+    expect(words(frame)).toMatch(/The gate took its safe option: Not now/);
+    await press(ui.stdin, 'y'); // the question's yes: quit, nothing approved
+    await waitForFrame(ui.lastFrame, (f) => !f.includes('Quit upgrade-pilot?') || f.includes('stopping'));
+    expect(findStep(runner.getState(), 'infra')?.decisions['infra/draft']).toMatchObject({ choice: 'abort', key: 'q' });
+    expect(h.world.sent).toEqual([]);
+  });
+
+  it('a paste (several keys in one read) chooses nothing', async () => {
+    const h = harness(twoDrafts);
+    const { ui } = mount(h, 0);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
+    await press(ui.stdin, 'yy', 'y\r');
+    await sleep(100);
+    expect(h.world.sent).toEqual([]);
+    expect(plainGate(ui.lastFrame())).toContain('GATE: Write draft /v1/clusterprofiles/infra');
+  });
+});
+
+const plainGate = (frame: string | undefined) => words(frame ?? '');
