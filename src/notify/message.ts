@@ -78,7 +78,9 @@ export function endMessage(state: SessionState, end: RunEnd, at = new Date().toI
       ? `${who(state)} finished session ${id}${state.meta.mode === 'rehearsal' ? ': nothing was sent' : ''}.`
       : `${who(state)} ${event === 'failed' ? 'failed' : 'stopped'}${b.step ? ` in step ${b.step}` : ''}: ${reason}`;
   // A stop's hint is the resume command (with the approval flags it needs); a failure's may quote values.
-  const next = event === 'done' ? '' : event === 'stopped' ? ` ${end.hint?.includes(id) ? end.hint : `Resume with: upgrade-pilot resume ${id}`}` : ` See the report: upgrade-pilot report ${id}`;
+  // Only the hint's first line (the command to run): a chat message is one paragraph.
+  const command = end.hint?.split('\n').find((l) => l.includes(id));
+  const next = event === 'done' ? '' : event === 'stopped' ? ` ${command ?? `Resume with: upgrade-pilot resume ${id}`}` : ` See the report: upgrade-pilot report ${id}`;
   const { step: _s, ...rest } = b;
   return { ...(event === 'done' ? rest : b), exitCode: end.exitCode, text: plainText(`${lead}${next}`) };
 }

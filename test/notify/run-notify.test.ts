@@ -69,7 +69,7 @@ describe('notifications from a run', () => {
     expect(events(ok)).toEqual(['stopped', 'done']);
     const [stopped, done] = ok.received.map((r) => JSON.parse(r.body) as NotifyMessage);
     expect(stopped).toMatchObject({ event: 'stopped', cluster: 'cluster-1', step: 'hop1.write', exitCode: 3 });
-    expect(stopped!.text).toMatch(/stopped in step hop1\.write: Stopped at a gate awaiting approval: Write draft \/v1\/clusterprofiles\/p1 The session is saved\. To approve, run: upgrade-pilot resume \S+ --approve draft$/);
+    expect(stopped!.text).toMatch(/stopped in step hop1\.write: Stopped at a gate awaiting approval: Write draft \/v1\/clusterprofiles\/p1 The session is saved\. To approve, run: upgrade-pilot resume \S+ --state-dir \S+ --approve draft$/);
     expect(done).toMatchObject({ event: 'done', exitCode: 0 });
     expect(hang.received.length).toBeGreaterThan(0);
     expect(failing.received.length).toBeGreaterThan(0);
