@@ -8,10 +8,10 @@ import { InputError } from '../errors.js';
 import { NsName } from '../engine/params.js';
 import { commands, findCommand, options, type CommandSpec, type OptionName, type OptionSpec } from './commands.js';
 
-export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large'] as const;
+export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'repave', 'pack-error'] as const;
 
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
-export const approvableGates = ['draft', 'publish', 'cancel-migrations', 'drift'] as const;
+export const approvableGates = ['draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift'] as const;
 
 const positiveInt = (flag: string) =>
   z
@@ -60,6 +60,7 @@ const OptionsSchema = z.object({
     .transform(Number)
     .refine((n) => n > 0 && n <= 100_000, '--speed must be between 0 and 100000')
     .optional(),
+  flavor: z.enum(['spec', 'palette'], { error: (iss) => `--flavor must be spec or palette, got "${String(iss.input)}"` }).optional(),
   dialect: z.enum(['spec', 'palette'], { error: (iss) => `--dialect must be spec or palette, got "${String(iss.input)}"` }).optional(),
   vms: positiveInt('vms').optional(),
   nodes: positiveInt('nodes').optional(),

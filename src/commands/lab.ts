@@ -25,7 +25,9 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
   const sizes = { ...(options.vms !== undefined ? { vms: options.vms } : {}), ...(options.nodes !== undefined ? { nodes: options.nodes } : {}), ...(options.pods !== undefined ? { pods: options.pods } : {}) };
   let lab: LabHandle | undefined;
   try {
-    lab = await startLab({ scenario: options.scenario ?? 'healthy', stateDir, speed, dialect: options.dialect ?? 'spec', sizes });
+    // The TUI lab plays a real Palette (what operators run); a served lab keeps the spec's service unless asked.
+    const flavor = options.flavor ?? options.dialect ?? (options.serve ? 'spec' : 'palette');
+    lab = await startLab({ scenario: options.scenario ?? 'healthy', stateDir, speed, flavor, sizes });
     if (options.serve) {
       io.stdout.write(`${JSON.stringify(lab.labJson, null, 2)}\n`);
       io.stderr.write(`upgrade-pilot lab: scenario ${lab.scenario} serving (Palette ${lab.paletteUrl}, Kubernetes ${lab.kubeUrl}); files in ${stateDir}. Ctrl+C stops it.\n`);
@@ -65,6 +67,9 @@ export function labGuide(lab: LabHandle, speed: number, keptFolder: boolean): st
     'Welcome to the upgrade-pilot lab.',
     'This is a rehearsal ground: a simulated Palette profile API and a simulated Kubernetes cluster running on this machine (127.0.0.1). Nothing real is touched: the API key, project, cluster and kubeconfig were made for this run and disappear with it.',
     `Scenario "${lab.scenario}": ${lab.labJson.summary}`,
+    lab.labJson.flavor === 'palette'
+      ? 'Profile API: a real Palette. Each hop clones the deployed profile version to a new one (the old one stays: the way back), publishes it, then applies it to the cluster with its own gate; a change that rebuilds nodes waits for your repave approval. (--flavor spec plays the spec\'s service instead.)'
+      : "Profile API: the spec's service. A published profile reaches the cluster by itself. (--flavor palette plays a real Palette instead.)",
     `Simulated time runs ${speed}x faster than the clock on the wall, so a reconciliation that takes minutes on a real cluster takes seconds here.`,
     'You will walk the VM orchestration pack upgrade runbook: snapshot, plan, carry the site customizations, publish each hop, watch the migrations, recover, verify. Every change stops at a gate and waits for you.',
     `The lab's kubeconfig (try kubectl on it): ${lab.kubeconfig}${keptFolder ? '' : ' (removed when you quit; pass --state-dir to keep it)'}.`,

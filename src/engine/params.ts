@@ -39,6 +39,14 @@ export const ParamsSchema = z.strictObject({
     /** The cluster collection segment: `clusters` as in the spec, `spectroclusters` in Palette. */
     clusterCollection: z.enum(['clusters', 'spectroclusters']).default('clusters'),
     timeout: Duration.default(30_000),
+    /**
+     * Which profile API this is: the spec's service (`spec`: a published profile reaches its clusters
+     * by itself) or a real Palette (`palette`: versions are objects, applied to the cluster on
+     * purpose). `auto` decides from the first profile read (`spec.template` vs `spec.draft`/`published`).
+     */
+    flavor: z.enum(['auto', 'spec', 'palette']).default('auto'),
+    /** Palette flavor: a new version per hop by clone (the way back stays), or edit the deployed version in place. */
+    versioning: z.enum(['clone', 'in-place']).default('clone'),
   }),
   cluster: z.strictObject({
     uid: NonEmpty,

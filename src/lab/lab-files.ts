@@ -30,6 +30,9 @@ export interface LabJson {
   controlUrls: { state: string; clock: string; token: string; faults: string; kubeFaults: string };
   scenario: string;
   summary: string;
+  /** `spec`: the spec's service; `palette`: a real Palette. */
+  flavor: 'spec' | 'palette';
+  /** The same as `flavor` (its old name). */
   dialect: 'spec' | 'palette';
   speed: number;
   clusterName: string;
@@ -128,6 +131,7 @@ export function labJson(input: LabFilesInput): LabJson {
     },
     scenario: input.scenario,
     summary: input.summary,
+    flavor: input.dialect,
     dialect: input.dialect,
     speed: input.speed,
     clusterName: input.clusterName,

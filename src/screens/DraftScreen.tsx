@@ -29,6 +29,13 @@ export function DraftScreen({ step, height, gate }: StepScreenProps) {
       <Text>
         <Text bold>Draft of {draft.name}</Text> <Text dimColor>({draft.uid})</Text> version <Text bold>{draft.fromVersion}</Text> → <Text bold>{draft.toVersion}</Text>
       </Text>
+      {draft.how === 'clone' || draft.how === 'existing' ? (
+        <Text dimColor wrap="wrap">
+          A new version object ({draft.how === 'clone' ? 'cloned from' : 'next to'} {draft.fromVersion}, uid {draft.source?.uid ?? '?'}, which stays as it is).
+        </Text>
+      ) : draft.how === 'in-place' ? (
+        <Text dimColor>Edited in place: the version keeps its label.</Text>
+      ) : null}
       {draft.packs.map((p) => (
         <Text key={p.name}>
           {'  '}

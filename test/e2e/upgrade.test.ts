@@ -49,6 +49,46 @@ describe('end to end against `lab --serve`', () => {
     expect(md).toMatch(/## Changes sent/);
   }, 240_000);
 
+  it('healthy on a real Palette: stops at the apply gate (exit 3) with the versions published and the cluster unchanged; resumed with --approve apply it ends green, one clone, PUT and publish per profile per hop, one apply per hop', async () => {
+    const l = await serveLab('healthy', 300, 'palette');
+    lab = l;
+    const state = mkdtempSync(join(tmpdir(), 'up-e2e-state-'));
+    const env = { UPGRADE_PILOT_API_KEY: l.json.apiKey };
+    const first = await cli(['start', '--params', l.json.params, '--state-dir', state, '--approve', 'draft,publish,cancel-migrations', '--approve-all-restarts'], env);
+    expect(first.code, first.stdout + first.stderr).toBe(3);
+    expect(first.stdout).toMatch(/GATE apply: Apply vmo-infra 1\.5\.0 and vmo-core-addon 1\.5\.0 to vmo-prod-east/);
+    expect(first.stderr).toMatch(/--approve apply/);
+    const cluster = async () => (await (await l.api(`/v1/spectroclusters/${l.json.clusterUid}`)).json()) as { spec: { clusterProfileTemplates: Array<{ uid: string; name: string; profileVersion: string }> } };
+    expect((await cluster()).spec.clusterProfileTemplates.map((t) => `${t.name} ${t.profileVersion} ${t.uid}`)).toEqual([`vmo-infra 1.4.0 ${l.json.profileUids.infra}`, `vmo-core-addon 1.4.0 ${l.json.profileUids.addon}`]);
+    let audit = await l.audit();
+    expect(applied(audit, 'PATCH').filter((e) => e.path.endsWith('/publish'))).toHaveLength(2);
+    expect(applied(audit, 'PATCH').filter((e) => e.path.includes('/spectroclusters/'))).toEqual([]);
+
+    const second = await cli(['resume', '--state-dir', state, ...approveAll], env);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    const { data } = report(state);
+    expect(data.outcome.status).toBe('done');
+    expect(data.verification?.results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
+    audit = await l.audit();
+    const clones = applied(audit, 'POST');
+    expect(clones).toHaveLength(4);
+    for (const clone of clones) {
+      const uid = /\(([0-9a-f]+)\)$/.exec(clone.note ?? '')![1]!;
+      expect(applied(audit, 'PUT').filter((e) => e.path === `/v1/clusterprofiles/${uid}`)).toHaveLength(1);
+      expect(applied(audit, 'PATCH').filter((e) => e.path === `/v1/clusterprofiles/${uid}/publish`)).toHaveLength(1);
+    }
+    expect(applied(audit, 'PUT')).toHaveLength(4);
+    expect(applied(audit, 'PUT').filter((e) => /renames/.test(e.note ?? ''))).toEqual([]);
+    const applies = applied(audit, 'PATCH').filter((e) => e.path === `/v1/spectroclusters/${l.json.clusterUid}/profiles`);
+    expect(applies.map((e) => e.note)).toEqual([expect.stringMatching(/^apply: vmo-infra 1\.5\.0 replaces 1\.4\.0 .*vmo-core-addon 1\.5\.0 replaces 1\.4\.0/), expect.stringMatching(/^apply: vmo-infra 1\.6\.0 replaces 1\.5\.0/)]);
+    // The versions the cluster ran are still there, untouched: the way back.
+    for (const uid of [l.json.profileUids.addon, l.json.profileUids.infra]) {
+      const doc = (await (await l.api(`/v1/clusterprofiles/${uid}`)).json()) as { spec: { published: { profileVersion: string } } };
+      expect(doc.spec.published.profileVersion).toBe('1.4.0');
+    }
+    expect((await cluster()).spec.clusterProfileTemplates.map((t) => `${t.name} ${t.profileVersion}`)).toEqual(['vmo-infra 1.6.0', 'vmo-core-addon 1.6.0']);
+  }, 360_000);
+
   it('skip-minor: diagnosis, approved restarts, exit 0 at the end; the report lists the restarts', async () => {
     lab = await serveLab('skip-minor');
     const state = mkdtempSync(join(tmpdir(), 'up-e2e-state-'));

@@ -61,6 +61,47 @@ export function expectedHealthyMutations(lab: ServedLab): string[] {
   ]);
 }
 
+/**
+ * What the lab must have applied for a whole upgrade in the palette flavor, in order, with uids
+ * named (`<vmo-infra@1.5.0>`, `<cluster>`; see `namedUids`): per hop and profile one clone of the
+ * version the cluster ran, one PUT on the clone and one publish of it; per hop one apply with
+ * replaceWithProfile, and the repave approval when the hop rebuilds nodes; then the restart of the
+ * one VM that cannot live-migrate. `deployed` is the index in references[] of what runs at start.
+ */
+export function expectedPaletteMutations(lab: ServedLab, opts: { deployed: number; repave?: boolean }): string[] {
+  const params = parse(readFileSync(lab.json.params, 'utf8')) as {
+    profiles: { addon: { name: string }; infra: { name: string } };
+    references: Array<{ version: string; labels: { addon: string; infra: string } }>;
+  };
+  const { addon, infra } = params.profiles;
+  const restart = 'PUT /apis/subresources.kubevirt.io/v1/namespaces/ns-packs/virtualmachines/build-cache-01/restart restart virtualmachines ns-packs/build-cache-01';
+  const refs = params.references;
+  return refs.slice(opts.deployed + 1).flatMap((ref, i) => {
+    const prev = refs[opts.deployed + i]!.labels;
+    const clone = (name: string, from: string, to: string) => [
+      `POST /v1/clusterprofiles/<${name}@${from}>/clone clone ${name} ${from} to ${name} ${to} (<${name}@${to}>)`,
+      `PUT /v1/clusterprofiles/<${name}@${to}> draft ${name} ${to}`,
+    ];
+    return [
+      ...clone(infra.name, prev.infra, ref.labels.infra),
+      ...clone(addon.name, prev.addon, ref.labels.addon),
+      `PATCH /v1/clusterprofiles/<${infra.name}@${ref.labels.infra}>/publish publish ${infra.name} ${ref.labels.infra}`,
+      `PATCH /v1/clusterprofiles/<${addon.name}@${ref.labels.addon}>/publish publish ${addon.name} ${ref.labels.addon}`,
+      `PATCH /v1/spectroclusters/<cluster>/profiles apply: ${infra.name} ${ref.labels.infra} replaces ${prev.infra} (<${infra.name}@${prev.infra}>); ${addon.name} ${ref.labels.addon} replaces ${prev.addon} (<${addon.name}@${prev.addon}>)`,
+      ...(opts.repave ? ['PATCH /v1/spectroclusters/<cluster>/repave/approve repave approved: a node-level pack changes: every node is rebuilt with the new image'] : []),
+      restart,
+    ];
+  });
+}
+
+/** Replaces the lab's uids in `lines` by names: `<name@version>` for a profile version, `<cluster>` for the cluster. */
+export async function namedUids(lab: ServedLab, lines: string[]): Promise<string[]> {
+  const list = await lab.call<{ items: Array<{ metadata: { name: string; uid: string }; spec: { version: string } }> }>('GET', '/v1/clusterprofiles?limit=500');
+  const names = new Map(list.items.map((i) => [i.metadata.uid, `<${i.metadata.name}@${i.spec.version}>`]));
+  names.set(lab.json.clusterUid, '<cluster>');
+  return lines.map((l) => l.replace(/\b[0-9a-f]{24}\b/g, (uid) => names.get(uid) ?? uid));
+}
+
 /** The mutations the lab applied, in order, as `METHOD path note`. */
 export const appliedMutations = (audit: AuditEntry[]): string[] => audit.filter((e) => e.effect === 'applied').map((e) => `${e.method} ${e.path} ${e.note ?? ''}`);
 
@@ -68,8 +109,8 @@ export const appliedMutations = (audit: AuditEntry[]): string[] => audit.filter(
 export function duplicates(applied: string[]): string[] {
   const seen = new Map<string, number>();
   for (const a of applied) seen.set(a, (seen.get(a) ?? 0) + 1);
-  // The restart of the same VM legitimately happens once per hop.
-  const hops = applied.filter((a) => a.startsWith('PATCH ')).length / 2;
+  // The restart of the same VM legitimately happens once per hop (two publishes per hop).
+  const hops = applied.filter((a) => /^PATCH \S+\/publish /.test(a)).length / 2;
   return [...seen].filter(([a, n]) => n > (a.includes('/restart ') ? Math.max(1, hops) : 1)).map(([a, n]) => `${a} x${n}`);
 }
 

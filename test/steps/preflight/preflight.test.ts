@@ -17,6 +17,7 @@ const statuses = (run: StepsRun) => Object.fromEntries(Object.values(byId(run)).
 const allGreen = {
   'profile-api': 'pass',
   profiles: 'pass',
+  flavor: 'pass',
   cluster: 'pass',
   kubectl: 'pass',
   'cluster-api': 'pass',
@@ -46,7 +47,7 @@ describe('preflight against the doubles', () => {
     expect(byId(run).kubectl!.summary).toBe(`kubectl ${out.kubectlVersion}.`);
     expect(byId(run)['access-freshness']!.summary).toMatch(/^Valid for (1d|23h \d+m) \(until \S+Z\), longer than the planned window of 4h\.$/);
     expect(byId(run).cluster!.summary).toMatch(/vmo-test runs vmo-core-addon 1\.4\.0, vmo-infra 1\.4\.0; virtual-machine-orchestrator 4\.4\.10\./);
-    expect(run.step('preflight').summary).toBe('11 green, 0 red, 0 amber');
+    expect(run.step('preflight').summary).toBe('12 green, 0 red, 0 amber');
   });
 
   it('is amber, saying why, when the access file holds only an opaque token', async () => {
@@ -86,7 +87,7 @@ describe('preflight against the doubles', () => {
   ])('exits 4 when the profile API is %s, and still shows the cluster panels', async (_what, client, message) => {
     const file = await kubeconfigWithCertificate(d.kube, 'fresh-2', 30 * 24 * HOUR);
     const run = await runSteps({ site: d.site, palette: client(), kube: kubeFor(file, 'lab'), kinds: ['preflight'] });
-    expect(statuses(run)).toEqual({ ...allGreen, 'profile-api': 'fail', profiles: 'unknown', cluster: 'unknown' });
+    expect(statuses(run)).toEqual({ ...allGreen, 'profile-api': 'fail', profiles: 'unknown', flavor: 'unknown', cluster: 'unknown' });
     expect(byId(run)['profile-api']!.summary).toMatch(message);
     expect(byId(run)['profile-api']!.failure).toBe('environment');
     expect(exitCodeOf((run.outcome as { error: unknown }).error)).toBe(4);
@@ -142,7 +143,7 @@ describe('preflight against the doubles when things are wrong', () => {
       expect(items['outdated-vmis']!.lines).toEqual(['vms/db-01']);
       expect(items['outdated-vmis']!.hint).toMatch(/two versions behind/);
       expect(run.outcome.status).toBe('done');
-      expect(run.step('preflight').summary).toBe('8 green, 0 red, 3 amber');
+      expect(run.step('preflight').summary).toBe('9 green, 0 red, 3 amber');
     } finally {
       await d.close();
     }

@@ -3,6 +3,8 @@ import { degradedScenario } from './degraded.js';
 import { healthyScenario } from './healthy.js';
 import { largeScenario } from './large.js';
 import { lostCustomizationsScenario } from './lost-customizations.js';
+import { packErrorScenario } from './pack-error.js';
+import { repaveScenario } from './repave.js';
 import { skipMinorScenario } from './skip-minor.js';
 import { defaultLargeSizes, type LabSizes, type ScenarioName, type ScenarioSpec } from './types.js';
 
@@ -20,5 +22,9 @@ export function scenarioSpec(name: ScenarioName, sizes: Partial<LabSizes> = {}):
       return degradedScenario();
     case 'large':
       return largeScenario({ ...defaultLargeSizes, ...sizes });
+    case 'repave':
+      return repaveScenario();
+    case 'pack-error':
+      return packErrorScenario();
   }
 }
