@@ -71,7 +71,7 @@ export function labGuide(lab: LabHandle, speed: number, keptFolder: boolean): st
       ? 'Profile API: a real Palette. Each hop clones the deployed profile version to a new one (the old one stays: the way back), publishes it, then applies it to the cluster with its own gate; a change that rebuilds nodes waits for your repave approval. (--flavor spec plays the spec\'s service instead.)'
       : "Profile API: the spec's service. A published profile reaches the cluster by itself. (--flavor palette plays a real Palette instead.)",
     `Simulated time runs ${speed}x faster than the clock on the wall, so a reconciliation that takes minutes on a real cluster takes seconds here.`,
-    'You will walk the VM orchestration pack upgrade runbook: snapshot, plan, carry the site customizations, publish each hop, watch the migrations, recover, verify. Every change stops at a gate and waits for you.',
+    `You will walk the VM orchestration pack upgrade runbook: snapshot, plan, carry the site customizations, ${lab.labJson.flavor === 'palette' ? 'clone, publish and apply' : 'publish'} each hop, watch the migrations, recover, verify. Every change stops at a gate and waits for you.`,
     `The lab's kubeconfig (try kubectl on it): ${lab.kubeconfig}${keptFolder ? '' : ' (removed when you quit; pass --state-dir to keep it)'}.`,
     'Keys: Enter choose · ↑↓ move · Esc the safe option · ? help · [ ] browse steps · f follow · q quit',
   ];

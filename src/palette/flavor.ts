@@ -40,3 +40,9 @@ export function flavorTitle(choice: Pick<FlavorChoice, 'flavor' | 'versioning'>)
     ? 'real Palette, versions edited in place: published changes wait for an update to be applied to the cluster'
     : 'real Palette, a new version per hop by clone: the cluster moves only when the new version is applied to it';
 }
+
+/** A few words for a summary line: `a real Palette (new versions by clone)`. */
+export function flavorShort(choice: Pick<FlavorChoice, 'flavor' | 'versioning'>): string {
+  if (choice.flavor === 'spec') return "the spec's service";
+  return choice.versioning === 'in-place' ? 'a real Palette (versions edited in place)' : 'a real Palette (new versions by clone)';
+}

@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { isPendingUid } from '../palette/mutations.js';
 import type { DraftLive, DraftOutput } from '../steps/hop/draft.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import type { StepScreenProps } from './step-screen.js';
@@ -27,7 +28,7 @@ export function DraftScreen({ step, height, gate }: StepScreenProps) {
   return (
     <Box flexDirection="column">
       <Text>
-        <Text bold>Draft of {draft.name}</Text> <Text dimColor>({draft.uid})</Text> version <Text bold>{draft.fromVersion}</Text> → <Text bold>{draft.toVersion}</Text>
+        <Text bold>Draft of {draft.name}</Text> <Text dimColor>({isPendingUid(draft.uid) ? 'a new version: its uid comes with the clone' : draft.uid})</Text> version <Text bold>{draft.fromVersion}</Text> → <Text bold>{draft.toVersion}</Text>
       </Text>
       {draft.how === 'clone' || draft.how === 'existing' ? (
         <Text dimColor wrap="wrap">

@@ -1,6 +1,7 @@
 /**
  * The TUI end to end in a real pseudo-terminal: tmux (on a private socket) runs `upgrade-pilot lab`
- * at 120x40; the test presses the keys an operator would and reads the screen at every step.
+ * (a lab playing a real Palette, as `npm start` does) at 120x40; the test presses the keys an
+ * operator would and reads the screen at every step.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -40,6 +41,8 @@ describe('TUI in a real terminal', () => {
     let s = await waitFor('Press Enter to begin.');
     expect(s).toMatch(/LAB +LIVE/);
     expect(s).toContain('Welcome to the upgrade-pilot lab.');
+    // `npm start` plays a real Palette, and says so.
+    expect(s).toMatch(/Profile API: a real Palette\. Each hop clones the deployed profile version/);
     send('Enter');
 
     s = await waitFor('c continue with these values');
@@ -50,16 +53,19 @@ describe('TUI in a real terminal', () => {
     send('c');
 
     for (const hop of [1, 2]) {
-      s = await waitFor(/GATE: Write the draft of vmo-infra/);
+      s = await waitFor(/GATE: Create vmo-infra 1\.[56]\.0 \(clone\) and write its draft/);
       expect(s).toMatch(new RegExp(`Hop ${hop}/2`));
       expect(s).toMatch(/❯ \[n\] Not now/); // the safe option is focused
       send('y');
-      await waitFor(/GATE: Write the draft of vmo-core-addon/);
+      await waitFor(/GATE: Create vmo-core-addon 1\.[56]\.0 \(clone\) and write its draft/);
       send('y');
       s = await waitFor(/GATE: Publish vmo-infra/);
-      expect(s).toMatch(/reconciles against/);
+      expect(s).toMatch(/No cluster changes/);
       send('y');
       await waitFor(/GATE: Publish vmo-core-addon/);
+      send('y');
+      s = await waitFor(/GATE: Apply vmo-infra 1\.[56]\.0 and vmo-core-addon 1\.[56]\.0 to/);
+      expect(s).toMatch(/replaceWithProfile/);
       send('y');
       s = await waitFor(/GATE: Restart VM ns-packs\/build-cache-01/, 90_000);
       expect(s).toMatch(/❯ \[s\] Skip/); // Skip is focused by default

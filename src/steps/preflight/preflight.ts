@@ -8,6 +8,7 @@ import { EnvironmentError, InputError, StepFailedError } from '../../errors.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { clusterAccessItems } from './cluster-access.js';
 import { clusterStateItems, clusterStateNotChecked } from './cluster-state.js';
+import { flavorShort } from '../../palette/flavor.js';
 import { flavorItem, flavorDrift, profileApiItems } from './profile-api.js';
 import { countItems, type PreflightItem, type PreflightLive, type PreflightOutput } from './types.js';
 
@@ -89,7 +90,8 @@ export const preflightStep = defineStepKind({
     // Plain mode shows the log: every panel that is not green gets a line there too.
     for (const item of items.filter((i) => i.status === 'warn' || i.status === 'fail')) ctx.log(`${item.title}: ${item.summary}`, item.status === 'fail' ? 'error' : 'warn');
     const error = preflightError(items);
-    return error ? failed(error, output) : succeeded(output, countItems(items));
+    // The summary line (step list, plain mode) says which profile API the session talks to.
+    return error ? failed(error, output) : succeeded(output, `${countItems(items)}${flavor ? `; profile API: ${flavorShort(flavor)}` : ''}`);
   },
   /** On resume: the session keeps the flavor it started with, and says so if the API now looks otherwise. */
   async precondition(ctx, output: PreflightOutput) {

@@ -47,7 +47,7 @@ describe('preflight against the doubles', () => {
     expect(byId(run).kubectl!.summary).toBe(`kubectl ${out.kubectlVersion}.`);
     expect(byId(run)['access-freshness']!.summary).toMatch(/^Valid for (1d|23h \d+m) \(until \S+Z\), longer than the planned window of 4h\.$/);
     expect(byId(run).cluster!.summary).toMatch(/vmo-test runs vmo-core-addon 1\.4\.0, vmo-infra 1\.4\.0; virtual-machine-orchestrator 4\.4\.10\./);
-    expect(run.step('preflight').summary).toBe('12 green, 0 red, 0 amber');
+    expect(run.step('preflight').summary).toBe("12 green, 0 red, 0 amber; profile API: the spec's service");
   });
 
   it('is amber, saying why, when the access file holds only an opaque token', async () => {
@@ -143,7 +143,7 @@ describe('preflight against the doubles when things are wrong', () => {
       expect(items['outdated-vmis']!.lines).toEqual(['vms/db-01']);
       expect(items['outdated-vmis']!.hint).toMatch(/two versions behind/);
       expect(run.outcome.status).toBe('done');
-      expect(run.step('preflight').summary).toBe('9 green, 0 red, 3 amber');
+      expect(run.step('preflight').summary).toBe("9 green, 0 red, 3 amber; profile API: the spec's service");
     } finally {
       await d.close();
     }

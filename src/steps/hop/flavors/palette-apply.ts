@@ -96,7 +96,9 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
   if (decision.choice !== 'approve') {
     throw new InterruptedError(`Not approved: nothing was applied to ${name}; it keeps running ${replaced.map((r) => `${r.name} ${r.from.version}`).join(', ')}.`, 'The new versions are published and wait. Resume when ready; you will be asked again.');
   }
-  const summary = inPlace ? `apply the pending update of ${replaced.map((r) => r.name).join(', ')} to ${name}` : `attach ${replaced.map((r) => `${r.name} ${r.to.version}`).join(', ')} to ${name} in place of ${replaced.map((r) => r.from.version).join(', ')}`;
+  const summary = inPlace
+    ? `apply the pending update of ${replaced.map((r) => r.name).join(' and ')} to ${name}`
+    : `attach ${replaced.map((r) => `${r.name} ${r.to.version} (in place of ${r.from.version})`).join(' and ')} to ${name}`;
   await ctx.mutate({
     key: `${ctx.step.id}/apply`,
     request: applyProfilesRequest(clusterUid, entries, summary),
