@@ -12,34 +12,18 @@
  * crash-sample-palette.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { runTool, serveLab, sessionIds, tempDir, type ServedLab } from './support/processes.js';
-import { appliedMutations, crashChain, duplicates, expectedPaletteMutations, journalOf, keyEnv, namedUids, randomKillChain, signature, startArgs, type ChainResult } from './support/upgrade.js';
+import { runTool, sessionIds, tempDir, type ServedLab } from './support/processes.js';
+import { appliedMutations, crashChain, expectComplete, expectedPaletteMutations, journalOf, keyEnv, namedUids, killAfterEveryRecord, noFigures, randomKillChain, signature, startArgs, withServedLab, type ChainResult } from './support/upgrade.js';
 
 const SPEED = 600;
 const SEEDS = (process.env.UP_CRASH_SEEDS ?? '31').split(',').map(Number);
 
 let reference: string[] = [];
-const figures = { points: 0, afterKills: 0, tornKills: 0, randomKills: 0, duplicates: 0, sessions: 0 };
+const figures = noFigures();
 
-async function withLab<T>(scenario: 'repave' | 'healthy', run: (lab: ServedLab) => Promise<T>): Promise<T> {
-  const lab = await serveLab({ scenario, speed: SPEED, flavor: 'palette' });
-  try {
-    return await run(lab);
-  } finally {
-    await lab.stop();
-  }
-}
-
-async function checkComplete(lab: ServedLab, chain: ChainResult, expected: { deployed: number; repave: boolean }): Promise<void> {
-  expect(chain.final.code, chain.final.stderr).toBe(0);
-  expect(chain.state.run.status).toBe('done');
-  const applied = appliedMutations(await lab.audit());
-  const dups = duplicates(applied);
-  figures.duplicates += dups.length;
-  figures.sessions += 1;
-  expect(dups).toEqual([]);
-  expect(await namedUids(lab, applied)).toEqual(expectedPaletteMutations(lab, expected));
-}
+const withLab = <T>(scenario: 'repave' | 'healthy', run: (lab: ServedLab) => Promise<T>): Promise<T> => withServedLab({ scenario, speed: SPEED, flavor: 'palette' }, run);
+const checkComplete = (lab: ServedLab, chain: ChainResult, expected: { deployed: number; repave: boolean }): Promise<void> =>
+  expectComplete(lab, chain, figures, expectedPaletteMutations(lab, expected), (lines) => namedUids(lab, lines));
 
 const REPAVE = { deployed: 1, repave: true };
 
@@ -58,21 +42,7 @@ describe('crash matrix, palette flavor', () => {
   }, 180_000);
 
   it('SIGKILL right after every journal record (two chains: odd and even points), resumed to the end', async () => {
-    const odd = reference.filter((_, i) => i % 2 === 0);
-    const even = reference.filter((_, i) => i % 2 === 1);
-    const chains = await Promise.all(
-      [odd, even].map((targets) =>
-        withLab('repave', async (lab) => {
-          const chain = await crashChain(lab, targets);
-          await checkComplete(lab, chain, REPAVE);
-          return chain;
-        }),
-      ),
-    );
-    const killed = chains.flatMap((c) => c.kills.map((k) => k.signature));
-    figures.afterKills = killed.length;
-    expect(chains.flatMap((c) => c.unreached)).toEqual([]);
-    expect([...killed].sort()).toEqual([...reference].sort());
+    await killAfterEveryRecord(reference, (run) => withLab('repave', run), (lab, chain) => checkComplete(lab, chain, REPAVE), figures);
   }, 1_200_000);
 
   it('SIGKILL in the middle of writing each mutation record (the answer lost), resumed to the end', async () => {

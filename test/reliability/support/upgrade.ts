@@ -4,12 +4,13 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { parse } from 'yaml';
 import type { SessionEvent, SessionState } from '../../../src/engine/state.js';
 import { readJournal } from '../../../src/session/journal.js';
 import { Redactor } from '../../../src/session/redact.js';
 import { SessionStore } from '../../../src/session/store.js';
-import { APPROVE_ALL, runTool, sessionIds, spawnTool, STACK_TRACE, tempDir, type AuditEntry, type ServedLab, type ToolResult } from './processes.js';
+import { APPROVE_ALL, runTool, serveLab, sessionIds, spawnTool, STACK_TRACE, tempDir, type AuditEntry, type ServedLab, type ToolResult } from './processes.js';
 
 export const startArgs = (lab: ServedLab, stateDir: string, extra: string[] = []): string[] => [
   'start',
@@ -287,4 +288,63 @@ export async function upgradeUntilDone(lab: ServedLab, stateDir: string, opts: {
     stops.push({ code: r.code, error: /^error: (.*)$/m.exec(r.stderr)![1]! });
   }
   throw new Error(`the upgrade did not finish in ${opts.maxRuns ?? 25} runs`);
+}
+
+/** What a crash matrix counts, printed at its end. */
+export interface MatrixFigures {
+  points: number;
+  afterKills: number;
+  tornKills: number;
+  randomKills: number;
+  duplicates: number;
+  sessions: number;
+}
+
+export const noFigures = (): MatrixFigures => ({ points: 0, afterKills: 0, tornKills: 0, randomKills: 0, duplicates: 0, sessions: 0 });
+
+/** A lab in its own process for the length of `run`. */
+export async function withServedLab<T>(opts: Parameters<typeof serveLab>[0], run: (lab: ServedLab) => Promise<T>): Promise<T> {
+  const lab = await serveLab(opts);
+  try {
+    return await run(lab);
+  } finally {
+    await lab.stop();
+  }
+}
+
+/**
+ * A chain of kills and resumes ended complete: exit 0, the session done, no change applied twice,
+ * and exactly `expected` applied (the audit lines passed through `name` first, e.g. `namedUids`).
+ */
+export async function expectComplete(lab: ServedLab, chain: ChainResult, figures: MatrixFigures, expected: string[], name: (lines: string[]) => Promise<string[]> = async (l) => l): Promise<void> {
+  expect(chain.final.code, chain.final.stderr).toBe(0);
+  expect(chain.state.run.status).toBe('done');
+  const applied = appliedMutations(await lab.audit());
+  const dups = duplicates(applied);
+  figures.duplicates += dups.length;
+  figures.sessions += 1;
+  expect(dups).toEqual([]);
+  expect(await name(applied)).toEqual(expected);
+}
+
+/**
+ * SIGKILL right after every record of `reference`: alternate points go to two chains run at once
+ * (each on its own lab from `onLab`), so in each chain the record before a kill point was written by
+ * the same process in its normal course. Every point must be reached; each chain is `check`ed.
+ */
+export async function killAfterEveryRecord(reference: string[], onLab: <T>(run: (lab: ServedLab) => Promise<T>) => Promise<T>, check: (lab: ServedLab, chain: ChainResult) => Promise<void>, figures: MatrixFigures): Promise<void> {
+  const halves = [reference.filter((_, i) => i % 2 === 0), reference.filter((_, i) => i % 2 === 1)];
+  const chains = await Promise.all(
+    halves.map((targets) =>
+      onLab(async (lab) => {
+        const chain = await crashChain(lab, targets);
+        await check(lab, chain);
+        return chain;
+      }),
+    ),
+  );
+  const killed = chains.flatMap((c) => c.kills.map((k) => k.signature));
+  figures.afterKills = killed.length;
+  expect(chains.flatMap((c) => c.unreached)).toEqual([]);
+  expect([...killed].sort()).toEqual([...reference].sort());
 }

@@ -4,8 +4,8 @@
  * there. On a real Palette the cluster object reports that pack in `Error` with the message; on the
  * spec's service the new version is simply never picked up.
  */
-import { smallNetworks, smallNodes, smallVms, vmSshServices, webFrontendService } from './small-cluster.js';
-import { noFaults, type ScenarioSpec } from './types.js';
+import { quietSmallCluster } from './small-cluster.js';
+import type { ScenarioSpec } from './types.js';
 
 export const ciliumUpgradeError =
   'Error: UPGRADE FAILED: cannot patch "cilium-operator" with kind Deployment: Deployment.apps "cilium-operator" is invalid: spec.selector: Invalid value: {"matchLabels":{"io.cilium/app":"operator"}}: field is immutable';
@@ -18,12 +18,6 @@ export function packErrorScenario(): ScenarioSpec {
     target: '4.6.3',
     launcherFrom: '4.5.4',
     packFailures: { 'cni-cilium-oss@1.17.1': ciliumUpgradeError },
-    nodes: smallNodes,
-    vms: smallVms,
-    networks: smallNetworks,
-    migrations: [],
-    skippedMinorMigrations: false,
-    services: [webFrontendService, ...vmSshServices],
-    faults: noFaults(),
+    ...quietSmallCluster(),
   };
 }

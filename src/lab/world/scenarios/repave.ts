@@ -5,8 +5,8 @@
  * node, and the one on a node-local disk is shut down until its node is back. On the spec's service
  * the nodes are rebuilt as soon as the change is published.
  */
-import { smallNetworks, smallNodes, smallVms, vmSshServices, webFrontendService } from './small-cluster.js';
-import { noFaults, type ScenarioSpec } from './types.js';
+import { quietSmallCluster } from './small-cluster.js';
+import type { ScenarioSpec } from './types.js';
 
 export function repaveScenario(): ScenarioSpec {
   return {
@@ -17,12 +17,6 @@ export function repaveScenario(): ScenarioSpec {
     target: '4.6.3',
     launcherFrom: '4.5.4',
     referenceTags: { '4.6.3': { kubernetes: '1.32.3' } },
-    nodes: smallNodes,
-    vms: smallVms,
-    networks: smallNetworks,
-    migrations: [],
-    skippedMinorMigrations: false,
-    services: [webFrontendService, ...vmSshServices],
-    faults: noFaults(),
+    ...quietSmallCluster(),
   };
 }
