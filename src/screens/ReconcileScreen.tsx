@@ -39,7 +39,7 @@ export function ReconcileScreen({ step, height }: StepScreenProps) {
         const c = colour(s.tone);
         return (
           <Box key={r.profile} flexDirection="column" marginTop={cluster ? 0 : 1}>
-            <Text wrap="truncate-end">
+            <Text wrap={cluster ? 'truncate-end' : 'wrap'}>
               <Text bold {...(c ? { color: c } : {})}>
                 {s.text.padEnd(14)}
               </Text>

@@ -49,8 +49,6 @@ export interface ReconcileOutput {
   cluster?: ClusterPanel;
 }
 
-export { compareDeployed } from './reconcile-spec.js';
-
 export const reconcileStep = defineStepKind({
   kind: 'reconcile',
   title: 'Wait for the cluster to pick up the profiles',

@@ -50,6 +50,19 @@ describe('preflight against the doubles', () => {
     expect(run.step('preflight').summary).toBe("12 green, 0 red, 0 amber; profile API: the spec's service");
   });
 
+  it('records the flavor it decided on the first profile read; a resumed session keeps it', async () => {
+    const file = await kubeconfigWithCertificate(d.kube, 'flavor', 30 * 24 * HOUR);
+    const run = await runSteps({ site: d.site, palette: d.palette, kube: kubeFor(file, 'lab'), kinds: ['preflight'] });
+    const out = run.step('preflight').output as PreflightOutput;
+    expect(out.flavor).toEqual({ flavor: 'spec', source: 'detected', evidence: "the profile read shows spec.template (the spec's service)" });
+    expect(byId(run).flavor).toMatchObject({ status: 'pass', summary: "the spec's profile service: a published profile reaches its clusters by itself" });
+    // Resumed with a client that would answer otherwise (the params now say palette): the journal wins.
+    const other = clientFor(d.paletteUrl, { flavor: 'palette', probeUid: d.site.profiles.addon.uid }).client;
+    const resumed = await run.resume({ palette: other });
+    expect(resumed.outcome.status).toBe('done');
+    expect((await other.flavor()).flavor).toBe('spec');
+  });
+
   it('is amber, saying why, when the access file holds only an opaque token', async () => {
     const opaque = await startDoubles({ seed: seedHealthyCluster, tokenStyle: 'opaque' });
     const run = await runSteps({ site: opaque.site, palette: opaque.palette, kube: kubeFor(opaque.kube.kubeconfig, 'lab'), kinds: ['preflight'] });
