@@ -10,10 +10,10 @@ import { commands, findCommand, options, type CommandSpec, type OptionName, type
 import { helpRequest } from './help-request.js';
 import { hoistKubectlFlags } from './kubectl-plugin.js';
 
-export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph'] as const;
+export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error'] as const;
 
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
-export const approvableGates = ['draft', 'publish', 'cancel-migrations', 'drift'] as const;
+export const approvableGates = ['draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift'] as const;
 
 const positiveInt = (flag: string) =>
   z
@@ -67,6 +67,7 @@ const OptionsSchema = z.object({
     .transform(Number)
     .refine((n) => n > 0 && n <= 100_000, '--speed must be between 0 and 100000')
     .optional(),
+  flavor: z.enum(['spec', 'palette'], { error: (iss) => `--flavor must be spec or palette, got "${String(iss.input)}"` }).optional(),
   dialect: z.enum(['spec', 'palette'], { error: (iss) => `--dialect must be spec or palette, got "${String(iss.input)}"` }).optional(),
   vms: positiveInt('vms').optional(),
   nodes: positiveInt('nodes').optional(),

@@ -30,10 +30,12 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
   let lab: LabHandle | undefined;
   let shell: LabShell | undefined;
   try {
+    // The TUI lab plays a real Palette (what operators run); a served lab keeps the spec's service unless asked.
+    const flavor = options.flavor ?? options.dialect ?? (options.serve ? 'spec' : 'palette');
     // The TUI's first frame does not wait for the lab: the shell is drawn first, the lab starts under it.
-    if (!options.serve && isInteractive(options, io)) shell = (await import('../run/lab-shell.js')).openLabShell(io, { scenario, rehearsal: options['dry-run'] });
+    if (!options.serve && isInteractive(options, io)) shell = (await import('../run/lab-shell.js')).openLabShell(io, { scenario, rehearsal: options['dry-run'], flavor });
     const { startLab } = await import('../lab/index.js');
-    lab = await startLab({ scenario, stateDir, speed, dialect: options.dialect ?? 'spec', sizes });
+    lab = await startLab({ scenario, stateDir, speed, flavor, sizes });
     if (options.serve) {
       io.stdout.write(`${JSON.stringify(lab.labJson, null, 2)}\n`);
       io.stderr.write(`upgrade-pilot lab: scenario ${lab.scenario} serving (Palette ${lab.paletteUrl}, Kubernetes ${lab.kubeUrl}); files in ${stateDir}. Ctrl+C stops it.\n`);
@@ -107,10 +109,14 @@ function untilStopped(signal?: AbortSignal): Promise<void> {
 export function labGuide(lab: LabHandle, speed: number, keptFolder: boolean): string[] {
   return [
     'Welcome to the upgrade-pilot lab.',
-    'This is a rehearsal ground: a simulated Palette profile API and a simulated Kubernetes cluster running on this machine (127.0.0.1). Nothing real is touched: the API key, project, cluster and kubeconfig were made for this run and disappear with it.',
+    // What this lab plays comes first: a small terminal shows it without scrolling.
     `Scenario "${lab.scenario}": ${lab.labJson.summary}`,
+    lab.labJson.flavor === 'palette'
+      ? 'Profile API: a real Palette. Each hop clones the deployed profile version (the old one stays: the way back), publishes the clone, then applies it to the cluster at its own gate; node rebuilds wait for your repave approval. (--flavor spec: the spec\'s service.)'
+      : "Profile API: the spec's service. A published profile reaches the cluster by itself. (--flavor palette plays a real Palette instead.)",
+    'This is a rehearsal ground: a simulated Palette profile API and a simulated Kubernetes cluster running on this machine (127.0.0.1). Nothing real is touched: the API key, project, cluster and kubeconfig were made for this run and disappear with it.',
     `Simulated time runs ${speed}x faster than the clock on the wall, so a reconciliation that takes minutes on a real cluster takes seconds here.`,
-    'You will walk the VM orchestration pack upgrade runbook: snapshot, plan, carry the site customizations, publish each hop, watch the migrations, recover, verify. Every change stops at a gate and waits for you.',
+    `You will walk the VM orchestration pack upgrade runbook: snapshot, plan, carry the site customizations, ${lab.labJson.flavor === 'palette' ? 'clone, publish and apply' : 'publish'} each hop, watch the migrations, recover, verify. Every change stops at a gate and waits for you.`,
     `The lab's kubeconfig (try kubectl on it): ${lab.kubeconfig}${keptFolder ? '' : ' (removed when you quit; pass --state-dir to keep it)'}.`,
     'Keys: at a gate press the option’s letter (or move with ← → and press Enter) · Esc the safe option · ↑↓ scroll · ? help · [ ] look at other steps · f follow · q quit',
   ];

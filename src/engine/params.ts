@@ -66,6 +66,14 @@ export const ParamsSchema = z.strictObject({
     rateLimits: RateLimits.default({}),
     /** The pack registry for packs whose profile entry names none (the spec's API shows no registryUid). */
     registryUid: NonEmpty.optional(),
+    /**
+     * Which profile API this is: the spec's service (`spec`: a published profile reaches its clusters
+     * by itself) or a real Palette (`palette`: versions are objects, applied to the cluster on
+     * purpose). `auto` decides from the first profile read (`spec.template` vs `spec.draft`/`published`).
+     */
+    flavor: z.enum(['auto', 'spec', 'palette']).default('auto'),
+    /** Palette flavor: a new version per hop by clone (the way back stays), or edit the deployed version in place. */
+    versioning: z.enum(['clone', 'in-place']).default('clone'),
   }),
   cluster: z.strictObject({
     uid: NonEmpty,

@@ -39,6 +39,12 @@ export interface StartLabOptions {
   stateDir: string;
   /** Simulated-time speed-up; default 60 (a minute of cluster time per second). */
   speed?: number;
+  /**
+   * `spec` (default): the spec's service, a publish reaches the cluster by itself. `palette`: a
+   * real Palette (its shapes, versions as objects, clone, apply, per-pack status, repave).
+   */
+  flavor?: PaletteDialect;
+  /** Old name of `flavor`. */
   dialect?: PaletteDialect;
   /** `large` only. */
   sizes?: Partial<LabSizes>;
@@ -91,7 +97,8 @@ function parseJson(body: string): { ok: true; value: Record<string, unknown> } |
 export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
   const speed = opts.speed ?? 60;
   if (!(speed > 0)) throw new Error(`the lab's speed must be above 0, got ${speed}`);
-  const dialect = opts.dialect ?? 'spec';
+  const flavor = opts.flavor ?? opts.dialect ?? 'spec';
+  const dialect = flavor;
   const seed = opts.seed ?? randomInt(2 ** 31);
   const rng = new Random(seed ^ 0x5eed);
   const spec = scenarioSpec(opts.scenario, opts.sizes);
@@ -106,15 +113,32 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
   const clock = new SimClock(speed, Date.now() - seedSpanMs);
   const store = new ResourceStore({ now: () => clock.now() });
   const layout = spec.layout ?? 'standard';
-  const profileSet = buildProfiles({ deployed: spec.deployed, rng, createdAt: Date.now() - seedSpanMs, layout, ...(spec.history ? { history: spec.history } : {}) });
-  const profiles = new ProfileStore([profileSet.addon, profileSet.infra, ...profileSet.references.flatMap((r) => [r.addon, r.infra])]);
+  const profileSet = buildProfiles({
+    deployed: spec.deployed,
+    rng,
+    createdAt: Date.now() - seedSpanMs,
+    flavor,
+    layout,
+    ...(spec.history ? { history: spec.history } : {}),
+    ...(spec.referenceTags ? { referenceTags: spec.referenceTags } : {}),
+  });
+  const profiles = new ProfileStore([...profileSet.earlier, profileSet.addon, profileSet.infra, ...profileSet.references.flatMap((r) => [r.addon, r.infra])]);
 
   await mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
   await chmod(opts.stateDir, 0o700);
   // Each lab's audit log starts empty, so the folder's file shows this run's calls only
   await writeFile(paths.audit, '', { mode: 0o600 });
   const audit = new AuditLog(paths.audit);
-  const world = new World({ clock, store, seed, cluster, deployed: { addon: profileSet.addon, infra: profileSet.infra } });
+  const world = new World({
+    clock,
+    store,
+    seed,
+    cluster,
+    deployed: { addon: profileSet.addon, infra: profileSet.infra },
+    flavor,
+    lookup: (uid) => profiles.get(uid),
+    ...(spec.packFailures ? { packFailures: spec.packFailures } : {}),
+  });
   seedWorld(world, spec);
   world.start();
 
@@ -181,6 +205,7 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
       target: spec.target,
       deployed: spec.deployed,
       layout,
+      ...(spec.referenceTags ? { referenceTags: spec.referenceTags } : {}),
       scenario: spec.name,
       summary: spec.summary,
       dialect,

@@ -31,6 +31,9 @@ export interface LabJson {
   controlUrls: { state: string; clock: string; token: string; faults: string; kubeFaults: string };
   scenario: string;
   summary: string;
+  /** `spec`: the spec's service; `palette`: a real Palette. */
+  flavor: 'spec' | 'palette';
+  /** The same as `flavor` (its old name). */
   dialect: 'spec' | 'palette';
   speed: number;
   clusterName: string;
@@ -55,6 +58,8 @@ export interface LabFilesInput {
   /** The orchestration pack version deployed, and which packs the site's profiles hold. */
   deployed: VmoVersion;
   layout: SiteLayout;
+  /** Pack tags a version's reference profiles carry instead of the stack's (the scenario's). */
+  referenceTags?: Partial<Record<VmoVersion, Record<string, string>>>;
   scenario: string;
   summary: string;
   dialect: 'spec' | 'palette';
@@ -76,9 +81,9 @@ export const labFilePaths = (stateDir: string) => ({
  * per pack whose tag changes between the versions, the tag of each version after the deployed one
  * (what the lab's reference profiles hold, so both kinds of params plan the same hops).
  */
-export function labMoveWith(deployed: VmoVersion, layout: SiteLayout): Record<string, Record<string, string>> {
+export function labMoveWith(deployed: VmoVersion, layout: SiteLayout, referenceTags: LabFilesInput['referenceTags'] = {}): Record<string, Record<string, string>> {
   const later = vmoVersions.slice(vmoVersions.indexOf(deployed));
-  const stacks = later.map((v) => ({ v, packs: [...packStack(v, layout).addon, ...packStack(v, layout).infra] }));
+  const stacks = later.map((v) => ({ v, packs: [...packStack(v, layout).addon, ...packStack(v, layout).infra].map((p) => ({ ...p, tag: referenceTags[v]?.[p.name] ?? p.tag })) }));
   const out: Record<string, Record<string, string>> = {};
   for (const pack of stacks[0]?.packs ?? []) {
     if (pack.name === 'virtual-machine-orchestrator') continue;
@@ -141,7 +146,7 @@ export function labParams(input: LabFilesInput, withReferences = false): Record<
     target: input.target,
     ...(withReferences
       ? { references: input.references.map((r) => ({ version: r.version, addon: r.addon, infra: r.infra, labels: r.labels })) }
-      : { moveWith: labMoveWith(input.deployed, input.layout) }),
+      : { moveWith: labMoveWith(input.deployed, input.layout, input.referenceTags) }),
     site,
     kubevirt: { namespace: 'kubevirt', name: 'kubevirt' },
     cdi: { name: 'cdi' },
@@ -177,6 +182,7 @@ export function labJson(input: LabFilesInput): LabJson {
     },
     scenario: input.scenario,
     summary: input.summary,
+    flavor: input.dialect,
     dialect: input.dialect,
     speed: input.speed,
     clusterName: input.clusterName,

@@ -1,18 +1,26 @@
 /**
  * What the engine and the steps need from the profile API. The client in this folder implements it
  * over HTTP; the only method that changes anything is `execute`, which the engine alone calls.
- * Everything else reads; the draft → publish steps use `draftMatches` and `isPublished` to settle
- * an ambiguous mutation by looking instead of sending again.
+ * Everything else reads; the steps use `draftMatches`, `isPublished`, `findProfileVersion` and the
+ * cluster reads to settle an ambiguous mutation by looking instead of sending again.
  */
 import type { PaletteMutation } from '../engine/mutation.js';
 import type { PackRegistryApi } from './registry.js';
+import type { ClusterDoc, ClusterEvent, ClusterNotification, RepaveStatus } from './cluster-types.js';
+import type { FlavorChoice } from './flavor.js';
 import type { DeployedProfileDoc, DraftBody, DraftCheck, PackManifest, ProfileDoc, ProfileSummary, ReadOptions } from './types.js';
 
 export type * from './types.js';
+export type * from './cluster-types.js';
+export type { FlavorChoice } from './flavor.js';
 
 export interface PaletteApi {
-  /** Sends one mutation (PUT a draft, PATCH publish). Called only through the engine's journaled gateway. */
+  /** Sends one mutation (PUT a draft, PATCH publish, clone, apply, repave approval). Called only through the engine's journaled gateway. */
   execute(request: PaletteMutation, signal?: AbortSignal): Promise<void>;
+  /** The spec's service or a real Palette, decided once (params, first profile read, or adopted from the journal). */
+  flavor(opts?: ReadOptions): Promise<FlavorChoice>;
+  /** Takes the session's journaled choice, so a resumed session keeps the flavor it started with. */
+  adoptFlavor(choice: FlavorChoice): void;
   /** `GET /v1/clusterprofiles` (every page). */
   listProfiles(opts?: ReadOptions): Promise<ProfileSummary[]>;
   /**
@@ -22,7 +30,7 @@ export interface PaletteApi {
   getProfile(uid: string, opts?: ReadOptions & { manifests?: boolean }): Promise<ProfileDoc>;
   /** `GET /v1/clusterprofiles/{uid}/packs/{packName}/manifests` (palette dialect; the spec's shows them inline). */
   getPackManifests(profileUid: string, packName: string, opts?: ReadOptions): Promise<PackManifest[]>;
-  /** `GET /v1/{clusters|spectroclusters}/{uid}/profiles`: what the cluster runs. */
+  /** What the cluster runs: names, version labels, packs (per flavor: the profiles read, or the cluster's attached templates). */
   getClusterProfiles(clusterUid: string, opts?: ReadOptions): Promise<DeployedProfileDoc[]>;
   /** Reads the profile and compares its draft with a PUT body: catches the API's silent no-op. */
   draftMatches(uid: string, body: DraftBody, opts?: ReadOptions): Promise<DraftCheck>;
@@ -30,4 +38,14 @@ export interface PaletteApi {
   isPublished(uid: string, version: string, opts?: ReadOptions): Promise<boolean>;
   /** The pack registry (every pack version's defaults and tags); absent on clients that cannot read one. */
   readonly registry?: PackRegistryApi;
+  /** A profile version by name and label (settles a clone whose answer was lost: never a second copy). */
+  findProfileVersion(name: string, version: string, opts?: ReadOptions & { near?: ProfileDoc }): Promise<ProfileSummary | undefined>;
+  /** Real Palette: `GET /v1/spectroclusters/{uid}`. */
+  getCluster(clusterUid: string, opts?: ReadOptions): Promise<ClusterDoc>;
+  /** Real Palette: the cluster's latest events, newest first (pages followed up to `limit`). */
+  listClusterEvents(clusterUid: string, opts?: ReadOptions & { limit?: number }): Promise<ClusterEvent[]>;
+  /** Real Palette: the cluster's notifications not yet done (a pending profile update). */
+  listPendingNotifications(clusterUid: string, opts?: ReadOptions): Promise<ClusterNotification[]>;
+  /** Real Palette: whether a node rebuild waits for approval, and why. */
+  getRepaveStatus(clusterUid: string, opts?: ReadOptions): Promise<RepaveStatus>;
 }

@@ -8,15 +8,25 @@
  * `execute`: if its answer is lost, repeating it blindly could publish twice or fail confusingly
  * (a second publish finds no draft). The engine's journaled gateway instead calls the step's
  * `settle` callback, which reads the profile with `isPublished` and only then decides to resend.
+ * The same holds for a real Palette's clone, apply and repave approval: sent once, settled by reading.
+ *
+ * Flavor: the spec's service or a real Palette (flavor.ts), chosen once: from the params, or from
+ * the first profile read (`auto`), or adopted from the session's journal. It decides where "what the
+ * cluster runs" comes from, and whether a PUT may change a version object's label.
  */
 import { z } from 'zod';
 import { systemClock, type Clock } from '../engine/clock.js';
 import type { PaletteMutation } from '../engine/mutation.js';
 import type { Redactor } from '../session/redact.js';
 import type { PaletteApi } from './api.js';
+import { InputError } from '../errors.js';
+import { ClusterReads } from './cluster-reads.js';
+import { deployedFromCluster } from './cluster-normalize.js';
+import type { ClusterDoc, ClusterEvent, ClusterNotification, RepaveStatus } from './cluster-types.js';
 import { compareDraft } from './draft-check.js';
 import { assertDraftShape } from './draft-body.js';
 import { badResponse, type CallInfo } from './errors.js';
+import { chooseFlavor, type FlavorChoice, type FlavorSetting, type Versioning } from './flavor.js';
 import { describeIssues } from './issues.js';
 import { classifyMutation } from './mutations.js';
 import { toDeployedProfiles, toPackManifests, toProfileDoc } from './normalize.js';
@@ -26,7 +36,7 @@ import { RegistryReads } from './registry-client.js';
 import { defaultRetryPolicy, type RetryInfo, type RetryPolicy } from './retry.js';
 import { ClusterProfilesSchema, ManifestEntitiesSchema, ProfileListSchema, ProfileSchema } from './schemas.js';
 import { Transport, displayUrl, type Call } from './transport.js';
-import type { DeployedProfileDoc, DraftBody, DraftCheck, PackManifest, ProfileDoc, ProfileSummary, ReadOptions } from './types.js';
+import type { DeployedProfileDoc, DraftBody, DraftCheck, PackManifest, PaletteDialect, ProfileDoc, ProfileSummary, ReadOptions } from './types.js';
 
 export interface PaletteClientOptions {
   /** e.g. `https://api.spectrocloud.com` (a trailing `/v1` is tolerated). */
@@ -44,6 +54,12 @@ export interface PaletteClientOptions {
   clock?: Clock;
   /** Requests per second by path prefix (rate-limit.ts); none when left out. */
   rateLimits?: RateLimits;
+  /** `palette.flavor` of the params (default `auto`). */
+  flavor?: FlavorSetting;
+  /** `palette.versioning` of the params (default `clone`). */
+  versioning?: Versioning;
+  /** With `auto`: a profile to read when the flavor is needed before any profile was read. */
+  probeUid?: string;
 }
 
 /** Lists are paged by Palette; this many pages is far beyond any real project and stops a loop. */
@@ -56,6 +72,11 @@ export class PaletteClient implements PaletteApi {
   private readonly baseUrl: string;
   /** The pack registry's reads, memoized for as long as this client lives (one session run). */
   readonly registry: PackRegistry = new PackRegistry(new RegistryReads((call, schema) => this.getJson(call, schema)));
+  private readonly cluster: ClusterReads;
+  private chosen: FlavorChoice | undefined;
+  private choosing: Promise<FlavorChoice> | undefined;
+  /** The dialect of the first profile read: what `auto` decides from. */
+  private seenDialect: PaletteDialect | undefined;
 
   constructor(private readonly opts: PaletteClientOptions) {
     opts.redactor.add(opts.apiKey);
@@ -72,22 +93,73 @@ export class PaletteClient implements PaletteApi {
       ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
       ...(opts.rateLimits ? { limiter: new RateLimiter(opts.rateLimits) } : {}),
     });
+    this.cluster = new ClusterReads((call, schema) => this.getJson(call, schema), opts.projectUid);
+  }
+
+  async flavor(opts: ReadOptions = {}): Promise<FlavorChoice> {
+    if (this.chosen) return this.chosen;
+    // Concurrent callers (reads started together) share one decision and at most one probe read.
+    this.choosing ??= this.decideFlavor(opts).finally(() => (this.choosing = undefined));
+    return this.choosing;
+  }
+
+  private async decideFlavor(opts: ReadOptions): Promise<FlavorChoice> {
+    const setting = this.opts.flavor ?? 'auto';
+    const versioning = this.opts.versioning ?? 'clone';
+    let choice = chooseFlavor(setting, versioning, this.seenDialect);
+    if (!choice && this.opts.probeUid) choice = chooseFlavor(setting, versioning, (await this.getProfile(this.opts.probeUid, { ...opts, manifests: false })).dialect);
+    if (!choice) {
+      throw new InputError('palette.flavor-unknown', "Cannot tell whether the profile API is the spec's service or a real Palette: no profile has been read yet.", {
+        hint: 'Set palette.flavor (spec or palette) in the params file.',
+      });
+    }
+    this.chosen ??= choice;
+    return this.chosen;
+  }
+
+  adoptFlavor(choice: FlavorChoice): void {
+    this.chosen = choice;
   }
 
   async execute(request: PaletteMutation, signal?: AbortSignal): Promise<void> {
     const mutation = classifyMutation(request);
     const where = `${request.method} ${request.path}`;
-    if (mutation.kind === 'put') assertDraftShape(request.body, where);
+    if (mutation.kind === 'put') {
+      assertDraftShape(request.body, where);
+      await this.refuseRename(mutation.uid, request.body, where, signal);
+    }
     await this.transport.send({
       method: request.method,
       path: request.path,
       ...(request.body !== undefined ? { body: request.body } : {}),
-      // A PUT replaces the whole draft: repeating it is harmless. Anything else (publish above all)
-      // is sent once; an ambiguous failure is settled by reading, never by resending blindly.
+      // A PUT replaces the whole draft: repeating it is harmless. Anything else (a publish, a clone,
+      // an apply, a repave approval) is sent once; an ambiguous failure is settled by reading.
       retry: mutation.kind === 'put',
-      ...(mutation.kind !== 'other' ? { notFound: this.profileNotFound(mutation.uid) } : {}),
+      ...this.mutationNotFound(mutation),
       ...(signal ? { signal } : {}),
     });
+  }
+
+  /**
+   * The last line of defence of the palette flavor: a PUT must keep the version object's own label
+   * (another label renames the deployed version in place; the steps clone instead). Nothing is sent.
+   */
+  private async refuseRename(uid: string, body: DraftBody, where: string, signal?: AbortSignal): Promise<void> {
+    if ((await this.flavor(signal ? { signal } : {})).flavor !== 'palette') return;
+    const current = await this.getProfile(uid, { manifests: false, ...(signal ? { signal } : {}) });
+    if (current.version === body.spec.version) return;
+    throw new InputError('palette.unsafe-draft', `Refusing to send the draft for ${where}: it changes spec.version of ${current.name} ${current.version} to ${body.spec.version}, which on Palette renames that version in place (the version the cluster runs, and the way back to it, would be gone).`, {
+      hint: 'Nothing was sent. A new version is made by cloning the deployed one (palette.versioning: clone); to edit the deployed version keep its label (in-place).',
+      where,
+    });
+  }
+
+  private mutationNotFound(mutation: ReturnType<typeof classifyMutation>): { notFound?: { message: string; hint: string } } {
+    if (mutation.kind === 'put' || mutation.kind === 'publish' || mutation.kind === 'clone') return { notFound: this.profileNotFound(mutation.uid) };
+    if (mutation.kind === 'apply' || mutation.kind === 'repave') {
+      return { notFound: { message: `Cluster ${mutation.clusterUid} (or a profile version named in the request) was not found in project ${this.opts.projectUid}`, hint: 'Check cluster.uid in the params file and that the new versions exist.' } };
+    }
+    return {};
   }
 
   async listProfiles(opts: ReadOptions = {}): Promise<ProfileSummary[]> {
@@ -107,6 +179,7 @@ export class PaletteClient implements PaletteApi {
     const call: Call = { method: 'GET', path: `/v1/clusterprofiles/${seg(uid)}`, retry: true, notFound: this.profileNotFound(uid), ...sig(opts) };
     const { raw, parsed } = await this.getParsed(call, ProfileSchema);
     const doc = toProfileDoc(raw, parsed);
+    this.seenDialect ??= doc.dialect;
     if (doc.dialect === 'palette' && opts.manifests !== false) await this.fillManifests(doc, opts);
     return doc;
   }
@@ -125,7 +198,13 @@ export class PaletteClient implements PaletteApi {
     return toPackManifests(await this.getJson(call, ManifestEntitiesSchema));
   }
 
+  /**
+   * What the cluster runs. The spec flavor reads `/v1/{clusters|spectroclusters}/{uid}/profiles`; a
+   * real Palette's `/profiles` gives only an integer revision, so the palette flavor reads the
+   * cluster object's attached templates, whose `profileVersion` is the label.
+   */
   async getClusterProfiles(clusterUid: string, opts: ReadOptions = {}): Promise<DeployedProfileDoc[]> {
+    if ((await this.flavor(opts)).flavor === 'palette') return deployedFromCluster(await this.cluster.cluster(clusterUid, opts));
     const { clusterCollection } = this.opts;
     const path = `/v1/${clusterCollection}/${seg(clusterUid)}/profiles`;
     const other = clusterCollection === 'clusters' ? 'spectroclusters' : 'clusters';
@@ -142,6 +221,35 @@ export class PaletteClient implements PaletteApi {
     return toDeployedProfiles(await this.getJson(call, ClusterProfilesSchema));
   }
 
+  getCluster(clusterUid: string, opts: ReadOptions = {}): Promise<ClusterDoc> {
+    return this.cluster.cluster(clusterUid, opts);
+  }
+
+  listClusterEvents(clusterUid: string, opts: ReadOptions & { limit?: number } = {}): Promise<ClusterEvent[]> {
+    return this.cluster.events(clusterUid, opts);
+  }
+
+  listPendingNotifications(clusterUid: string, opts: ReadOptions = {}): Promise<ClusterNotification[]> {
+    return this.cluster.pendingNotifications(clusterUid, opts);
+  }
+
+  getRepaveStatus(clusterUid: string, opts: ReadOptions = {}): Promise<RepaveStatus> {
+    return this.cluster.repave(clusterUid, opts);
+  }
+
+  /**
+   * The version `version` of the profile named `name`, if it exists: first in `near`'s
+   * `spec.versions` (a real Palette lists every version of a profile there, with its uid), then in
+   * the profile list by name and version, as the terraform provider finds one.
+   */
+  async findProfileVersion(name: string, version: string, opts: ReadOptions & { near?: ProfileDoc } = {}): Promise<ProfileSummary | undefined> {
+    const near = opts.near;
+    if (near && near.name === name && near.version === version) return { uid: near.uid, name, version };
+    const ref = near?.name === name ? near.versionRefs.find((v) => v.version === version && v.uid) : undefined;
+    if (ref?.uid) return { uid: ref.uid, name, version };
+    return (await this.listProfiles(opts)).find((p) => p.name === name && p.version === version);
+  }
+
   async draftMatches(uid: string, body: DraftBody, opts: ReadOptions = {}): Promise<DraftCheck> {
     const wantsManifests = body.spec.template.packs.some((p) => (p.manifests ?? []).length > 0);
     return compareDraft(await this.getProfile(uid, { ...opts, manifests: wantsManifests }), body);
@@ -149,7 +257,8 @@ export class PaletteClient implements PaletteApi {
 
   async isPublished(uid: string, version: string, opts: ReadOptions = {}): Promise<boolean> {
     const doc = await this.getProfile(uid, { ...opts, manifests: false });
-    if (doc.draftVersion === version && doc.publishedVersion !== version) return false;
+    // A draft under this label is not published yet, even when the label was published before (an in-place edit).
+    if (doc.draftVersion === version) return false;
     return doc.publishedVersion === version || doc.versions.includes(version);
   }
 

@@ -117,6 +117,10 @@ function shapeProblems(body: unknown): string[] {
     template.packs.forEach((p, i) => {
       if (!isObject(p) || typeof p.name !== 'string' || p.name === '' || typeof p.tag !== 'string' || p.tag === '') problems.push(`spec.template.packs[${i}] lacks a name or a tag`);
     });
+    // A pack listed twice (read that way, or built that way) leaves the API to pick one: never send it.
+    const names = template.packs.map((p) => (isObject(p) ? p.name : undefined)).filter((n): n is string => typeof n === 'string' && n !== '');
+    const twice = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+    if (twice.length > 0) problems.push(`it lists pack${twice.length > 1 ? 's' : ''} ${twice.join(', ')} more than once`);
   }
   if (typeof spec.version !== 'string' || !isVersionLabel(spec.version)) problems.push(`spec.version ${JSON.stringify(spec.version)} is not a version label (${versionLabelRule})`);
   return problems;
@@ -124,7 +128,7 @@ function shapeProblems(body: unknown): string[] {
 
 function refuse(problems: string[], where: string): never {
   throw new InputError('palette.unsafe-draft', `Refusing to send the draft for ${where}: ${problems.join('; ')}.`, {
-    hint: 'Nothing was sent. The draft must list every current pack under spec.template.packs and carry a new, unused version label.',
+    hint: "Nothing was sent. The draft must list every current pack once, under spec.template.packs, and carry the right version label (the spec's service: a new, unused one; a real Palette: the version object's own, new versions come from a clone).",
     where,
   });
 }
@@ -136,24 +140,43 @@ export function assertDraftShape(body: unknown, where: string): asserts body is 
 }
 
 /**
- * Refuses (InputError, exit 2, nothing sent) a body that carries `spec.packs`, drops a pack the
- * profile has, or reuses the current or any published version label. Overwriting an unpublished
+ * How the draft's version label must relate to the object it is written to. `new` (the spec's
+ * service): a new, unused label, since a version is a label on the same object. `own` (a real
+ * Palette): exactly the object's own label, since there each version is its own object and a PUT
+ * with another label would rename the deployed version in place and lose the way back.
+ */
+export type LabelRule = 'new' | 'own';
+
+/**
+ * Refuses (InputError, exit 2, nothing sent) a body that carries `spec.packs`, lists a pack twice,
+ * drops a pack the profile has, or breaks the label rule. Under `new`, overwriting an unpublished
  * draft under its own label is allowed: that is how an interrupted draft write is redone.
  */
-export function assertSafeDraft(before: ProfileDoc, body: unknown): asserts body is DraftBody {
-  const where = `profile ${before.name} (${before.uid})`;
+export function assertSafeDraft(before: ProfileDoc, body: unknown, rule: LabelRule = 'new'): asserts body is DraftBody {
+  const problems = draftProblems(before, body, rule);
+  if (problems.length > 0) refuse(problems, `profile ${before.name} (${before.uid})`);
+}
+
+/** What `assertSafeDraft` refuses a body for, one reason per entry (empty: safe to send). */
+export function draftProblems(before: ProfileDoc, body: unknown, rule: LabelRule = 'new'): string[] {
   const problems = shapeProblems(body);
-  if (problems.length === 0) {
-    const b = body as DraftBody;
-    const sent = new Set(b.spec.template.packs.map((p) => p.name));
-    const dropped = before.packs.filter((p) => !sent.has(p.name)).map((p) => p.name);
-    if (dropped.length > 0) problems.push(`it drops pack${dropped.length > 1 ? 's' : ''} ${dropped.join(', ')}`);
-    if (b.metadata.uid !== before.uid) problems.push(`its metadata.uid ${b.metadata.uid} is not the profile's`);
-    const label = b.spec.version;
-    const published = new Set([...before.versions, ...(before.publishedVersion !== undefined ? [before.publishedVersion] : [])]);
-    const draftLabel = before.draftVersion !== undefined && !published.has(before.draftVersion) ? before.draftVersion : undefined;
-    if (published.has(label)) problems.push(`version ${label} is already published`);
-    else if (label === before.version && label !== draftLabel) problems.push(`version ${label} is the profile's current version`);
+  if (problems.length > 0) return problems;
+  const b = body as DraftBody;
+  const sent = new Set(b.spec.template.packs.map((p) => p.name));
+  const dropped = before.packs.filter((p) => !sent.has(p.name)).map((p) => p.name);
+  if (dropped.length > 0) problems.push(`it drops pack${dropped.length > 1 ? 's' : ''} ${dropped.join(', ')}`);
+  if (b.metadata.uid !== before.uid) problems.push(`its metadata.uid ${b.metadata.uid} is not the profile's`);
+  problems.push(...labelProblems(before, b.spec.version, rule));
+  return problems;
+}
+
+function labelProblems(before: ProfileDoc, label: string, rule: LabelRule): string[] {
+  if (rule === 'own') {
+    return label === before.version ? [] : [`it changes spec.version of version ${before.version} to ${label}: on Palette that renames the deployed version in place (clone it to a new version instead)`];
   }
-  if (problems.length > 0) refuse(problems, where);
+  const published = new Set([...before.versions, ...(before.publishedVersion !== undefined ? [before.publishedVersion] : [])]);
+  const draftLabel = before.draftVersion !== undefined && !published.has(before.draftVersion) ? before.draftVersion : undefined;
+  if (published.has(label)) return [`version ${label} is already published`];
+  if (label === before.version && label !== draftLabel) return [`version ${label} is the profile's current version`];
+  return [];
 }

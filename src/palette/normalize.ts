@@ -31,6 +31,7 @@ export function toProfileDoc(raw: Record<string, unknown>, parsed: ProfileJson):
     annotations: metadata.annotations ?? {},
     labels: metadata.labels ?? {},
     versions: (spec.versions ?? []).map((v) => v.version),
+    versionRefs: (spec.versions ?? []).map((v) => (v.uid ? { version: v.version, uid: v.uid } : { version: v.version })),
   };
   if (spec.template) {
     const packs = packsOf(spec.template);

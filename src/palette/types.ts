@@ -50,6 +50,8 @@ export interface ProfileDoc {
   draftVersion?: string;
   /** Every published label, oldest first (`spec.versions[]`; the spec dialect has none). */
   versions: string[];
+  /** `spec.versions[]` with their uids: on a real Palette each version is its own object. */
+  versionRefs: Array<{ version: string; uid?: string }>;
   packServerRefs: unknown[];
   annotations: Record<string, string>;
   labels: Record<string, string>;

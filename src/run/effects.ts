@@ -40,6 +40,9 @@ export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 're
     timeoutMs: params.palette.timeout,
     redactor,
     rateLimits: { ...defaultRateLimits, ...params.palette.rateLimits },
+    flavor: params.palette.flavor,
+    versioning: params.palette.versioning,
+    probeUid: params.profiles.addon.uid,
     ...(log ? { onRetry: (info: { attempt: number; reason: string; delayMs: number }) => log({ level: 'warn', message: `profile API: ${info.reason}; retry ${info.attempt} in ${Math.round(info.delayMs)}ms` }) } : {}),
   });
 }

@@ -82,7 +82,7 @@ export function LabShellFrame({ meta, entries, doing, onQuit }: { meta: SessionM
 }
 
 /** Draws the shell at once and returns; the caller starts the lab meanwhile. */
-export function openLabShell(io: RunIO, opts: { scenario: string; rehearsal: boolean }): LabShell {
+export function openLabShell(io: RunIO, opts: { scenario: string; rehearsal: boolean; flavor: 'spec' | 'palette' }): LabShell {
   const { title, entries } = runbookOutline(bundledRunbook());
   const meta: SessionMeta = {
     id: 'starting…',
@@ -97,7 +97,8 @@ export function openLabShell(io: RunIO, opts: { scenario: string; rehearsal: boo
     cluster: { name: `the lab (${opts.scenario})` },
   };
   let quit = false;
-  const doing = `Starting the embedded lab: a simulated Palette profile API and Kubernetes cluster on 127.0.0.1, scenario "${opts.scenario}"`;
+  const api = opts.flavor === 'palette' ? 'a simulated Palette (versions by clone, applied to the cluster)' : "a simulated profile API (the spec's service)";
+  const doing = `Starting the embedded lab: ${api} and Kubernetes cluster on 127.0.0.1, scenario "${opts.scenario}"`;
   const ink = render(<LabShellFrame meta={meta} entries={entries} doing={doing} onQuit={() => (quit = true)} />, {
     stdout: io.stdout,
     stdin: io.stdin,

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
+import { isPendingUid } from '../palette/mutations.js';
 import type { DraftLive, DraftOutput } from '../steps/hop/draft.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { foldedCount, foldImageTags, type DiffLine } from './diff-fold.js';
@@ -27,7 +28,8 @@ export function DraftScreen({ step, height, isActive, inGate }: StepScreenProps)
   const notApplied = live?.notApplied ?? out?.notApplied;
   const packs = useMemo(() => (draft?.packs ?? []).map((p) => ({ p, folded: foldImageTags(p.diff.patch) })), [draft]);
   const diff: DiffLine[] = useMemo(() => packs.flatMap(({ p, folded }) => (folded.length ? [{ kind: 'title' as const, text: `--- ${p.name} values` }, ...folded] : [])), [packs]);
-  const room = inGate ? IN_GATE_LINES : Math.max(4, height - 8 - packs.length * 2);
+  const howLine = draft?.how === 'clone' || draft?.how === 'existing' || draft?.how === 'in-place' ? 1 : 0;
+  const room = inGate ? IN_GATE_LINES : Math.max(4, height - 8 - howLine - packs.length * 2);
   const scroll = useScroll({ total: diff.length, page: room, textAt: (i) => diff[i]?.text ?? '' });
   useScreenKeys((input, key) => void scroll.handle(keyPress(input, key)), { isActive: isActive && !inGate && diff.length > room, capture: scroll.typing });
 
@@ -45,8 +47,15 @@ export function DraftScreen({ step, height, isActive, inGate }: StepScreenProps)
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        <Text bold>Draft of {sanitizeText(draft.name, { max: 200 })}</Text> <Text dimColor>({draft.uid})</Text> version <Text bold>{draft.fromVersion}</Text> → <Text bold>{draft.toVersion}</Text>
+        <Text bold>Draft of {sanitizeText(draft.name, { max: 200 })}</Text> <Text dimColor>({isPendingUid(draft.uid) ? 'a new version: its uid comes with the clone' : draft.uid})</Text> version <Text bold>{draft.fromVersion}</Text> → <Text bold>{draft.toVersion}</Text>
       </Text>
+      {draft.how === 'clone' || draft.how === 'existing' ? (
+        <Text dimColor wrap="truncate-end">
+          A new version object ({draft.how === 'clone' ? 'cloned from' : 'next to'} {draft.fromVersion}, uid {draft.source?.uid ?? '?'}, which stays as it is).
+        </Text>
+      ) : draft.how === 'in-place' ? (
+        <Text dimColor>Edited in place: the version keeps its label.</Text>
+      ) : null}
       {packs.map(({ p, folded }) => {
         const tags = foldedCount(folded);
         return (

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { RunOutcome } from '../engine/runner.js';
-import type { ErrorInfo } from '../errors.js';
+import { InterruptedError, type ErrorInfo } from '../errors.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { ResumeHint } from './ResumeHint.js';
 import { colour } from './theme.js';
@@ -13,6 +13,8 @@ export interface OutcomeProps {
   stepShowsError: boolean;
   inProcessLab: boolean;
 }
+
+const DEFAULT_INTERRUPT_HINT = new InterruptedError().hint;
 
 const errorOf = (outcome: Exclude<RunOutcome, { status: 'done' }>): ErrorInfo => ('toInfo' in outcome.error ? outcome.error.toInfo() : outcome.error);
 
@@ -45,7 +47,15 @@ export function OutcomePanel({ outcome, resumeCommand, reportPath, stepShowsErro
           {title}
         </Text>
         <Text wrap="wrap">{error.message}</Text>
-        {error.hint && outcome.status === 'awaitingApproval' ? <Text wrap="wrap">{error.hint}</Text> : <ResumeHint command={resumeCommand} inProcessLab={inProcessLab} />}
+        {error.hint && outcome.status === 'awaitingApproval' ? (
+          <Text wrap="wrap">{error.hint}</Text>
+        ) : (
+          <>
+            {/* A declined gate's own words (what waits, the way back); a plain interrupt's hint is the resume line below. */}
+            {error.hint && error.hint !== DEFAULT_INTERRUPT_HINT ? <Text wrap="wrap">{error.hint}</Text> : null}
+            <ResumeHint command={resumeCommand} inProcessLab={inProcessLab} />
+          </>
+        )}
         {report}
         <Text dimColor>q exit · [ ] look at the steps</Text>
       </Box>

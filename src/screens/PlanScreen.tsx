@@ -89,7 +89,8 @@ export function PlanScreen({ step, isActive, height, width }: StepScreenProps) {
   }
   const ladder = [out.deployed, ...out.hops.map((h) => h.to)].join(' ─▶ ');
   const hopLines = out.hops.reduce((n, h) => n + 1 + h.profiles.reduce((m, p) => m + 1 + p.packs.length + (p.stays?.length ? 1 : 0), 0), 0);
-  const tableHeight = Math.max(3, height - hopLines - (out.versionSource ? 1 : 0) - out.notes.length - 8);
+  const wayBack = out.wayBack ?? [];
+  const tableHeight = Math.max(3, height - hopLines - (out.versionSource ? 1 : 0) - out.notes.length - (wayBack.length ? wayBack.length + 1 : 0) - 8);
   const ok = colour('pass');
   return (
     <Box flexDirection="column">
@@ -118,6 +119,12 @@ export function PlanScreen({ step, isActive, height, width }: StepScreenProps) {
       {out.notes.map((n, i) => (
         <Text key={i} dimColor wrap="wrap">
           • {n}
+        </Text>
+      ))}
+      {wayBack.length ? <Text bold>The way back</Text> : null}
+      {wayBack.map((w) => (
+        <Text key={w.role} dimColor wrap="wrap">
+          • {w.name} {w.version} (uid {w.uid}): {w.how}
         </Text>
       ))}
     </Box>

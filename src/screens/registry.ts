@@ -11,6 +11,8 @@ import { CustomizeScreen } from './CustomizeScreen.js';
 import { MigrationsScreen } from './MigrationsScreen.js';
 import { DiagnoseScreen } from './DiagnoseScreen.js';
 import { RecoverScreen } from './RecoverScreen.js';
+import { ApplyScreen } from './ApplyScreen.js';
+import { RepaveScreen } from './RepaveScreen.js';
 
 const screens: Record<string, StepScreen> = {
   preflight: PreflightScreen,
@@ -23,6 +25,8 @@ const screens: Record<string, StepScreen> = {
   verify: VerifyScreen,
   draft: DraftScreen,
   reconcile: ReconcileScreen,
+  apply: ApplyScreen,
+  repave: RepaveScreen,
 };
 
 export function screenFor(kind: string): StepScreen {

@@ -4,6 +4,8 @@ import { verifyStep } from './verify/verify.js';
 import { draftStep } from './hop/draft.js';
 import { publishStep } from './hop/publish.js';
 import { reconcileStep } from './hop/reconcile.js';
+import { applyStep } from './hop/apply.js';
+import { repaveStep } from './hop/repave.js';
 import { reportStep } from './report.js';
 import { preflightStep } from './preflight/preflight.js';
 import { snapshotStep } from './snapshot/snapshot.js';
@@ -19,6 +21,8 @@ export function builtinSteps(): StepRegistry {
     customizeStep,
     draftStep,
     publishStep,
+    applyStep,
+    repaveStep,
     reconcileStep,
     migrationsStep,
     diagnoseStep,

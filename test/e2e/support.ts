@@ -17,9 +17,9 @@ export interface ServedLab {
   stop(): Promise<void>;
 }
 
-export async function serveLab(scenario: string, speed = 300): Promise<ServedLab> {
+export async function serveLab(scenario: string, speed = 300, flavor: 'spec' | 'palette' = 'spec'): Promise<ServedLab> {
   const dir = mkdtempSync(join(tmpdir(), `up-e2e-${scenario}-`));
-  const proc: ChildProcess = spawn(process.execPath, [CLI, 'lab', '--serve', '--scenario', scenario, '--state-dir', dir, '--speed', String(speed)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const proc: ChildProcess = spawn(process.execPath, [CLI, 'lab', '--serve', '--scenario', scenario, '--state-dir', dir, '--speed', String(speed), '--flavor', flavor], { stdio: ['ignore', 'ignore', 'inherit'] });
   const labJson = join(dir, 'lab.json');
   const started = Date.now();
   while (!existsSync(labJson)) {
@@ -76,4 +76,4 @@ export function latestSession(stateDir: string): string {
   return join(sessions, ids[ids.length - 1]!);
 }
 
-export const approveAll = ['--approve', 'draft,publish,cancel-migrations', '--approve-all-restarts'];
+export const approveAll = ['--approve', 'draft,publish,apply,cancel-migrations', '--approve-all-restarts'];

@@ -1,8 +1,8 @@
 /**
- * The TUI end to end in a real pseudo-terminal: tmux (on a private socket) runs `upgrade-pilot lab`;
- * the test presses the keys an operator would and reads the screen at every step. The first gate
- * is walked at 80x24 (its options and the key line on screen, a key typed as it appears dropped),
- * the rest at 120x40.
+ * The TUI end to end in a real pseudo-terminal: tmux (on a private socket) runs `upgrade-pilot lab`
+ * (a lab playing a real Palette, as `npm start` does); the test presses the keys an operator would
+ * and reads the screen at every step. The first gate is walked at 80x24 (its options and the key
+ * line on screen, a key typed as it appears dropped), the rest at 120x40.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -76,6 +76,8 @@ describe('TUI in a real terminal', () => {
     let s = await waitFor('Enter: close this guide and go on');
     expect(s).toMatch(/LAB +LIVE/);
     expect(s).toContain('Welcome to the upgrade-pilot lab.');
+    // `npm start` plays a real Palette, and says so.
+    expect(s).toMatch(/Profile API: a real Palette\. Each hop clones/);
     // The guide says what ran meanwhile (read-only) and that the first change waits.
     s = await waitFor('While you read this, these read-only steps ran');
     send('Enter');
@@ -88,28 +90,31 @@ describe('TUI in a real terminal', () => {
     await answer('c');
 
     // At 80x24 the whole gate is on screen: its title down to the key line on the last row.
-    s = await waitFor(/GATE: Write the draft of vmo-infra[\s\S]*y n choose .*\? help/);
+    s = await waitFor(/GATE: Create vmo-infra 1\.5\.0 \(clone\)[\s\S]*y n choose .*\? help/);
     expect(s.trimEnd().split('\n').length).toBeLessThanOrEqual(24);
-    expect(s).toContain('[y] Write draft');
+    expect(s).toContain('[y] Clone and write draft');
     expect(s).toMatch(/❯ \[n\] Not now/);
     // A y typed as the gate appears (meant for what was there before) writes nothing.
     send('y');
     await new Promise((r) => setTimeout(r, 300));
     expect(sentChanges(state)).toEqual([]);
-    expect(screen()).toMatch(/GATE: Write the draft of vmo-infra/);
+    expect(screen()).toMatch(/GATE: Create vmo-infra 1\.5\.0 \(clone\)/);
     tmux('resize-window', '-t', 'tui', '-x', '120', '-y', '40');
 
     for (const hop of [1, 2]) {
-      s = await waitFor(/GATE: Write the draft of vmo-infra/);
+      s = await waitFor(/GATE: Create vmo-infra 1\.[56]\.0 \(clone\) and write its draft/);
       expect(s).toMatch(new RegExp(`Hop ${hop}/2`));
       expect(s).toMatch(/❯ \[n\] Not now/); // the safe option is focused
       await answer('y');
-      await waitFor(/GATE: Write the draft of vmo-core-addon/);
+      await waitFor(/GATE: Create vmo-core-addon 1\.[56]\.0 \(clone\) and write its draft/);
       await answer('y');
       s = await waitFor(/GATE: Publish vmo-infra/);
-      expect(s).toMatch(/reconciles against/);
+      expect(s).toMatch(/No cluster changes/);
       await answer('y');
       await waitFor(/GATE: Publish vmo-core-addon/);
+      await answer('y');
+      s = await waitFor(/GATE: Apply vmo-infra 1\.[56]\.0 and vmo-core-addon 1\.[56]\.0 to/);
+      expect(s).toMatch(/replaceWithProfile/);
       await answer('y');
       s = await waitFor(/GATE: Restart VM ns-packs\/build-cache-01/, 90_000);
       expect(s).toMatch(/❯ \[s\] Skip/); // Skip is focused by default
@@ -132,7 +137,7 @@ describe('TUI in a real terminal', () => {
     expect(existsSync(join(session, 'lock'))).toBe(false);
     // One message per gate that waited for a key, then the end; the lab's key in none of them.
     const messages = listener.received.map((r) => JSON.parse(r.body) as { event: string; gate?: string });
-    const hop = ['draft', 'draft', 'publish', 'publish', 'restart'];
+    const hop = ['draft', 'draft', 'publish', 'publish', 'apply', 'restart'];
     expect(messages.map((m) => m.gate ?? m.event)).toEqual(['customize', ...hop, ...hop, 'verify', 'done']);
     const key = (JSON.parse(readFileSync(join(state, 'lab.json'), 'utf8')) as { apiKey?: string }).apiKey;
     if (key) expect(JSON.stringify(listener.received)).not.toContain(key);

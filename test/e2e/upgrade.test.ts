@@ -57,6 +57,46 @@ describe('end to end against `lab --serve`', () => {
     expect(md).toMatch(/## Hop 2: 4\.5\.4 → 4\.6\.3/);
   }, 240_000);
 
+  it('healthy on a real Palette: stops at the apply gate (exit 3) with the versions published and the cluster unchanged; resumed with --approve apply it ends green, one clone, PUT and publish per profile per hop, one apply per hop', async () => {
+    const l = await serveLab('healthy', 300, 'palette');
+    lab = l;
+    const state = mkdtempSync(join(tmpdir(), 'up-e2e-state-'));
+    const env = { UPGRADE_PILOT_API_KEY: l.json.apiKey };
+    const first = await cli(['start', '--params', l.json.params, '--state-dir', state, '--approve', 'draft,publish,cancel-migrations', '--approve-all-restarts'], env);
+    expect(first.code, first.stdout + first.stderr).toBe(3);
+    expect(first.stdout).toMatch(/GATE: Apply vmo-infra 1\.5\.0 and vmo-core-addon 1\.5\.0 to vmo-prod-east/);
+    expect(first.stderr).toMatch(/--approve apply/);
+    const cluster = async () => (await (await l.api(`/v1/spectroclusters/${l.json.clusterUid}`)).json()) as { spec: { clusterProfileTemplates: Array<{ uid: string; name: string; profileVersion: string }> } };
+    expect((await cluster()).spec.clusterProfileTemplates.map((t) => `${t.name} ${t.profileVersion} ${t.uid}`)).toEqual([`vmo-infra 1.4.0 ${l.json.profileUids.infra}`, `vmo-core-addon 1.4.0 ${l.json.profileUids.addon}`]);
+    let audit = await l.audit();
+    expect(applied(audit, 'PATCH').filter((e) => e.path.endsWith('/publish'))).toHaveLength(2);
+    expect(applied(audit, 'PATCH').filter((e) => e.path.includes('/spectroclusters/'))).toEqual([]);
+
+    const second = await cli(['resume', '--state-dir', state, ...approveAll], env);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    const { data } = report(state);
+    expect(data.outcome.status).toBe('done');
+    expect(data.verification?.results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
+    audit = await l.audit();
+    const clones = applied(audit, 'POST');
+    expect(clones).toHaveLength(4);
+    for (const clone of clones) {
+      const uid = /\(([0-9a-f]+)\)$/.exec(clone.note ?? '')![1]!;
+      expect(applied(audit, 'PUT').filter((e) => e.path === `/v1/clusterprofiles/${uid}`)).toHaveLength(1);
+      expect(applied(audit, 'PATCH').filter((e) => e.path === `/v1/clusterprofiles/${uid}/publish`)).toHaveLength(1);
+    }
+    expect(applied(audit, 'PUT')).toHaveLength(4);
+    expect(applied(audit, 'PUT').filter((e) => /renames/.test(e.note ?? ''))).toEqual([]);
+    const applies = applied(audit, 'PATCH').filter((e) => e.path === `/v1/spectroclusters/${l.json.clusterUid}/profiles`);
+    expect(applies.map((e) => e.note)).toEqual([expect.stringMatching(/^apply: vmo-infra 1\.5\.0 replaces 1\.4\.0 .*vmo-core-addon 1\.5\.0 replaces 1\.4\.0/), expect.stringMatching(/^apply: vmo-infra 1\.6\.0 replaces 1\.5\.0/)]);
+    // The versions the cluster ran are still there, untouched: the way back.
+    for (const uid of [l.json.profileUids.addon, l.json.profileUids.infra]) {
+      const doc = (await (await l.api(`/v1/clusterprofiles/${uid}`)).json()) as { spec: { published: { profileVersion: string } } };
+      expect(doc.spec.published.profileVersion).toBe('1.4.0');
+    }
+    expect((await cluster()).spec.clusterProfileTemplates.map((t) => `${t.name} ${t.profileVersion}`)).toEqual(['vmo-infra 1.6.0', 'vmo-core-addon 1.6.0']);
+  }, 360_000);
+
   it('skip-minor, stopped twice with one restart skipped: the report says every decision, both stops, each VM once, the downtime and the way back; the listener hears each stop and the end', async () => {
     lab = await serveLab('skip-minor');
     const listener = await listen('ok');
@@ -69,7 +109,8 @@ describe('end to end against `lab --serve`', () => {
       expect(first.stdout).toMatch(/Known issue: Launcher incompatible after a skipped minor \(3 of 3 symptom\(s\) found\)/);
       const second = await cli(['resume', '--state-dir', state, '--approve', 'cancel-migrations', '--approve-restart', 'ns-adv/win-sb-01', '--skip-restart', 'ns-packs/build-cache-01', ...notify], env);
       expect(second.code, second.stdout + second.stderr).toBe(3);
-      const third = await cli(['resume', '--state-dir', state, '--approve', 'cancel-migrations', '--approve-all-restarts', ...notify], env);
+      // A resume asks a skipped VM again (the operator may have changed their mind): the skip is said again.
+      const third = await cli(['resume', '--state-dir', state, '--approve', 'cancel-migrations', '--approve-all-restarts', '--skip-restart', 'ns-packs/build-cache-01', ...notify], env);
       // The skipped VM stays on the old launcher: verification is red about it, and says so.
       expect(third.code, third.stdout + third.stderr).toBe(1);
 
@@ -78,7 +119,7 @@ describe('end to end against `lab --serve`', () => {
       expect(data.hops).toEqual([]);
       expect(data.stops.map((s) => [s.status, s.step, s.gate, s.resumedWith])).toEqual([
         ['awaitingApproval', 'hop.recover', 'cancel-migrations', '--approve cancel-migrations --approve-restart ns-adv/win-sb-01 --skip-restart ns-packs/build-cache-01'],
-        ['awaitingApproval', 'hop.recover', 'restart', '--approve cancel-migrations --approve-all-restarts'],
+        ['awaitingApproval', 'hop.recover', 'restart', '--approve cancel-migrations --approve-all-restarts --skip-restart ns-packs/build-cache-01'],
         // The end: red verification (resumable, so a stop too).
         ['failed', 'verify', undefined, undefined],
       ]);
@@ -110,7 +151,7 @@ describe('end to end against `lab --serve`', () => {
       const body = md.split('\n## Appendix\n')[0]!;
       expect(body.split('\n').length).toBeLessThan(200);
       expect(body).toMatch(/stopped at a gate \(cancel-migrations\) in hop\.recover/);
-      expect(body).toMatch(/resumed by \S+ with --approve cancel-migrations --approve-all-restarts/);
+      expect(body).toMatch(/resumed by \S+ with --approve cancel-migrations --approve-all-restarts --skip-restart ns-packs\/build-cache-01/);
       expect(body).toMatch(/\| ns-packs\/build-cache-01 \| outstanding \| restart skipped \(flag --skip-restart ns-packs\/build-cache-01\) \|/);
       expect(body).toMatch(/\| ns-adv\/win-sb-01 \| restarted \| sent \S+, running \S+, down \S+ lab time/);
       expect(body).toMatch(/## Way back/);
@@ -182,7 +223,7 @@ describe('end to end against `lab --serve`', () => {
     writeFileSync(params, readFileSync(lab.json.params, 'utf8').replace(lab.json.profileUids.addon, 'no-such-profile'));
     const run = await cli(['rehearse', '--params', params, '--state-dir', state], { UPGRADE_PILOT_API_KEY: lab.json.apiKey });
     expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(run.stdout).toMatch(/✖ preflight/);
+    expect(run.stdout).toMatch(/✖ Preflight checks/);
     expect(run.stderr).toMatch(/no-such-profile/);
     expect((await lab.audit()).filter((e) => e.method !== 'GET')).toEqual([]);
   }, 120_000);

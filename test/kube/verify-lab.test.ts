@@ -62,7 +62,7 @@ describe('verify against the lab', () => {
     expect(result?.results.map((r) => `${r.id}:${r.status}`)).toEqual(['profiles:fail', 'components:fail', 'workloads:pass', 'storage:pass', 'network:pass', 'nodes:pass']);
     expect(byId.profiles?.evidence).toContain('vmo-core-addon: pack virtual-machine-orchestrator at 4.4.10, expected 4.6.3');
     expect(byId.components?.evidence.join('\n')).toMatch(/KubeVirt observed version v1\.2\.0, expected v1\.\d+\.\d+/);
-    expect((result as unknown as { notes: string[] }).notes[0]).toMatch(/^Target virtual-machine-orchestrator 4\.6\.3: KubeVirt v1\.\d+\.\d+, CDI v\S+ \(from reference profile /);
+    expect((result as unknown as { notes: string[] }).notes[0]).toMatch(/^Target virtual-machine-orchestrator 4\.6\.3: KubeVirt v1\.\d+\.\d+, CDI v\S+ \(from the virtual-machine-orchestrator 4\.6\.3 defaults in registry "Palette Registry"/);
     expect(code).toBe(1);
   });
 

@@ -14,7 +14,9 @@ describe.each(['spec', 'palette'] as const)('PaletteClient, %s dialect', (dialec
   let t: TestClient;
   beforeEach(async () => {
     lab = await startLab(dialect);
-    t = labClient(lab, dialect);
+    // The read/write mechanics of each dialect, under the spec's versioning (a draft under a new
+    // label); the palette flavor's refusal of exactly that is tested on its own below.
+    t = labClient(lab, dialect, { flavor: 'spec' });
   });
   afterEach(async () => {
     await lab.close();
@@ -72,8 +74,9 @@ describe.each(['spec', 'palette'] as const)('PaletteClient, %s dialect', (dialec
       ['vmo-infra', INFRA_UID, '2.0.0'],
     ]);
     expect(deployed[0]?.packs[1]).toEqual({ name: 'virtual-machine-orchestrator', tag: '4.7.1', values: NEW_VALUES });
-    if (dialect === 'palette') expect(deployed[0]?.revision).toBe(3);
-    expect(lab.audit.applied().map((e) => e.note)).toEqual(['draft vmo-core 1.3.0', 'publish vmo-core 1.3.0']);
+    // On Palette the PUT renamed 1.2.0 in place: two versions are left (1.1.0, 1.3.0).
+    if (dialect === 'palette') expect(deployed[0]?.revision).toBe(2);
+    expect(lab.audit.applied().map((e) => e.note)).toEqual([dialect === 'palette' ? 'draft vmo-core 1.3.0 (renames 1.2.0 in place)' : 'draft vmo-core 1.3.0', 'publish vmo-core 1.3.0']);
   });
 
   it('lists profiles', async () => {
@@ -129,7 +132,7 @@ describe('PaletteClient, palette dialect specifics', () => {
   });
 
   it('reads manifest content from the manifests endpoint, draft and published apart', async () => {
-    const { client } = labClient(lab, 'palette');
+    const { client } = labClient(lab, 'palette', { flavor: 'spec' });
     const before = await client.getProfile(ADDON_UID);
     const body = buildDraftBody(before, { version: '1.3.0', packs: [{ name: 'prometheus-operator', tag: '65.1.0', manifests: [{ name: 'issuer-selfsigned', content: 'kind: Issuer # v2\n' }] }] });
     await client.execute(putProfileRequest(ADDON_UID, body, 'draft'));
@@ -166,7 +169,7 @@ describe('PaletteClient requests', () => {
   it('send ApiKey and ProjectUid on every request, accept a base URL ending in /v1, and encode uids', async () => {
     const stub = await startStub(jsonAnswer(200, { profiles: [] }));
     try {
-      const { client } = clientFor(`${stub.url}/v1/`, { clusterCollection: 'spectroclusters' });
+      const { client } = clientFor(`${stub.url}/v1/`, { clusterCollection: 'spectroclusters', flavor: 'spec' });
       expect(await client.getClusterProfiles('a b/c')).toEqual([]);
       expect(stub.requests).toHaveLength(1);
       expect(stub.requests[0]?.url).toBe('/v1/spectroclusters/a%20b%2Fc/profiles');
@@ -188,7 +191,7 @@ describe('PaletteClient requests', () => {
       }),
     );
     try {
-      expect(await clientFor(stub.url).client.getClusterProfiles('c')).toEqual([
+      expect(await clientFor(stub.url, { flavor: 'spec' }).client.getClusterProfiles('c')).toEqual([
         { name: 'spec-style', version: '1.0.0', packs: [{ name: 'a', tag: '1' }] },
         { name: 'real', uid: 'u', version: '2.0.0', revision: 4, packs: [{ name: 'b', tag: '2', values: 'x: 1\n' }] },
         { name: 'revision-only', version: '', revision: 7, packs: [] },

@@ -108,6 +108,7 @@ describe('assertSafeDraft', () => {
     ['an invalid label', (b: Json) => (b.spec.version = '1.3'), 'not a version label'],
     ['a pack without a tag', (b: Json) => delete b.spec.template.packs[0].tag, 'packs[0] lacks a name or a tag'],
     ['another profile’s uid', (b: Json) => (b.metadata.uid = 'other'), 'metadata.uid other'],
+    ['a pack listed twice', (b: Json) => b.spec.template.packs.push({ ...b.spec.template.packs[0] }), 'lists pack lb-metallb-helm more than once'],
   ])('refuses %s (exit 2, nothing sent)', (_name, mutate, reason) => {
     const body = good();
     mutate(body);
@@ -131,6 +132,28 @@ describe('assertSafeDraft', () => {
       const doc = docFrom(profile, dialect);
       expect(() => assertSafeDraft(doc, buildDraftBody(doc, change))).not.toThrow();
     }
+  });
+
+  it('a profile read with a pack twice gives a body the guard refuses', () => {
+    const profile = addonProfile();
+    profile.published!.packs.push(structuredClone(profile.published!.packs[1]!));
+    const doc = docFrom(profile, 'palette');
+    expect(refusal(() => assertSafeDraft(doc, buildDraftBody(doc, change))).message).toContain('lists pack virtual-machine-orchestrator more than once');
+  });
+
+  describe('on a real Palette (the label is the version object’s own)', () => {
+    it('accepts the object’s own label, and refuses any other (that would rename the version in place)', () => {
+      expect(() => assertSafeDraft(before, buildDraftBody(before, { ...change, version: '1.2.0' }), 'own')).not.toThrow();
+      const err = refusal(() => assertSafeDraft(before, buildDraftBody(before, change), 'own'));
+      expect(err.message).toContain('it changes spec.version of version 1.2.0 to 1.3.0: on Palette that renames the deployed version in place');
+      expect(err.hint).toContain('Nothing was sent');
+    });
+
+    it('still refuses spec.packs, dropped packs and duplicates', () => {
+      const body = buildDraftBody(before, { ...change, version: '1.2.0' }) as Json;
+      body.spec.template.packs.splice(0, 1);
+      expect(refusal(() => assertSafeDraft(before, body, 'own')).message).toContain('drops pack lb-metallb-helm');
+    });
   });
 
   it('assertDraftShape checks what needs no profile', () => {

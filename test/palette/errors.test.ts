@@ -105,11 +105,19 @@ describe('PaletteClient errors', () => {
   });
 
   it('400: a payload the API refuses is bad input (exit 2), with the API’s reason', async () => {
-    const body = { metadata: { name: 'vmo-core', uid: ADDON_UID }, spec: { type: 'add-on', cloudType: 'all', version: '1.3.0', template: { type: 'add-on', cloudType: 'all', packServerRefs: [], packs: [{ name: 'a', tag: '1' }, { name: 'a', tag: '2' }] } } };
+    const body = { metadata: { name: 'vmo-core', uid: 'someone-else' }, spec: { type: 'add-on', cloudType: 'all', version: '1.3.0', template: { type: 'add-on', cloudType: 'all', packServerRefs: [], packs: [{ name: 'a', tag: '1' }] } } };
     const err = await failure(labClient(lab, 'spec').client.execute(putProfileRequest(ADDON_UID, body, 'draft')));
     expect(err).toBeInstanceOf(PaletteRefusedError);
     expect(err).toMatchObject({ code: 'palette.refused', status: 400, exitCode: 2, apiCode: 'BadRequest' });
-    expect(err.message).toContain('pack a appears more than once');
+    expect(err.message).toContain('does not match the profile');
+  });
+
+  it('a pack listed twice is refused before sending (exit 2, nothing sent)', async () => {
+    const body = { metadata: { name: 'vmo-core', uid: ADDON_UID }, spec: { type: 'add-on', cloudType: 'all', version: '1.3.0', template: { type: 'add-on', cloudType: 'all', packServerRefs: [], packs: [{ name: 'a', tag: '1' }, { name: 'a', tag: '2' }] } } };
+    const err = await failure(labClient(lab, 'spec').client.execute(putProfileRequest(ADDON_UID, body, 'draft')));
+    expect(err).toMatchObject({ code: 'palette.unsafe-draft', exitCode: 2 });
+    expect(err.message).toContain('it lists pack a more than once');
+    expect(lab.audit.entries()).toEqual([]);
   });
 
   it('timeout: a server that never answers, named with the limit', async () => {
@@ -156,7 +164,7 @@ describe('PaletteClient errors without a lab', () => {
   ])('an answer with %s is explained', async (_name, body, detail) => {
     const stub = await startStub(jsonAnswer(200, body));
     try {
-      const { client } = clientFor(stub.url);
+      const { client } = clientFor(stub.url, { flavor: 'spec' });
       const err = await failure('profiles' in body ? client.getClusterProfiles('c') : client.getProfile('abc'));
       expect(err.message).toContain(detail);
     } finally {

@@ -47,7 +47,7 @@ describe.each(['spec', 'palette'] as const)('PaletteClient under faults, %s dial
   });
 
   it('reads and draft writes complete under 20% 5xx, 10% drops and 429 bursts', async () => {
-    const t = labClient(lab, dialect, { retry: { attempts: 10, baseDelayMs: 1, maxDelayMs: 4, maxTotalMs: 10_000 } });
+    const t = labClient(lab, dialect, { flavor: 'spec', retry: { attempts: 10, baseDelayMs: 1, maxDelayMs: 4, maxTotalMs: 10_000 } });
     const plan = rough(5);
     lab.faults.set(plan.rules, plan.seed);
     for (let i = 0; i < 15; i++) {
@@ -64,7 +64,7 @@ describe.each(['spec', 'palette'] as const)('PaletteClient under faults, %s dial
   });
 
   it('a publish under the same faults is applied exactly once', async () => {
-    const t = labClient(lab, dialect, { retry: { attempts: 10, baseDelayMs: 1, maxDelayMs: 4, maxTotalMs: 10_000 } });
+    const t = labClient(lab, dialect, { flavor: 'spec', retry: { attempts: 10, baseDelayMs: 1, maxDelayMs: 4, maxTotalMs: 10_000 } });
     const doc = await t.client.getProfile(ADDON_UID);
     await t.client.execute(putProfileRequest(ADDON_UID, buildDraftBody(doc, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1' }] }), 'draft'));
     const plan = rough(9);
@@ -80,7 +80,7 @@ describe.each(['spec', 'palette'] as const)('PaletteClient under faults, %s dial
   });
 
   it('a publish whose answer is lost (applied, then the client timed out) is settled, not resent', async () => {
-    const t = labClient(lab, dialect, { timeoutMs: 150 });
+    const t = labClient(lab, dialect, { flavor: 'spec', timeoutMs: 150 });
     const doc = await t.client.getProfile(ADDON_UID);
     await t.client.execute(putProfileRequest(ADDON_UID, buildDraftBody(doc, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1' }] }), 'draft'));
     lab.faults.set([{ route: 'PATCH /v1/clusterprofiles/*/publish', faults: { latencyMs: 400 } }]);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { PaletteClient, type PaletteClientOptions } from '../../src/palette/client.js';
 import type { RetryInfo } from '../../src/palette/retry.js';
 import { Redactor } from '../../src/session/redact.js';
-import { API_KEY, PROJECT_UID, type Lab } from '../lab/palette/support.js';
+import { ADDON_UID, API_KEY, PROJECT_UID, type Lab } from '../lab/palette/support.js';
 
 export interface TestClient {
   client: PaletteClient;
@@ -30,7 +30,7 @@ export function clientFor(url: string, overrides: Partial<PaletteClientOptions> 
 }
 
 export const labClient = (lab: Lab, dialect: 'spec' | 'palette', overrides: Partial<PaletteClientOptions> = {}): TestClient =>
-  clientFor(lab.url, { clusterCollection: dialect === 'spec' ? 'clusters' : 'spectroclusters', ...overrides });
+  clientFor(lab.url, { clusterCollection: dialect === 'spec' ? 'clusters' : 'spectroclusters', probeUid: ADDON_UID, ...overrides });
 
 export interface Stub {
   url: string;

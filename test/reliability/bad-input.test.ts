@@ -104,6 +104,7 @@ const CASES: Case[] = [
   { name: 'lab speed out of range', exit: 2, message: /--speed must be between 0 and 100000/, where: at('--speed'), run: () => ({ args: ['lab', '--speed', '0'] }) },
   { name: 'lab speed not a number', exit: 2, message: /--speed takes a number/, where: at('--speed'), run: () => ({ args: ['lab', '--speed', 'fast'] }) },
   { name: 'unknown dialect', exit: 2, message: /--dialect must be spec or palette, got "klingon"/, where: at('--dialect'), run: () => ({ args: ['lab', '--dialect', 'klingon'] }) },
+  { name: 'unknown flavor', exit: 2, message: /--flavor must be spec or palette, got "klingon"/, where: at('--flavor'), run: () => ({ args: ['lab', '--flavor', 'klingon'] }) },
   { name: 'option without its value', exit: 2, message: /--runbook needs a value \(FILE\)/, where: at('--runbook'), run: () => ({ args: ['start', '--runbook'] }) },
   { name: 'a switch given a value', exit: 2, message: /--json is a switch and takes no value/, where: at('--json'), run: () => ({ args: ['start', '--json=yes'] }) },
   { name: 'unexpected argument', exit: 2, message: /Unexpected argument "extra" for `sessions`/, where: at('extra'), run: () => ({ args: ['sessions', 'extra'] }) },

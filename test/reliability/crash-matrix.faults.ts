@@ -10,35 +10,18 @@
  * The sample in `npm test` is crash-sample.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { runTool, serveLab, sessionIds, tempDir, type ServedLab } from './support/processes.js';
-import { appliedMutations, crashChain, duplicates, expectedHealthyMutations, journalOf, keyEnv, randomKillChain, signature, startArgs, type ChainResult } from './support/upgrade.js';
+import { runTool, sessionIds, tempDir, type ServedLab } from './support/processes.js';
+import { appliedMutations, crashChain, expectComplete, expectedHealthyMutations, journalOf, keyEnv, killAfterEveryRecord, noFigures, randomKillChain, signature, startArgs, withServedLab, type ChainResult } from './support/upgrade.js';
 
 const SPEED = 600;
 /** Random-kill seeds; `UP_CRASH_SEEDS=1,2` replays others (printed on failure). */
 const SEEDS = (process.env.UP_CRASH_SEEDS ?? '11,23').split(',').map(Number);
 
 let reference: string[] = [];
-const figures = { points: 0, afterKills: 0, tornKills: 0, randomKills: 0, duplicates: 0, sessions: 0 };
+const figures = noFigures();
 
-async function withLab<T>(run: (lab: ServedLab) => Promise<T>): Promise<T> {
-  const lab = await serveLab({ scenario: 'healthy', speed: SPEED });
-  try {
-    return await run(lab);
-  } finally {
-    await lab.stop();
-  }
-}
-
-async function checkComplete(lab: ServedLab, chain: ChainResult): Promise<void> {
-  expect(chain.final.code, chain.final.stderr).toBe(0);
-  expect(chain.state.run.status).toBe('done');
-  const applied = appliedMutations(await lab.audit());
-  const dups = duplicates(applied);
-  figures.duplicates += dups.length;
-  figures.sessions += 1;
-  expect(dups).toEqual([]);
-  expect(applied).toEqual(expectedHealthyMutations(lab));
-}
+const withLab = <T>(run: (lab: ServedLab) => Promise<T>): Promise<T> => withServedLab({ scenario: 'healthy', speed: SPEED }, run);
+const checkComplete = (lab: ServedLab, chain: ChainResult): Promise<void> => expectComplete(lab, chain, figures, expectedHealthyMutations(lab));
 
 describe('crash matrix', () => {
   it('a clean run gives the journal points (all distinct) and the expected audit', async () => {
@@ -55,24 +38,7 @@ describe('crash matrix', () => {
   }, 180_000);
 
   it('SIGKILL right after every journal record (two chains: odd and even points), resumed to the end', async () => {
-    // Alternate points go to two chains, so in each the record before a kill point was written by
-    // the same process in its normal course (a chain never dies at two neighbouring records).
-    const odd = reference.filter((_, i) => i % 2 === 0);
-    const even = reference.filter((_, i) => i % 2 === 1);
-    const chains = await Promise.all(
-      [odd, even].map((targets) =>
-        withLab(async (lab) => {
-          const chain = await crashChain(lab, targets);
-          await checkComplete(lab, chain);
-          return chain;
-        }),
-      ),
-    );
-    const killed = chains.flatMap((c) => c.kills.map((k) => k.signature));
-    const unreached = chains.flatMap((c) => c.unreached);
-    figures.afterKills = killed.length;
-    expect(unreached).toEqual([]);
-    expect([...killed].sort()).toEqual([...reference].sort());
+    await killAfterEveryRecord(reference, withLab, checkComplete, figures);
   }, 900_000);
 
   it('SIGKILL in the middle of writing each mutation record and the largest ones (torn lines), resumed to the end', async () => {

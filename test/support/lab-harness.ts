@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { noApprovals, type Approvals } from '../../src/engine/approval-policy.js';
 import type { ConfirmFn } from '../../src/engine/gate.js';
 import { loadParams, loadRunbook } from '../../src/engine/load.js';
+import type { Params } from '../../src/engine/params.js';
 import type { Runner } from '../../src/engine/runner.js';
 import type { StepRegistry } from '../../src/engine/step-kind.js';
 import type { LabHandle } from '../../src/lab/index.js';
@@ -25,9 +26,10 @@ export interface LabRun {
   runner(opts?: { approvals?: Approvals; confirm?: ConfirmFn; signal?: AbortSignal }): Runner;
 }
 
-export function labRun(lab: LabHandle, runbookFile: string, opts: { dryRun?: boolean; registry?: StepRegistry } = {}): LabRun {
+export function labRun(lab: LabHandle, runbookFile: string, opts: { dryRun?: boolean; registry?: StepRegistry; params?: (p: Params) => Params } = {}): LabRun {
   const registry = opts.registry ?? builtinSteps();
-  const { params } = loadParams(lab.params);
+  const loaded = loadParams(lab.params).params;
+  const params = opts.params ? opts.params(loaded) : loaded;
   const { runbook } = loadRunbook(runbookFile, params, registry);
   const redactor = new Redactor().add(lab.apiKey);
   const store = new SessionStore(mkdtempSync(join(tmpdir(), 'up-labrun-')), redactor);

@@ -77,7 +77,9 @@ export function paletteRun(lab: Lab, dialect: 'spec' | 'palette', yaml: string, 
   const runner = (o: Parameters<PaletteRun['run']>[0] = {}) => {
     const confirm = o.confirm ?? policyConfirm(o.approvals ?? noApprovals, o.dryRun ?? opts.dryRun);
     const effects: Effects = {
-      palette: labClient(lab, dialect).client,
+      // Each dialect under the spec's flow (a publish reaches the cluster): the palette flavor's own
+      // flow (clone, apply, cluster object) runs against the whole lab in palette-flow.test.ts.
+      palette: labClient(lab, dialect, { flavor: 'spec' }).client,
       kube: unavailable<KubeApi>('cluster access', 'not in this test'),
       clock: systemClock,
       confirm,

@@ -4,8 +4,11 @@
  */
 import type { CompletionOption, CompletionSpec, ValueCompletion } from './spec.js';
 
-/** Text inside a single-quoted `_arguments` spec: quotes closed and reopened; `[]:` escaped. */
-const desc = (s: string) => s.replace(/'/g, `'\\''`).replace(/([[\]:\\])/g, '\\$1');
+/**
+ * Text inside a single-quoted `_arguments` spec: `[]:` escaped first, then quotes closed and
+ * reopened (the other order escapes the quote's own backslash: a description with ' broke the script).
+ */
+const desc = (s: string) => s.replace(/([[\]:\\])/g, '\\$1').replace(/'/g, `'\\''`);
 
 function action(value: ValueCompletion): string {
   switch (value.kind) {

@@ -6,7 +6,7 @@
  */
 import type { LabManifest, LabPack, LabProfile } from '../palette/types.js';
 import type { Random } from '../world/random.js';
-import { packStack, vmoVersions, type PackDefaults, type SiteLayout, type VmoVersion } from './pack-catalog.js';
+import { packStack, registryPackUid, vmoVersions, type PackDefaults, type SiteLayout, type VmoVersion } from './pack-catalog.js';
 import { customizePack, type CustomizationId } from './site.js';
 
 export const profileNames = { addon: 'vmo-core-addon', infra: 'vmo-infra' } as const;
@@ -25,6 +25,8 @@ export interface ReferenceProfiles {
 export interface LabProfiles {
   addon: LabProfile;
   infra: LabProfile;
+  /** Earlier versions of the two, as their own objects (palette flavor only). */
+  earlier: LabProfile[];
   references: ReferenceProfiles[];
   /** The pack registry every pack comes from. */
   registryUid: string;
@@ -41,6 +43,18 @@ export interface ProfileOptions {
   history?: readonly VmoVersion[];
   /** Which packs the profiles hold (default `standard`). */
   layout?: SiteLayout;
+  /** Pack tags a version's reference profiles carry instead of the stack's (`{'4.6.3': {kubernetes: '1.32.3'}}`). */
+  referenceTags?: Partial<Record<VmoVersion, Record<string, string>>>;
+  /**
+   * `palette`: as on a real Palette each earlier version is its own object (same name, own uid);
+   * `spec` (default): the deployed profile carries every earlier label in its history.
+   */
+  flavor?: 'spec' | 'palette';
+}
+
+/** A pack moved to another tag: version strings in its values follow, and it gets that tag's registry uid. */
+export function retag(p: PackDefaults, tag: string): PackDefaults {
+  return { ...p, tag, uid: registryPackUid(p.name, tag), values: p.values.split(p.tag).join(tag) };
 }
 
 export function buildProfiles(opts: ProfileOptions): LabProfiles {
@@ -74,12 +88,25 @@ export function buildProfiles(opts: ProfileOptions): LabProfiles {
   const stack = packStack(opts.deployed, layout);
   const site = (packs: PackDefaults[]) => packs.map((p) => customizePack(p, opts.without));
   const label = profileLabel(opts.deployed);
-  const history = (opts.history ?? vmoVersions.slice(0, vmoVersions.indexOf(opts.deployed) + 1)).map(profileLabel);
+  const historyVersions = opts.history ?? vmoVersions.slice(0, vmoVersions.indexOf(opts.deployed) + 1);
+  const palette = opts.flavor === 'palette';
+  const history = palette ? [label] : historyVersions.map(profileLabel);
   const addon = profile(profileNames.addon, 'add-on', label, site(stack.addon), history, 'Core add-ons of the VM orchestration cluster');
   const infra = profile(profileNames.infra, 'infra', label, site(stack.infra), history, 'Infrastructure of the VM orchestration cluster');
+  // A real Palette keeps every earlier version as an object of its own.
+  const earlier = palette
+    ? historyVersions
+        .filter((v) => v !== opts.deployed)
+        .flatMap((v) => {
+          const s = packStack(v, layout);
+          return [profile(profileNames.addon, 'add-on', profileLabel(v), site(s.addon), [profileLabel(v)], addon.annotations.description ?? ''), profile(profileNames.infra, 'infra', profileLabel(v), site(s.infra), [profileLabel(v)], infra.annotations.description ?? '')];
+        })
+    : [];
 
   const references = vmoVersions.map((version): ReferenceProfiles => {
-    const s = packStack(version, layout);
+    const tags = opts.referenceTags?.[version] ?? {};
+    const base = packStack(version, layout);
+    const s = { ...base, infra: base.infra.map((p) => (tags[p.name] ? retag(p, tags[p.name]!) : p)), addon: base.addon.map((p) => (tags[p.name] ? retag(p, tags[p.name]!) : p)) };
     return {
       version,
       addon: profile(`${profileNames.addon}-reference-${version}`, 'add-on', version, s.addon, [version], `Reference defaults of the core add-ons for VMO ${version} (not attached to any cluster)`),
@@ -87,5 +114,5 @@ export function buildProfiles(opts: ProfileOptions): LabProfiles {
       labels: { addon: profileLabel(version), infra: profileLabel(version) },
     };
   });
-  return { addon, infra, references, registryUid };
+  return { addon, infra, earlier, references, registryUid };
 }

@@ -5,6 +5,7 @@
  */
 import type { AuditEntry } from '../audit.js';
 import { errorBody } from './http.js';
+import { clusterRoutes } from './cluster-routes.js';
 import { interpretPut } from './put-payload.js';
 import { clusterProfilesDocument, listItem, manifestsDocument, profileDocument } from './shapes.js';
 import type { ProfileStore } from './store.js';
@@ -63,20 +64,23 @@ const listProfiles: Handler = (ctx, _params, _body, query) => {
   return ok({ items: page.map((p) => listItem(p, 'palette')), listmeta: { count: all.length, limit, offset, continue: next } });
 };
 
-const getProfile = withProfile((ctx, profile) => ok(profileDocument(profile, ctx.dialect)));
+const getProfile = withProfile((ctx, profile) => ok(profileDocument(profile, ctx.dialect, ctx.store.versionsOf(profile.name))));
 
 const putProfile = withProfile((ctx, profile, _params, body) => {
   if (ctx.ignorePut) return { status: 204, effect: 'ignored', note: `ignorePut fault: draft of ${profile.name} not written` };
   const outcome = interpretPut(profile, body);
   if (outcome.kind === 'ignored') return { status: 204, effect: 'ignored', note: `${outcome.reason}: nothing changed on ${profile.name}` };
   if (outcome.kind === 'invalid') return fail(ctx, 400, outcome.code, outcome.message);
+  // On a real Palette each version is its own object: another label renames this one in place.
+  const label = (profile.draft ?? profile.published)?.version;
+  const renames = ctx.dialect === 'palette' && label !== undefined && label !== outcome.draft.version;
   ctx.store.writeDraft(profile.uid, outcome.draft);
   if (outcome.annotations) profile.annotations = outcome.annotations;
   if (outcome.labels) profile.labels = outcome.labels;
   if (outcome.packServerRefs) profile.packServerRefs = outcome.packServerRefs;
   profile.extraMetadata = outcome.extraMetadata;
   profile.extraSpec = outcome.extraSpec;
-  return { status: 204, effect: 'applied', note: `draft ${profile.name} ${outcome.draft.version}` };
+  return { status: 204, effect: 'applied', note: `draft ${profile.name} ${outcome.draft.version}${renames ? ` (renames ${label} in place)` : ''}` };
 });
 
 const publish = withProfile((ctx, profile) => {
@@ -85,7 +89,7 @@ const publish = withProfile((ctx, profile) => {
   // retried a publish whose first attempt had in fact succeeded lands here too, which is why the
   // client settles by reading the profile instead of retrying blindly.
   if (!profile.draft) return fail(ctx, 409, 'ClusterProfileNoDraft', `Cluster profile '${profile.name}' has no draft to publish`);
-  ctx.store.publish(profile.uid);
+  ctx.store.publish(profile.uid, { renameInPlace: ctx.dialect === 'palette' });
   const note = `publish ${profile.name} ${profile.published?.version ?? ''}`;
   try {
     ctx.hooks.onPublish?.(profile);
@@ -132,6 +136,7 @@ export function apiRoutes(dialect: PaletteDialect): Route[] {
   } else {
     routes.push({ method: 'GET', pattern: new RegExp(`^/v1/clusterprofiles/${segment}/packs/${segment}/manifests$`), handler: packManifests });
     routes.push({ method: 'GET', pattern: new RegExp(`^/v1/spectroclusters/${segment}/profiles$`), handler: clusterProfiles });
+    routes.push(...clusterRoutes());
   }
   return routes;
 }

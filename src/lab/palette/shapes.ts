@@ -65,7 +65,8 @@ function paletteTemplate(p: LabProfile, content: LabProfileContent): Json {
   };
 }
 
-export function profileDocument(p: LabProfile, dialect: PaletteDialect): Json {
+/** `versions`: every version of the profile across its objects (palette dialect; default: this object's history). */
+export function profileDocument(p: LabProfile, dialect: PaletteDialect, versions?: Array<{ uid: string; version: string }>): Json {
   const shown = current(p);
   const status = { isPublished: isPublished(p), hasUserMacros: false };
   if (dialect === 'spec') {
@@ -89,7 +90,7 @@ export function profileDocument(p: LabProfile, dialect: PaletteDialect): Json {
   const spec: Json = {
     ...p.extraSpec,
     version: shown?.version ?? '',
-    versions: p.history.map((version) => ({ uid: p.uid, version })),
+    versions: versions ?? p.history.map((version) => ({ uid: p.uid, version })),
   };
   if (p.draft) spec.draft = paletteTemplate(p, p.draft);
   if (p.published) spec.published = paletteTemplate(p, p.published);

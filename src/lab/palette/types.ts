@@ -56,10 +56,76 @@ export interface DeployedProfile {
 }
 
 export interface PaletteLabHooks {
-  /** A profile was published; the world starts reconciling clusters that use it. */
+  /** A profile was published; the world starts reconciling clusters that use it (spec) or notifies them of the update (Palette). */
   onPublish?(profile: LabProfile): void;
   /** The profiles deployed to a cluster, or undefined for an unknown cluster uid (404). */
   clusterProfiles(clusterUid: string): DeployedProfile[] | undefined;
+  /**
+   * A real Palette's cluster (palette dialect): the cluster object, apply, repave, events,
+   * notifications. Without it the double derives a settled cluster object from `clusterProfiles`.
+   */
+  cluster?: PaletteClusterHooks;
+}
+
+/** One entry of an apply (`V1SpectroClusterProfileEntity`). */
+export interface LabApplyEntry {
+  uid: string;
+  replaceWithProfile?: string;
+}
+
+/** What a cluster mutation did: the audit note, or the error the API answers. */
+export type LabResult = { ok: true; note: string } | { ok: false; status: number; code: string; message: string };
+
+/** A condition as Palette reports it (`V1ClusterCondition`). */
+export interface LabCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+
+/** What the double renders as `V1SpectroCluster` (see cluster-shapes.ts). */
+export interface LabClusterView {
+  uid: string;
+  name: string;
+  state: string;
+  createdAt: string;
+  /** What is attached (`spec.clusterProfileTemplates`): the desired versions. */
+  templates: Array<{ uid: string; name: string; version: string; type: string; cloudType: string; packs: LabPack[] }>;
+  /** `status.packs`: each pack of each attached profile and how far the agent has got. */
+  packs: Array<{ name: string; tag: string; profileUid: string; condition: LabCondition }>;
+  conditions: LabCondition[];
+  repave?: 'Pending' | 'Approved';
+  canBeApplied: boolean;
+}
+
+/** A line of the cluster's event stream (`V1Event`). */
+export interface LabClusterEvent {
+  at: string;
+  reason: string;
+  message: string;
+  severity: 'Info' | 'Warning' | 'Error';
+}
+
+/** A cluster notification (`V1Notification`): an update waiting to be applied. */
+export interface LabNotification {
+  uid: string;
+  createdAt: string;
+  message: string;
+  isDone: boolean;
+  /** The attached version it is about. */
+  profileUid: string;
+}
+
+export interface PaletteClusterHooks {
+  view(clusterUid: string): LabClusterView | undefined;
+  apply(clusterUid: string, entries: LabApplyEntry[], resolveNotification: boolean): LabResult;
+  approveRepave(clusterUid: string): LabResult;
+  /** Why a rebuild is asked for: `{code, message, pack: {current, target}}` per reason. */
+  repaveReasons(clusterUid: string): Array<{ code: string; message: string; pack?: { name: string; current?: string; target?: string } }> | undefined;
+  /** Newest first. */
+  events(clusterUid: string): LabClusterEvent[] | undefined;
+  notifications(clusterUid: string): LabNotification[] | undefined;
 }
 
 /*

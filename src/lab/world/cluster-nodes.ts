@@ -16,6 +16,8 @@ export interface NodeInfo {
   /** Compute-only nodes without drives carry `px/enabled=false`. */
   storage: boolean;
   labels: Record<string, string>;
+  /** Cordoned (`spec.unschedulable`): a drain is under way; nothing new is placed here. */
+  cordoned?: boolean;
 }
 
 export class ClusterNodes {
@@ -76,6 +78,30 @@ export class ClusterNodes {
     });
   }
 
+  /** `kubectl cordon` / `uncordon`: while cordoned the scheduler places nothing here. */
+  cordon(name: string, on: boolean): void {
+    const info = this.nodes.get(name);
+    if (!info) return;
+    info.cordoned = on;
+    const at = nowStamp(this.ctx);
+    this.ctx.store.update('nodes', undefined, name, (n) => {
+      const spec = n.spec as { unschedulable?: boolean; taints?: Array<Record<string, unknown>> };
+      const others = (spec.taints ?? []).filter((t) => t.key !== 'node.kubernetes.io/unschedulable');
+      spec.taints = on ? [...others, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: at }] : others;
+      if (spec.taints.length === 0) delete spec.taints;
+      if (on) spec.unschedulable = true;
+      else delete spec.unschedulable;
+    });
+  }
+
+  /** A rebuilt node comes back with the new Kubernetes version. */
+  setKubeletVersion(name: string, version: string): void {
+    this.ctx.store.update('nodes', undefined, name, (n) => {
+      const status = n.status as { nodeInfo?: Record<string, unknown> };
+      status.nodeInfo = { ...status.nodeInfo, kubeletVersion: version, kubeProxyVersion: version };
+    });
+  }
+
   addLoad(node: string, delta: number): void {
     this.load.set(node, Math.max(0, (this.load.get(node) ?? 0) + delta));
   }
@@ -85,7 +111,7 @@ export class ClusterNodes {
     let best: string | undefined;
     let bestLoad = Infinity;
     for (const n of this.nodes.values()) {
-      if (n.controlPlane || n.ready !== 'True' || n.name === exclude) continue;
+      if (n.controlPlane || n.ready !== 'True' || n.cordoned || n.name === exclude) continue;
       const l = this.load.get(n.name) ?? 0;
       if (l < bestLoad) {
         best = n.name;

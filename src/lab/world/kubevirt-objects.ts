@@ -305,7 +305,7 @@ export function migrationObject(namespace: string, name: string, vmiName: string
     metadata: {
       name,
       namespace,
-      ...(workloadUpdate ? { generateName: 'kubevirt-workload-update-' } : {}),
+      generateName: workloadUpdate ? 'kubevirt-workload-update-' : 'kubevirt-evacuation-',
       labels: { 'kubevirt.io/vmi-name': vmiName },
       annotations: {
         'kubevirt.io/latest-observed-api-version': 'v1',

@@ -103,12 +103,13 @@ export class MigrationController {
     return b !== undefined && b.until > this.ctx.clock.now();
   }
 
-  /** Creates a migration of a VMI, as the workload updater or an operator would. */
+  /** Creates a migration of a VMI, as the workload updater (or a node drain's evacuation) would. */
   create(namespace: string, vmiName: string, workloadUpdate = true): KubeObject | undefined {
     const vmi = this.ctx.store.get('virtualmachineinstances', namespace, vmiName);
     const sourcePod = this.vms.vmiLauncherPod(namespace, vmiName);
     if (!vmi || !sourcePod) return undefined;
-    const name = `kubevirt-workload-update-${this.ctx.rng.suffix()}`;
+    // The workload updater's migrations and a node drain's evacuations, named as KubeVirt names them.
+    const name = `kubevirt-${workloadUpdate ? 'workload-update' : 'evacuation'}-${this.ctx.rng.suffix()}`;
     const obj = this.ctx.store.upsert('virtualmachineinstancemigrations', migrationObject(namespace, name, vmiName, nowStamp(this.ctx), workloadUpdate));
     this.track({
       namespace,
@@ -121,7 +122,7 @@ export class MigrationController {
       sourcePod,
       epoch: 0,
     });
-    recordEvent(this.ctx, vmi, 'Normal', 'SuccessfulCreate', `Created Migration ${name} for automated workload update`, 'workload-update-controller');
+    recordEvent(this.ctx, vmi, 'Normal', 'SuccessfulCreate', `Created Migration ${name} for ${workloadUpdate ? 'automated workload update' : 'evacuation of a draining node'}`, workloadUpdate ? 'workload-update-controller' : 'disruptionbudget-controller');
     this.pump();
     return obj;
   }

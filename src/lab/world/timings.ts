@@ -59,6 +59,8 @@ export const timings = {
 
   /** Replacing one pod of an ordinary workload (delete, schedule, start, ready). */
   podReplace: 8 * s,
+  /** A repave: one drained node re-imaged and back Ready (Palette rebuilds nodes one at a time). */
+  nodeRebuild: 2 * min,
   /** Portworx rolling upgrade: one storage node at a time. */
   storageNodeRoll: 20 * s,
   /** How often crash-looping containers restart (their restartCount grows). */

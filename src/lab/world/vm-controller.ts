@@ -72,6 +72,13 @@ export class VmController {
     }
   }
 
+  /** VMs shutting down or being restarted whose VMI is still on `node` (a drain waits for them). */
+  stoppingOn(node: string): number {
+    let n = 0;
+    for (const r of this.vms.values()) if (r.busy && r.vmi?.node === node) n += 1;
+    return n;
+  }
+
   vmiLauncherPod(namespace: string, name: string): string | undefined {
     return this.vms.get(`${namespace}/${name}`)?.vmi?.launcherPod;
   }
@@ -239,7 +246,7 @@ export class VmController {
     this.ctx.clock.after(delay, () => {
       if (r.epoch !== epoch) return;
       const node = r.def.localDisk ? r.def.node : this.nodes.schedule();
-      if (!node || !this.nodes.isReady(node)) {
+      if (!node || !this.nodes.isReady(node) || this.nodes.get(node)?.cordoned) {
         this.setVmStatus(r, 'ErrorUnschedulable', false);
         this.afterStop(r, timings.vmCrashLoopBackoff);
         return;

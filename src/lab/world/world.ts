@@ -21,6 +21,8 @@ import { LoadBalancerController } from './load-balancer.js';
 import { klogLine, PodLogs } from './logs.js';
 import { MigrationController } from './migrations.js';
 import { MonitoringComponents } from './monitoring.js';
+import { NodeRoller } from './node-roll.js';
+import { PaletteCluster } from './palette-cluster.js';
 import { PlatformComponents } from './platform-components.js';
 import { PodNetwork } from './pod-network.js';
 import { Random } from './random.js';
@@ -41,6 +43,15 @@ export interface WorldOptions {
   cluster: ClusterIdentity;
   /** The profiles deployed on the cluster (their published content is what runs). */
   deployed: { addon: LabProfile; infra: LabProfile };
+  /**
+   * `spec` (default): a publish reaches the cluster by itself. `palette`: as a real Palette, a
+   * published version reaches it only when applied; node rebuilds wait for approval.
+   */
+  flavor?: 'spec' | 'palette';
+  /** Profiles by uid (the palette flavor's apply names versions by uid). */
+  lookup?: (uid: string) => LabProfile | undefined;
+  /** Packs whose upgrade fails (`name@tag` → the helm error): the change stops there, in Error. */
+  packFailures?: Record<string, string>;
 }
 
 export interface WorldSummary {
@@ -75,6 +86,9 @@ export class World {
   readonly migrations: MigrationController;
   readonly updater: WorkloadUpdater;
   readonly reconciler: Reconciler;
+  readonly roller: NodeRoller;
+  /** The palette flavor's cluster (apply, repave, events); undefined in the spec flavor. */
+  readonly palette: PaletteCluster | undefined;
   readonly kubeHooks: KubeLabHooks;
   readonly paletteHooks: PaletteLabHooks;
   private readonly timers: number[] = [];
@@ -97,9 +111,16 @@ export class World {
       if (!p.published) throw new Error(`deployed profile ${p.name} has no published version`);
       return { uid: p.uid, name: p.name, role, version: p.published.version, packs: p.published.packs };
     };
+    const failures = opts.packFailures ?? {};
     this.reconciler = new Reconciler(this.ctx, { addon: applied('addon', opts.deployed.addon), infra: applied('infra', opts.deployed.infra) }, {
       applyPack: (role, name, pack) => this.applyPack(role, name, pack),
-      settled: () => this.kubevirt.settled() && this.storage.settled() && this.rook.settled(),
+      settled: () => this.kubevirt.settled() && this.storage.settled() && this.rook.settled() && !this.roller.busy(),
+      failure: (_role, name, pack) => {
+        const why = pack ? failures[`${name}@${pack.tag}`] : undefined;
+        if (why) this.palette?.event('PackError', `${name} ${pack?.tag ?? ''}: ${why}`, 'Error');
+        return why;
+      },
+      finished: (_role, name, version) => this.palette?.event('ClusterProfileReady', `${name} ${version}: every pack deployed and settled`),
     });
     const initial = this.config();
     this.cilium = new CiliumComponents(this.ctx, this.workloads, this.nodes, this.macros().podCidr, labSite.nodeNetwork);
@@ -108,18 +129,34 @@ export class World {
     this.migrations = new MigrationController(this.ctx, this.nodes, this.network, this.vms, this.kubevirt);
     this.vms.setMigrationAborter(this.migrations);
     this.updater = new WorkloadUpdater(this.ctx, this.kubevirt, this.vms, this.migrations);
+    this.palette =
+      opts.flavor === 'palette'
+        ? new PaletteCluster({ ctx: this.ctx, reconciler: this.reconciler, nodes: this.nodes, lookup: opts.lookup ?? (() => undefined), deployed: opts.deployed })
+        : undefined;
+    this.roller = new NodeRoller(this.ctx, this.nodes, this.vms, this.migrations, {
+      setNodeReady: (name, ready) => this.setNodeReady(name, ready),
+      event: (reason, message, severity) => this.palette?.event(reason, message, severity),
+    });
 
     this.kubeHooks = {
       afterDelete: (resource, obj) => this.afterDelete(resource, obj),
       subresource: (req) => (req.resource === 'virtualmachines' && req.subresource === 'restart' && req.method === 'PUT' ? this.vms.restart(req.namespace ?? '', req.name) : undefined),
       logs: (namespace, pod, o) => this.ctx.logs.read(namespace, pod, o.container),
     };
-    this.paletteHooks = {
-      onPublish: (profile) => {
-        this.reconciler.onPublish(profile);
-      },
-      clusterProfiles: (uid): DeployedProfile[] | undefined => (uid === cluster.uid ? this.reconciler.deployed() : undefined),
-    };
+    const paletteCluster = this.palette;
+    this.paletteHooks = paletteCluster
+      ? {
+          onPublish: (profile) => paletteCluster.onPublish(profile),
+          // Palette's profiles read lists what is attached, whether or not it has rolled out.
+          clusterProfiles: (uid): DeployedProfile[] | undefined => (uid === cluster.uid ? paletteCluster.attachedProfiles() : undefined),
+          cluster: paletteCluster,
+        }
+      : {
+          onPublish: (profile) => {
+            this.reconciler.onPublish(profile);
+          },
+          clusterProfiles: (uid): DeployedProfile[] | undefined => (uid === cluster.uid ? this.reconciler.deployed() : undefined),
+        };
   }
 
   /** What the applied packs configure, right now. */
@@ -197,6 +234,7 @@ export class World {
   /** A pack of a published profile reaches the cluster (the agent's helm upgrade). */
   private applyPack(role: ProfileRole, name: string, pack: LabPack | undefined): void {
     const config = this.config();
+    this.palette?.event(pack ? 'PackDeploying' : 'PackRemoved', pack ? `${role} pack ${name} ${pack.tag}: helm upgrade applied, waiting for its workloads` : `${role} pack ${name} removed`);
     const agentPod = this.workloads.pods(this.ctx.cluster.agentNamespace, 'cluster-management-agent')[0];
     if (agentPod) {
       this.ctx.logs.append(
@@ -233,10 +271,19 @@ export class World {
       case 'csi-rook-ceph-helm':
         this.rook.apply(config);
         break;
+      case 'kubernetes':
+        // A new Kubernetes version rebuilds every node (on Palette, once the repave was approved).
+        if (pack && this.nodes.all().some((n) => this.nodeKubelet(n.name) !== `v${pack.tag}`)) this.roller.roll(pack.tag, `kubernetes ${pack.tag}`);
+        break;
       default:
-        // OS and Kubernetes packs: a change would repave nodes, which a VMO hop does not do
+        // The OS pack: the lab keeps one OS image, so a change of its values rebuilds nothing
         break;
     }
+  }
+
+  private nodeKubelet(name: string): string {
+    const node = this.ctx.store.get('nodes', undefined, name);
+    return String((node?.status as { nodeInfo?: { kubeletVersion?: string } } | undefined)?.nodeInfo?.kubeletVersion ?? '');
   }
 
   private afterDelete(resource: string, obj: KubeObject): void {

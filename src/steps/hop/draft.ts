@@ -2,6 +2,8 @@
  * The `draft` step (spec 4 "Update workflow" 1-2): read the profile, build the PUT body with the
  * hop's new pack tags and the customized values, refuse anything unsafe before sending, ask, write
  * the draft, then read it back: a draft that does not hold what was sent is the spec's silent no-op.
+ * Where the draft goes is the flavor's: the deployed profile under a new label (the spec's
+ * service), or a new version object cloned from the deployed one (a real Palette).
  */
 import { z } from 'zod';
 import { InterruptedError, StepFailedError } from '../../errors.js';
@@ -10,10 +12,13 @@ import { ProfileRole } from '../../engine/params.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { assertSafeDraft, buildDraftBody } from '../../palette/draft-body.js';
 import { putProfileRequest } from '../../palette/mutations.js';
-import type { PackChange } from '../../palette/types.js';
-import { customizedProfile, latestPlan, plannedProfile } from '../contracts.js';
-import { valuesDiff, type ValuesDiff } from './payload-diff.js';
+import { latestPlan } from '../contracts.js';
+import { draftChanges } from './draft-changes.js';
+import { hopFlavor } from './flavors/index.js';
+import type { DraftHow } from './flavors/types.js';
+import { checkHopDrafts } from './hop-check.js';
 import { outstandingWarning } from './outstanding.js';
+import { valuesDiff, type ValuesDiff } from './payload-diff.js';
 
 export interface DraftPackSummary {
   name: string;
@@ -26,10 +31,19 @@ export interface DraftPackSummary {
 
 export interface DraftOutput {
   role: ProfileRole;
+  /** The hop this draft belongs to. */
+  hop?: number;
+  /** The version object the draft was written to (on a real Palette with clones, the new version). */
   uid: string;
   name: string;
   fromVersion: string;
   toVersion: string;
+  /** The version the cluster ran before this hop (a real Palette keeps it: the way back). */
+  source?: { uid: string; version: string };
+  /** How the draft reached its object: relabel (spec), clone / existing (Palette, new version), in-place. */
+  how?: DraftHow;
+  /** Changed packs whose layer rebuilds nodes when it changes (os, k8s). */
+  rebuilds?: string[];
   packs: DraftPackSummary[];
   /** `matched` after the read-back; `rehearsal` when nothing was sent; `not-applied`: the silent no-op. */
   readBack: 'matched' | 'rehearsal' | 'not-applied';
@@ -43,25 +57,20 @@ export interface DraftLive {
   notApplied?: string[];
 }
 
+/** Pack layers whose change makes Palette rebuild nodes (a repave). */
+const rebuildingLayers = new Set(['os', 'k8s']);
+
 export const draftStep = defineStepKind({
   kind: 'draft',
   title: 'Write the profile draft',
-  description: 'Builds and writes the draft of one profile for this hop, then reads it back',
+  description: 'Builds and writes the draft of one profile for this hop (on Palette, on a new version made by clone), then reads it back',
   gate: 'draft',
   params: z.strictObject({ profile: ProfileRole }),
   async run(ctx) {
     const role = ctx.params.profile;
-    const plan = plannedProfile(ctx, role);
-    if (!plan) return skipped(`the plan has no ${role} profile change in this hop`);
-    const custom = customizedProfile(ctx, role);
-    const changes: PackChange[] = plan.packs.map((p) => {
-      const c = custom?.packs.find((x) => x.name === p.name);
-      return { name: p.name, tag: p.to, ...(c ? { values: c.values, ...(c.manifests ? { manifests: c.manifests } : {}) } : {}) };
-    });
-    // Customization may also change packs whose tag stays (a lost setting restored).
-    for (const c of custom?.packs ?? []) {
-      if (!changes.some((x) => x.name === c.name)) changes.push({ name: c.name, tag: c.tag, values: c.values, ...(c.manifests ? { manifests: c.manifests } : {}) });
-    }
+    const mine = draftChanges(ctx, role);
+    if (!mine) return skipped(`the plan has no ${role} profile change in this hop`);
+    const { plan, custom, changes } = mine;
     const red = (custom?.rules ?? []).filter((r) => r.status === 'fail');
     if (red.length) {
       return failed(
@@ -71,14 +80,14 @@ export const draftStep = defineStepKind({
       );
     }
 
-    const palette = ctx.effects.palette;
-    const profile = await palette.getProfile(plan.uid, { signal: ctx.signal });
-    const body = buildDraftBody(profile, { version: plan.toVersion, packs: changes });
-    assertSafeDraft(profile, body);
+    const hop = await hopFlavor(ctx);
+    // Every profile of the hop not written yet is read and checked before this hop's first write.
+    const target = (await checkHopDrafts(ctx, hop)).get(role)!;
+    const preview = buildDraftBody(target.before, { version: target.label, packs: changes });
 
     const packs: DraftPackSummary[] = changes.map((c) => {
-      const before = profile.packs.find((p) => p.name === c.name);
-      const after = body.spec.template.packs.find((p) => p.name === c.name);
+      const before = target.before.packs.find((p) => p.name === c.name);
+      const after = preview.spec.template.packs.find((p) => p.name === c.name);
       return {
         name: c.name,
         from: before?.tag ?? '(new)',
@@ -88,45 +97,68 @@ export const draftStep = defineStepKind({
         manifests: (after?.manifests ?? []).map((m) => m.name),
       };
     });
-    const summary = { role, uid: plan.uid, name: plan.name, fromVersion: profile.version, toVersion: plan.toVersion, packs };
-    ctx.progress({ headline: `Draft of ${plan.name}: ${profile.version} → ${plan.toVersion}`, draft: summary } satisfies DraftLive);
+    const rebuilds = packs.filter((p) => p.from !== p.to && rebuildingLayers.has(target.before.packs.find((x) => x.name === p.name)?.layer ?? '')).map((p) => p.name);
+    const summary = {
+      role,
+      ...(ctx.step.hop ? { hop: ctx.step.hop.index } : {}),
+      uid: target.uid,
+      name: plan.name,
+      fromVersion: target.source.version,
+      toVersion: target.label,
+      source: target.source,
+      how: target.how,
+      ...(rebuilds.length ? { rebuilds } : {}),
+      packs,
+    };
+    ctx.progress({ headline: `Draft of ${plan.name}: ${target.source.version} → ${target.label}`, draft: summary } satisfies DraftLive);
 
     const gateKey = `${ctx.step.id}/draft`;
-    const warning = outstandingWarning(ctx);
+    const warnings = [...target.warnings, ...[outstandingWarning(ctx)].filter((w): w is string => w !== undefined)];
     const decision = await ctx.confirm({
       gate: 'draft',
       key: gateKey,
-      title: `Write the draft of ${plan.name} ${plan.toVersion}`,
-      lines: [
-        `Profile ${plan.name} (${plan.uid}): version label ${profile.version} → ${plan.toVersion}.`,
-        'This writes a draft only: no cluster changes until it is published.',
-      ],
+      title: target.how === 'clone' ? `Create ${plan.name} ${target.label} (clone) and write its draft` : `Write the draft of ${plan.name} ${target.label}`,
+      lines: target.lines,
       items: packs.map((p) => `${p.name} ${p.from} → ${p.to}: values +${p.diff.added} −${p.diff.removed}${p.carried ? `, ${p.carried} site value(s) carried` : ''}`),
-      ...(warning ? { warnings: [warning] } : {}),
-      options: approveOrDecline('Write draft'),
+      ...(warnings.length ? { warnings } : {}),
+      options: approveOrDecline(target.how === 'clone' ? 'Clone and write draft' : 'Write draft'),
       safeChoice: 'abort',
     });
     if (decision.choice !== 'approve') throw new InterruptedError(`Not approved: the draft of ${plan.name} was not written.`, 'Resume when ready; you will be asked again.');
 
+    const palette = ctx.effects.palette;
+    const cloneKey = `${ctx.step.id}/clone`;
+    const interrupted = ctx.state().mutations[cloneKey];
+    if (target.clone) {
+      await ctx.mutate({ key: cloneKey, request: target.clone.request, approvedBy: gateKey, settle: target.clone.settle });
+    } else if (interrupted && !ctx.mutationDone(cloneKey)) {
+      // A clone whose answer was lost, and the version it made is here: record it as settled, send nothing.
+      await ctx.mutate({ key: cloneKey, request: interrupted.request, approvedBy: gateKey, settle: async () => 'done' });
+    }
+    const written = await hop.resolveTarget(ctx, target, plan.name);
+    const body = buildDraftBody(written.before, { version: target.label, packs: changes });
+    assertSafeDraft(written.before, body, hop.labelRule);
+    const output = { ...summary, uid: written.uid };
+
     await ctx.mutate({
       key: `${ctx.step.id}/put`,
-      request: putProfileRequest(plan.uid, body, `write the draft of ${plan.name} ${plan.toVersion}`),
+      request: putProfileRequest(written.uid, body, `write the draft of ${plan.name} ${target.label}`),
       approvedBy: gateKey,
-      settle: async () => ((await palette.draftMatches(plan.uid, body, { signal: ctx.signal })).matches ? 'done' : 'not-done'),
+      settle: async () => ((await palette.draftMatches(written.uid, body, { signal: ctx.signal })).matches ? 'done' : 'not-done'),
     });
-    if (ctx.dryRun) return succeeded<DraftOutput>({ ...summary, readBack: 'rehearsal' }, `would write ${plan.name} ${plan.toVersion} (rehearsal)`);
+    if (ctx.dryRun) return succeeded<DraftOutput>({ ...output, readBack: 'rehearsal' }, `would write ${plan.name} ${target.label} (rehearsal)`);
 
-    const check = await palette.draftMatches(plan.uid, body, { signal: ctx.signal });
+    const check = await palette.draftMatches(written.uid, body, { signal: ctx.signal });
     if (!check.matches) {
-      ctx.progress({ headline: 'The API accepted the change but did not apply it', draft: summary, notApplied: check.differences } satisfies DraftLive);
+      ctx.progress({ headline: 'The API accepted the change but did not apply it', draft: output, notApplied: check.differences } satisfies DraftLive);
       return failed(
         new StepFailedError('draft.not-applied', `The API accepted the draft of ${plan.name} but did not apply it: ${check.differences.slice(0, 3).join('; ')}.`, {
           hint: 'This is the silent no-op of spec 7 (e.g. packs sent outside spec.template.packs, or the API ignoring the write). Nothing was published; check the profile in Palette, then resume to write the draft again.',
         }),
-        { ...summary, readBack: 'not-applied' as const, notApplied: check.differences },
+        { ...output, readBack: 'not-applied' as const, notApplied: check.differences },
       );
     }
-    return succeeded<DraftOutput>({ ...summary, readBack: 'matched' }, `draft ${plan.name} ${plan.toVersion} written and read back`);
+    return succeeded<DraftOutput>({ ...output, readBack: 'matched' }, `draft ${plan.name} ${target.label} written${target.how === 'clone' ? ` on a new version (uid ${written.uid})` : ''} and read back`);
   },
   async precondition(ctx, output: DraftOutput) {
     if (ctx.dryRun) return [];

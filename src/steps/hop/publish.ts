@@ -1,6 +1,7 @@
 /**
  * The `publish` step (spec 4 step 3, spec 3): after the operator's yes, PATCH the publish path once,
  * then read the profile to confirm. An ambiguous failure is settled by reading, never by resending.
+ * What a publish means for the cluster is the flavor's to say (on a real Palette: nothing yet).
  */
 import { z } from 'zod';
 import { InterruptedError, StepFailedError } from '../../errors.js';
@@ -8,8 +9,9 @@ import { approveOrDecline } from '../../engine/gate.js';
 import { ProfileRole } from '../../engine/params.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { publishRequest } from '../../palette/mutations.js';
-import { hopOutputs } from '../contracts.js';
 import type { DraftOutput } from './draft.js';
+import { writtenDrafts } from './draft-changes.js';
+import { hopFlavor } from './flavors/index.js';
 
 export interface PublishOutput {
   role: ProfileRole;
@@ -22,23 +24,21 @@ export interface PublishOutput {
 export const publishStep = defineStepKind({
   kind: 'publish',
   title: 'Publish the profile',
-  description: 'Publishes the draft of one profile; clusters using it reconcile against it',
+  description: "Publishes the draft of one profile (the spec's service: its clusters reconcile; Palette: the version is ready to apply)",
   gate: 'publish',
   params: z.strictObject({ profile: ProfileRole }),
   async run(ctx) {
     const role = ctx.params.profile;
-    const draft = hopOutputs<DraftOutput>(ctx, 'draft').find((o) => o.role === role && o.readBack !== 'not-applied');
+    const draft: DraftOutput | undefined = writtenDrafts(ctx).find((o) => o.role === role);
     if (!draft) return skipped(`no draft of the ${role} profile was written in this hop`);
     const clusterName = ctx.site?.cluster.name ?? ctx.site?.cluster.uid ?? 'the cluster';
+    const hop = await hopFlavor(ctx);
     const gateKey = `${ctx.step.id}/publish`;
     const decision = await ctx.confirm({
       gate: 'publish',
       key: gateKey,
       title: `Publish ${draft.name} ${draft.toVersion}`,
-      lines: [
-        `Publishing makes the draft take effect: every cluster using ${draft.name} (here ${clusterName}) reconciles against ${draft.toVersion}.`,
-        'New pack versions roll out; KubeVirt then live-migrates every running VM onto the new launcher.',
-      ],
+      lines: hop.publishLines(draft, clusterName),
       items: draft.packs.map((p) => `${p.name} ${p.from} → ${p.to}`),
       options: approveOrDecline('Publish'),
       safeChoice: 'abort',

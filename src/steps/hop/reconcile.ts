@@ -1,23 +1,35 @@
 /**
- * The `reconcile` step (spec 4 step 4): poll the cluster's profiles until names, versions and pack
- * tags match the hop's plan. While waiting it tells "draft not published" (spec 7: nothing will
- * happen) apart from "published, not picked up yet" (wait), and on time-out says what still differs.
+ * The `reconcile` step: wait until the cluster runs the hop's profiles. How that is seen depends on
+ * the flavor: the spec's service shows it in the cluster's profiles read (reconcile-spec.ts); a
+ * real Palette in the cluster object, pack by pack of the new version (reconcile-palette.ts).
  */
 import { z } from 'zod';
-import { StepFailedError } from '../../errors.js';
-import { Duration, formatDuration } from '../../engine/duration.js';
-import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
-import type { DeployedProfileDoc, PaletteApi } from '../../palette/api.js';
-import { currentHop, type PlannedProfile } from '../contracts.js';
+import { Duration } from '../../engine/duration.js';
+import { defineStepKind } from '../../engine/step-kind.js';
+import type { PackState } from '../../palette/cluster-types.js';
+import { hopFlavor } from './flavors/index.js';
 
-export type RowState = 'matches' | 'waiting' | 'not-published';
+export type RowState = 'matches' | 'waiting' | 'not-published' | 'not-attached' | 'error';
 
 export interface ReconcileRow {
   profile: string;
   expected: string;
+  /** The version label the cluster shows for this profile (`not deployed` when none). */
   deployed: string;
   state: RowState;
   differences: string[];
+}
+
+/** The palette flavor's view of the cluster object: the live panel under the rows. */
+export interface ClusterPanel {
+  cluster: string;
+  state: string;
+  /** Each pack of each new version: how far the cluster's agent has got. */
+  packs: Array<{ profile: string; version: string; pack: string; tag: string; state: PackState; detail: string }>;
+  conditions: Array<{ type: string; status: string; detail: string }>;
+  /** The latest events, newest first (already sanitized). */
+  events: Array<{ at: string; severity: string; reason: string; message: string }>;
+  repave?: string;
 }
 
 export interface ReconcileLive {
@@ -26,6 +38,7 @@ export interface ReconcileLive {
   elapsedMs: number;
   nextPollInMs: number;
   polls: number;
+  cluster?: ClusterPanel;
 }
 
 export interface ReconcileOutput {
@@ -33,90 +46,15 @@ export interface ReconcileOutput {
   elapsedMs: number;
   polls: number;
   rehearsal?: { wouldWaitFor: string[] };
-}
-
-export function compareDeployed(expected: PlannedProfile[], deployed: DeployedProfileDoc[]): ReconcileRow[] {
-  return expected.map((want) => {
-    const got = deployed.find((d) => d.name === want.name);
-    const differences: string[] = [];
-    if (!got) differences.push(`${want.name} is not deployed on the cluster`);
-    else {
-      if (got.version !== want.toVersion) differences.push(`version ${got.version || '?'} (expected ${want.toVersion})`);
-      for (const p of want.packs) {
-        const have = got.packs.find((k) => k.name === p.name);
-        if (have?.tag !== p.to) differences.push(`${p.name} ${have?.tag ?? 'missing'} (expected ${p.to})`);
-      }
-    }
-    return {
-      profile: want.name,
-      expected: `${want.toVersion}: ${want.packs.map((p) => `${p.name} ${p.to}`).join(', ') || 'no pack changes'}`,
-      deployed: got ? `${got.version}` : 'not deployed',
-      state: differences.length ? 'waiting' : 'matches',
-      differences,
-    };
-  });
-}
-
-async function markUnpublished(rows: ReconcileRow[], expected: PlannedProfile[], palette: PaletteApi, signal: AbortSignal): Promise<void> {
-  for (const row of rows) {
-    if (row.state === 'matches') continue;
-    const want = expected.find((e) => e.name === row.profile)!;
-    if (!(await palette.isPublished(want.uid, want.toVersion, { signal }))) row.state = 'not-published';
-  }
+  cluster?: ClusterPanel;
 }
 
 export const reconcileStep = defineStepKind({
   kind: 'reconcile',
   title: 'Wait for the cluster to pick up the profiles',
-  description: "Polls the cluster's profiles until they match the hop's plan",
+  description: "Waits until the cluster runs the hop's profiles (the profiles read, or on Palette every pack of the new versions Ready)",
   params: z.strictObject({ interval: Duration.default(10_000), timeout: Duration.default(30 * 60_000) }),
   async run(ctx) {
-    const hop = currentHop(ctx);
-    if (!hop || hop.profiles.length === 0) return skipped('no profile changes in this hop');
-    const site = ctx.site;
-    if (!site) return skipped('no site parameters: the cluster is unknown');
-    const expected = hop.profiles;
-    const wouldWaitFor = expected.map((p) => `${p.name} at ${p.toVersion} (${p.packs.map((k) => `${k.name} ${k.to}`).join(', ')})`);
-    if (ctx.dryRun) {
-      return succeeded<ReconcileOutput>(
-        { rows: [], elapsedMs: 0, polls: 0, rehearsal: { wouldWaitFor } },
-        `would wait (up to ${formatDuration(ctx.params.timeout)}, polling every ${formatDuration(ctx.params.interval)}) until ${site.cluster.name ?? site.cluster.uid} reports ${wouldWaitFor.join('; ')}`,
-      );
-    }
-    const { clock, palette } = ctx.effects;
-    const started = clock.now();
-    let polls = 0;
-    for (;;) {
-      polls++;
-      const deployed = await palette.getClusterProfiles(site.cluster.uid, { signal: ctx.signal });
-      const rows = compareDeployed(expected, deployed);
-      const elapsedMs = clock.now() - started;
-      if (rows.every((r) => r.state === 'matches')) {
-        ctx.progress({ headline: 'The cluster runs the new profiles', rows, elapsedMs, nextPollInMs: 0, polls } satisfies ReconcileLive);
-        return succeeded<ReconcileOutput>({ rows, elapsedMs, polls }, `picked up after ${formatDuration(elapsedMs)} (${polls} poll(s))`);
-      }
-      await markUnpublished(rows, expected, palette, ctx.signal);
-      const unpublished = rows.filter((r) => r.state === 'not-published');
-      if (unpublished.length) {
-        // Waiting cannot help: an unpublished draft never reaches the cluster (spec 7).
-        return failed(
-          new StepFailedError('reconcile.not-published', `${unpublished.map((r) => r.profile).join(', ')}: the draft is not published, so the cluster will never pick it up.`, {
-            hint: 'Publish the draft (resume: the publish step asks again), or check whether someone reverted it.',
-          }),
-          { rows, elapsedMs, polls },
-        );
-      }
-      if (elapsedMs >= ctx.params.timeout) {
-        return failed(
-          new StepFailedError('reconcile.timeout', `After ${formatDuration(elapsedMs)} the cluster still differs: ${rows.flatMap((r) => r.differences.map((d) => `${r.profile}: ${d}`)).join('; ')}.`, {
-            hint: "Published, but not picked up: check the cluster's events and the platform agent in Palette (is the cluster healthy and connected?), then resume to keep waiting.",
-          }),
-          { rows, elapsedMs, polls },
-        );
-      }
-      const wait = Math.min(ctx.params.interval, ctx.params.timeout - elapsedMs);
-      ctx.progress({ headline: `Published; waiting for ${site.cluster.name ?? site.cluster.uid} to pick it up (${formatDuration(elapsedMs)} so far)`, rows, elapsedMs, nextPollInMs: wait, polls } satisfies ReconcileLive);
-      await clock.sleep(wait, ctx.signal);
-    }
+    return (await hopFlavor(ctx)).reconcile(ctx, ctx.params);
   },
 });

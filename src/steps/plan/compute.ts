@@ -20,6 +20,7 @@ import { registryVersions, registryView } from './registry-source.js';
 import { availableVersions, referenceFor, sameVersion, valuesFolder, type ValuesFolder } from './sources.js';
 import { compareVersions, minorText, parseVersion } from './version.js';
 import type { PlanOutput } from './types.js';
+import { attachedDocs, withFlavor } from './flavor.js';
 
 export interface PlanDeps {
   site: Params;
@@ -86,7 +87,10 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     stop.abort();
     throw err;
   });
-  const docs: Record<ProfileRole, ProfileDoc> = { addon, infra };
+  const choice = await palette.flavor({ signal });
+  const attached = await attachedDocs({ addon, infra }, deployed, choice, palette, signal);
+  const docs: Record<ProfileRole, ProfileDoc> = attached.docs;
+  const flavored = (out: PlanOutput): PlanOutput => withFlavor(out, choice, docs, site.cluster.uid);
   const impact = predictImpact(kubevirt, vms, vmis);
   const deployedTag = deployedVmo(deployed, pack);
   const base = { pack, deployed: deployedTag, target: site.target, impactCounts: countImpact(impact), impact };
@@ -94,12 +98,13 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     kubevirt.found
       ? `KubeVirt ${kubevirt.observedVersion ?? '?'}: workload update methods ${kubevirt.methods.join(', ') || 'none'}; eviction strategy ${kubevirt.clusterEvictionStrategy ?? 'not set'}.`
       : `The KubeVirt resource ${site.kubevirt.namespace}/${site.kubevirt.name} was not found: the VM impact assumes no automatic workload update.`,
+    ...attached.notes,
   ];
-  const refused = (reason: string, hint: string): PlanOutput => ({ status: 'refused', refusal: { reason, hint }, ...base, hops: [], notes });
+  const refused = (reason: string, hint: string): PlanOutput => flavored({ status: 'refused', refusal: { reason, hint }, ...base, hops: [], notes });
 
   const vmoRole = profileRoles.find((r) => packsOf(docs[r]).some((p) => p.name === pack));
   if (!vmoRole) {
-    return refused(`Neither ${addon.name} nor ${infra.name} holds the ${pack} pack.`, 'Check profiles.addon, profiles.infra and packs.orchestration in the params file.');
+    return refused(`Neither ${docs.addon.name} nor ${docs.infra.name} holds the ${pack} pack.`, 'Check profiles.addon, profiles.infra and packs.orchestration in the params file.');
   }
   const profileTag = packsOf(docs[vmoRole]).find((p) => p.name === pack)!.tag;
   if (profileTag !== deployedTag) {
@@ -109,7 +114,7 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     );
   }
 
-  const profilePacks = [...packsOf(addon), ...packsOf(infra)];
+  const profilePacks = [...packsOf(docs.addon), ...packsOf(docs.infra)];
   const registry = registryView(site, palette, profilePacks);
   let available = availableVersions(site, folder);
   let target = site.target;
@@ -134,8 +139,8 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   const docsByUid = await Promise.all(uids.map((uid) => mustExist(`The reference profile ${uid}`, 'references[]', () => palette.getProfile(uid, { manifests: false, signal }))));
   const references = new Map(uids.map((uid, i) => [uid, docsByUid[i]!]));
   const facts = registry ? await registryFacts({ site, registry, ladder: ladder.hops, references, folder, held: new Set(profilePacks.map((p) => p.name)), vmoRole, signal, progress: deps.progress }) : undefined;
-  const current = { addon: stateOf('addon', addon), infra: stateOf('infra', infra) };
-  const hops = planHops({ site, ladder: ladder.hops, current, usedLabels: { addon: usedLabels(addon, list), infra: usedLabels(infra, list) }, references, folder, registry: facts, versionSources });
+  const current = { addon: stateOf('addon', docs.addon), infra: stateOf('infra', docs.infra) };
+  const hops = planHops({ site, ladder: ladder.hops, current, usedLabels: { addon: usedLabels(docs.addon, list), infra: usedLabels(docs.infra, list) }, references, folder, registry: facts, versionSources });
   if (!hops.ok) return refused(hops.reason, hops.hint);
   if (hops.hops.some((h) => h.profiles.some((p) => p.reference?.kind !== 'profile'))) notes.unshift(moveWithNote(site));
 
@@ -143,5 +148,5 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   if (base.impactCounts.restart > 0 && hops.hops.length > 1) {
     notes.push('VMs that need a restart must be restarted after each hop, before the next: two minors behind, they could not live-migrate (spec 9.1.1).');
   }
-  return { status: 'planned', ...base, versionSource: available.source, hops: hops.hops, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes };
+  return flavored({ status: 'planned', ...base, versionSource: available.source, hops: hops.hops, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
 }

@@ -23,7 +23,7 @@ export function registryApi(palette: PaletteApi): PackRegistryApi | undefined {
   return r !== null && typeof r === 'object' && typeof (r as PackRegistryApi).values === 'function' ? (r as PackRegistryApi) : undefined;
 }
 
-export function registryView(site: Params, palette: PaletteApi, packs: readonly PackDoc[]): RegistryView | undefined {
+export function registryView(site: Params, palette: PaletteApi, packs: ReadonlyArray<Pick<PackDoc, 'name' | 'registryUid'>>): RegistryView | undefined {
   const api = registryApi(palette);
   if (!api) return undefined;
   const named = new Map(packs.flatMap((p) => (p.registryUid ? [[p.name, p.registryUid] as const] : [])));

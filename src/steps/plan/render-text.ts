@@ -43,6 +43,10 @@ export function renderPlanText(out: PlanOutput, cluster: string): string[] {
       if (p.stays?.length) lines.push(`    stay: ${p.stays.join(', ')}`);
     }
   }
+  if (out.wayBack?.length) {
+    lines.push('', 'The way back (what the cluster runs now):');
+    for (const w of out.wayBack) lines.push(`  ${w.name} ${w.version} (uid ${w.uid}): ${w.how}`);
+  }
   lines.push('', `VM impact: ${impactLine(out.impactCounts)}`);
   const costly = sortImpact(out.impact).filter((i) => i.fate !== 'live-migrate');
   for (const i of costly.slice(0, LISTED)) lines.push(`  ${i.fate.padEnd(12)} ${i.vm}${i.node ? ` on ${i.node}` : ''}: ${i.reason}`);

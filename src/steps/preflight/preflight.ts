@@ -8,11 +8,12 @@ import { EnvironmentError, InputError, StepFailedError } from '../../errors.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { clusterAccessItems } from './cluster-access.js';
 import { clusterStateItems, clusterStateNotChecked } from './cluster-state.js';
-import { profileApiItems } from './profile-api.js';
+import { flavorShort } from '../../palette/flavor.js';
+import { flavorItem, flavorDrift, profileApiItems } from './profile-api.js';
 import { countItems, type PreflightItem, type PreflightLive, type PreflightOutput } from './types.js';
 
 /** The order panels are shown in, whatever order the answers arrive in. */
-const ORDER = ['profile-api', 'profiles', 'cluster', 'kubectl', 'cluster-api', 'access-freshness', 'kubevirt-cdi', 'migrations', 'outdated-vmis', 'nodes', 'storage'];
+const ORDER = ['profile-api', 'profiles', 'flavor', 'cluster', 'kubectl', 'cluster-api', 'access-freshness', 'kubevirt-cdi', 'migrations', 'outdated-vmis', 'nodes', 'storage'];
 
 export function overallOf(items: PreflightItem[]): PreflightOutput['overall'] {
   if (items.some((i) => i.status === 'fail')) return 'fail';
@@ -52,8 +53,8 @@ export const preflightStep = defineStepKind({
 
     const reader = kube.reader(ctx.signal);
     const kubectl = kube.kubectl;
-    const [, access] = await Promise.all([
-      profileApiItems(palette, site, ctx.signal, publish),
+    const [flavor, access] = await Promise.all([
+      profileApiItems(palette, site, ctx.signal, publish).then((api) => flavorItem(palette, api, ctx.signal, publish)),
       clusterAccessItems(
         {
           kubectl,
@@ -79,6 +80,7 @@ export const preflightStep = defineStepKind({
     const items = sorted();
     const output: PreflightOutput = {
       items,
+      ...(flavor ? { flavor } : {}),
       overall: overallOf(items),
       ...(access.kubectlVersion ? { kubectlVersion: access.kubectlVersion } : {}),
       ...(access.serverVersion ? { serverVersion: access.serverVersion } : {}),
@@ -88,6 +90,13 @@ export const preflightStep = defineStepKind({
     // Plain mode shows the log: every panel that is not green gets a line there too.
     for (const item of items.filter((i) => i.status === 'warn' || i.status === 'fail')) ctx.log(`${item.title}: ${item.summary}`, item.status === 'fail' ? 'error' : 'warn');
     const error = preflightError(items);
-    return error ? failed(error, output) : succeeded(output, countItems(items));
+    // The summary line (step list, plain mode) says which profile API the session talks to.
+    return error ? failed(error, output) : succeeded(output, `${countItems(items)}${flavor ? `; profile API: ${flavorShort(flavor)}` : ''}`);
+  },
+  /** On resume: the session keeps the flavor it started with, and says so if the API now looks otherwise. */
+  async precondition(ctx, output: PreflightOutput) {
+    if (!output.flavor || !ctx.site) return [];
+    ctx.effects.palette.adoptFlavor(output.flavor);
+    return flavorDrift(ctx.effects.palette, ctx.site, output.flavor, ctx.signal);
   },
 });

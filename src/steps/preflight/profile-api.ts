@@ -5,6 +5,7 @@
 import type { Params, ProfileRole } from '../../engine/params.js';
 import { profileRoles } from '../../engine/params.js';
 import type { DeployedProfileDoc, PaletteApi, ProfileDoc } from '../../palette/api.js';
+import { chooseFlavor, flavorTitle, type FlavorChoice } from '../../palette/flavor.js';
 import { failedItem, timed } from './failure.js';
 import { notChecked, pass, red, warn, type PreflightItem } from './types.js';
 
@@ -12,6 +13,7 @@ const TITLES = {
   api: 'Profile API answers with this key and project',
   profiles: 'The profiles exist',
   cluster: 'The cluster exists and runs the profiles',
+  flavor: 'Which profile API this is',
 } as const;
 
 export async function profileApiItems(palette: PaletteApi, site: Params, signal: AbortSignal, onItem: (item: PreflightItem) => void): Promise<PreflightItem[]> {
@@ -78,4 +80,34 @@ async function checkCluster(palette: PaletteApi, site: Params, signal: AbortSign
     return red('cluster', TITLES.cluster, `No profile deployed on ${clusterName} carries the ${site.packs.orchestration} pack.`, 'failed', 'Check packs.orchestration in the params file (the name of the VM orchestration pack).', lines);
   }
   return pass('cluster', TITLES.cluster, `${clusterName} runs ${deployed.map((d) => `${d.name} ${d.version || '?'}`).join(', ')}; ${vmo.name} ${vmo.tag}.`, lines);
+}
+
+/**
+ * The session's flavor, decided here on the first profile read (or taken from the params), shown as
+ * a panel: what the hop steps will really do. Undefined when the profile API could not be read.
+ */
+export async function flavorItem(palette: PaletteApi, api: PreflightItem[], signal: AbortSignal, onItem: (item: PreflightItem) => void): Promise<FlavorChoice | undefined> {
+  if (api.some((i) => i.status === 'fail' || i.status === 'unknown')) {
+    onItem(notChecked('flavor', TITLES.flavor, 'the profiles could not be read'));
+    return undefined;
+  }
+  try {
+    const choice = await palette.flavor({ signal });
+    const per = choice.flavor === 'palette'
+      ? [choice.versioning === 'in-place' ? 'each hop: draft on the deployed version (label kept), publish, apply the update' : 'each hop: clone to a new version, draft on the clone, publish, apply with replaceWithProfile', 'then: approve a node rebuild if Palette asks, watch every pack of the new versions until Ready']
+      : ['each hop: draft under a new label, publish; the cluster reconciles by itself', "then: watch the cluster's profiles read"];
+    onItem(pass('flavor', TITLES.flavor, flavorTitle(choice), [`why: ${choice.evidence}`, ...per]));
+    return choice;
+  } catch (err) {
+    onItem(failedItem('flavor', TITLES.flavor, err));
+    return undefined;
+  }
+}
+
+/** On resume: a flavor that was detected and no longer matches what the API answers. */
+export async function flavorDrift(palette: PaletteApi, site: Params, recorded: FlavorChoice, signal: AbortSignal): Promise<string[]> {
+  if (recorded.source !== 'detected') return [];
+  const doc = await palette.getProfile(site.profiles.addon.uid, { manifests: false, signal });
+  const now = chooseFlavor('auto', recorded.versioning ?? 'clone', doc.dialect);
+  return now && now.flavor !== recorded.flavor ? [`the profile API now answers as ${flavorTitle(now)}; this session keeps ${flavorTitle(recorded)}`] : [];
 }

@@ -1,4 +1,5 @@
 /** What preflight shows and records: one item per question, green/red/amber/grey with words. */
+import type { FlavorChoice } from '../../palette/flavor.js';
 
 export type ItemStatus = 'pass' | 'fail' | 'warn' | 'unknown';
 
@@ -21,6 +22,8 @@ export interface PreflightItem {
 
 export interface PreflightOutput {
   items: PreflightItem[];
+  /** Which profile API the session talks to, decided here once (journaled; a resume keeps it). */
+  flavor?: FlavorChoice;
   overall: 'pass' | 'warn' | 'fail';
   kubectlVersion?: string;
   serverVersion?: string;

@@ -10,6 +10,7 @@ import type { PaletteApi } from '../../palette/api.js';
 import { toErrorInfo } from '../../errors.js';
 import { componentVersions, type ComponentVersions } from '../plan/components.js';
 import { packsOf } from '../plan/hops.js';
+import { registryApi, registryView } from '../plan/registry-source.js';
 import { referenceFor, valuesFolder } from '../plan/sources.js';
 
 export interface TargetExpectations {
@@ -18,7 +19,10 @@ export interface TargetExpectations {
   notes: string[];
 }
 
-/** The component versions the target's default values deploy: a reference profile's pack, else the values folder. */
+/**
+ * The component versions the target's default values deploy: a reference profile's pack, else the
+ * values folder, else the pack registry (the one the site's profile names for the pack), as the plan reads them.
+ */
 async function targetComponents(site: Params, palette: PaletteApi, signal?: AbortSignal): Promise<{ versions: ComponentVersions; from?: string; problem?: string }> {
   const pack = site.packs.orchestration;
   const ref = referenceFor(site, site.target);
@@ -36,7 +40,19 @@ async function targetComponents(site: Params, palette: PaletteApi, signal?: Abor
   const folder = valuesFolder(site.valuesDir);
   const text = folder?.read(pack, site.target);
   if (folder && text) return { versions: componentVersions(text), from: folder.path(pack, site.target) };
-  return { versions: {}, problem: `no reference values for ${pack} ${site.target} (references[] or valuesDir in the params)` };
+  const registry = registryApi(palette);
+  if (registry) {
+    try {
+      // The registry the site's profile names for the pack (the cluster's view of it does not say).
+      const docs = await Promise.all(profileRoles.map((r) => palette.getProfile(site.profiles[r].uid, { manifests: false, ...(signal ? { signal } : {}) })));
+      const uid = registryView(site, palette, docs.flatMap((d) => packsOf(d)))!.registryOf(pack);
+      const [found, label] = await Promise.all([registry.values(pack, site.target, uid, signal), registry.label(uid, signal)]);
+      return { versions: componentVersions(found.values), from: `the ${pack} ${site.target} defaults in ${label}` };
+    } catch (err) {
+      return { versions: {}, problem: `the ${pack} ${site.target} defaults could not be read from the pack registry (${toErrorInfo(err).message})` };
+    }
+  }
+  return { versions: {}, problem: `no reference values for ${pack} ${site.target} (references[] or valuesDir in the params, or a pack registry)` };
 }
 
 export async function targetExpectations(site: Params, palette: PaletteApi, deployed: DeployedProfileView[] | undefined, signal?: AbortSignal): Promise<TargetExpectations> {

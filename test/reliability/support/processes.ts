@@ -14,7 +14,7 @@ export const CRASH_PRELOAD = new URL('./crash-preload.mjs', import.meta.url).pat
 export const SPAWN_LOG_PRELOAD = new URL('./spawn-log.mjs', import.meta.url).pathname;
 
 /** `--approve` flags that answer every gate of the bundled runbook in plain mode. */
-export const APPROVE_ALL = ['--approve', 'draft,publish,cancel-migrations', '--approve-all-restarts'];
+export const APPROVE_ALL = ['--approve', 'draft,publish,apply,repave,cancel-migrations', '--approve-all-restarts'];
 
 export const tempDir = (prefix: string): string => mkdtempSync(join(tmpdir(), `up-rel-${prefix}-`));
 
@@ -142,9 +142,9 @@ export interface ServedLab {
 }
 
 /** `upgrade-pilot lab --serve` in its own process; resolves once lab.json is written. */
-export async function serveLab(opts: { scenario?: string; speed?: number; dialect?: 'spec' | 'palette' } = {}): Promise<ServedLab> {
+export async function serveLab(opts: { scenario?: string; speed?: number; flavor?: 'spec' | 'palette' } = {}): Promise<ServedLab> {
   const dir = tempDir(`lab-${opts.scenario ?? 'healthy'}`);
-  const args = [CLI, 'lab', '--serve', '--scenario', opts.scenario ?? 'healthy', '--state-dir', dir, '--speed', String(opts.speed ?? 600), ...(opts.dialect ? ['--dialect', opts.dialect] : [])];
+  const args = [CLI, 'lab', '--serve', '--scenario', opts.scenario ?? 'healthy', '--state-dir', dir, '--speed', String(opts.speed ?? 600), ...(opts.flavor ? ['--flavor', opts.flavor] : [])];
   const proc = spawn(process.execPath, args, { env: baseEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));

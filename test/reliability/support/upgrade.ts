@@ -4,12 +4,13 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { parse } from 'yaml';
 import type { SessionEvent, SessionState } from '../../../src/engine/state.js';
 import { readJournal } from '../../../src/session/journal.js';
 import { Redactor } from '../../../src/session/redact.js';
 import { SessionStore } from '../../../src/session/store.js';
-import { APPROVE_ALL, runTool, sessionIds, spawnTool, STACK_TRACE, tempDir, type AuditEntry, type ServedLab, type ToolResult } from './processes.js';
+import { APPROVE_ALL, runTool, serveLab, sessionIds, spawnTool, STACK_TRACE, tempDir, type AuditEntry, type ServedLab, type ToolResult } from './processes.js';
 
 export const startArgs = (lab: ServedLab, stateDir: string, extra: string[] = []): string[] => [
   'start',
@@ -62,6 +63,48 @@ export function expectedHealthyMutations(lab: ServedLab): string[] {
   ]);
 }
 
+/**
+ * What the lab must have applied for a whole upgrade in the palette flavor, in order, with uids
+ * named (`<vmo-infra@1.5.0>`, `<cluster>`; see `namedUids`): per hop and profile one clone of the
+ * version the cluster ran, one PUT on the clone and one publish of it; per hop one apply with
+ * replaceWithProfile, and the repave approval when the hop rebuilds nodes; then the restart of the
+ * one VM that cannot live-migrate. `deployed` is the index in references[] of what runs at start.
+ */
+export function expectedPaletteMutations(lab: ServedLab, opts: { deployed: number; repave?: boolean }): string[] {
+  // The same site with its reference profiles: their labels are the versions each hop writes.
+  const params = parse(readFileSync(lab.json.paramsWithReferences, 'utf8')) as {
+    profiles: { addon: { name: string }; infra: { name: string } };
+    references: Array<{ version: string; labels: { addon: string; infra: string } }>;
+  };
+  const { addon, infra } = params.profiles;
+  const restart = 'PUT /apis/subresources.kubevirt.io/v1/namespaces/ns-packs/virtualmachines/build-cache-01/restart restart virtualmachines ns-packs/build-cache-01';
+  const refs = params.references;
+  return refs.slice(opts.deployed + 1).flatMap((ref, i) => {
+    const prev = refs[opts.deployed + i]!.labels;
+    const clone = (name: string, from: string, to: string) => [
+      `POST /v1/clusterprofiles/<${name}@${from}>/clone clone ${name} ${from} to ${name} ${to} (<${name}@${to}>)`,
+      `PUT /v1/clusterprofiles/<${name}@${to}> draft ${name} ${to}`,
+    ];
+    return [
+      ...clone(infra.name, prev.infra, ref.labels.infra),
+      ...clone(addon.name, prev.addon, ref.labels.addon),
+      `PATCH /v1/clusterprofiles/<${infra.name}@${ref.labels.infra}>/publish publish ${infra.name} ${ref.labels.infra}`,
+      `PATCH /v1/clusterprofiles/<${addon.name}@${ref.labels.addon}>/publish publish ${addon.name} ${ref.labels.addon}`,
+      `PATCH /v1/spectroclusters/<cluster>/profiles apply: ${infra.name} ${ref.labels.infra} replaces ${prev.infra} (<${infra.name}@${prev.infra}>); ${addon.name} ${ref.labels.addon} replaces ${prev.addon} (<${addon.name}@${prev.addon}>)`,
+      ...(opts.repave ? ['PATCH /v1/spectroclusters/<cluster>/repave/approve repave approved: a node-level pack changes: every node is rebuilt with the new image'] : []),
+      restart,
+    ];
+  });
+}
+
+/** Replaces the lab's uids in `lines` by names: `<name@version>` for a profile version, `<cluster>` for the cluster. */
+export async function namedUids(lab: ServedLab, lines: string[]): Promise<string[]> {
+  const list = await lab.call<{ items: Array<{ metadata: { name: string; uid: string }; spec: { version: string } }> }>('GET', '/v1/clusterprofiles?limit=500');
+  const names = new Map(list.items.map((i) => [i.metadata.uid, `<${i.metadata.name}@${i.spec.version}>`]));
+  names.set(lab.json.clusterUid, '<cluster>');
+  return lines.map((l) => l.replace(/\b[0-9a-f]{24}\b/g, (uid) => names.get(uid) ?? uid));
+}
+
 /** The mutations the lab applied, in order, as `METHOD path note`. */
 export const appliedMutations = (audit: AuditEntry[]): string[] => audit.filter((e) => e.effect === 'applied').map((e) => `${e.method} ${e.path} ${e.note ?? ''}`);
 
@@ -69,8 +112,8 @@ export const appliedMutations = (audit: AuditEntry[]): string[] => audit.filter(
 export function duplicates(applied: string[]): string[] {
   const seen = new Map<string, number>();
   for (const a of applied) seen.set(a, (seen.get(a) ?? 0) + 1);
-  // The restart of the same VM legitimately happens once per hop.
-  const hops = applied.filter((a) => a.startsWith('PATCH ')).length / 2;
+  // The restart of the same VM legitimately happens once per hop (two publishes per hop).
+  const hops = applied.filter((a) => /^PATCH \S+\/publish /.test(a)).length / 2;
   return [...seen].filter(([a, n]) => n > (a.includes('/restart ') ? Math.max(1, hops) : 1)).map(([a, n]) => `${a} x${n}`);
 }
 
@@ -247,4 +290,63 @@ export async function upgradeUntilDone(lab: ServedLab, stateDir: string, opts: {
     stops.push({ code: r.code, error: /^error: (.*)$/m.exec(r.stderr)![1]! });
   }
   throw new Error(`the upgrade did not finish in ${opts.maxRuns ?? 25} runs`);
+}
+
+/** What a crash matrix counts, printed at its end. */
+export interface MatrixFigures {
+  points: number;
+  afterKills: number;
+  tornKills: number;
+  randomKills: number;
+  duplicates: number;
+  sessions: number;
+}
+
+export const noFigures = (): MatrixFigures => ({ points: 0, afterKills: 0, tornKills: 0, randomKills: 0, duplicates: 0, sessions: 0 });
+
+/** A lab in its own process for the length of `run`. */
+export async function withServedLab<T>(opts: Parameters<typeof serveLab>[0], run: (lab: ServedLab) => Promise<T>): Promise<T> {
+  const lab = await serveLab(opts);
+  try {
+    return await run(lab);
+  } finally {
+    await lab.stop();
+  }
+}
+
+/**
+ * A chain of kills and resumes ended complete: exit 0, the session done, no change applied twice,
+ * and exactly `expected` applied (the audit lines passed through `name` first, e.g. `namedUids`).
+ */
+export async function expectComplete(lab: ServedLab, chain: ChainResult, figures: MatrixFigures, expected: string[], name: (lines: string[]) => Promise<string[]> = async (l) => l): Promise<void> {
+  expect(chain.final.code, chain.final.stderr).toBe(0);
+  expect(chain.state.run.status).toBe('done');
+  const applied = appliedMutations(await lab.audit());
+  const dups = duplicates(applied);
+  figures.duplicates += dups.length;
+  figures.sessions += 1;
+  expect(dups).toEqual([]);
+  expect(await name(applied)).toEqual(expected);
+}
+
+/**
+ * SIGKILL right after every record of `reference`: alternate points go to two chains run at once
+ * (each on its own lab from `onLab`), so in each chain the record before a kill point was written by
+ * the same process in its normal course. Every point must be reached; each chain is `check`ed.
+ */
+export async function killAfterEveryRecord(reference: string[], onLab: <T>(run: (lab: ServedLab) => Promise<T>) => Promise<T>, check: (lab: ServedLab, chain: ChainResult) => Promise<void>, figures: MatrixFigures): Promise<void> {
+  const halves = [reference.filter((_, i) => i % 2 === 0), reference.filter((_, i) => i % 2 === 1)];
+  const chains = await Promise.all(
+    halves.map((targets) =>
+      onLab(async (lab) => {
+        const chain = await crashChain(lab, targets);
+        await check(lab, chain);
+        return chain;
+      }),
+    ),
+  );
+  const killed = chains.flatMap((c) => c.kills.map((k) => k.signature));
+  figures.afterKills = killed.length;
+  expect(chains.flatMap((c) => c.unreached)).toEqual([]);
+  expect([...killed].sort()).toEqual([...reference].sort());
 }

@@ -17,6 +17,7 @@ const statuses = (run: StepsRun) => Object.fromEntries(Object.values(byId(run)).
 const allGreen = {
   'profile-api': 'pass',
   profiles: 'pass',
+  flavor: 'pass',
   cluster: 'pass',
   kubectl: 'pass',
   'cluster-api': 'pass',
@@ -46,7 +47,20 @@ describe('preflight against the doubles', () => {
     expect(byId(run).kubectl!.summary).toBe(`kubectl ${out.kubectlVersion}.`);
     expect(byId(run)['access-freshness']!.summary).toMatch(/^Valid for (1d|23h \d+m) \(until \S+Z\), longer than the planned window of 4h\.$/);
     expect(byId(run).cluster!.summary).toMatch(/vmo-test runs vmo-core-addon 1\.4\.0, vmo-infra 1\.4\.0; virtual-machine-orchestrator 4\.4\.10\./);
-    expect(run.step('preflight').summary).toBe('11 green, 0 red, 0 amber');
+    expect(run.step('preflight').summary).toBe("12 green, 0 red, 0 amber; profile API: the spec's service");
+  });
+
+  it('records the flavor it decided on the first profile read; a resumed session keeps it', async () => {
+    const file = await kubeconfigWithCertificate(d.kube, 'flavor', 30 * 24 * HOUR);
+    const run = await runSteps({ site: d.site, palette: d.palette, kube: kubeFor(file, 'lab'), kinds: ['preflight'] });
+    const out = run.step('preflight').output as PreflightOutput;
+    expect(out.flavor).toEqual({ flavor: 'spec', source: 'detected', evidence: "the profile read shows spec.template (the spec's service)" });
+    expect(byId(run).flavor).toMatchObject({ status: 'pass', summary: "the spec's profile service: a published profile reaches its clusters by itself" });
+    // Resumed with a client that would answer otherwise (the params now say palette): the journal wins.
+    const other = clientFor(d.paletteUrl, { flavor: 'palette', probeUid: d.site.profiles.addon.uid }).client;
+    const resumed = await run.resume({ palette: other });
+    expect(resumed.outcome.status).toBe('done');
+    expect((await other.flavor()).flavor).toBe('spec');
   });
 
   it('is amber, saying why, when the access file holds only an opaque token', async () => {
@@ -86,7 +100,7 @@ describe('preflight against the doubles', () => {
   ])('exits 4 when the profile API is %s, and still shows the cluster panels', async (_what, client, message) => {
     const file = await kubeconfigWithCertificate(d.kube, 'fresh-2', 30 * 24 * HOUR);
     const run = await runSteps({ site: d.site, palette: client(), kube: kubeFor(file, 'lab'), kinds: ['preflight'] });
-    expect(statuses(run)).toEqual({ ...allGreen, 'profile-api': 'fail', profiles: 'unknown', cluster: 'unknown' });
+    expect(statuses(run)).toEqual({ ...allGreen, 'profile-api': 'fail', profiles: 'unknown', flavor: 'unknown', cluster: 'unknown' });
     expect(byId(run)['profile-api']!.summary).toMatch(message);
     expect(byId(run)['profile-api']!.failure).toBe('environment');
     expect(exitCodeOf((run.outcome as { error: unknown }).error)).toBe(4);
@@ -142,7 +156,7 @@ describe('preflight against the doubles when things are wrong', () => {
       expect(items['outdated-vmis']!.lines).toEqual(['vms/db-01']);
       expect(items['outdated-vmis']!.hint).toMatch(/two versions behind/);
       expect(run.outcome.status).toBe('done');
-      expect(run.step('preflight').summary).toBe('8 green, 0 red, 3 amber');
+      expect(run.step('preflight').summary).toBe("9 green, 0 red, 3 amber; profile API: the spec's service");
     } finally {
       await d.close();
     }

@@ -4,6 +4,8 @@ import { healthyScenario } from './healthy.js';
 import { largeScenario } from './large.js';
 import { lostCustomizationsScenario } from './lost-customizations.js';
 import { rookCephScenario } from './rook-ceph.js';
+import { packErrorScenario } from './pack-error.js';
+import { repaveScenario } from './repave.js';
 import { skipMinorScenario } from './skip-minor.js';
 import { defaultLargeSizes, type LabSizes, type ScenarioName, type ScenarioSpec } from './types.js';
 
@@ -23,5 +25,9 @@ export function scenarioSpec(name: ScenarioName, sizes: Partial<LabSizes> = {}):
       return largeScenario({ ...defaultLargeSizes, ...sizes });
     case 'rook-ceph':
       return rookCephScenario();
+    case 'repave':
+      return repaveScenario();
+    case 'pack-error':
+      return packErrorScenario();
   }
 }

@@ -9,7 +9,7 @@
  */
 import { labSite } from '../../data/site.js';
 import type { VmDefinition } from '../kubevirt-objects.js';
-import type { NetworkDefinition, NodePlan, ScenarioSpec } from './types.js';
+import { noFaults, type NetworkDefinition, type NodePlan, type ScenarioSpec } from './types.js';
 
 export const smallNodes: NodePlan[] = [
   { name: 'vmo-cp-1', controlPlane: true, storage: true },
@@ -52,3 +52,8 @@ export const vmSshServices: ScenarioSpec['services'] = [
   { namespace: 'virtual-machines', name: 'db-01-ssh', type: 'ClusterIP', ports: [{ name: 'ssh', port: 22, targetPort: 22 }], selector: { 'kubevirt.io/domain': 'db-01' } },
   { namespace: 'ns-product', name: 'api', type: 'ClusterIP', ports: [{ name: 'http', port: 80, targetPort: 8080 }], selector: { app: 'api' } },
 ];
+
+/** The small cluster as it stands when nothing went wrong before: no earlier migrations, no faults. */
+export function quietSmallCluster(): Pick<ScenarioSpec, 'nodes' | 'vms' | 'networks' | 'migrations' | 'skippedMinorMigrations' | 'services' | 'faults'> {
+  return { nodes: smallNodes, vms: smallVms, networks: smallNetworks, migrations: [], skippedMinorMigrations: false, services: [webFrontendService, ...vmSshServices], faults: noFaults() };
+}

@@ -7,7 +7,7 @@ import type { SiteLayout, VmoVersion } from '../../data/pack-catalog.js';
 import type { ServiceInput } from '../k8s-objects.js';
 import type { VmDefinition } from '../kubevirt-objects.js';
 
-export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph'] as const;
+export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error'] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
 export interface LabSizes {
@@ -70,6 +70,10 @@ export interface ScenarioSpec {
   faults: ScenarioFaults;
   /** Ordinary application pods to add so the cluster holds this many pods in all (`large`). */
   totalPods?: number;
+  /** Pack tags a VMO version's reference profiles carry instead of its stack's (`repave`: a new Kubernetes). */
+  referenceTags?: Partial<Record<VmoVersion, Record<string, string>>>;
+  /** Pack upgrades that fail in the cluster (`name@tag` → the helm error). */
+  packFailures?: Record<string, string>;
 }
 
 export const noFaults = (): ScenarioFaults => ({ notReadyNodes: [], offlineStorageNodes: [], crashLooping: [], leakedAddresses: [] });

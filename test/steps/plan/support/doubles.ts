@@ -77,7 +77,7 @@ export async function startDoubles(opts: DoublesOptions): Promise<Doubles> {
     profiles,
     store,
     faults,
-    palette: clientFor(server.url, { clusterCollection: site.palette.clusterCollection }).client,
+    palette: clientFor(server.url, { clusterCollection: site.palette.clusterCollection, probeUid: profiles.addon.uid }).client,
     site,
     close: async () => {
       await Promise.all([server.close(), kube.close()]);

@@ -1,0 +1,84 @@
+/** From validated Palette cluster answers to the client's documents (see cluster-types.ts). */
+import type { z } from 'zod';
+import type { AttachedProfile, ClusterDoc, ClusterEvent, ClusterNotification, Condition, RepaveStatus } from './cluster-types.js';
+import type { EventsSchema, NotificationsSchema, RepaveSchema, SpectroClusterJson } from './cluster-schemas.js';
+import type { DeployedProfileDoc } from './types.js';
+
+type RawCondition = { type: string; status: string; reason?: string | null | undefined; message?: string | null | undefined };
+
+function condition(c: RawCondition): Condition {
+  return { type: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) };
+}
+
+export function toClusterDoc(json: SpectroClusterJson): ClusterDoc {
+  const status = json.status ?? undefined;
+  const profiles: AttachedProfile[] = (json.spec?.clusterProfileTemplates ?? []).map((t) => ({
+    uid: t.uid,
+    name: t.name,
+    version: t.profileVersion ?? '',
+    type: t.type ?? '',
+    packs: (t.packs ?? []).map((p) => {
+      const tag = p.tag ?? p.version ?? '';
+      return typeof p.values === 'string' ? { name: p.name, tag, values: p.values } : { name: p.name, tag };
+    }),
+  }));
+  const doc: ClusterDoc = {
+    uid: json.metadata.uid,
+    name: json.metadata.name ?? '',
+    state: status?.state ?? '',
+    profiles,
+    packs: (status?.packs ?? []).map((p) => ({
+      name: p.name,
+      version: p.version ?? '',
+      profileUid: p.profileUid ?? '',
+      ...(p.condition ? { condition: condition(p.condition) } : {}),
+    })),
+    conditions: (status?.conditions ?? []).map(condition),
+  };
+  if (status?.repave?.state) doc.repave = status.repave.state;
+  if (status?.spcApply) {
+    doc.spcApply = {
+      ...(typeof status.spcApply.canBeApplied === 'boolean' ? { canBeApplied: status.spcApply.canBeApplied } : {}),
+      ...(status.spcApply.actionType ? { actionType: status.spcApply.actionType } : {}),
+    };
+  }
+  return doc;
+}
+
+/** What the cluster runs, in the palette flavor: the attached templates, with their semver labels. */
+export function deployedFromCluster(cluster: ClusterDoc): DeployedProfileDoc[] {
+  return cluster.profiles.map((p) => ({ name: p.name, uid: p.uid, version: p.version, packs: p.packs.map((k) => ({ ...k })) }));
+}
+
+export function toClusterEvents(parsed: z.infer<typeof EventsSchema>): ClusterEvent[] {
+  return (parsed.items ?? []).map((e) => ({
+    at: e.metadata?.creationTimestamp ?? '',
+    reason: e.reason ?? '',
+    message: e.message ?? '',
+    severity: e.severity ?? '',
+    object: [e.involvedObject?.kind, e.involvedObject?.name].filter(Boolean).join('/'),
+  }));
+}
+
+export function toNotifications(parsed: z.infer<typeof NotificationsSchema>): ClusterNotification[] {
+  return (parsed.items ?? []).map((n) => ({
+    uid: n.metadata.uid,
+    actionType: n.action?.actionType ?? '',
+    message: n.action?.actionMessage ?? '',
+    isDone: n.action?.isDone ?? false,
+    ack: n.action?.ack ?? false,
+  }));
+}
+
+export function toRepaveStatus(parsed: z.infer<typeof RepaveSchema>): RepaveStatus {
+  return {
+    ...(parsed.status?.state ? { state: parsed.status.state } : {}),
+    reasons: (parsed.spec?.reasons ?? []).map((r) => {
+      const from = r.pack?.current;
+      const to = r.pack?.target;
+      const name = to?.name ?? from?.name;
+      const pack = name ? `${name} ${from?.tag ?? '(none)'} → ${to?.tag ?? '(removed)'}` : undefined;
+      return { code: r.code ?? '', message: r.message ?? '', ...(pack ? { pack } : {}) };
+    }),
+  };
+}

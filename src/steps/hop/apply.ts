@@ -1,0 +1,48 @@
+/**
+ * The `apply` step: on a real Palette a published version reaches the cluster only when someone
+ * applies it - one request per hop that attaches the new versions in place of the old ones (or
+ * resolves the pending update of versions edited in place). Behind its own gate (`--approve apply`),
+ * journaled and settled by reading the cluster. The spec's service needs none: the step says so.
+ */
+import { z } from 'zod';
+import { defineStepKind } from '../../engine/step-kind.js';
+import type { ProfileRole } from '../../engine/params.js';
+import { hopFlavor } from './flavors/index.js';
+
+export interface VersionRef {
+  uid: string;
+  version: string;
+}
+
+export interface AppliedVersion {
+  role: ProfileRole;
+  name: string;
+  /** What the cluster ran (the way back) and what it runs now. */
+  from: VersionRef;
+  to: VersionRef;
+}
+
+export interface ApplyOutput {
+  cluster: { uid: string; name: string };
+  replaced: AppliedVersion[];
+  /** `replace`: new versions attached with replaceWithProfile; `update`: the pending update of edited versions applied. */
+  how: 'replace' | 'update';
+  /** `attached`: read back on the cluster; `already`: found attached before anything was sent; `rehearsal`: nothing sent. */
+  confirmed: 'attached' | 'already' | 'rehearsal';
+}
+
+export interface ApplyLive {
+  headline: string;
+  replaced: AppliedVersion[];
+}
+
+export const applyStep = defineStepKind({
+  kind: 'apply',
+  title: 'Apply the new versions to the cluster',
+  description: "On a real Palette: attaches the hop's published versions to the cluster (replaceWithProfile) or applies the pending update; nothing to do on the spec's service",
+  gate: 'apply',
+  params: z.strictObject({}),
+  async run(ctx) {
+    return (await hopFlavor(ctx)).apply(ctx);
+  },
+});

@@ -1,0 +1,92 @@
+/**
+ * The `repave` gate: a real Palette that must rebuild nodes for a change (a new Kubernetes or OS
+ * pack) waits with `status.repave.state: Pending` until someone approves. The gate says why, which
+ * nodes go (one at a time) and what that does to each running VM; approving sends
+ * `PATCH /v1/spectroclusters/{uid}/repave/approve` once, journaled and settled by reading the state.
+ * Used by the `repave` step and by the watch, should Palette ask later.
+ */
+import { InterruptedError } from '../../errors.js';
+import { approveOrDecline } from '../../engine/gate.js';
+import type { ClusterDoc, RepaveReason } from '../../palette/cluster-types.js';
+import { approveRepaveRequest } from '../../palette/mutations.js';
+import { sanitizeText } from '../../text/sanitize.js';
+import { latestPlan } from '../contracts.js';
+import type { HopContext } from './flavors/types.js';
+import { drainItems, drainPlan, type NodeDrain } from './repave-impact.js';
+import { wayBackHint } from './way-back.js';
+
+export interface RepaveApproval {
+  reasons: string[];
+  nodes: NodeDrain[];
+  /** Running VMs that live-migrate, and that are shut down and started again. */
+  migrate: number;
+  restart: number;
+  outcome: 'approved' | 'settled' | 'rehearsal';
+}
+
+export const repaveApproveKey = (keyBase: string): string => `${keyBase}/repave/approve`;
+const approveKey = repaveApproveKey;
+
+const reasonText = (r: RepaveReason) => sanitizeText(r.pack ?? (r.message || r.code), { max: 300 });
+
+/** Nodes and VMs as they are now (a read that fails leaves the gate with what it knows, and says so). */
+async function readDrain(ctx: HopContext): Promise<{ nodes: NodeDrain[]; unread?: string }> {
+  try {
+    const reader = ctx.effects.kube.reader(ctx.signal);
+    const [nodes, vmis] = await Promise.all([reader.nodes(), reader.vmis()]);
+    return { nodes: drainPlan(nodes, vmis, latestPlan(ctx)?.impact) };
+  } catch (err) {
+    return { nodes: [], unread: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** True when an approval was sent (or its intent written) and its outcome is not yet known. */
+export function repaveInFlight(ctx: HopContext, keyBase: string): boolean {
+  const m = ctx.state().mutations[approveKey(keyBase)];
+  return m !== undefined && !ctx.mutationDone(approveKey(keyBase));
+}
+
+export async function askRepave(ctx: HopContext, cluster: ClusterDoc, keyBase: string): Promise<RepaveApproval> {
+  const palette = ctx.effects.palette;
+  const clusterUid = cluster.uid;
+  const name = ctx.site?.cluster.name ?? (cluster.name || clusterUid);
+  const status = await palette.getRepaveStatus(clusterUid, { signal: ctx.signal }).catch(() => ({ reasons: [] as RepaveReason[] }));
+  const reasons = status.reasons.map(reasonText);
+  const drain = await readDrain(ctx);
+  const vms = drain.nodes.flatMap((n) => n.vms);
+  const migrate = vms.filter((v) => v.moves === 'migrates').length;
+  const restart = vms.length - migrate;
+  const base = { reasons, nodes: drain.nodes, migrate, restart };
+  const settle = async (): Promise<'done' | 'not-done'> => ((await palette.getCluster(clusterUid, { signal: ctx.signal })).repave === 'Pending' ? 'not-done' : 'done');
+  const request = approveRepaveRequest(clusterUid, `approve the node rebuild of ${name}`);
+
+  // Approved before an interruption: find out whether it reached Palette; never ask or send twice.
+  if (repaveInFlight(ctx, keyBase)) {
+    await ctx.mutate({ key: approveKey(keyBase), request, approvedBy: `${keyBase}/repave`, settle });
+    return { ...base, outcome: 'settled' };
+  }
+
+  const controlPlane = drain.nodes.filter((n) => n.controlPlane).length;
+  const gateKey = `${keyBase}/repave`;
+  const decision = await ctx.confirm({
+    gate: 'repave',
+    key: gateKey,
+    title: `Approve the node rebuild (repave) of ${name}`,
+    lines: [
+      `Palette waits for approval to rebuild the nodes of ${name}${reasons.length ? `: ${reasons.join('; ')}` : ''}.`,
+      drain.unread
+        ? `The nodes could not be read (${sanitizeText(drain.unread, { max: 200 })}): every node is drained and rebuilt, one at a time.`
+        : `${drain.nodes.length} node(s) (${controlPlane} control plane, ${drain.nodes.length - controlPlane} worker) are drained and rebuilt one at a time, control plane first; each running VM leaves its node as it drains: ${migrate} live-migrate, ${restart} restart (downtime).`,
+    ],
+    items: drainItems(drain.nodes),
+    ...(restart > 0 ? { warnings: [`${restart} VM(s) cannot live-migrate and will be down while their node is rebuilt: ${vms.filter((v) => v.moves === 'restarts').map((v) => v.vm).slice(0, 5).join(', ')}${restart > 5 ? ', …' : ''}.`] } : {}),
+    options: approveOrDecline('Approve the rebuild'),
+    safeChoice: 'abort',
+  });
+  if (decision.choice !== 'approve') {
+    const back = wayBackHint(ctx);
+    throw new InterruptedError(`Not approved: the nodes of ${name} were not rebuilt; nothing was sent.`, `Palette keeps waiting for the approval (the new versions stay attached, their node-level packs wait). Resume when ready: you will be asked again.${back ? ` ${back}` : ''}`);
+  }
+  await ctx.mutate({ key: approveKey(keyBase), request, approvedBy: gateKey, settle });
+  return { ...base, outcome: ctx.dryRun ? 'rehearsal' : 'approved' };
+}

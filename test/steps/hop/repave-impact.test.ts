@@ -1,0 +1,43 @@
+/** What a node rebuild does to each node and VM (pure): control plane first, VMs that can move migrate, the others restart. */
+import { describe, expect, it } from 'vitest';
+import type { Node, Vmi } from '../../../src/kube/schemas.js';
+import { packState } from '../../../src/palette/cluster-types.js';
+import { drainItems, drainLine, drainPlan } from '../../../src/steps/hop/repave-impact.js';
+
+const node = (name: string, cp = false): Node => ({ metadata: { name, labels: cp ? { 'node-role.kubernetes.io/control-plane': '' } : { 'node-role.kubernetes.io/worker': '' } } });
+const vmi = (ns: string, name: string, nodeName: string, migratable?: boolean, phase = 'Running'): Vmi => ({
+  metadata: { name, namespace: ns },
+  status: { phase, nodeName, ...(migratable === undefined ? {} : { conditions: [{ type: 'LiveMigratable', status: migratable ? 'True' : 'False', ...(migratable ? {} : { reason: 'DisksNotLiveMigratable' }) }] }) },
+});
+
+describe('drainPlan', () => {
+  const nodes = [node('w-2'), node('cp-1', true), node('w-1')];
+
+  it('orders control plane first, then workers by name; each running VM migrates or restarts', () => {
+    const plan = drainPlan(nodes, [vmi('a', 'web', 'w-1', true), vmi('a', 'cache', 'w-1', false), vmi('b', 'db', 'w-2', true), vmi('b', 'off', 'w-2', true, 'Succeeded')]);
+    expect(plan.map(drainLine)).toEqual(['cp-1 (control plane): no running VMs', 'w-1: a/cache restarts (downtime); a/web live-migrates', 'w-2: b/db live-migrates']);
+    expect(drainItems([...plan, { node: 'w-3', controlPlane: false, vms: [] }])).toEqual(['cp-1, w-3: no running VMs', 'w-1: a/cache restarts (downtime); a/web live-migrates', 'w-2: b/db live-migrates']);
+    expect(plan[1]?.vms[0]?.reason).toBe('shut down and started again (downtime): DisksNotLiveMigratable');
+  });
+
+  it('without a LiveMigratable condition, falls back on the plan’s VM impact', () => {
+    const plan = drainPlan(nodes, [vmi('a', 'x', 'w-1'), vmi('a', 'y', 'w-1')], [
+      { vm: 'a/x', fate: 'live-migrate', reason: 'live-migratable' },
+      { vm: 'a/y', fate: 'restart', reason: 'cannot live-migrate (node-local disk)' },
+    ]);
+    expect(plan[1]?.vms.map((v) => `${v.vm} ${v.moves}`)).toEqual(['a/x migrates', 'a/y restarts']);
+    expect(plan[1]?.vms[1]?.reason).toContain('node-local disk');
+  });
+});
+
+describe('packState (as the terraform provider decides it)', () => {
+  it.each([
+    [{ type: 'Ready', status: 'True' }, 'ready'],
+    [{ type: 'Ready', status: 'False' }, 'progressing'],
+    [{ type: 'Progressing', status: 'True', reason: 'Deploying' }, 'progressing'],
+    [{ type: 'Error', status: 'True', message: 'boom' }, 'error'],
+    [undefined, 'progressing'],
+  ] as const)('%o is %s', (condition, want) => {
+    expect(packState(condition)).toBe(want);
+  });
+});
