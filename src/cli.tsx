@@ -11,6 +11,7 @@ import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
 import type { RunIO, SessionRequest } from './run/session-run.js';
 import type { StepRegistry } from './engine/step-kind.js';
 import { toolVersion } from './version.js';
+import { sanitizeLines } from './text/sanitize.js';
 import { isInteractive } from './run/interactive.js';
 import { showSplash } from './run/splash.js';
 
@@ -64,7 +65,8 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     }
   } catch (err) {
     const info = toErrorInfo(err);
-    io.stderr.write(`error: ${info.message}\n${info.hint ? `  what to do: ${info.hint}\n` : ''}`);
+    // Messages can quote a server or a file: printed without control characters, no line of megabytes.
+    io.stderr.write(sanitizeLines(`error: ${info.message}\n${info.hint ? `  what to do: ${info.hint}\n` : ''}`));
     return exitCodeOf(err);
   }
 }
@@ -94,7 +96,7 @@ if (invokedDirectly()) {
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`error: ${toErrorInfo(err).message}\n`);
+      process.stderr.write(sanitizeLines(`error: ${toErrorInfo(err).message}\n`));
       process.exitCode = ExitCode.failed;
     },
   );

@@ -2,13 +2,21 @@
  * The kubectl runner: every call is an argument array with `--kubeconfig`/`--context` pinned,
  * `--request-timeout` and a process timeout, a discovery cache folder per run, and a bounded
  * number of processes at once. A failed call's stdout is never trusted.
+ *
+ * Each process runs in its own process group, ended whole at its limit (see process-group.ts), so
+ * a hung exec credential plugin cannot keep a call alive. When one call hits its limit, the calls
+ * queued behind it fail at once with the same cause instead of each waiting out the limit in turn:
+ * the same plugin, the same API would hang them too. So a command ends within one process limit
+ * (plus the kill grace) of the cluster going silent, whatever the number of calls it had queued.
  */
-import { execa } from 'execa';
+import { LIMITS, formatBytes } from '../io/limits.js';
 import type { KubeMutation } from '../engine/mutation.js';
 import type { Redactor } from '../session/redact.js';
 import type { KubeApi } from './api.js';
-import { classifyKubectlFailure, KubeError } from './errors.js';
+import { classifyKubectlFailure, KubeError, outputTooLarge } from './errors.js';
 import { limiter } from './limit.js';
+import { parseKubeJson } from './parse-json.js';
+import { runInGroup } from './process-group.js';
 
 export interface KubectlOptions {
   kubeconfig?: string | undefined;
@@ -20,6 +28,8 @@ export interface KubectlOptions {
   /** Discovery cache for this run (`--cache-dir`), so runs do not share stale discovery. */
   cacheDir: string;
   concurrency: number;
+  /** Most bytes one process may print (default LIMITS.kubectlOutput). */
+  maxOutputBytes?: number;
   redactor?: Redactor;
   /** Program names, for tests that wrap kubectl to count processes. */
   kubectlPath?: string;
@@ -56,6 +66,8 @@ function childEnv(cacheDir: string): NodeJS.ProcessEnv {
 export class Kubectl {
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private calls = 0;
+  /** Bumped each time a process hits its limit; calls queued before the bump fail at once. */
+  private epoch = 0;
 
   constructor(private readonly opts: KubectlOptions) {
     this.limit = limiter(opts.concurrency);
@@ -93,33 +105,34 @@ export class Kubectl {
         ? this.pinnedFlags()
         : [...(this.opts.kubeconfig ? ['--kubeconfig', this.opts.kubeconfig] : []), ...(this.opts.context ? ['--context', this.opts.context] : [])];
     const argv = [...pinned, ...args];
+    const timeoutMs = Math.min(this.opts.requestTimeoutMs, this.opts.processTimeoutMs);
+    const context = { action: opts.action, kubeconfig: this.opts.kubeconfig, timeoutMs };
+    const queuedAt = this.epoch;
     return this.limit(async () => {
+      if (queuedAt < this.epoch) throw classifyKubectlFailure('', context, { timedOut: true });
       this.calls++;
       const started = Date.now();
-      const result = await execa(file, argv, {
-        reject: false,
-        timeout: this.opts.processTimeoutMs,
-        ...(opts.signal ? { cancelSignal: opts.signal } : {}),
-        ...(opts.stdin !== undefined ? { input: opts.stdin } : { stdin: 'ignore' as const }),
+      const maxOutput = this.opts.maxOutputBytes ?? LIMITS.kubectlOutput;
+      const result = await runInGroup({
+        file,
+        args: argv,
         env: childEnv(this.opts.cacheDir),
-        extendEnv: false,
-        maxBuffer: 2_000_000_000,
-        // Bytes, decoded once: a list of 20,000 pods is tens of MB, and decoding it chunk by chunk
-        // into a growing string cost more than the JSON parse that follows.
-        encoding: 'buffer',
-        stripFinalNewline: false,
-        forceKillAfterDelay: 2000,
+        timeoutMs: this.opts.processTimeoutMs,
+        maxStdout: maxOutput,
+        maxStderr: LIMITS.kubectlStderr,
+        ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
       });
-      const ok = !result.failed && result.exitCode === 0;
+      const ok = !result.timedOut && !result.canceled && !result.tooLarge && result.exitCode === 0;
       this.opts.onCall?.({ program, args, ms: Date.now() - started, ok });
-      if (ok) return Buffer.from(result.stdout.buffer, result.stdout.byteOffset, result.stdout.byteLength).toString('utf8');
-      if (result.isCanceled) throw new KubeError('failed', `Stopped while trying to ${opts.action}.`, { kind: 'failed' });
-      const rawStderr = result.stderr ? Buffer.from(result.stderr).toString('utf8') : '';
-      const stderr = this.opts.redactor ? this.opts.redactor.text(rawStderr) : rawStderr;
-      throw classifyKubectlFailure(stderr, { action: opts.action, kubeconfig: this.opts.kubeconfig, timeoutMs: Math.min(this.opts.requestTimeoutMs, this.opts.processTimeoutMs) }, {
-        timedOut: result.timedOut,
-        enoent: (result as { code?: string }).code === 'ENOENT',
-      });
+      // Bytes, decoded once: a list of 20,000 pods is tens of MB, and decoding it chunk by chunk
+      // into a growing string cost more than the JSON parse that follows.
+      if (ok) return result.stdout.toString('utf8');
+      if (result.canceled) throw new KubeError('failed', `Stopped while trying to ${opts.action}.`, { kind: 'failed' });
+      if (result.tooLarge) throw outputTooLarge(context, formatBytes(maxOutput));
+      if (result.timedOut) this.epoch++;
+      const stderr = this.opts.redactor ? this.opts.redactor.text(result.stderr) : result.stderr;
+      throw classifyKubectlFailure(stderr, context, { timedOut: result.timedOut, enoent: result.enoent, ...(result.spawnError ? { spawnError: result.spawnError } : {}) });
     });
   }
 
@@ -143,12 +156,7 @@ export class Kubectl {
       if (token) query.set('continue', token);
       const qs = query.toString();
       const text = await this.getRaw(qs ? `${apiPath}?${qs}` : apiPath, opts.action, opts.signal);
-      let page: { items?: T[]; metadata?: { continue?: string } };
-      try {
-        page = JSON.parse(text) as typeof page;
-      } catch {
-        throw new KubeError('failed', `The cluster answered ${apiPath} with something that is not JSON.`, { kind: 'failed' });
-      }
+      const page = parseKubeJson<{ items?: T[]; metadata?: { continue?: string } }>(text, apiPath);
       if (!Array.isArray(page.items)) throw new KubeError('failed', `The cluster answered ${apiPath} without an items list.`, { kind: 'failed' });
       for (const item of page.items) items.push(item);
       token = page.metadata?.continue || undefined;
@@ -159,7 +167,7 @@ export class Kubectl {
   /** One object, or undefined when it does not exist. */
   async getObject<T = unknown>(apiPath: string, action: string, signal?: AbortSignal): Promise<T | undefined> {
     try {
-      return JSON.parse(await this.getRaw(apiPath, action, signal)) as T;
+      return parseKubeJson<T>(await this.getRaw(apiPath, action, signal), apiPath);
     } catch (err) {
       if (err instanceof KubeError && err.failure === 'not-found') return undefined;
       throw err;
@@ -169,7 +177,7 @@ export class Kubectl {
   /** The client's version, e.g. `v1.32.4`. */
   async clientVersion(signal?: AbortSignal): Promise<string> {
     const out = await this.run(['version', '--client', '-o', 'json'], { action: 'read the kubectl version', ...(signal ? { signal } : {}) });
-    const parsed = JSON.parse(out) as { clientVersion?: { gitVersion?: string } };
+    const parsed = parseKubeJson<{ clientVersion?: { gitVersion?: string } }>(out, 'kubectl version');
     return parsed.clientVersion?.gitVersion ?? 'unknown';
   }
 

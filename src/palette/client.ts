@@ -39,6 +39,10 @@ export interface PaletteClientOptions {
   onRetry?: (info: RetryInfo) => void;
   /** For backoff sleeps and the total-time bound; default the wall clock. */
   clock?: Clock;
+  /** Most bytes of one answer (default 64 MiB). */
+  maxResponseBytes?: number;
+  /** Accept a plain http:// base URL on a host that is not this machine. */
+  allowInsecureHttp?: boolean;
 }
 
 /** Lists are paged by Palette; this many pages is far beyond any real project and stops a loop. */
@@ -62,6 +66,8 @@ export class PaletteClient implements PaletteApi {
       redactor: opts.redactor,
       retry: { ...defaultRetryPolicy, ...opts.retry },
       clock: opts.clock ?? systemClock,
+      ...(opts.maxResponseBytes !== undefined ? { maxResponseBytes: opts.maxResponseBytes } : {}),
+      ...(opts.allowInsecureHttp !== undefined ? { allowInsecureHttp: opts.allowInsecureHttp } : {}),
       ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
     });
   }
@@ -187,10 +193,10 @@ export class PaletteClient implements PaletteApi {
     try {
       raw = JSON.parse(reply.text);
     } catch {
-      throw badResponse(info, `the answer is not JSON (${this.transport.scrub(reply.text.trim().slice(0, 80)) || 'empty body'})`);
+      throw badResponse(info, `the answer is not JSON (${this.transport.shown(reply.text.trim(), 80) || 'empty body'})`);
     }
     const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw badResponse(info, this.transport.scrub(describeIssues(parsed.error.issues)));
+    if (!parsed.success) throw badResponse(info, this.transport.shown(describeIssues(parsed.error.issues), 1_000));
     return { raw: raw as Record<string, unknown>, parsed: parsed.data };
   }
 }

@@ -8,6 +8,7 @@ import { findStep } from '../engine/state.js';
 import { decisionSourceText } from '../engine/gate.js';
 import type { LiveHeadline } from '../screens/step-screen.js';
 import type { Redactor } from '../session/redact.js';
+import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
 
 export interface PlainPrinterOptions {
   json: boolean;
@@ -20,7 +21,8 @@ const time = (iso: string) => iso.slice(11, 19);
 
 export function createPlainPrinter(opts: PlainPrinterOptions): (state: SessionState, event: SessionEvent) => void {
   const lastProgress = new Map<string, { at: number; text: string }>();
-  const out = (line: string) => opts.write(opts.redactor.text(line));
+  // The last line of defence: no key, no control characters, no line of megabytes (sanitize.ts).
+  const out = (line: string) => opts.write(opts.json ? jsonSafe(opts.redactor.text(line)) : sanitizeLines(opts.redactor.text(line)));
 
   const throttled = (id: string, text: string): boolean => {
     const prev = lastProgress.get(id);

@@ -3,9 +3,7 @@
  * build the effects, drive the runner with the TUI or the plain printer, and map the end to an exit
  * code. Whatever happens, the journal is closed and the lock released.
  */
-import { hostname, tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 import { render } from 'ink';
 import { App } from '../app.js';
 import type { CliOptions } from '../cli/args.js';
@@ -22,12 +20,15 @@ import { Redactor } from '../session/redact.js';
 import { newSessionId, SessionStore, type OpenSession } from '../session/store.js';
 import { toolVersion } from '../version.js';
 import { readApiKey } from './api-key.js';
+import { makeScratch } from './scratch.js';
 import { ConfirmQueue } from './confirm-queue.js';
 import { plainConfirm, tuiConfirm } from './confirm.js';
 import { buildEffects } from './effects.js';
-import { clockFor } from './lab-clock.js';
+import { checkKeyDestinations, clockFor } from './lab-clock.js';
 import { createPlainPrinter } from './plain-printer.js';
 import { writeReport } from '../report/write.js';
+import { displaySafeSource } from '../text/display-safe.js';
+import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
 
 export interface RunIO {
   stdout: NodeJS.WriteStream;
@@ -81,6 +82,7 @@ function prepare(req: SessionRequest, store: SessionStore): Prepared {
     try {
       const meta = session.state.meta;
       const params = meta.paramsFile ? loadParams(meta.paramsFile) : undefined;
+      checkKeyDestinations(params?.params, { allowInsecureHttp: options['allow-insecure-http'] });
       const runbook = loadRunbook(meta.runbook.file, params?.params, registry);
       if (runbook.digest !== meta.runbook.digest) {
         throw new InputError('session.runbook-changed', `The runbook ${meta.runbook.file} changed since session ${meta.id} started.`, {
@@ -95,6 +97,7 @@ function prepare(req: SessionRequest, store: SessionStore): Prepared {
   }
   const paramsFile = options.params ?? req.lab?.paramsFile;
   const params = paramsFile ? loadParams(paramsFile) : undefined;
+  checkKeyDestinations(params?.params, { allowInsecureHttp: options['allow-insecure-http'] });
   const runbook = loadRunbook(options.runbook ?? bundledRunbook(), params?.params, registry);
   const site = params?.params;
   const context = options.context ?? site?.cluster.context;
@@ -146,7 +149,8 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   const approvals = approvalsFrom(options);
   const queue = new ConfirmQueue();
   const controller = new AbortController();
-  const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-'));
+  const scratch = makeScratch('kube');
+  const cacheDir = scratch.dir;
   const write = (line: string) => io.stdout.write(`${line}\n`);
 
   const onSignal = () => {
@@ -158,7 +162,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   process.on('SIGHUP', onSignal);
 
   try {
-    const clock = await clockFor(params?.params.extra, key.key, params?.params.palette.projectUid);
+    const clock = await clockFor(params?.params, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
     const effects = (req.effects ?? buildEffects)({
       clock,
       params: params?.params,
@@ -171,6 +175,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       confirm: interactive ? tuiConfirm(queue, approvals, dryRun) : plainConfirm(approvals, dryRun),
       log: () => undefined,
       cacheDir,
+      allowInsecureHttp: options['allow-insecure-http'],
     });
     const runner = new Runner({
       state: session.state,
@@ -200,7 +205,8 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       const app = render(
         <App
           controller={{
-            source: runner,
+            // The TUI sees the state without control characters (names and reasons come from the network).
+            source: displaySafeSource(runner),
             queue,
             rehearsal: dryRun,
             ...(req.lab ? { guide: req.lab.guide } : {}),
@@ -236,18 +242,18 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);
     session.close();
-    rmSync(cacheDir, { recursive: true, force: true });
+    scratch.dispose();
   }
 }
 
 function reportEnd(outcome: RunOutcome, code: ExitCode, id: string, json: boolean, io: RunIO, redactor: Redactor, inProcessLab: boolean): void {
   const error: ErrorInfo | undefined = outcome.status === 'done' ? undefined : 'toInfo' in outcome.error ? outcome.error.toInfo() : outcome.error;
   if (json) {
-    io.stdout.write(`${redactor.text(JSON.stringify({ type: 'result', session: id, status: outcome.status, exitCode: code, ...(error ? { error } : {}) }))}\n`);
+    io.stdout.write(`${jsonSafe(redactor.text(JSON.stringify({ type: 'result', session: id, status: outcome.status, exitCode: code, ...(error ? { error } : {}) })))}\n`);
     return;
   }
   if (!error) return;
-  io.stderr.write(redactor.text(`error: ${error.message}\n${error.hint ? `  what to do: ${error.hint}\n` : ''}`));
+  io.stderr.write(sanitizeLines(redactor.text(`error: ${error.message}\n${error.hint ? `  what to do: ${error.hint}\n` : ''}`)));
   if (inProcessLab) io.stderr.write('  note: this lab ran inside this process and has ended, so this session cannot be resumed; use `upgrade-pilot lab --serve` for a lab that stays up\n');
   else if (outcome.status !== 'awaitingApproval' || !error.hint?.includes(id)) io.stderr.write(`  the session is saved: upgrade-pilot resume ${id}\n`);
 }

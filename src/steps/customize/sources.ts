@@ -3,7 +3,8 @@
  * profile API (the "new reference defaults" of spec 9.1.5), or a folder of `<pack>/<tag>.yaml`.
  * Each profile is read once however many packs and hops ask for it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readValuesFile } from '../../io/bounded-read.js';
 import { join } from 'node:path';
 import type { PaletteApi, ProfileDoc } from '../../palette/api.js';
 import type { Manifest } from '../../values/index.js';
@@ -49,6 +50,6 @@ export class PackSources {
     if (!this.valuesDir) return undefined;
     const file = join(this.valuesDir, pack, `${tag}.yaml`);
     if (!existsSync(file)) return undefined;
-    return { values: readFileSync(file, 'utf8'), manifests: [], from: file };
+    return { values: readValuesFile(file), manifests: [], from: file };
   }
 }
