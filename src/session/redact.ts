@@ -52,8 +52,15 @@ export class Redactor {
 
   text(input: string): string {
     let out = input;
-    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    // Longest first: a form that contains another (the padded base64 holds its core) goes whole.
+    for (const secret of this.ordered()) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     return out;
+  }
+
+  private sorted: string[] | undefined;
+  private ordered(): string[] {
+    if (!this.sorted || this.sorted.length !== this.secrets.size) this.sorted = [...this.secrets].sort((a, b) => b.length - a.length);
+    return this.sorted;
   }
 
   /** A deep copy with secrets replaced; credential-named fields are blanked whatever they hold. */

@@ -1,16 +1,18 @@
 /**
- * Servers that accept and never answer. The Kubernetes API hung (`/_lab/kube-hung`): every kubectl
- * call ends within the runbook's `kubectlRequestTimeout` / `kubectlProcessTimeout` with a clear
- * message and exit 4, in `verify` and in the middle of an upgrade (which then resumes to the end).
- * The profile API hung (a `hang` fault): calls end within the params file's `palette.timeout` and the
- * retry budget. Each run's wall time has an upper bound, and no kubectl process is left behind.
+ * Servers that accept and never answer (in `npm test`). The Kubernetes API hung (`/_lab/kube-hung`):
+ * `verify` ends within the runbook's `kubectlProcessTimeout` (plus the kill grace: the calls queued
+ * behind the first time-out fail at once) with a clear message and exit 4. The profile API hung (a
+ * `hang` fault): calls end within the params file's `palette.timeout` and the retry budget. Each
+ * run's wall time has an upper bound, and no kubectl process is left behind. The same in the middle
+ * of an upgrade (which then resumes to the end), and a hung exec credential plugin mid-run, are in
+ * hung-server.faults.ts; a hung plugin in `verify` is in hardening.test.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isStopped, ROOT, runTool, serveLab, spawnTool, STACK_TRACE, tempDir, waitFor, type ServedLab, type ToolProcess } from './support/processes.js';
-import { appliedMutations, duplicates, expectedHealthyMutations, keyEnv, loadSession, resumeArgs } from './support/upgrade.js';
+import { ROOT, runTool, serveLab, STACK_TRACE, tempDir, waitFor, type ServedLab, type ToolProcess } from './support/processes.js';
+import { keyEnv } from './support/upgrade.js';
 
 const REQUEST_TIMEOUT_S = 2;
 const PROCESS_TIMEOUT_S = 5;
@@ -71,41 +73,11 @@ describe('a Kubernetes API that accepts and never answers', () => {
     expect(unknown).toHaveLength(5);
     for (const l of unknown) expect(l).toMatch(new RegExp(`Could not check: The cluster did not answer in time \\(${REQUEST_TIMEOUT_S}s\\) while trying to .+\\.$`));
     expect(r.stderr).not.toMatch(STACK_TRACE);
-    // One round of checks, each call bounded by the process timeout; generous for a busy machine.
-    expect(r.ms).toBeLessThan(8 * PROCESS_TIMEOUT_S * 1000);
+    // One process limit (the queued calls fail at once), the kill grace, and Node's start on a busy machine (15 s of slack: shared CI machines run at a load of 20).
+    expect(r.ms).toBeLessThan(PROCESS_TIMEOUT_S * 1000 + 3_000 + 15_000);
     await waitFor('no kubectl left behind', () => strayKubectl(lab).length === 0, 10_000);
   }, 150_000);
 
-  it('hung in the middle of the migration monitor: the run stops within the limits (exit 4), then resumes to the end', async () => {
-    const runbook = shortLimitsRunbook();
-    const stateDir = tempDir('hung-state');
-    const report = join(tempDir('hung-report'), 'stop.json');
-    const args = ['start', '--params', lab.json.params, '--runbook', runbook, '--non-interactive', '--approve', 'draft,publish,cancel-migrations', '--approve-all-restarts', '--state-dir', stateDir];
-    tool = spawnTool(args, { env: keyEnv(lab), crash: { targets: ['step.started|hop1.migrations|'], mode: 'stop', report }, timeoutMs: 150_000 });
-    await waitFor('the run to reach the migration monitor', () => existsSync(report) && isStopped(tool!.pid));
-    await lab.call('POST', '/_lab/kube-hung', { on: true });
-    const continued = Date.now();
-    tool.proc.kill('SIGCONT');
-    const r = await tool.done;
-    const afterHang = Date.now() - continued;
-
-    expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toMatch(new RegExp(`^error: The cluster did not answer in time \\(${REQUEST_TIMEOUT_S}s\\) while trying to .+\\.$`, 'm'));
-    expect(r.stderr).toMatch(/the session is saved: upgrade-pilot resume \S+/);
-    expect(r.stderr).not.toMatch(STACK_TRACE);
-    expect(afterHang).toBeLessThan(6 * PROCESS_TIMEOUT_S * 1000);
-    await waitFor('no kubectl left behind', () => strayKubectl(lab).length === 0, 10_000);
-    const id = /upgrade-pilot resume (\S+)/.exec(r.stderr)![1]!;
-    expect(loadSession(stateDir, id).run).toMatchObject({ status: 'failed', error: { code: 'kube.timeout' } });
-
-    await lab.call('POST', '/_lab/kube-hung', { on: false });
-    tool = spawnTool(resumeArgs(stateDir, id), { env: keyEnv(lab), timeoutMs: 150_000 });
-    const resumed = await tool.done;
-    expect(resumed.code, resumed.stderr).toBe(0);
-    const applied = appliedMutations(await lab.audit());
-    expect(duplicates(applied)).toEqual([]);
-    expect(applied).toEqual(expectedHealthyMutations(lab));
-  }, 200_000);
 });
 
 describe('a profile API that accepts and never answers', () => {
