@@ -8,6 +8,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '../session/lock.js';
 
 export interface Scratch {
   dir: string;
@@ -17,15 +18,6 @@ export interface Scratch {
 
 /** Folders left by versions that did not name the pid: removed once a day old. */
 const LEGACY_AGE_MS = 24 * 3_600_000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function removeQuietly(dir: string): boolean {
   try {
@@ -59,7 +51,7 @@ export function cleanStaleScratch(kind: string, base = tmpdir(), now = Date.now(
     // Only our own folders: the temp folder is shared with other users.
     if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
     const pid = /^(\d+)-/.exec(name.slice(prefix.length))?.[1];
-    const stale = pid !== undefined ? Number(pid) !== process.pid && !alive(Number(pid)) : now - st.mtimeMs > LEGACY_AGE_MS;
+    const stale = pid !== undefined ? Number(pid) !== process.pid && !processAlive(Number(pid)) : now - st.mtimeMs > LEGACY_AGE_MS;
     if (stale && removeQuietly(path)) removed++;
   }
   return removed;

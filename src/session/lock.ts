@@ -15,7 +15,8 @@ interface LockInfo {
   startedAt: string;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid runs on this host (one we may not signal counts as running). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -57,7 +58,7 @@ export class SessionLock {
       }
       const holder = readLock(file);
       // An empty or unreadable lock is a crash mid-write of the lock itself: stale.
-      const stale = !holder || (holder.host === info.host && (holder.pid === process.pid || !alive(holder.pid)));
+      const stale = !holder || (holder.host === info.host && (holder.pid === process.pid || !processAlive(holder.pid)));
       if (!stale) {
         throw new InputError('session.locked', `Session ${sessionId} is already running (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}).`, {
           hint: holder.host === info.host

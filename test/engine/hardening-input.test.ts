@@ -3,9 +3,6 @@
  * runbooks and pack values, durations a timer cannot wait (zero, beyond 2^31-1 ms), huge values
  * quoted back in messages. Each is an InputError (exit 2) saying what and where, at once.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Duration, MAX_TIMER_MS } from '../../src/engine/duration.js';
@@ -13,28 +10,10 @@ import { loadParams, loadRunbook, parseRunbook } from '../../src/engine/load.js'
 import { InputError } from '../../src/errors.js';
 import { diffManifests, diffValues, parseValues } from '../../src/values/index.js';
 import { testSteps } from '../support/test-steps.js';
+import { fileWriter, VALID_PARAMS } from '../support/params-text.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'i17-input-'));
-let n = 0;
-const file = (text: string) => {
-  const f = join(dir, `f${++n}.yaml`);
-  writeFileSync(f, text);
-  return f;
-};
-
-const validParams = `palette:
-  baseUrl: https://api.example.com
-  projectUid: p-1
-cluster:
-  uid: c-1
-profiles:
-  addon: { uid: a-1 }
-  infra: { uid: i-1 }
-target: 4.6.3
-site:
-  ingressIP: 10.10.0.50
-  blockStorageClass: px-vm-block
-`;
+const file = fileWriter('i17-input-');
+const validParams = VALID_PARAMS;
 const runbookHeader = 'apiVersion: upgrade-pilot/v1\nkind: Runbook\nmetadata: { name: t, title: T }\n';
 
 /** The classic "billion laughs": nine levels of nine aliases each, 387 million values from 10 lines. */

@@ -8,7 +8,6 @@
  * - a hung plugin in each command (plan, diff, verify, start): each ends within the process limit
  *   plus the kill grace, exit 4, nothing left behind.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -22,12 +21,6 @@ const PROCESS_TIMEOUT_S = 5;
 const STARTUP_SLACK_MS = 15_000;
 
 const shortLimitsRunbook = () => runbookWithSettings({ kubectlRequestTimeout: `${REQUEST_TIMEOUT_S}s`, kubectlProcessTimeout: `${PROCESS_TIMEOUT_S}s`, concurrency: 6 });
-
-/** kubectl processes still running against this lab (their argv names its kubeconfig). */
-function strayKubectl(lab: ServedLab): string[] {
-  const ps = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return ps.split('\n').filter((l) => l.includes(lab.json.kubeconfig) && /kubectl/.test(l));
-}
 
 let lab: ServedLab;
 let tool: ToolProcess | undefined;
@@ -62,7 +55,7 @@ describe('a Kubernetes API that stops answering mid-upgrade', () => {
     expect(r.stderr).toMatch(/the session is saved: upgrade-pilot resume \S+/);
     expect(r.stderr).not.toMatch(STACK_TRACE);
     expect(afterHang).toBeLessThan(6 * PROCESS_TIMEOUT_S * 1000);
-    await waitFor('no kubectl left behind', () => strayKubectl(lab).length === 0, 10_000);
+    await waitFor('no kubectl left behind', () => processesWith(lab.json.kubeconfig).length === 0, 10_000);
     const id = /upgrade-pilot resume (\S+)/.exec(r.stderr)![1]!;
     expect(loadSession(stateDir, id).run).toMatchObject({ status: 'failed', error: { code: 'kube.timeout' } });
 

@@ -7,11 +7,11 @@
  * of an upgrade (which then resumes to the end), and a hung exec credential plugin mid-run, are in
  * hung-server.faults.ts; a hung plugin in `verify` is in hardening.test.ts.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runTool, serveLab, STACK_TRACE, tempDir, waitFor, type ServedLab, type ToolProcess } from './support/processes.js';
+import { runbookWithSettings } from './support/hostile.js';
+import { processesWith, runTool, serveLab, STACK_TRACE, tempDir, waitFor, type ServedLab } from './support/processes.js';
 import { keyEnv } from './support/upgrade.js';
 
 const REQUEST_TIMEOUT_S = 2;
@@ -19,14 +19,7 @@ const PROCESS_TIMEOUT_S = 5;
 const PALETTE_TIMEOUT_S = 1;
 
 /** The bundled runbook with short kubectl limits (the `settings:` block is the only change). */
-function shortLimitsRunbook(): string {
-  const text = readFileSync(join(ROOT, 'runbooks/vmo-upgrade.yaml'), 'utf8');
-  const changed = text.replace(/settings:\n(?: {2}.*\n)+/, `settings:\n  kubectlRequestTimeout: ${REQUEST_TIMEOUT_S}s\n  kubectlProcessTimeout: ${PROCESS_TIMEOUT_S}s\n  concurrency: 6\n`);
-  if (changed === text) throw new Error('the bundled runbook has no settings block to change');
-  const file = join(tempDir('hung-runbook'), 'vmo-upgrade.yaml');
-  writeFileSync(file, changed);
-  return file;
-}
+const shortLimitsRunbook = () => runbookWithSettings({ kubectlRequestTimeout: `${REQUEST_TIMEOUT_S}s`, kubectlProcessTimeout: `${PROCESS_TIMEOUT_S}s`, concurrency: 6 });
 
 /** The lab's params file with a short profile API timeout. */
 function shortTimeoutParams(lab: ServedLab): string {
@@ -38,20 +31,11 @@ function shortTimeoutParams(lab: ServedLab): string {
   return file;
 }
 
-/** kubectl processes still running against this lab (their argv names its kubeconfig). */
-function strayKubectl(lab: ServedLab): string[] {
-  const ps = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return ps.split('\n').filter((l) => l.includes(lab.json.kubeconfig) && /kubectl/.test(l));
-}
-
 let lab: ServedLab;
-let tool: ToolProcess | undefined;
 beforeAll(async () => {
   lab = await serveLab({ scenario: 'healthy', speed: 600 });
 });
 afterEach(async () => {
-  tool?.proc.kill('SIGKILL');
-  tool = undefined;
   await lab.call('POST', '/_lab/kube-hung', { on: false });
   await lab.faults([]);
 });
@@ -75,7 +59,7 @@ describe('a Kubernetes API that accepts and never answers', () => {
     expect(r.stderr).not.toMatch(STACK_TRACE);
     // One process limit (the queued calls fail at once), the kill grace, and Node's start on a busy machine (15 s of slack: shared CI machines run at a load of 20).
     expect(r.ms).toBeLessThan(PROCESS_TIMEOUT_S * 1000 + 3_000 + 15_000);
-    await waitFor('no kubectl left behind', () => strayKubectl(lab).length === 0, 10_000);
+    await waitFor('no kubectl left behind', () => processesWith(lab.json.kubeconfig).length === 0, 10_000);
   }, 150_000);
 
 });
