@@ -4,9 +4,10 @@
  * number of processes at once. A failed call's stdout is never trusted.
  *
  * Each process runs in its own process group, ended whole at its limit (see process-group.ts), so
- * a hung exec credential plugin cannot keep a call alive. When one call hits its limit, the calls
- * queued behind it fail at once with the same cause instead of each waiting out the limit in turn:
- * the same plugin, the same API would hang them too. So a command ends within one process limit
+ * a hung exec credential plugin cannot keep a call alive. When one call times out (at its process
+ * limit, or kubectl's own request time-out), the calls queued behind it fail at once with the same
+ * cause instead of each waiting out the limit in turn: the same plugin, the same API would hang
+ * them too. So a command ends within one process limit
  * (plus the kill grace) of the cluster going silent, whatever the number of calls it had queued.
  */
 import { LIMITS, formatBytes } from '../io/limits.js';
@@ -66,7 +67,7 @@ function childEnv(cacheDir: string): NodeJS.ProcessEnv {
 export class Kubectl {
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private calls = 0;
-  /** Bumped each time a process hits its limit; calls queued before the bump fail at once. */
+  /** Bumped each time a call times out; calls queued before the bump fail at once. */
   private epoch = 0;
 
   constructor(private readonly opts: KubectlOptions) {
@@ -130,9 +131,11 @@ export class Kubectl {
       if (ok) return result.stdout.toString('utf8');
       if (result.canceled) throw new KubeError('failed', `Stopped while trying to ${opts.action}.`, { kind: 'failed' });
       if (result.tooLarge) throw outputTooLarge(context, formatBytes(maxOutput));
-      if (result.timedOut) this.epoch++;
       const stderr = this.opts.redactor ? this.opts.redactor.text(result.stderr) : result.stderr;
-      throw classifyKubectlFailure(stderr, context, { timedOut: result.timedOut, enoent: result.enoent, ...(result.spawnError ? { spawnError: result.spawnError } : {}) });
+      const error = classifyKubectlFailure(stderr, context, { timedOut: result.timedOut, enoent: result.enoent, ...(result.spawnError ? { spawnError: result.spawnError } : {}) });
+      // Killed at the process limit or timed out by kubectl itself: the calls waiting behind this one fail at once.
+      if (error.failure === 'timeout') this.epoch++;
+      throw error;
     });
   }
 

@@ -108,7 +108,7 @@ describe('leftovers', () => {
       await tool.done;
     }
     expect(scratch()).toHaveLength(1);
-    expect((await runTool(['verify', '--params', lab.json.params], { env: { ...keyEnv(lab), TMPDIR: tmp } })).code).toBe(0);
+    expect((await runTool(['plan', '--params', lab.json.params], { env: { ...keyEnv(lab), TMPDIR: tmp } })).code).toBe(0);
     expect(scratch()).toEqual([]);
     figures.push('  leftovers: 5 killed runs in a row, never more than 1 scratch folder, 0 after the next command');
   }, 300_000);
