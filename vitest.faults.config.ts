@@ -7,11 +7,12 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['test/reliability/**/*.faults.ts'],
+    // The session store's random-kill test again, with 200 kills instead of the 50 of `npm test`.
+    include: ['test/reliability/**/*.faults.ts', 'test/session/store.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 600_000,
     hookTimeout: 120_000,
     fileParallelism: false,
-    env: { NO_COLOR: '1', CI: '' },
+    env: { NO_COLOR: '1', CI: '', UP_STORE_KILLS: '200' },
   },
 });

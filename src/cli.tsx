@@ -10,6 +10,7 @@ import { ExitCode, exitCodeOf, InputError, InterruptedError, toErrorInfo } from 
 import type { RunIO, SessionRequest } from './run/session-run.js';
 import type { StepRegistry } from './engine/step-kind.js';
 import { toolVersion } from './version.js';
+import { sanitizeLines } from './text/sanitize.js';
 import { isInteractive } from './run/interactive.js';
 import { showSplash } from './run/splash.js';
 
@@ -74,7 +75,8 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     }
   } catch (err) {
     const info = toErrorInfo(err);
-    io.stderr.write(`error: ${info.message}\n${info.hint ? `  what to do: ${info.hint}\n` : ''}`);
+    // Messages can quote a server or a file: printed without control characters, no line of megabytes.
+    io.stderr.write(sanitizeLines(`error: ${info.message}\n${info.hint ? `  what to do: ${info.hint}\n` : ''}`));
     // A bug's report needs where it happened: with UPGRADE_PILOT_DEBUG the stack, mapped to src/ (src/bin.ts).
     if (info.kind === 'internal' && io.env.UPGRADE_PILOT_DEBUG && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
     return exitCodeOf(err);
@@ -106,7 +108,7 @@ export async function runFromProcess(): Promise<void> {
     };
     process.exitCode = await main(process.argv.slice(2), io, { program: programName(process.argv[1]) });
   } catch (err) {
-    process.stderr.write(`error: ${toErrorInfo(err).message}\n`);
+    process.stderr.write(sanitizeLines(`error: ${toErrorInfo(err).message}\n`));
     process.exitCode = ExitCode.failed;
   }
 }

@@ -59,6 +59,7 @@ const OptionsSchema = z.object({
   junit: z.string().min(1, '--junit takes a file name').optional(),
   'state-dir': z.string().min(1).optional(),
   'api-key-file': z.string().min(1).optional(),
+  'allow-insecure-http': z.boolean().default(false),
   scenario: z.enum(labScenarios, { error: (iss) => `--scenario must be one of ${labScenarios.join(', ')}, got "${String(iss.input)}"` }).optional(),
   serve: z.boolean().default(false),
   speed: z

@@ -30,6 +30,7 @@ export const options = {
   junit: { name: 'junit', type: 'string', value: 'FILE', description: 'Also write the panels as JUnit XML to FILE (one test case per panel)' },
   'state-dir': { name: 'state-dir', type: 'string', value: 'DIR', description: 'Where sessions are kept (default: $XDG_STATE_HOME/upgrade-pilot)' },
   'api-key-file': { name: 'api-key-file', type: 'string', value: 'FILE', description: 'File holding the profile API key (else $UPGRADE_PILOT_API_KEY); never pass the key itself' },
+  'allow-insecure-http': { name: 'allow-insecure-http', type: 'boolean', description: 'Allow a plain http:// profile API on another host (the key then crosses the network unencrypted)' },
   scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error' },
   serve: { name: 'serve', type: 'boolean', description: 'Only serve the lab (write lab.json, run until Ctrl+C)' },
   speed: { name: 'speed', type: 'string', value: 'N', description: 'Lab simulated-time speed-up (default 60)' },
@@ -54,7 +55,7 @@ export interface CommandSpec {
   positional?: { name: string; description: string; choices?: readonly string[] };
 }
 
-const target: OptionName[] = ['runbook', 'params', 'kubeconfig', 'context', 'state-dir', 'api-key-file'];
+const target: OptionName[] = ['runbook', 'params', 'kubeconfig', 'context', 'state-dir', 'api-key-file', 'allow-insecure-http'];
 const approvals: OptionName[] = ['approve', 'approve-restart', 'approve-all-restarts', 'skip-restart'];
 const output: OptionName[] = ['non-interactive', 'json'];
 const notify: OptionName[] = ['notify', 'notify-command', 'notify-rehearsal', 'notify-allow-http'];
@@ -79,7 +80,7 @@ export const commands: CommandSpec[] = [
       'Re-checks what completed steps recorded against the live cluster (drift), settles any change that',
       'was in flight when the session stopped by reading the real state, then continues where it stopped.',
     ],
-    options: ['state-dir', 'api-key-file', 'kubeconfig', 'context', ...output, ...approvals, ...notify, 'help'],
+    options: ['state-dir', 'api-key-file', 'allow-insecure-http', 'kubeconfig', 'context', ...output, ...approvals, ...notify, 'help'],
     positional: { name: 'id', description: 'Session id (see `upgrade-pilot sessions`)' },
   },
   {

@@ -3,17 +3,16 @@
  * and pack), and the spec 9.2 rules on the result. Read-only. Exit 0 when every rule holds, 1
  * otherwise (or when no safe plan exists), 4 when the API or the cluster cannot be reached.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CliOptions } from '../cli/args.js';
 import { bundledRunbook, loadParams, loadRunbook } from '../engine/load.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InputError } from '../errors.js';
 import { readApiKey } from '../run/api-key.js';
+import { makeScratch } from '../run/scratch.js';
 import { buildKube, buildPalette } from '../run/effects.js';
 import type { RunIO } from '../run/session-run.js';
 import { Redactor } from '../session/redact.js';
+import { safeOut } from '../text/sanitize.js';
 import { computeCustomizations } from '../steps/customize/compute.js';
 import { renderCustomizationsText } from '../steps/customize/render-text.js';
 import { PackSources } from '../steps/customize/sources.js';
@@ -26,10 +25,11 @@ export async function runDiffCommand(options: CliOptions, io: RunIO, registry: S
   const key = readApiKey(options['api-key-file'], io.env, redactor);
   const { params } = loadParams(options.params);
   const { runbook } = loadRunbook(options.runbook ?? bundledRunbook(), params, registry);
-  const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-'));
-  const out = (s: string) => io.stdout.write(`${redactor.text(s)}\n`);
+  const scratch = makeScratch('kube');
+  const cacheDir = scratch.dir;
+  const out = (s: string) => io.stdout.write(`${safeOut(redactor.text(s), options.json)}\n`);
   try {
-    const palette = buildPalette({ params, apiKey: key.key, redactor });
+    const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
     const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
     const plan = await computePlan({ site: params, palette, kube, signal: new AbortController().signal });
     const cluster = params.cluster.name ?? params.cluster.uid;
@@ -54,6 +54,6 @@ export async function runDiffCommand(options: CliOptions, io: RunIO, registry: S
     }
     return result.ruleFailures === 0 ? ExitCode.ok : ExitCode.failed;
   } finally {
-    rmSync(cacheDir, { recursive: true, force: true });
+    scratch.dispose();
   }
 }

@@ -3,9 +3,7 @@
  * folder's files, prints lab.json, and runs until SIGINT/SIGTERM. Without it (`npm start`), it opens
  * the runbook in the TUI against the lab and stops the lab when the session ends.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Invocation } from '../cli/args.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InterruptedError } from '../errors.js';
@@ -13,7 +11,9 @@ import type { LabHandle } from '../lab/index.js';
 import { scenarioNames, scenarioSpec, type ScenarioName } from '../lab/world/scenarios/index.js';
 import { isInteractive } from '../run/interactive.js';
 import type { LabShell } from '../run/lab-shell.js';
+import { makeScratch } from '../run/scratch.js';
 import type { RunIO } from '../run/session-run.js';
+import { assertCanHoldFiles } from '../session/durable-fs.js';
 
 export interface RunLabOptions {
   /** Stops a `--serve` lab like SIGTERM would (tests). */
@@ -24,7 +24,9 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
   const { options } = invocation;
   const scenario = options.scenario ?? (await chooseScenario(invocation, io));
   const given = options['state-dir'];
-  const stateDir = given ? resolve(given) : mkdtempSync(join(tmpdir(), 'upgrade-pilot-lab-'));
+  if (given) assertCanHoldFiles(given, "the lab's files");
+  const scratch = given ? undefined : makeScratch('lab');
+  const stateDir = given ? resolve(given) : scratch!.dir;
   const speed = options.speed ?? 60;
   const sizes = { ...(options.vms !== undefined ? { vms: options.vms } : {}), ...(options.nodes !== undefined ? { nodes: options.nodes } : {}), ...(options.pods !== undefined ? { pods: options.pods } : {}) };
   let lab: LabHandle | undefined;
@@ -69,7 +71,7 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
   } finally {
     await lab?.close();
     // A lab folder made for this run goes with it; one the operator named stays (its audit log too)
-    if (!given) rmSync(stateDir, { recursive: true, force: true });
+    scratch?.dispose();
   }
 }
 

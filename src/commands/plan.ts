@@ -3,18 +3,17 @@
  * go through, as text or JSON. Read-only. Exit 0 with a plan, 2 when the plan is refused (a skipped
  * minor, a downgrade, a missing reference: the target or the params are wrong), 4 when the API or the cluster cannot be reached.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CliOptions } from '../cli/args.js';
 import { loadParams, loadRunbook } from '../engine/load.js';
 import { RunbookSchema } from '../engine/runbook.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InputError } from '../errors.js';
 import { readApiKey } from '../run/api-key.js';
+import { makeScratch } from '../run/scratch.js';
 import { buildKube, buildPalette } from '../run/effects.js';
 import type { RunIO } from '../run/session-run.js';
 import { Redactor } from '../session/redact.js';
+import { safeOut } from '../text/sanitize.js';
 import { computePlan } from '../steps/plan/compute.js';
 import { renderPlanText } from '../steps/plan/render-text.js';
 
@@ -25,20 +24,21 @@ export async function runPlanCommand(options: CliOptions, io: RunIO, registry: S
   const { params } = loadParams(options.params);
   // kubectl settings come from a runbook only when one is named; the plan itself needs no steps.
   const settings = options.runbook ? loadRunbook(options.runbook, params, registry).runbook.settings : RunbookSchema.shape.settings.parse(undefined);
-  const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-'));
+  const scratch = makeScratch('kube');
+  const cacheDir = scratch.dir;
   const controller = new AbortController();
   try {
-    const palette = buildPalette({ params, apiKey: key.key, redactor });
+    const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
     const kube = buildKube({ runbook: { settings }, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
     const plan = await computePlan({ site: params, palette, kube, signal: controller.signal });
     const cluster = params.cluster.name ?? params.cluster.uid;
-    const out = (s: string) => io.stdout.write(`${redactor.text(s)}\n`);
+    const out = (s: string) => io.stdout.write(`${safeOut(redactor.text(s), options.json)}\n`);
     if (options.json) out(JSON.stringify({ cluster, ...plan }));
     else for (const line of renderPlanText(plan, cluster)) out(line);
     if (!options.json) for (const w of key.warnings) io.stderr.write(`warning: ${redactor.text(w)}\n`);
     return plan.status === 'planned' ? ExitCode.ok : ExitCode.usage;
   } finally {
     controller.abort();
-    rmSync(cacheDir, { recursive: true, force: true });
+    scratch.dispose();
   }
 }

@@ -6,13 +6,14 @@ import type { RunIO } from '../run/session-run.js';
 import { resolveStateDir } from '../session/paths.js';
 import { Redactor } from '../session/redact.js';
 import { SessionStore } from '../session/store.js';
+import { jsonSafe } from '../text/sanitize.js';
 
 export function runReportCommand(options: CliOptions, id: string | undefined, io: RunIO): ExitCode {
   const store = new SessionStore(resolveStateDir(options['state-dir'], io.env), new Redactor());
   const resolved = id ?? store.latestId();
   const state = store.load(resolved);
   const files = writeReport(state, (name, text) => store.writeFile(resolved, name, text));
-  io.stdout.write(options.json ? `${JSON.stringify(files.data, null, 2)}\n` : files.text);
+  io.stdout.write(options.json ? `${jsonSafe(JSON.stringify(files.data, null, 2))}\n` : files.text);
   io.stderr.write(`report written: ${files.markdown} and ${files.json}\n`);
   return ExitCode.ok;
 }

@@ -3,8 +3,10 @@ import { ExitCode } from '../errors.js';
 import { resolveStateDir } from '../session/paths.js';
 import { Redactor } from '../session/redact.js';
 import { SessionStore } from '../session/store.js';
+import { safeOut } from '../text/sanitize.js';
 
-export function listSessions(options: CliOptions, env: NodeJS.ProcessEnv, write: (s: string) => void): ExitCode {
+export function listSessions(options: CliOptions, env: NodeJS.ProcessEnv, print: (s: string) => void): ExitCode {
+  const write = (s: string) => print(safeOut(s, options.json));
   const store = new SessionStore(resolveStateDir(options['state-dir'], env), new Redactor());
   const rows = store.list();
   if (options.json) {
@@ -21,5 +23,7 @@ export function listSessions(options: CliOptions, env: NodeJS.ProcessEnv, write:
   ];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   for (const row of table) write(row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+  // Why a session could not be read, under the table: the others are listed whatever it holds.
+  for (const r of rows.filter((x) => x.status === 'damaged')) write(`${r.id}: ${r.problem ?? 'cannot be read'}`);
   return ExitCode.ok;
 }

@@ -3,9 +3,6 @@
  * Exit 0 when every check is green (amber allowed), 1 when one is red, 4 when the cluster or the
  * API cannot be reached or did not answer some checks (none red, some unknown).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CliOptions } from '../cli/args.js';
 import { bundledRunbook, loadParams, loadRunbook } from '../engine/load.js';
 import type { StepRegistry } from '../engine/step-kind.js';
@@ -14,9 +11,11 @@ import { gatherVerifyData } from '../kube/checks/gather.js';
 import { renderChecksText } from '../kube/checks/render-text.js';
 import { overallStatus, runChecks } from '../kube/checks/run.js';
 import { readApiKey } from '../run/api-key.js';
+import { makeScratch } from '../run/scratch.js';
 import { buildKube, buildPalette } from '../run/effects.js';
 import type { RunIO } from '../run/session-run.js';
 import { Redactor } from '../session/redact.js';
+import { safeOut, sanitizeLines } from '../text/sanitize.js';
 import { deployedProfileViews } from '../steps/verify/profiles-source.js';
 import { targetExpectations } from '../steps/verify/target.js';
 import { countLine } from '../steps/verify/verify.js';
@@ -31,9 +30,10 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
   const { runbook } = loadRunbook(options.runbook ?? bundledRunbook(), params, registry);
   if (runbook.checks.length === 0) throw new InputError('usage.no-checks', 'The runbook defines no checks.', { hint: 'Use a runbook with a `checks:` section.' });
   if (options.junit) checkJunitTarget(options.junit);
-  const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-'));
+  const scratch = makeScratch('kube');
+  const cacheDir = scratch.dir;
   try {
-    const palette = buildPalette({ params, apiKey: key.key, redactor });
+    const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
     const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
     const started = Date.now();
     const data = await gatherVerifyData(runbook.checks, {
@@ -45,7 +45,7 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
     const target = await targetExpectations(params, palette, deployed);
     const results = runChecks(runbook.checks, data, target.expectations);
     const overall = overallStatus(results);
-    const out = (s: string) => io.stdout.write(`${redactor.text(s)}\n`);
+    const out = (s: string) => io.stdout.write(`${safeOut(redactor.text(s), options.json)}\n`);
     if (options.junit) writeJunitFile(options.junit, redactor.text(junitXml({ name: `upgrade-pilot verify ${params.cluster.name ?? params.cluster.uid}`, timestamp: new Date(started).toISOString().slice(0, 19), results })));
     if (options.json) out(JSON.stringify({ cluster: params.cluster.name ?? params.cluster.uid, target: params.target, overall, results, notes: target.notes, ms: Date.now() - started }));
     else {
@@ -57,12 +57,12 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
       // Nothing red, but some checks could not be run: the cluster or the API did not answer them,
       // so nothing is known to be wrong with the upgrade - the environment is (exit 4).
       const unknown = results.filter((r) => r.status === 'unknown');
-      io.stderr.write(`${redactor.text(`error: ${unknown.length} check(s) could not be run: ${unknown.map((r) => r.title).join('; ')}. ${unknown[0]!.summary}`)}\n`);
+      io.stderr.write(`${sanitizeLines(redactor.text(`error: ${unknown.length} check(s) could not be run: ${unknown.map((r) => r.title).join('; ')}. ${unknown[0]!.summary}`))}\n`);
       io.stderr.write('  what to do: Check that the cluster and the profile API answer (and the limits in the runbook\'s settings), then run verify again.\n');
       return ExitCode.environment;
     }
     return overall === 'pass' || overall === 'warn' ? ExitCode.ok : ExitCode.failed;
   } finally {
-    rmSync(cacheDir, { recursive: true, force: true });
+    scratch.dispose();
   }
 }

@@ -26,14 +26,33 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** A zod schema for durations written as `30s`, `5m`, `4h` or seconds; the output is milliseconds. */
+/**
+ * The longest duration a Node timer can wait: beyond it `setTimeout` fires after 1 ms instead (a
+ * "24 days" poll interval would become a busy loop), so longer durations are refused at load.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A zod schema for durations written as `30s`, `5m`, `4h` or seconds; the output is milliseconds.
+ * Every duration here is a time-out, an interval or a budget: zero (an instant time-out, a busy
+ * poll) and anything beyond a timer's reach are refused with the field named.
+ */
 export const Duration = z
   .union([z.string(), z.number()])
   .transform((v, ctx) => {
     const ms = parseDuration(v);
+    const shown = JSON.stringify(v).slice(0, 40);
     if (ms === undefined) {
-      ctx.addIssue({ code: 'custom', message: `expected a duration such as 30s, 5m or 4h, got ${JSON.stringify(v)}` });
+      ctx.addIssue({ code: 'custom', message: `expected a duration such as 30s, 5m or 4h, got ${shown}` });
       return z.NEVER;
     }
-    return ms;
+    if (ms < 1) {
+      ctx.addIssue({ code: 'custom', message: `expected a duration above zero (such as 30s, 5m or 4h), got ${shown}` });
+      return z.NEVER;
+    }
+    if (ms > MAX_TIMER_MS) {
+      ctx.addIssue({ code: 'custom', message: `expected a duration of at most 596h (about 24.8 days, the longest a timer can wait), got ${shown}` });
+      return z.NEVER;
+    }
+    return Math.round(ms);
   });

@@ -18,14 +18,16 @@ export interface Effects {
   log: (line: Omit<LogLine, 'at'>) => void;
 }
 
-/** Stands in for an API that this session has no configuration for (e.g. the demo runbook). */
+/**
+ * Stands in for an API that this session has no configuration for (e.g. the demo runbook). Its
+ * methods answer with a rejected promise, as a real call would fail: a synchronous throw in the
+ * middle of building several concurrent calls would leave the others' rejections unhandled.
+ */
 export function unavailable<T extends object>(what: string, hint: string): T {
   return new Proxy({} as T, {
     get(_target, prop) {
       if (prop === 'then') return undefined;
-      return () => {
-        throw new EnvironmentError('env.unconfigured', `No ${what} is configured for this session.`, { hint });
-      };
+      return () => Promise.reject(new EnvironmentError('env.unconfigured', `No ${what} is configured for this session.`, { hint }));
     },
   });
 }

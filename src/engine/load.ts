@@ -3,13 +3,14 @@
  * every part validated (each step's `with:` by its own kind), errors pointing at file:line:col.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ParamsSchema, type Params } from './params.js';
 import { isGroup, RunbookSchema, type Runbook } from './runbook.js';
 import type { StepRegistry } from './step-kind.js';
 import { errorAt, parseYaml, readYamlFile, validate, type PathKey, type YamlSource } from './yaml-source.js';
+import { readBoundedText } from '../io/bounded-read.js';
+import { LIMITS } from '../io/limits.js';
 
 export interface LoadedParams {
   params: Params;
@@ -30,7 +31,7 @@ export const bundledRunbook = (name = 'vmo-upgrade'): string => fileURLToPath(ne
 
 export function loadParams(file: string): LoadedParams {
   const path = resolve(file);
-  const src = readYamlFile(path, 'params file');
+  const src = readYamlFile(path, 'params file', LIMITS.paramsFile);
   const params = validate(src, ParamsSchema, 'params file', { hint: 'Fix the params file at the position shown (see params.example.yaml).' });
   // Paths inside the params file are relative to the file, not to wherever the tool was started.
   const base = dirname(path);
@@ -92,14 +93,7 @@ function substitute(src: YamlSource, value: unknown, params: Params | undefined,
 
 export function loadRunbook(file: string, params: Params | undefined, registry: StepRegistry): LoadedRunbook {
   const path = resolve(file);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    readYamlFile(path, 'runbook'); // throws the precise "cannot read" error
-    throw new Error('unreachable');
-  }
-  return parseRunbook(text, path, params, registry);
+  return parseRunbook(readBoundedText(path, { what: 'runbook', maxBytes: LIMITS.runbookFile }), path, params, registry);
 }
 
 export function parseRunbook(text: string, file: string, params: Params | undefined, registry: StepRegistry): LoadedRunbook {

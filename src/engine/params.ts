@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { Duration } from './duration.js';
+import { ByteSize } from './byte-size.js';
+import { LIMITS } from '../io/limits.js';
 
 const NonEmpty = z.string().min(1);
 /** A pack tag read as a version: `1.4.2`, `v1.4.2`, `1.4.2-spectro.1`. */
@@ -74,6 +76,10 @@ export const ParamsSchema = z.strictObject({
     flavor: z.enum(['auto', 'spec', 'palette']).default('auto'),
     /** Palette flavor: a new version per hop by clone (the way back stays), or edit the deployed version in place. */
     versioning: z.enum(['clone', 'in-place']).default('clone'),
+    /** Most bytes of one answer of the profile API (a profile with all its values is a few MB). */
+    maxResponse: ByteSize.default(LIMITS.paletteResponse),
+    /** Accept a plain http:// base URL on a host that is not this machine (the key is then sent unencrypted). */
+    allowInsecureHttp: z.boolean().default(false),
   }),
   cluster: z.strictObject({
     uid: NonEmpty,

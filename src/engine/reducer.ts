@@ -229,5 +229,8 @@ function transition(state: SessionState, event: SessionEvent): SessionState {
       const log = state.log.length >= LOG_LIMIT ? [...state.log.slice(state.log.length - LOG_LIMIT + 1), event.line] : [...state.log, event.line];
       return { ...state, log };
     }
+    default:
+      // Only a journal written by something else (a newer version, a hand edit) brings one.
+      throw new IllegalTransitionError(event, `unknown event type "${String((event as { type: unknown }).type).slice(0, 60)}"`);
   }
 }

@@ -9,6 +9,8 @@ import { ValuesSettingsSchema } from '../values/settings-schema.js';
 import { CheckSpecSchema } from '../kube/check-schema.js';
 import { KnownIssueSchema } from '../steps/known-issue-schema.js';
 import { Duration } from './duration.js';
+import { ByteSize } from './byte-size.js';
+import { LIMITS } from '../io/limits.js';
 
 export const StepId = z.string().regex(/^[a-z][a-z0-9-]*$/, 'expected a lower-case id such as draft-addon');
 
@@ -46,6 +48,8 @@ export const RunbookSchema = z.strictObject({
       kubectlRequestTimeout: Duration.default(20_000),
       /** Hard limit on any kubectl process. */
       kubectlProcessTimeout: Duration.default(60_000),
+      /** Most bytes one kubectl process may print (a list of 20,000 pods is tens of MB). */
+      kubectlMaxOutput: ByteSize.default(LIMITS.kubectlOutput),
       /** How many checks or list calls run at once. */
       concurrency: z.number().int().min(1).max(32).default(6),
       /**

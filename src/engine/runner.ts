@@ -6,6 +6,8 @@
 import { GateStopError, InterruptedError, PilotError, StepFailedError, toErrorInfo, type ErrorInfo } from '../errors.js';
 import type { GateAsk, MutationSpec, StepContext } from './context.js';
 import { withDryRun, type Effects } from './effects.js';
+import { sendWithDeferrals, type DeferredBudget } from './deferred-send.js';
+import { displaySafe } from '../text/display-safe.js';
 import { approvalFlag, decisionSourceText, type Decision, type GateRequest } from './gate.js';
 import type { MutationOutcome } from './mutation.js';
 import { describeRequest } from './mutation.js';
@@ -52,6 +54,8 @@ export interface RunnerOptions {
   resumedBy?: { by?: string; with?: string };
   /** The command that continues this session as it works when pasted (hints of a stop at a gate name it). */
   resumeCommand?: string;
+  /** Resends of a mutation the API deferred (429, 503 with Retry-After); default DEFAULT_DEFERRED_BUDGET. */
+  deferredBudget?: DeferredBudget;
 }
 
 type Listener = (state: SessionState, event: SessionEvent) => void;
@@ -291,7 +295,8 @@ export class Runner {
   }
 
   private async confirm(stepId: string, ask: GateAsk, opts: { deferIfPending?: boolean } = {}): Promise<Decision> {
-    const request: GateRequest = { ...ask, key: ask.key ?? `${stepId}/${ask.gate}` };
+    // What the gate shows quotes names and reasons from the network: no control characters (the key stays as built).
+    const request: GateRequest = { ...displaySafe(ask), key: ask.key ?? `${stepId}/${ask.gate}` };
     this.dispatch({ type: 'step.awaiting', at: this.now(), id: stepId, gate: request });
     const decision = await this.opts.effects.confirm(request, this.opts.signal);
     if (decision.choice === 'pending' && !opts.deferIfPending) {
@@ -331,12 +336,27 @@ export class Runner {
       : undefined;
     this.dispatch({ type: 'mutation.intent', at: this.now(), key: spec.key, stepId, request: spec.request, dryRun, ...(approval ? { approval } : {}) });
     const { effects } = this.opts;
+    let sent: 'sent' | 'settled';
     try {
-      if (spec.request.target === 'palette') await effects.palette.execute(spec.request, this.opts.signal);
-      else await effects.kube.execute(spec.request, this.opts.signal);
+      // A 429 (or 503 with Retry-After) is "not applied, later": read back, wait, send again (deferred-send.ts).
+      sent = await sendWithDeferrals({
+        summary: spec.request.summary,
+        send: () => (spec.request.target === 'palette' ? effects.palette.execute(spec.request, this.opts.signal) : effects.kube.execute(spec.request, this.opts.signal)),
+        settle: spec.settle,
+        clock: effects.clock,
+        signal: this.opts.signal,
+        ...(this.opts.deferredBudget ? { budget: this.opts.deferredBudget } : {}),
+        onDeferred: ({ send, of, waitMs, reason }) =>
+          this.log(`${spec.request.summary}: not applied, the API answered ${reason}; reading it back, then sending again in ${Math.ceil(waitMs / 1000)}s (send ${send + 1} of ${of}).`, 'warn', stepId),
+      });
     } catch (err) {
       this.dispatch({ type: 'mutation.result', at: this.now(), key: spec.key, outcome: 'failed', error: toErrorInfo(err).message });
       throw err;
+    }
+    if (sent === 'settled') {
+      this.dispatch({ type: 'mutation.result', at: this.now(), key: spec.key, outcome: 'settled' });
+      this.log(`Found already applied: ${spec.request.summary}`, 'info', stepId);
+      return 'settled';
     }
     const outcome: MutationOutcome = dryRun ? 'recorded' : 'sent';
     this.dispatch({ type: 'mutation.result', at: this.now(), key: spec.key, outcome });

@@ -2,10 +2,22 @@
  * YAML documents that remember where every value came from, so a validation error can say
  * `file:line:col` instead of "somewhere in your runbook".
  */
-import { readFileSync } from 'node:fs';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
+import { readBoundedText } from '../io/bounded-read.js';
+import { sanitizeText } from '../text/sanitize.js';
+import { firstDuplicateKey } from '../io/yaml-keys.js';
+
+/**
+ * The most values YAML aliases may stand for, counted the way the yaml library counts (an alias of
+ * a node that itself holds aliases counts for all of them). A hand-written file uses a handful; an
+ * "alias bomb" (a few lines that expand to billions of nodes) is refused before it expands.
+ */
+export const MAX_ALIAS_COUNT = 100;
+
+/** A value from the file, quoted in a message: short, one line, no control characters. */
+export const quoted = (v: unknown): string => sanitizeText(JSON.stringify(v) ?? String(v), { max: 60 });
 
 export type PathKey = string | number;
 
@@ -16,33 +28,37 @@ export interface YamlSource {
   value: unknown;
 }
 
-export function readYamlFile(file: string, what: string): YamlSource {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'it does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : String((err as Error).message);
-    throw new InputError('input.unreadable', `Cannot read the ${what} ${file}: ${reason}.`, {
-      hint: `Pass an existing, readable ${/\bfile$/.test(what) ? what : `${what} file`}.`,
-      where: file,
-    });
-  }
-  return parseYaml(text, file, what);
+/** Reads (a regular file, at most `maxBytes`) and parses a YAML file. */
+export function readYamlFile(file: string, what: string, maxBytes: number): YamlSource {
+  return parseYaml(readBoundedText(file, { what, maxBytes }), file, what);
 }
 
 export function parseYaml(text: string, file: string, what: string): YamlSource {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  // uniqueKeys off: the library's check is quadratic (yaml-keys.ts does it in one pass).
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
   const first = doc.errors[0];
-  if (first) {
-    const pos = lines.linePos(first.pos[0]);
-    throw new InputError('input.yaml', `${file}:${pos.line}:${pos.col}: the ${what} is not valid YAML: ${first.message.split('\n')[0]}`, {
+  const duplicate = first ? undefined : firstDuplicateKey(doc);
+  if (first || duplicate) {
+    const pos = lines.linePos(first ? first.pos[0] : duplicate!.offset);
+    // The library's message can quote the source line: one line, cut short, never the whole file.
+    const message = first ? sanitizeText(first.message.split('\n')[0] ?? '', { max: 200 }) : `Map keys must be unique (\`${sanitizeText(duplicate!.key, { max: 60 })}\` is repeated)`;
+    throw new InputError('input.yaml', `${file}:${pos.line}:${pos.col}: the ${what} is not valid YAML: ${message}`, {
       hint: 'Fix the YAML syntax at that position (indentation, quotes, a missing colon).',
       where: `${file}:${pos.line}:${pos.col}`,
     });
   }
-  const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+  } catch (err) {
+    // The yaml library refuses an alias expansion past the count (and an alias to nothing) with a ReferenceError.
+    if (!(err instanceof ReferenceError)) throw err;
+    throw new InputError('input.yaml-aliases', `${file}: the ${what} uses YAML aliases (*name) that ${/exhaustion|excessive/i.test(err.message) ? `stand for more than ${MAX_ALIAS_COUNT} values in all (an "alias bomb")` : `cannot be resolved (${sanitizeText(err.message, { max: 120 })})`}.`, {
+      hint: `Write the values out instead of repeating them through aliases, or use fewer aliases (at most ${MAX_ALIAS_COUNT} expansions).`,
+      where: file,
+    });
+  }
   if (value === null || value === undefined) {
     throw new InputError('input.empty', `${file}: the ${what} is empty.`, { hint: `Write the ${what} as a YAML mapping.`, where: file });
   }
@@ -75,7 +91,7 @@ export function formatPath(path: readonly PathKey[]): string {
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
     else if (/^[A-Za-z_][\w-]*$/.test(key)) out += out ? `.${key}` : key;
-    else out += `[${JSON.stringify(key)}]`;
+    else out += `[${quoted(key)}]`;
   }
   return out;
 }
@@ -85,7 +101,7 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown, schema: z.ZodTyp
     case 'unrecognized_keys': {
       const accepted = acceptedKeysAt(schema, issue.path, lookup(value, issue.path));
       const list = accepted.length ? ` (accepted: ${accepted.join(', ')})` : '';
-      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}${list}`;
+      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.slice(0, 10).map((k) => `\`${sanitizeText(k, { max: 60 })}\``).join(', ')}${list}`;
     }
     case 'invalid_type': {
       const got = lookup(value, issue.path);
@@ -93,9 +109,9 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown, schema: z.ZodTyp
       return `expected ${issue.expected}, got ${typeName(got)}`;
     }
     case 'invalid_value':
-      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(lookup(value, issue.path))}`;
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${quoted(lookup(value, issue.path))}`;
     default:
-      return issue.message;
+      return sanitizeText(issue.message, { max: 300 });
   }
 }
 
@@ -165,7 +181,7 @@ function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'object') return 'a mapping';
-  return `${typeof v} ${JSON.stringify(v)}`;
+  return `${typeof v} ${quoted(v)}`;
 }
 
 /**

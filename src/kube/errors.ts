@@ -4,8 +4,9 @@
  * across 1.2x releases (see domain-notes, "kubectl facts").
  */
 import { PilotError } from '../errors.js';
+import { sanitizeText } from '../text/sanitize.js';
 
-export type KubeFailure = 'credentials' | 'forbidden' | 'unreachable' | 'timeout' | 'not-found' | 'missing-crd' | 'config' | 'no-kubectl' | 'failed';
+export type KubeFailure = 'credentials' | 'forbidden' | 'unreachable' | 'timeout' | 'not-found' | 'missing-crd' | 'config' | 'no-kubectl' | 'too-large' | 'failed';
 
 export class KubeError extends PilotError {
   constructor(
@@ -27,17 +28,24 @@ interface Context {
   timeoutMs: number;
 }
 
+/** The line of kubectl's error output that says what went wrong, safe to show (the server wrote part of it). */
 const last = (stderr: string) =>
-  stderr
-    .trim()
-    .split('\n')
-    .filter((l) => !/^\s*(I|W)\d{4} /.test(l)) // klog info/warning lines
-    .pop() ?? '';
+  sanitizeText(
+    stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !/^\s*(I|W)\d{4} /.test(l)) // klog info/warning lines
+      .pop() ?? '',
+    { max: 500 },
+  );
 
-export function classifyKubectlFailure(stderr: string, ctx: Context, opts: { timedOut?: boolean; enoent?: boolean } = {}): KubeError {
+export function classifyKubectlFailure(stderr: string, ctx: Context, opts: { timedOut?: boolean; enoent?: boolean; spawnError?: string } = {}): KubeError {
   const where = ctx.kubeconfig ? `kubeconfig ${ctx.kubeconfig}` : 'kubectl';
   if (opts.enoent) {
     return new KubeError('no-kubectl', 'kubectl is not on the PATH.', { hint: 'Install kubectl 1.30 or newer (or put it on the PATH) and try again.' });
+  }
+  if (opts.spawnError) {
+    return new KubeError('no-kubectl', `kubectl cannot be started (${opts.spawnError}).`, { hint: 'Check that the kubectl on the PATH is an executable the current user may run.' });
   }
   if (opts.timedOut || /context deadline exceeded|Client\.Timeout exceeded|request canceled|TLS handshake timeout|i\/o timeout|unable to return a response in the time allotted/i.test(stderr)) {
     return new KubeError('timeout', `The cluster did not answer in time (${Math.round(ctx.timeoutMs / 1000)}s) while trying to ${ctx.action}.`, {
@@ -83,6 +91,14 @@ export function classifyKubectlFailure(stderr: string, ctx: Context, opts: { tim
     });
   }
   return new KubeError('failed', `kubectl failed while trying to ${ctx.action}: ${last(stderr) || 'no error text'}`, { where, kind: 'failed' });
+}
+
+/** A kubectl process printed more than the cap: a runaway answer, or a cluster larger than the cap allows. */
+export function outputTooLarge(ctx: Context, cap: string): KubeError {
+  return new KubeError('too-large', `The cluster's answer while trying to ${ctx.action} was larger than ${cap}; the call was stopped.`, {
+    hint: 'Check that the kubeconfig points at the right cluster. If the cluster really is that large, raise settings.kubectlMaxOutput in the runbook.',
+    where: ctx.kubeconfig ? `kubeconfig ${ctx.kubeconfig}` : 'kubectl',
+  });
 }
 
 export const isKubeError = (err: unknown, failure?: KubeFailure): err is KubeError => err instanceof KubeError && (failure === undefined || err.failure === failure);

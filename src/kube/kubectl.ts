@@ -2,13 +2,22 @@
  * The kubectl runner: every call is an argument array with `--kubeconfig`/`--context` pinned,
  * `--request-timeout` and a process timeout, a discovery cache folder per run, and a bounded
  * number of processes at once. A failed call's stdout is never trusted.
+ *
+ * Each process runs in its own process group, ended whole at its limit (see process-group.ts), so
+ * a hung exec credential plugin cannot keep a call alive. When one call times out (at its process
+ * limit, or kubectl's own request time-out), the calls queued behind it fail at once with the same
+ * cause instead of each waiting out the limit in turn: the same plugin, the same API would hang
+ * them too. So a command ends within one process limit
+ * (plus the kill grace) of the cluster going silent, whatever the number of calls it had queued.
  */
-import { execa } from 'execa';
+import { LIMITS, formatBytes } from '../io/limits.js';
 import type { KubeMutation } from '../engine/mutation.js';
 import type { Redactor } from '../session/redact.js';
 import type { KubeApi } from './api.js';
-import { classifyKubectlFailure, KubeError } from './errors.js';
+import { classifyKubectlFailure, KubeError, outputTooLarge } from './errors.js';
 import { limiter } from './limit.js';
+import { parseKubeJson } from './parse-json.js';
+import { runInGroup } from './process-group.js';
 
 export interface KubectlOptions {
   kubeconfig?: string | undefined;
@@ -20,6 +29,8 @@ export interface KubectlOptions {
   /** Discovery cache for this run (`--cache-dir`), so runs do not share stale discovery. */
   cacheDir: string;
   concurrency: number;
+  /** Most bytes one process may print (default LIMITS.kubectlOutput). */
+  maxOutputBytes?: number;
   redactor?: Redactor;
   /** Program names, for tests that wrap kubectl to count processes. */
   kubectlPath?: string;
@@ -56,6 +67,8 @@ function childEnv(cacheDir: string): NodeJS.ProcessEnv {
 export class Kubectl {
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   private calls = 0;
+  /** Bumped each time a call times out; calls queued before the bump fail at once. */
+  private epoch = 0;
 
   constructor(private readonly opts: KubectlOptions) {
     this.limit = limiter(opts.concurrency);
@@ -93,38 +106,36 @@ export class Kubectl {
         ? this.pinnedFlags()
         : [...(this.opts.kubeconfig ? ['--kubeconfig', this.opts.kubeconfig] : []), ...(this.opts.context ? ['--context', this.opts.context] : [])];
     const argv = [...pinned, ...args];
+    const timeoutMs = Math.min(this.opts.requestTimeoutMs, this.opts.processTimeoutMs);
+    const context = { action: opts.action, kubeconfig: this.opts.kubeconfig, timeoutMs };
+    const queuedAt = this.epoch;
     return this.limit(async () => {
+      if (queuedAt < this.epoch) throw classifyKubectlFailure('', context, { timedOut: true });
       this.calls++;
       const started = Date.now();
-      const subprocess = execa(file, argv, {
-        reject: false,
-        timeout: this.opts.processTimeoutMs,
-        ...(opts.signal ? { cancelSignal: opts.signal } : {}),
-        ...(opts.stdin !== undefined ? { input: opts.stdin } : { stdin: 'ignore' as const }),
+      const maxOutput = this.opts.maxOutputBytes ?? LIMITS.kubectlOutput;
+      const result = await runInGroup({
+        file,
+        args: argv,
         env: childEnv(this.opts.cacheDir),
-        extendEnv: false,
-        maxBuffer: 2_000_000_000,
-        // stdout is collected here as the chunks arrive and joined once (below); execa's own
-        // buffer grows by copying, which for a 14 MB list of VMIs cost more than parsing it.
-        buffer: { stdout: false },
-        encoding: 'buffer',
-        stripFinalNewline: false,
-        forceKillAfterDelay: 2000,
+        timeoutMs: this.opts.processTimeoutMs,
+        maxStdout: maxOutput,
+        maxStderr: LIMITS.kubectlStderr,
+        ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
       });
-      const chunks: Buffer[] = [];
-      subprocess.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-      const result = await subprocess;
-      const ok = !result.failed && result.exitCode === 0;
+      const ok = !result.timedOut && !result.canceled && !result.tooLarge && result.exitCode === 0;
       this.opts.onCall?.({ program, args, ms: Date.now() - started, ok });
-      // Bytes, decoded once: decoding chunk by chunk into a growing string cost more than the JSON parse that follows.
-      if (ok) return Buffer.concat(chunks).toString('utf8');
-      if (result.isCanceled) throw new KubeError('failed', `Stopped while trying to ${opts.action}.`, { kind: 'failed' });
-      const rawStderr = result.stderr ? Buffer.from(result.stderr).toString('utf8') : '';
-      const stderr = this.opts.redactor ? this.opts.redactor.text(rawStderr) : rawStderr;
-      throw classifyKubectlFailure(stderr, { action: opts.action, kubeconfig: this.opts.kubeconfig, timeoutMs: Math.min(this.opts.requestTimeoutMs, this.opts.processTimeoutMs) }, {
-        timedOut: result.timedOut,
-        enoent: (result as { code?: string }).code === 'ENOENT',
-      });
+      // Bytes, decoded once: a list of 20,000 pods is tens of MB, and decoding it chunk by chunk
+      // into a growing string cost more than the JSON parse that follows.
+      if (ok) return result.stdout.toString('utf8');
+      if (result.canceled) throw new KubeError('failed', `Stopped while trying to ${opts.action}.`, { kind: 'failed' });
+      if (result.tooLarge) throw outputTooLarge(context, formatBytes(maxOutput));
+      const stderr = this.opts.redactor ? this.opts.redactor.text(result.stderr) : result.stderr;
+      const error = classifyKubectlFailure(stderr, context, { timedOut: result.timedOut, enoent: result.enoent, ...(result.spawnError ? { spawnError: result.spawnError } : {}) });
+      // Killed at the process limit or timed out by kubectl itself: the calls waiting behind this one fail at once.
+      if (error.failure === 'timeout') this.epoch++;
+      throw error;
     });
   }
 
@@ -148,12 +159,7 @@ export class Kubectl {
       if (token) query.set('continue', token);
       const qs = query.toString();
       const text = await this.getRaw(qs ? `${apiPath}?${qs}` : apiPath, opts.action, opts.signal);
-      let page: { items?: T[]; metadata?: { continue?: string } };
-      try {
-        page = JSON.parse(text) as typeof page;
-      } catch {
-        throw new KubeError('failed', `The cluster answered ${apiPath} with something that is not JSON.`, { kind: 'failed' });
-      }
+      const page = parseKubeJson<{ items?: T[]; metadata?: { continue?: string } }>(text, apiPath);
       if (!Array.isArray(page.items)) throw new KubeError('failed', `The cluster answered ${apiPath} without an items list.`, { kind: 'failed' });
       for (const item of page.items) items.push(item);
       token = page.metadata?.continue || undefined;
@@ -164,7 +170,7 @@ export class Kubectl {
   /** One object, or undefined when it does not exist. */
   async getObject<T = unknown>(apiPath: string, action: string, signal?: AbortSignal): Promise<T | undefined> {
     try {
-      return JSON.parse(await this.getRaw(apiPath, action, signal)) as T;
+      return parseKubeJson<T>(await this.getRaw(apiPath, action, signal), apiPath);
     } catch (err) {
       if (err instanceof KubeError && err.failure === 'not-found') return undefined;
       throw err;
@@ -174,7 +180,7 @@ export class Kubectl {
   /** The client's version, e.g. `v1.32.4`. */
   async clientVersion(signal?: AbortSignal): Promise<string> {
     const out = await this.run(['version', '--client', '-o', 'json'], { action: 'read the kubectl version', ...(signal ? { signal } : {}) });
-    const parsed = JSON.parse(out) as { clientVersion?: { gitVersion?: string } };
+    const parsed = parseKubeJson<{ clientVersion?: { gitVersion?: string } }>(out, 'kubectl version');
     return parsed.clientVersion?.gitVersion ?? 'unknown';
   }
 

@@ -5,6 +5,8 @@
  */
 import type { z } from 'zod';
 import { KubeError } from './errors.js';
+import { parseKubeJson } from './parse-json.js';
+import { sanitizeText } from '../text/sanitize.js';
 import type { Kubectl, RawListOptions } from './kubectl.js';
 import {
   CdiSchema,
@@ -36,6 +38,8 @@ import {
 } from './schemas.js';
 
 const kubevirt = '/apis/kubevirt.io/v1';
+/** Longest log line kept; the signatures of known issues match well within it. */
+export const LOG_LINE_MAX = 4_000;
 
 function parseAll<S extends z.ZodType>(schema: S, items: unknown[], path: string): z.output<S>[] {
   const out: z.output<S>[] = new Array(items.length);
@@ -137,15 +141,23 @@ export class ClusterReader {
     return this.list(VmimSchema, `${kubevirt}/virtualmachineinstancemigrations`, 'list VM migrations', opts);
   }
 
-  /** The last `tailLines` lines of a pod's log (bounded: never the whole log). */
-  podLog(namespace: string, pod: string, tailLines: number, container?: string): Promise<string> {
+  /**
+   * The last `tailLines` lines of a pod's log (bounded: never the whole log), safe to show: no
+   * control characters, no line longer than LOG_LINE_MAX (a program can log anything).
+   */
+  async podLog(namespace: string, pod: string, tailLines: number, container?: string): Promise<string> {
     const q = new URLSearchParams({ tailLines: String(tailLines), ...(container ? { container } : {}) });
-    return this.kubectl.getRaw(`/api/v1/namespaces/${namespace}/pods/${pod}/log?${q}`, `read the log of ${namespace}/${pod}`, this.signal);
+    const text = await this.kubectl.getRaw(`/api/v1/namespaces/${namespace}/pods/${pod}/log?${q}`, `read the log of ${namespace}/${pod}`, this.signal);
+    return text
+      .split('\n')
+      .slice(-tailLines - 1)
+      .map((line) => sanitizeText(line, { max: LOG_LINE_MAX }))
+      .join('\n');
   }
 
   /** A cheap call that proves the API answers with these credentials. */
   async ping(): Promise<string> {
-    const v = JSON.parse(await this.kubectl.getRaw('/version', 'read the cluster version', this.signal)) as { gitVersion?: string };
+    const v = parseKubeJson<{ gitVersion?: string }>(await this.kubectl.getRaw('/version', 'read the cluster version', this.signal), '/version');
     return v.gitVersion ?? 'unknown';
   }
 }

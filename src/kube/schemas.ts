@@ -3,9 +3,15 @@
  * rest, so a 20,000-pod list shrinks to what the checks need as soon as it is read.
  */
 import { z } from 'zod';
+import { SHOWN_TEXT_MAX, sanitizeText } from '../text/sanitize.js';
 
 const str = z.string();
 const opt = <T extends z.ZodType>(t: T) => t.optional();
+/**
+ * Free text the cluster writes (reasons, messages): cut to a length that can be shown. Control
+ * characters are already gone (parse-json.ts); a 5 MB condition message is not kept whole.
+ */
+const text = z.string().transform((s) => (s.length > SHOWN_TEXT_MAX ? sanitizeText(s, { max: SHOWN_TEXT_MAX, multiline: true }) : s));
 
 export const Meta = z.object({
   name: str,
@@ -16,7 +22,7 @@ export const Meta = z.object({
   annotations: opt(z.record(str, str)),
 });
 
-const Condition = z.object({ type: str, status: str, reason: opt(str), message: opt(str), lastTransitionTime: opt(str) });
+const Condition = z.object({ type: str, status: str, reason: opt(text), message: opt(text), lastTransitionTime: opt(str) });
 
 export const NodeSchema = z.object({
   metadata: Meta,
@@ -28,13 +34,13 @@ const ContainerStatus = z.object({
   name: str,
   ready: z.boolean(),
   restartCount: z.number(),
-  state: opt(z.object({ waiting: opt(z.object({ reason: opt(str), message: opt(str) })), terminated: opt(z.object({ reason: opt(str), exitCode: opt(z.number()) })) })),
+  state: opt(z.object({ waiting: opt(z.object({ reason: opt(text), message: opt(text) })), terminated: opt(z.object({ reason: opt(text), exitCode: opt(z.number()) })) })),
 });
 
 export const PodSchema = z.object({
   metadata: Meta,
   spec: opt(z.object({ nodeName: opt(str) })),
-  status: opt(z.object({ phase: opt(str), reason: opt(str), message: opt(str), containerStatuses: opt(z.array(ContainerStatus)) })),
+  status: opt(z.object({ phase: opt(str), reason: opt(text), message: opt(text), containerStatuses: opt(z.array(ContainerStatus)) })),
 });
 
 export const ServiceSchema = z.object({
@@ -81,7 +87,7 @@ export const MigrationState = z.object({
   endTimestamp: opt(str),
   completed: opt(z.boolean()),
   failed: opt(z.boolean()),
-  failureReason: opt(str),
+  failureReason: opt(text),
   abortRequested: opt(z.boolean()),
   abortStatus: opt(str),
   migrationUid: opt(str),
@@ -124,9 +130,9 @@ export const StorageClusterSchema = z.object({
   status: opt(
     z.object({
       phase: opt(str),
-      message: opt(str),
-      conditions: opt(z.array(z.object({ type: str, status: str, reason: opt(str), message: opt(str) }))),
-      ceph: opt(z.object({ health: opt(str), details: opt(z.record(str, z.object({ message: opt(str), severity: opt(str) }))) })),
+      message: opt(text),
+      conditions: opt(z.array(z.object({ type: str, status: str, reason: opt(text), message: opt(text) }))),
+      ceph: opt(z.object({ health: opt(str), details: opt(z.record(str, z.object({ message: opt(text), severity: opt(str) }))) })),
     }),
   ),
 });
@@ -134,8 +140,8 @@ export const StorageClusterSchema = z.object({
 export const EventSchema = z.object({
   metadata: Meta,
   involvedObject: z.object({ kind: opt(str), name: opt(str), namespace: opt(str) }),
-  reason: opt(str),
-  message: opt(str),
+  reason: opt(text),
+  message: opt(text),
   count: opt(z.number()),
   lastTimestamp: opt(z.string().nullable()),
 });

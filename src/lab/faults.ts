@@ -8,8 +8,11 @@ export interface RouteFaults {
   latencyMs?: number;
   /** Share of requests answered 500/502/503 (0..1). */
   errorRate?: number;
-  /** Answer 429 to this many requests in a row, then serve `every - burst` normally, repeating. */
-  rateLimit?: { burst: number; every: number; retryAfterSeconds: number };
+  /**
+   * Answer 429 to this many requests in a row, then serve `every - burst` normally, repeating;
+   * `status: 503` answers 503 Service Unavailable with the same Retry-After instead (maintenance, overload).
+   */
+  rateLimit?: { burst: number; every: number; retryAfterSeconds: number; status?: 429 | 503 };
   /** Share of requests whose connection is destroyed without an answer (0..1). */
   dropRate?: number;
   /** PUT answers 204 and changes nothing (the spec's silent no-op, for read-back detection). */
@@ -44,7 +47,7 @@ function rng(seed: number): () => number {
 export type FaultDecision =
   | { kind: 'none'; latencyMs: number; ignorePut: boolean }
   | { kind: 'error'; status: 500 | 502 | 503; latencyMs: number }
-  | { kind: 'rateLimit'; retryAfterSeconds: number; latencyMs: number }
+  | { kind: 'rateLimit'; retryAfterSeconds: number; status: 429 | 503; latencyMs: number }
   | { kind: 'drop'; latencyMs: number }
   | { kind: 'hang' };
 
@@ -81,7 +84,7 @@ export class FaultPlan {
     const latencyMs = f.latencyMs ?? 0;
     rule.count += 1;
     if (f.hang) return { kind: 'hang' };
-    if (f.rateLimit && (rule.count - 1) % f.rateLimit.every < f.rateLimit.burst) return { kind: 'rateLimit', retryAfterSeconds: f.rateLimit.retryAfterSeconds, latencyMs };
+    if (f.rateLimit && (rule.count - 1) % f.rateLimit.every < f.rateLimit.burst) return { kind: 'rateLimit', retryAfterSeconds: f.rateLimit.retryAfterSeconds, status: f.rateLimit.status ?? 429, latencyMs };
     if (f.dropRate && this.random() < f.dropRate) return { kind: 'drop', latencyMs };
     if (f.errorRate && this.random() < f.errorRate) {
       const statuses = [500, 502, 503] as const;

@@ -60,6 +60,10 @@ export interface PaletteClientOptions {
   versioning?: Versioning;
   /** With `auto`: a profile to read when the flavor is needed before any profile was read. */
   probeUid?: string;
+  /** Most bytes of one answer (default 64 MiB). */
+  maxResponseBytes?: number;
+  /** Accept a plain http:// base URL on a host that is not this machine. */
+  allowInsecureHttp?: boolean;
 }
 
 /** Lists are paged by Palette; this many pages is far beyond any real project and stops a loop. */
@@ -90,6 +94,8 @@ export class PaletteClient implements PaletteApi {
       redactor: opts.redactor,
       retry: { ...defaultRetryPolicy, ...opts.retry },
       clock: opts.clock ?? systemClock,
+      ...(opts.maxResponseBytes !== undefined ? { maxResponseBytes: opts.maxResponseBytes } : {}),
+      ...(opts.allowInsecureHttp !== undefined ? { allowInsecureHttp: opts.allowInsecureHttp } : {}),
       ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
       ...(opts.rateLimits ? { limiter: new RateLimiter(opts.rateLimits) } : {}),
     });
@@ -304,10 +310,10 @@ export class PaletteClient implements PaletteApi {
     try {
       raw = JSON.parse(reply.text);
     } catch {
-      throw badResponse(info, `the answer is not JSON (${this.transport.scrub(reply.text.trim().slice(0, 80)) || 'empty body'})`);
+      throw badResponse(info, `the answer is not JSON (${this.transport.shown(reply.text.trim(), 80) || 'empty body'})`);
     }
     const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw badResponse(info, this.transport.scrub(describeIssues(parsed.error.issues)));
+    if (!parsed.success) throw badResponse(info, this.transport.shown(describeIssues(parsed.error.issues), 1_000));
     return { raw: raw as Record<string, unknown>, parsed: parsed.data };
   }
 }

@@ -19,6 +19,11 @@ export interface PaletteFailure {
    * When true, read the profile before sending again; when false the API certainly refused it.
    */
   mayHaveApplied: boolean;
+  /**
+   * Set on a 429 (or a 503 with Retry-After) of a call that was not retried: the API said "not now",
+   * so the request was not applied and may be sent again after this long (see engine/runner.ts).
+   */
+  retryAfterMs?: number;
 }
 
 type Opts = { hint: string; where: string } & PaletteFailure;
@@ -28,6 +33,7 @@ export class PaletteApiError extends EnvironmentError implements PaletteFailure 
   readonly apiCode?: string;
   readonly ref?: string;
   readonly mayHaveApplied: boolean;
+  readonly retryAfterMs?: number;
 
   constructor(code: string, message: string, opts: Opts) {
     super(code, message, { hint: opts.hint, where: opts.where });
@@ -35,6 +41,7 @@ export class PaletteApiError extends EnvironmentError implements PaletteFailure 
     if (opts.apiCode !== undefined) this.apiCode = opts.apiCode;
     if (opts.ref !== undefined) this.ref = opts.ref;
     this.mayHaveApplied = opts.mayHaveApplied;
+    if (opts.retryAfterMs !== undefined) this.retryAfterMs = opts.retryAfterMs;
   }
 }
 
@@ -74,7 +81,7 @@ const fromBody = (status: number, body: ErrorBody | undefined) => ({
 });
 const settleHint = 'The request may have reached the API; upgrade-pilot reads the profile to find out before sending it again.';
 
-export function statusError(call: CallInfo, status: number, body: ErrorBody | undefined, attempts: number): PaletteApiError | PaletteRefusedError {
+export function statusError(call: CallInfo, status: number, body: ErrorBody | undefined, attempts: number, deferred: { retryAfterMs?: number } = {}): PaletteApiError | PaletteRefusedError {
   const at = where(call);
   const detail = apiDetail(body);
   const suffix = detail ? ` (${detail})` : '';
@@ -103,6 +110,16 @@ export function statusError(call: CallInfo, status: number, body: ErrorBody | un
       hint: 'The API is rate limiting this key. Wait a minute, then resume the session; nothing was lost.',
       where: at,
       mayHaveApplied: false,
+      ...deferred,
+      ...fromBody(status, body),
+    });
+  }
+  if (status === 503 && deferred.retryAfterMs !== undefined) {
+    return new PaletteApiError('palette.unavailable', `The profile API answered 503 Service Unavailable on ${at}${suffix}, asking to come back in ${Math.ceil(deferred.retryAfterMs / 1000)}s.`, {
+      hint: 'The API is overloaded or in maintenance and did not take the request. Resume the session later; nothing was lost.',
+      where: at,
+      mayHaveApplied: false,
+      ...deferred,
       ...fromBody(status, body),
     });
   }
@@ -147,6 +164,16 @@ export function networkError(call: CallInfo, code: string, attempts: number, sen
     hint: ambiguous ? settleHint : 'Check palette.baseUrl in the params file, the network, VPN or proxy, and that the API is up.',
     where: at,
     mayHaveApplied: ambiguous,
+  });
+}
+
+/** An answer larger than the cap (palette.maxResponse): a runaway server, or the wrong base URL. */
+export function tooLargeError(call: CallInfo, cap: string): PaletteApiError {
+  const at = where(call);
+  return new PaletteApiError('palette.too-large', `The profile API's answer to ${at} is larger than ${cap}; it was not read.`, {
+    hint: `Check that palette.baseUrl points at the Palette API. If an answer really is that large, raise palette.maxResponse in the params file.${call.mutation ? ` ${settleHint}` : ''}`,
+    where: at,
+    mayHaveApplied: call.mutation,
   });
 }
 

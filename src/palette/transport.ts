@@ -2,13 +2,23 @@
  * One HTTP exchange with the profile API (got), with the auth headers, the retry policy and the
  * mapping of every failure to a typed error. Retries are the caller's choice per call: reads and
  * draft PUTs (a PUT replaces the whole draft, so sending it twice is harmless) retry transient
- * failures; a publish never does (see client.ts).
+ * failures; a publish never does (see client.ts). A 429 (or a 503 with Retry-After) on a call that
+ * is not retried here comes back with `retryAfterMs`: the request was not applied, and the
+ * engine's gateway reads back, waits and sends it again (runner.ts).
+ *
+ * Every answer is read up to `maxResponseBytes` (after decompression) and no further: an answer
+ * that streams forever is cut off there, and `timeoutMs` bounds the whole exchange, body included.
+ * The key goes only to the base URL's origin: redirects are never followed, and a plain http://
+ * base URL on another host is refused unless the operator allowed it.
  */
-import got, { RequestError, type Response } from 'got';
-import { InterruptedError, PilotError } from '../errors.js';
+import got, { RequestError } from 'got';
+import type { IncomingHttpHeaders } from 'node:http';
+import { InputError, InterruptedError, PilotError } from '../errors.js';
 import type { Clock } from '../engine/clock.js';
+import { formatBytes, LIMITS } from '../io/limits.js';
 import type { Redactor } from '../session/redact.js';
-import { networkError, statusError, type CallInfo } from './errors.js';
+import { sanitizeText } from '../text/sanitize.js';
+import { networkError, statusError, tooLargeError, type CallInfo } from './errors.js';
 import type { Limiter } from './rate-limit.js';
 import { backoffDelay, parseRetryAfter, transientNetworkCode, transientStatus, type RetryInfo, type RetryPolicy } from './retry.js';
 import { ErrorBodySchema, type ErrorBody } from './schemas.js';
@@ -24,6 +34,10 @@ export interface TransportOptions {
   clock: Clock;
   /** Client-side rate limits (rate-limit.ts): every attempt waits for its slot. */
   limiter?: Limiter;
+  /** Most bytes of one answer (default LIMITS.paletteResponse). */
+  maxResponseBytes?: number;
+  /** Accept a plain http:// base URL on a host that is not this machine. */
+  allowInsecureHttp?: boolean;
 }
 
 export interface Call {
@@ -43,7 +57,37 @@ export interface Reply {
   text: string;
 }
 
-type Failure = { kind: 'status'; response: Response<string> } | { kind: 'network'; code: string; sent: boolean };
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+type Failure = { kind: 'status'; response: Answer } | { kind: 'network'; code: string; sent: boolean } | { kind: 'too-large' };
+
+/** Hosts that are this machine: plain http to them never crosses a network. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Refuses a base URL that would send the key unencrypted across a network: plain http:// to a
+ * host that is not this machine, unless the operator explicitly allowed it.
+ */
+export function assertSafeBaseUrl(baseUrl: string, allowInsecureHttp = false): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return; // the params schema already refuses what is not a URL
+  }
+  if (url.protocol !== 'http:' || allowInsecureHttp || isLoopbackHost(url.hostname)) return;
+  throw new InputError('palette.insecure-http', `palette.baseUrl ${displayUrl(baseUrl)} is plain http:// to another host: the API key would cross the network unencrypted, readable by anything on the path.`, {
+    hint: 'Use the https:// address of the API (Palette serves HTTPS). If this path is trusted (a lab network), allow it explicitly with --allow-insecure-http or palette.allowInsecureHttp: true in the params file.',
+    where: 'palette.baseUrl',
+  });
+}
 
 /** The base URL as shown in messages: no credentials, no trailing slash. */
 export function displayUrl(baseUrl: string): string {
@@ -65,6 +109,7 @@ export class Transport {
   private readonly shownUrl: string;
 
   constructor(private readonly opts: TransportOptions) {
+    assertSafeBaseUrl(opts.baseUrl, opts.allowInsecureHttp);
     this.shownUrl = displayUrl(opts.baseUrl);
   }
 
@@ -91,23 +136,61 @@ export class Transport {
   private async once(call: Call): Promise<Reply | Failure> {
     await this.opts.limiter?.acquire(call.path, call.signal);
     const { apiKey, projectUid, timeoutMs } = this.opts;
+    const max = this.opts.maxResponseBytes ?? LIMITS.paletteResponse;
     const headers: Record<string, string> = { ApiKey: apiKey, ProjectUid: projectUid, Accept: 'application/json' };
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     try {
-      const response = await got(`${this.opts.baseUrl}${call.path}`, {
-        method: call.method,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-        ...(call.signal ? { signal: call.signal } : {}),
-        throwHttpErrors: false,
-        followRedirect: false,
-        retry: { limit: 0 },
-        timeout: { request: timeoutMs },
-        responseType: 'text',
+      const answer = await new Promise<Answer | 'too-large'>((resolve, reject) => {
+        const stream = got.stream(`${this.opts.baseUrl}${call.path}`, {
+          method: call.method,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+          ...(call.signal ? { signal: call.signal } : {}),
+          throwHttpErrors: false,
+          followRedirect: false,
+          retry: { limit: 0 },
+          // The whole exchange, the body included: an answer that drips forever ends here.
+          timeout: { request: timeoutMs },
+        });
+        // In stream mode a method that may carry a body waits for one: a bodiless PATCH is ended here.
+        if (body === undefined && call.method !== 'GET') stream.end();
+        let status = 0;
+        let responseHeaders: IncomingHttpHeaders = {};
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let settled = false;
+        const tooLarge = () => {
+          if (settled) return;
+          settled = true;
+          stream.destroy();
+          resolve('too-large');
+        };
+        stream.on('response', (response: { statusCode: number; headers: IncomingHttpHeaders }) => {
+          status = response.statusCode;
+          responseHeaders = response.headers;
+          const declared = Number(response.headers['content-length']);
+          if (!response.headers['content-encoding'] && Number.isFinite(declared) && declared > max) tooLarge();
+        });
+        stream.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > max) return tooLarge();
+          chunks.push(chunk);
+        });
+        stream.on('end', () => {
+          if (settled) return;
+          settled = true;
+          resolve({ status, headers: responseHeaders, text: Buffer.concat(chunks, size).toString('utf8') });
+        });
+        stream.on('error', (err: unknown) => {
+          if (settled) return;
+          settled = true;
+          reject(err);
+        });
       });
-      if (response.statusCode >= 200 && response.statusCode < 300) return { status: response.statusCode, text: response.body };
-      return { kind: 'status', response };
+      if (answer === 'too-large') return { kind: 'too-large' };
+      if (answer.status >= 200 && answer.status < 300) return { status: answer.status, text: answer.text };
+      return { kind: 'status', response: answer };
     } catch (err) {
       if (call.signal?.aborted) throw abortError(call.signal);
       if (!(err instanceof RequestError)) throw err;
@@ -120,16 +203,20 @@ export class Transport {
   /** How long to wait before the next attempt, or undefined when the failure will not get better. */
   private nextDelay(failure: Failure, attempt: number): { delayMs: number; reason: string } | undefined {
     const { retry: policy, clock } = this.opts;
+    if (failure.kind === 'too-large') return undefined;
     if (failure.kind === 'network') {
       return transientNetworkCode(failure.code) ? { delayMs: backoffDelay(attempt, policy), reason: failure.code } : undefined;
     }
-    const status = failure.response.statusCode;
-    if (status === 429) {
-      const header = failure.response.headers['retry-after'];
-      const asked = parseRetryAfter(Array.isArray(header) ? header[0] : header, clock.now());
-      return { delayMs: asked ?? backoffDelay(attempt, policy), reason: '429' };
-    }
-    return transientStatus(status) ? { delayMs: backoffDelay(attempt, policy), reason: String(status) } : undefined;
+    const status = failure.response.status;
+    const asked = this.retryAfter(failure.response);
+    if (status === 429) return { delayMs: asked ?? backoffDelay(attempt, policy), reason: '429' };
+    return transientStatus(status) ? { delayMs: asked ?? backoffDelay(attempt, policy), reason: String(status) } : undefined;
+  }
+
+  /** The server's Retry-After, in ms, when it sent one that can be read. */
+  private retryAfter(response: Answer): number | undefined {
+    const header = response.headers['retry-after'];
+    return parseRetryAfter(Array.isArray(header) ? header[0] : header, this.opts.clock.now());
   }
 
   private toError(call: Call, failure: Failure, attempts: number): PilotError {
@@ -142,26 +229,40 @@ export class Transport {
       mutation: call.method !== 'GET',
       ...(call.notFound ? { notFound: call.notFound } : {}),
     };
+    if (failure.kind === 'too-large') return tooLargeError(info, formatBytes(this.opts.maxResponseBytes ?? LIMITS.paletteResponse));
     if (failure.kind === 'network') return networkError(info, failure.code, attempts, failure.sent);
-    return statusError(info, failure.response.statusCode, this.errorBody(failure.response.body), attempts);
+    const { status } = failure.response;
+    // Not retried here (a publish): a "come back later" means it was not applied; the gateway
+    // reads back, waits and sends it again within its own budget.
+    const asked = this.retryAfter(failure.response);
+    const deferred = !call.retry && (status === 429 || (status === 503 && asked !== undefined)) ? { retryAfterMs: asked ?? 1_000 } : {};
+    return statusError(info, status, this.errorBody(failure.response.text), attempts, deferred);
   }
 
-  /** The API's `{code, message, ref}`, scrubbed: a server could echo what it was sent. */
+  /**
+   * The API's `{code, message, ref}`, scrubbed (a server could echo what it was sent) and made safe
+   * to show: no terminal control sequences, a sane length (an error body can be 5 MB of anything).
+   */
   private errorBody(text: string): ErrorBody | undefined {
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      const snippet = text.trim().slice(0, 200);
-      return snippet ? { message: this.scrub(snippet) } : undefined;
+      const snippet = this.shown(text.trim(), 200);
+      return snippet ? { message: snippet } : undefined;
     }
     const parsed = ErrorBodySchema.safeParse(json);
     if (!parsed.success) return undefined;
     const out: ErrorBody = {};
-    if (parsed.data.code !== undefined) out.code = this.scrub(parsed.data.code);
-    if (parsed.data.message !== undefined) out.message = this.scrub(parsed.data.message);
-    if (parsed.data.ref !== undefined) out.ref = this.scrub(parsed.data.ref);
+    if (parsed.data.code !== undefined) out.code = this.shown(parsed.data.code, 100);
+    if (parsed.data.message !== undefined) out.message = this.shown(parsed.data.message, 500);
+    if (parsed.data.ref !== undefined) out.ref = this.shown(parsed.data.ref, 100);
     return out;
+  }
+
+  /** Server text for a message: scrubbed of the key, without control characters, at most `max` characters. */
+  shown(text: string, max: number): string {
+    return sanitizeText(this.scrub(text), { max });
   }
 
   /** The redactor knows the key once it is long enough; the explicit replace covers short keys too. */

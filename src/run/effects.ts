@@ -26,9 +26,11 @@ export interface EffectsInput {
   onKubectlCall?: (call: KubectlCall) => void;
   /** The clock (the lab's simulated one against the lab); default the system clock. */
   clock?: Clock;
+  /** `--allow-insecure-http`: a plain http:// profile API on another host is accepted. */
+  allowInsecureHttp?: boolean;
 }
 
-export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 'redactor'>, log?: Effects['log']): PaletteApi {
+export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 'redactor' | 'allowInsecureHttp'>, log?: Effects['log']): PaletteApi {
   const { params, apiKey, redactor } = input;
   if (!params) return unavailable<PaletteApi>('profile API', 'Pass the site parameters with --params FILE.');
   if (!apiKey) return unavailable<PaletteApi>('profile API key', 'Set UPGRADE_PILOT_API_KEY in the environment, or pass --api-key-file FILE.');
@@ -38,6 +40,8 @@ export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 're
     apiKey,
     clusterCollection: params.palette.clusterCollection,
     timeoutMs: params.palette.timeout,
+    maxResponseBytes: params.palette.maxResponse,
+    allowInsecureHttp: Boolean(input.allowInsecureHttp) || params.palette.allowInsecureHttp,
     redactor,
     rateLimits: { ...defaultRateLimits, ...params.palette.rateLimits },
     flavor: params.palette.flavor,
@@ -57,6 +61,7 @@ export function buildKube(input: Pick<EffectsInput, 'kubeconfig' | 'context' | '
       processTimeoutMs: s.kubectlProcessTimeout,
       cacheDir: input.cacheDir,
       concurrency: s.concurrency,
+      maxOutputBytes: s.kubectlMaxOutput,
       redactor: input.redactor,
       ...(input.onKubectlCall ? { onCall: input.onKubectlCall } : {}),
     }),

@@ -13,6 +13,7 @@ import { RunbookSchema, type Runbook } from '../engine/runbook.js';
 import type { Entry, SessionMeta } from '../engine/state.js';
 import { StepRegistry } from '../engine/step-kind.js';
 import { readYamlFile } from '../engine/yaml-source.js';
+import { LIMITS } from '../io/limits.js';
 import { Footer } from '../screens/Footer.js';
 import { Header } from '../screens/Header.js';
 import { StepList } from '../screens/StepList.js';
@@ -36,7 +37,7 @@ export interface LabShell {
  */
 export function runbookOutline(file: string): { title: string; entries: Entry[] } {
   try {
-    const raw = readYamlFile(file, 'runbook').value as { metadata?: { title?: unknown }; steps?: unknown };
+    const raw = readYamlFile(file, 'runbook', LIMITS.runbookFile).value as { metadata?: { title?: unknown }; steps?: unknown };
     const steps = RunbookSchema.shape.steps.safeParse(raw.steps);
     const title = typeof raw.metadata?.title === 'string' ? raw.metadata.title : 'runbook';
     return { title, entries: steps.success ? plannedEntries({ steps: steps.data } as Runbook, new StepRegistry()) : [] };

@@ -12,7 +12,7 @@ import type { SessionEvent, SessionState, StepPlan } from '../engine/state.js';
 import { findStep } from '../engine/state.js';
 import type { LiveHeadline } from '../screens/step-screen.js';
 import type { Redactor } from '../session/redact.js';
-import { sanitizeText } from '../text/sanitize.js';
+import { jsonSafe, sanitizeLines, sanitizeText } from '../text/sanitize.js';
 import { wallTime } from '../text/time.js';
 
 export interface PlainPrinterOptions {
@@ -76,7 +76,8 @@ export function jsonEvent(state: SessionState, event: SessionEvent, journal: str
 
 export function createPlainPrinter(opts: PlainPrinterOptions): (state: SessionState, event: SessionEvent) => void {
   const lastProgress = new Map<string, { at: number; text: string }>();
-  const out = (line: string) => opts.write(opts.redactor.text(line));
+  // The last line of defence: no key, no control characters, no line of megabytes (sanitize.ts).
+  const out = (line: string) => opts.write(opts.json ? jsonSafe(opts.redactor.text(line)) : sanitizeLines(opts.redactor.text(line)));
   const journal = opts.sessionDir ? join(opts.sessionDir, 'journal.ndjson') : undefined;
 
   const throttled = (id: string, text: string): boolean => {

@@ -3,9 +3,7 @@
  * build the effects, drive the runner with the TUI or the plain printer, and map the end to an exit
  * code. Whatever happens, the journal is closed and the lock released.
  */
-import { hostname, tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 import { render, type Instance } from 'ink';
 import { App } from '../app.js';
 import type { CliOptions } from '../cli/args.js';
@@ -22,15 +20,18 @@ import { Redactor } from '../session/redact.js';
 import { newSessionId, SessionStore, type OpenSession } from '../session/store.js';
 import { toolVersion } from '../version.js';
 import { readApiKey } from './api-key.js';
+import { makeScratch } from './scratch.js';
 import { ConfirmQueue } from './confirm-queue.js';
 import { plainConfirm, tuiConfirm } from './confirm.js';
 import { buildEffects } from './effects.js';
-import { clockFor } from './lab-clock.js';
+import { checkKeyDestinations, clockFor } from './lab-clock.js';
 import { createPlainPrinter } from './plain-printer.js';
 import { writeReport } from '../report/write.js';
 import { notifyConfig, type NotifyConfig } from '../notify/config.js';
 import { GateAttention } from '../notify/GateAttention.js';
 import { startNotifications } from '../notify/run-notifications.js';
+import { displaySafeSource } from '../text/display-safe.js';
+import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
 import { resumeCommand as resumeCommandFor } from './resume-command.js';
 import { readMeanwhile } from './resume-meanwhile.js';
 import { resumeLines, resumeSummary, type Meanwhile } from './resume-summary.js';
@@ -90,6 +91,7 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
     try {
       const meta = session.state.meta;
       const params = meta.paramsFile ? loadParams(meta.paramsFile) : undefined;
+      checkKeyDestinations(params?.params, { allowInsecureHttp: options['allow-insecure-http'] });
       check(params);
       const runbook = loadRunbook(meta.runbook.file, params?.params, registry);
       if (runbook.digest !== meta.runbook.digest) {
@@ -105,6 +107,7 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
   }
   const paramsFile = options.params ?? req.lab?.paramsFile;
   const params = paramsFile ? loadParams(paramsFile) : undefined;
+  checkKeyDestinations(params?.params, { allowInsecureHttp: options['allow-insecure-http'] });
   check(params);
   const runbook = loadRunbook(options.runbook ?? bundledRunbook(), params?.params, registry);
   const site = params?.params;
@@ -158,7 +161,8 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   const approvals = approvalsFrom(options);
   const queue = new ConfirmQueue();
   const controller = new AbortController();
-  const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-'));
+  const scratch = makeScratch('kube');
+  const cacheDir = scratch.dir;
   const write = (line: string) => io.stdout.write(`${line}\n`);
   const resume = resumeCommandFor(session.id, options['state-dir'], io.env);
   // The session as it was saved: the resume banner compares it with what happens next.
@@ -173,7 +177,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   process.on('SIGHUP', onSignal);
 
   try {
-    const clock = await clockFor(params?.params.extra, key.key, params?.params.palette.projectUid);
+    const clock = await clockFor(params?.params, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
     const effects = (req.effects ?? buildEffects)({
       clock,
       params: params?.params,
@@ -186,6 +190,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       confirm: interactive ? tuiConfirm(queue, approvals, dryRun) : plainConfirm(approvals, dryRun),
       log: () => undefined,
       cacheDir,
+      allowInsecureHttp: options['allow-insecure-http'],
     });
     const runner = new Runner({
       state: session.state,
@@ -232,7 +237,8 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
         <>
           <App
             controller={{
-              source: runner,
+              // The TUI sees the state without control characters (names and reasons come from the network).
+              source: displaySafeSource(runner),
               queue,
               rehearsal: dryRun,
               ...(req.lab ? { guide: req.lab.guide } : {}),
@@ -284,7 +290,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);
     session.close();
-    rmSync(cacheDir, { recursive: true, force: true });
+    scratch.dispose();
   }
 }
 
@@ -293,12 +299,12 @@ function reportEnd(outcome: RunOutcome, code: ExitCode, session: { id: string; r
   const error: ErrorInfo | undefined = outcome.status === 'done' ? undefined : 'toInfo' in outcome.error ? outcome.error.toInfo() : outcome.error;
   if (json) {
     const result = { type: 'result', session: session.id, status: outcome.status, exitCode: code, ...(error ? { error } : {}), ...(session.report ? { report: session.report } : {}), ...(outcome.status !== 'done' && !inProcessLab ? { resume: session.resume } : {}) };
-    io.stdout.write(`${redactor.text(JSON.stringify(result))}\n`);
+    io.stdout.write(`${jsonSafe(redactor.text(JSON.stringify(result)))}\n`);
     return;
   }
   if (!error) return;
   const hint = error.hint ? `  what to do: ${error.hint.split('\n').join('\n    ')}\n` : '';
-  io.stderr.write(redactor.text(`error: ${error.message}\n${hint}`));
+  io.stderr.write(sanitizeLines(redactor.text(`error: ${error.message}\n${hint}`)));
   if (inProcessLab) io.stderr.write('  note: this lab ran inside this process and has ended, so this session cannot be resumed; use `upgrade-pilot lab --serve` for a lab that stays up\n');
   else if (outcome.status !== 'awaitingApproval') io.stderr.write(`  the session is saved: ${session.resume}\n`);
 }

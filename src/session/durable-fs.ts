@@ -2,16 +2,104 @@
  * File writes that survive a crash at any instant: atomic replace (temp, fsync, rename, fsync the
  * folder) and fsync'ed appends. Files are 0600 and folders 0700: sessions describe production.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, writeSync, chmodSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { EnvironmentError } from '../errors.js';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, statfsSync, writeSync, chmodSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { EnvironmentError, InputError } from '../errors.js';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
 
+/**
+ * File systems that only look like folders (Linux statfs magic numbers): the kernel's views of
+ * processes, devices and settings. They cannot hold a session, and Node's recursive mkdir spins
+ * forever on some of them (/proc answers ENOENT for every level it tries to create).
+ */
+const PSEUDO_FILE_SYSTEMS: Record<number, string> = {
+  0x9fa0: 'proc',
+  0x62656572: 'sysfs',
+  0x27e0eb: 'cgroup',
+  0x63677270: 'cgroup2',
+  0x64626720: 'debugfs',
+  0x74726163: 'tracefs',
+  0x73636673: 'securityfs',
+  0xcafe4a11: 'bpf',
+  0x6165676c: 'pstore',
+  0x62656570: 'configfs',
+  0xde5e81e4: 'efivarfs',
+  0x1cd1: 'devpts',
+  0x19800202: 'mqueue',
+  0x65735543: 'fusectl',
+  0x42494e4d: 'binfmt_misc',
+  0x6e736673: 'nsfs',
+  0xf97cff8c: 'selinuxfs',
+};
+
+/** The deepest part of `dir` that exists (the folder itself when it does). */
+function existingAncestor(dir: string): string {
+  let cur = resolve(dir);
+  for (;;) {
+    try {
+      statSync(cur);
+      return cur;
+    } catch {
+      const up = dirname(cur);
+      if (up === cur) return cur;
+      cur = up;
+    }
+  }
+}
+
+/**
+ * Refuses at once (exit 2) a state folder on a file system that cannot hold files (/proc, /sys, ...),
+ * before anything tries to create folders there.
+ */
+export function assertCanHoldFiles(dir: string, what = 'sessions'): void {
+  const path = resolve(dir);
+  const at = existingAncestor(path);
+  let kind: string | undefined;
+  if (process.platform === 'linux') {
+    try {
+      kind = PSEUDO_FILE_SYSTEMS[statfsSync(at).type];
+    } catch {
+      // statfs unavailable: the path check below still catches the usual cases
+    }
+    kind ??= /^\/(proc|sys)(\/|$)/.exec(path)?.[1];
+  }
+  if (kind) {
+    throw new InputError('state.pseudo-fs', `Cannot keep ${what} in ${path}: it is on ${kind}, a kernel file system that cannot hold files.`, {
+      hint: `Pass a folder on a real disk with --state-dir${what === 'sessions' ? ' (the default is ~/.local/state/upgrade-pilot)' : ''}.`,
+      where: path,
+    });
+  }
+}
+
+/** mkdir -p, one level at a time: a level that cannot be created fails at once instead of looping. */
+function makeDirs(dir: string): void {
+  const path = resolve(dir);
+  const missing: string[] = [];
+  for (let cur = path; ; cur = dirname(cur)) {
+    try {
+      statSync(cur);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (dirname(cur) === cur) break;
+      missing.unshift(cur);
+    }
+  }
+  for (const level of missing) {
+    try {
+      mkdirSync(level, { mode: DIR_MODE });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
+
 export function ensurePrivateDir(dir: string): void {
+  assertCanHoldFiles(dir);
   try {
-    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    makeDirs(dir);
     const st = statSync(dir);
     if (!st.isDirectory()) throw new Error('not a folder');
     if ((st.mode & 0o777) !== DIR_MODE) chmodSync(dir, DIR_MODE);

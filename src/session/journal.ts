@@ -2,9 +2,11 @@
  * The append-only journal: one JSON record per line, fsync'ed before `append` returns. A crash can
  * only tear the last line, which reading ignores and the next writer truncates away.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, ftruncateSync, existsSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, ftruncateSync, existsSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import type { SessionEvent } from '../engine/state.js';
+import { readBoundedFile } from '../io/bounded-read.js';
+import { LIMITS } from '../io/limits.js';
 import { FILE_MODE, writeAll } from './durable-fs.js';
 
 export interface JournalRecord {
@@ -14,38 +16,54 @@ export interface JournalRecord {
 
 export interface JournalRead {
   records: JournalRecord[];
+  /** The line of the file each record came from (1-based), for messages about a bad record. */
+  lines: number[];
   /** Bytes up to the end of the last complete record. */
   validBytes: number;
   /** True when a partial last record was found (and ignored). */
   torn: boolean;
 }
 
+/** What to do about a journal that was edited or damaged (it is the record of what was done). */
+export const DAMAGED_JOURNAL_HINT =
+  'The journal is the record of what this session did and must not be edited. Restore journal.ndjson from a backup if there is one; otherwise start a new session (it reads what is deployed now, so finished changes are not repeated) and keep this folder for the change record.';
+
+/** A journal line that cannot be a record, or a record that cannot follow the ones before it. */
+export function damagedJournal(file: string, line: number, what: string): InputError {
+  return new InputError('session.corrupt', `The session journal ${file} is damaged at line ${line}: ${what}.`, { hint: DAMAGED_JOURNAL_HINT, where: `${file}:${line}` });
+}
+
+const isRecord = (v: unknown): v is JournalRecord => {
+  const r = v as Partial<JournalRecord> | null;
+  return typeof r === 'object' && r !== null && !Array.isArray(r) && Number.isInteger(r.seq) && typeof r.event === 'object' && r.event !== null && typeof (r.event as { type?: unknown }).type === 'string';
+};
+
 export function readJournal(file: string): JournalRead {
-  if (!existsSync(file)) return { records: [], validBytes: 0, torn: false };
-  const buf = readFileSync(file);
+  if (!existsSync(file)) return { records: [], lines: [], validBytes: 0, torn: false };
+  const buf = readBoundedFile(file, { what: 'session journal', maxBytes: LIMITS.journal, tooLargeHint: 'This is not a journal upgrade-pilot wrote; check the state folder (--state-dir).' });
   const records: JournalRecord[] = [];
+  const lines: number[] = [];
   let start = 0;
   let lineNo = 0;
   while (start < buf.length) {
     const nl = buf.indexOf(10, start);
-    if (nl === -1) return { records, validBytes: start, torn: true };
+    if (nl === -1) return { records, lines, validBytes: start, torn: true };
     lineNo++;
     const line = buf.toString('utf8', start, nl);
-    let record: JournalRecord;
+    let record: unknown;
     try {
-      record = JSON.parse(line) as JournalRecord;
+      record = JSON.parse(line);
     } catch {
       // A garbled line can only be a torn write if nothing complete follows it.
-      if (buf.indexOf(10, nl + 1) === -1 && nl + 1 >= buf.length) return { records, validBytes: start, torn: true };
-      throw new InputError('session.corrupt', `The session journal ${file} is damaged at line ${lineNo}.`, {
-        hint: 'Keep the folder for inspection and start a new session; the report of the old one can still be read from its snapshot.',
-        where: `${file}:${lineNo}`,
-      });
+      if (buf.indexOf(10, nl + 1) === -1 && nl + 1 >= buf.length) return { records, lines, validBytes: start, torn: true };
+      throw damagedJournal(file, lineNo, 'the line is not JSON');
     }
+    if (!isRecord(record)) throw damagedJournal(file, lineNo, 'the line is not a journal record (an object with a sequence number and an event)');
     records.push(record);
+    lines.push(lineNo);
     start = nl + 1;
   }
-  return { records, validBytes: start, torn: false };
+  return { records, lines, validBytes: start, torn: false };
 }
 
 export class JournalWriter {

@@ -2,10 +2,12 @@
  * One run per session. The lock file names the holder (pid, host, start time); a lock whose process
  * is gone on this host is stale and taken over, anything else is refused with who holds it.
  */
-import { openSync, closeSync, readFileSync, unlinkSync } from 'node:fs';
+import { openSync, closeSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { InputError } from '../errors.js';
 import { FILE_MODE, writeAll } from './durable-fs.js';
+import { readBoundedText } from '../io/bounded-read.js';
+import { LIMITS } from '../io/limits.js';
 
 interface LockInfo {
   pid: number;
@@ -13,7 +15,8 @@ interface LockInfo {
   startedAt: string;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid runs on this host (one we may not signal counts as running). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -24,7 +27,10 @@ function alive(pid: number): boolean {
 
 function readLock(file: string): LockInfo | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as LockInfo;
+    const info = JSON.parse(readBoundedText(file, { what: 'session lock', maxBytes: LIMITS.lockFile })) as Partial<LockInfo> | null;
+    // Anything but a lock this tool wrote (a hand edit, a torn write) counts as no holder.
+    if (!info || !Number.isInteger(info.pid) || (info.pid as number) <= 0 || typeof info.host !== 'string' || typeof info.startedAt !== 'string') return undefined;
+    return { pid: info.pid as number, host: info.host.slice(0, 200), startedAt: info.startedAt.slice(0, 40) };
   } catch {
     return undefined;
   }
@@ -52,7 +58,7 @@ export class SessionLock {
       }
       const holder = readLock(file);
       // An empty or unreadable lock is a crash mid-write of the lock itself: stale.
-      const stale = !holder || (holder.host === info.host && (holder.pid === process.pid || !alive(holder.pid)));
+      const stale = !holder || (holder.host === info.host && (holder.pid === process.pid || !processAlive(holder.pid)));
       if (!stale) {
         throw new InputError('session.locked', `Session ${sessionId} is already running (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}).`, {
           hint: holder.host === info.host

@@ -3,15 +3,18 @@
  * (a snapshot, to load fast), `lock`, and the reports. Loading = snapshot + the journal records
  * after it, replayed through the reducer.
  */
-import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../errors.js';
 import { initialState, reduce, replaying } from '../engine/reducer.js';
 import type { JournalSink } from '../engine/runner.js';
 import { currentStep, SCHEMA_VERSION, type SessionEvent, type SessionState } from '../engine/state.js';
-import { ensurePrivateDir, stateDirError, writeFileAtomic } from './durable-fs.js';
-import { JournalWriter, readJournal } from './journal.js';
+import { assertCanHoldFiles, ensurePrivateDir, stateDirError, writeFileAtomic } from './durable-fs.js';
+import { damagedJournal, JournalWriter, readJournal } from './journal.js';
+import { FileReadError, readBoundedText } from '../io/bounded-read.js';
+import { LIMITS } from '../io/limits.js';
+import { sanitizeText } from '../text/sanitize.js';
 import { SessionLock } from './lock.js';
 import type { Redactor } from './redact.js';
 
@@ -32,7 +35,20 @@ export interface SessionSummary {
   status: string;
   updatedAt: string;
   createdAt: string;
+  /** Why a session that cannot be loaded is listed as `damaged` (or `incomplete`). */
+  problem?: string;
 }
+
+/** A snapshot worth trusting as a cache: the parts every reader relies on are there. */
+const plausibleSnapshot = (snap: unknown): snap is Snapshot => {
+  const s = snap as Partial<Snapshot> | null;
+  const st = s?.state as Partial<SessionState> | undefined;
+  return (
+    typeof s === 'object' && s !== null && Number.isInteger(s.seq) && typeof s.schema === 'number' &&
+    typeof st === 'object' && st !== null && typeof st.meta === 'object' && st.meta !== null && Array.isArray(st.entries) &&
+    typeof st.mutations === 'object' && st.mutations !== null && typeof st.run === 'object' && st.run !== null
+  );
+};
 
 export function newSessionId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -98,6 +114,8 @@ export class SessionStore {
     readonly stateDir: string,
     private readonly redactor: Redactor,
   ) {
+    // A folder that cannot hold files (/proc) is refused now, not after a spin or a confusing error.
+    assertCanHoldFiles(stateDir);
     this.sessionsDir = join(stateDir, 'sessions');
   }
 
@@ -180,16 +198,24 @@ export class SessionStore {
     return latest.id;
   }
 
+  /** Every session, newest last; one that cannot be loaded is listed as damaged, never hides the others. */
   list(): SessionSummary[] {
     return this.ids().map((id) => {
       let state: SessionState;
       try {
         state = this.load(id);
       } catch (err) {
-        // A run killed while creating its session leaves no complete record: list it, do not hide the others.
-        if (!(err instanceof InputError && err.code === 'session.empty')) throw err;
-        const at = statSync(join(this.sessionsDir, id, JOURNAL)).mtime.toISOString();
-        return { id, runbook: '-', cluster: '-', mode: '-', currentStep: '-', status: 'incomplete', updatedAt: at, createdAt: at };
+        // A run killed while creating its session leaves no complete record; a hand-edited or
+        // damaged journal cannot be replayed. List them, do not hide the others.
+        let at = '';
+        try {
+          at = statSync(join(this.sessionsDir, id, JOURNAL)).mtime.toISOString();
+        } catch {
+          // listed without a time
+        }
+        const incomplete = err instanceof InputError && err.code === 'session.empty';
+        const problem = sanitizeText(err instanceof Error ? err.message : String(err), { max: 300 });
+        return { id, runbook: '-', cluster: '-', mode: '-', currentStep: '-', status: incomplete ? 'incomplete' : 'damaged', updatedAt: at, createdAt: at, problem };
       }
       const step = currentStep(state);
       return {
@@ -211,34 +237,47 @@ export class SessionStore {
     try {
       journal = readJournal(join(dir, JOURNAL));
     } catch (err) {
+      // A journal we may not read is the environment's problem (exit 4); one that is not a journal is bad input.
+      if (err instanceof FileReadError && (err.problem === 'denied' || err.problem === 'unreadable')) throw stateDirError(dir, { code: err.problem === 'denied' ? 'EACCES' : undefined, message: err.reason });
       if (err instanceof InputError) throw err;
       throw stateDirError(dir, err);
     }
     let state: SessionState | undefined;
     const snapFile = join(dir, SNAPSHOT);
+    const journalFile = join(dir, JOURNAL);
     if (existsSync(snapFile)) {
+      let snap: unknown;
       try {
-        const snap = JSON.parse(readFileSync(snapFile, 'utf8')) as Snapshot;
+        snap = JSON.parse(readBoundedText(snapFile, { what: 'session snapshot', maxBytes: LIMITS.snapshot }));
+      } catch {
+        // A damaged, oversized or unreadable snapshot is only a cache: the journal rebuilds it.
+      }
+      if (plausibleSnapshot(snap)) {
         if (snap.schema > SCHEMA_VERSION) {
           throw new InputError('session.schema', `Session ${id} was written by a newer upgrade-pilot (schema ${snap.schema}; this one reads ${SCHEMA_VERSION}).`, {
             hint: 'Upgrade upgrade-pilot to continue this session.',
           });
         }
         if (snap.seq <= journal.records.length) state = { ...snap.state, seq: snap.seq, log: [] };
-      } catch (err) {
-        if (err instanceof InputError) throw err;
-        // A damaged snapshot is only a cache: the journal rebuilds it.
       }
     }
     state = replaying(() => {
       let s = state;
-      for (const { seq, event } of journal.records) {
+      for (let i = 0; i < journal.records.length; i++) {
+        const { seq, event } = journal.records[i]!;
         if (s && seq <= s.seq) continue;
-        if (event.type === 'session.created') {
-          s = initialState(event);
-        } else {
-          if (!s) break;
-          s = reduce(s, event);
+        if (!s && event.type !== 'session.created') break;
+        try {
+          if (event.type === 'session.created') {
+            if (s) throw new Error('a second session.created record');
+            s = initialState(event);
+          } else {
+            s = reduce(s!, event);
+          }
+        } catch (err) {
+          // A record that cannot follow the ones before it: a hand edit (a result without its
+          // intent, an unknown event type) or damage. Say which line; never guess past it.
+          throw damagedJournal(journalFile, journal.lines[i] ?? i + 1, sanitizeText(err instanceof Error ? err.message : String(err), { max: 200 }));
         }
         s.seq = seq;
       }

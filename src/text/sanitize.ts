@@ -15,6 +15,19 @@ const escapeSequences = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u
 // reorder what the operator reads).
 const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
+/** True when `text` holds anything `stripControls` would remove (a cheap test before copying). */
+export function hasControls(text: string): boolean {
+  return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(text);
+}
+
+/**
+ * Terminal control sequences and control characters removed (newlines and tabs kept), nothing cut:
+ * for data that is kept (a condition message, a log line) rather than shown once.
+ */
+export function stripControls(text: string): string {
+  return hasControls(text) ? text.replace(escapeSequences, '').replace(/\r\n?/g, '\n').replace(controls, '') : text;
+}
+
 export interface SanitizeOptions {
   /** Longest text kept, in characters (default SHOWN_TEXT_MAX). */
   max?: number;
@@ -34,3 +47,31 @@ export function sanitizeText(text: string, opts: SanitizeOptions = {}): string {
   const kept = clean.slice(0, max);
   return `${kept}… (cut: ${text.length.toLocaleString('en-US')} characters in all)`;
 }
+
+/** Longest line a final writer prints (plain mode, errors, the report); longer ones are cut, marked. */
+export const PRINTED_LINE_MAX = 4_000;
+
+/**
+ * The last line of defence before stdout/stderr or a report file: every line without control
+ * characters and at most `maxLine` characters, newlines kept. Whatever a boundary missed, no
+ * escape sequence reaches the terminal and no single line prints megabytes.
+ */
+export function sanitizeLines(text: string, maxLine = PRINTED_LINE_MAX): string {
+  if (!hasControls(text) && text.length <= maxLine) return text;
+  return text
+    .split('\n')
+    .map((line) => sanitizeText(line, { max: maxLine }))
+    .join('\n');
+}
+
+/**
+ * JSON text (one event, the JSON report) safe for a terminal: JSON.stringify escapes C0 controls
+ * but leaves DEL, C1 controls (an 8-bit CSI is one) and bidi overrides raw; they are escaped here,
+ * which keeps the JSON valid and equal once parsed.
+ */
+export function jsonSafe(json: string): string {
+  return json.replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A command's output line: JSON made terminal-safe, text sanitized line by line. */
+export const safeOut = (text: string, json: boolean): string => (json ? jsonSafe(text) : sanitizeLines(text));

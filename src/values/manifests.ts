@@ -7,7 +7,8 @@ import { parseAllDocuments } from 'yaml';
 import { InputError } from '../errors.js';
 import { deepEqual } from './equal.js';
 import { emptyCounts, type DiffLabel, type DiffMode } from './diff.js';
-import { parseOptions } from './values-document.js';
+import { parseOptions, VALUES_MAX_ALIAS_COUNT } from './values-document.js';
+import { firstDuplicateKey } from '../io/yaml-keys.js';
 
 export interface Manifest {
   name: string;
@@ -44,8 +45,13 @@ export function sameManifestContent(a: string, b: string): boolean {
 function parsedContent(text: string): unknown[] | undefined {
   const parsed = parseAllDocuments(text, parseOptions);
   const docs = Array.isArray(parsed) ? parsed : [];
-  if (docs.some((d) => d.errors.length > 0)) return undefined;
-  return docs.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown).filter((v) => v !== null);
+  if (docs.some((d) => d.errors.length > 0 || firstDuplicateKey(d) !== undefined)) return undefined;
+  try {
+    return docs.map((d) => d.toJS({ maxAliasCount: VALUES_MAX_ALIAS_COUNT }) as unknown).filter((v) => v !== null);
+  } catch {
+    // Aliases past the limit (or unresolved): not comparable as data; compared as text instead.
+    return undefined;
+  }
 }
 
 function byName(list: readonly Manifest[], what: string): Map<string, Manifest> {

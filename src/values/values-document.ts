@@ -5,6 +5,8 @@
  */
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
 import { InputError } from '../errors.js';
+import { sanitizeText } from '../text/sanitize.js';
+import { firstDuplicateKey } from '../io/yaml-keys.js';
 
 export interface ValuesDocument {
   readonly text: string;
@@ -14,7 +16,15 @@ export interface ValuesDocument {
 
 export type ValuesInput = string | ValuesDocument;
 
-export const parseOptions = { prettyErrors: false, uniqueKeys: true, strict: true } as const;
+/** uniqueKeys off: the library's check is quadratic; `parseValues` checks keys in one pass instead. */
+export const parseOptions = { prettyErrors: false, uniqueKeys: false, strict: true } as const;
+
+/**
+ * The most values YAML aliases may stand for in one document, counted as the yaml library counts
+ * (the same limit every conversion here uses). Checked once at parse: an "alias bomb" (a few lines
+ * that expand to billions of nodes) is refused as bad input before any walk follows its aliases.
+ */
+export const VALUES_MAX_ALIAS_COUNT = 100;
 
 /** Parses a values string. `what` names it in the error (`the deployed values of nginx`). */
 export function parseValues(text: string, what = 'the values'): ValuesDocument {
@@ -22,12 +32,27 @@ export function parseValues(text: string, what = 'the values'): ValuesDocument {
   const docs = Array.isArray(parsed) ? (parsed as Document.Parsed[]) : [];
   for (const doc of docs) {
     const err = doc.errors[0];
-    if (err) {
-      const pos = linePos(text, err.pos[0]);
-      throw new InputError('values.yaml', `${capitalize(what)} are not valid YAML at line ${pos.line}, column ${pos.col}: ${err.message.split('\n')[0]}`, {
+    const duplicate = err ? undefined : firstDuplicateKey(doc);
+    if (err || duplicate) {
+      const pos = linePos(text, err ? err.pos[0] : duplicate!.offset);
+      const message = err ? sanitizeText(err.message.split('\n')[0] ?? '', { max: 200 }) : `Map keys must be unique (\`${sanitizeText(duplicate!.key, { max: 60 })}\` is repeated)`;
+      throw new InputError('values.yaml', `${capitalize(what)} are not valid YAML at line ${pos.line}, column ${pos.col}: ${message}`, {
         hint: 'Fix the YAML at that position (indentation, quotes, a duplicated key) in the pack values.',
         where: `line ${pos.line}, column ${pos.col}`,
       });
+    }
+  }
+  // Aliases are written `*name`: without a `*` there is nothing to count.
+  if (text.includes('*')) {
+    for (const doc of docs) {
+      try {
+        doc.toJS({ maxAliasCount: VALUES_MAX_ALIAS_COUNT });
+      } catch (err) {
+        if (!(err instanceof ReferenceError)) throw err;
+        throw new InputError('values.yaml-aliases', `${capitalize(what)} use YAML aliases (*name) that ${/exhaustion|excessive/i.test(err.message) ? `stand for more than ${VALUES_MAX_ALIAS_COUNT} values in all (an "alias bomb")` : 'cannot be resolved'}.`, {
+          hint: 'Write the values out instead of repeating them through aliases; pack values never need that many.',
+        });
+      }
     }
   }
   return { text, docs };
@@ -71,5 +96,5 @@ export function keyName(key: unknown, doc: Document): string {
 
 export function nodeToJs(node: Node | undefined, doc: Document): unknown {
   if (node === undefined) return undefined;
-  return node.toJS(doc, { maxAliasCount: 100 }) as unknown;
+  return node.toJS(doc, { maxAliasCount: VALUES_MAX_ALIAS_COUNT }) as unknown;
 }

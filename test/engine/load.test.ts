@@ -6,6 +6,7 @@ import { InputError } from '../../src/errors.js';
 import { loadParams, loadRunbook } from '../../src/engine/load.js';
 import type { Params } from '../../src/engine/params.js';
 import { testSteps } from '../support/test-steps.js';
+import { VALID_PARAMS } from '../support/params-text.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'up-load-'));
 let n = 0;
@@ -15,19 +16,7 @@ const file = (text: string, ext = 'yaml') => {
   return f;
 };
 
-const validParams = `palette:
-  baseUrl: https://api.example.com
-  projectUid: p-1
-cluster:
-  uid: c-1
-profiles:
-  addon: { uid: a-1 }
-  infra: { uid: i-1 }
-target: 4.6.3
-site:
-  ingressIP: 10.10.0.50
-  blockStorageClass: px-vm-block
-`;
+const validParams = VALID_PARAMS;
 
 const header = `apiVersion: upgrade-pilot/v1
 kind: Runbook

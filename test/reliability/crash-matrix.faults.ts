@@ -9,9 +9,10 @@
  * ends complete; each lab's audit shows each draft, publish and VM restart exactly once.
  * The sample in `npm test` is crash-sample.test.ts.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runTool, sessionIds, tempDir, type ServedLab } from './support/processes.js';
-import { appliedMutations, crashChain, expectComplete, expectedHealthyMutations, journalOf, keyEnv, killAfterEveryRecord, noFigures, randomKillChain, signature, startArgs, withServedLab, type ChainResult } from './support/upgrade.js';
+import { runTool, sessionIds, STACK_TRACE, tempDir, type ServedLab } from './support/processes.js';
+import { appliedMutations, crashChain, expectComplete, expectedHealthyMutations, journalOf, keyEnv, killAfterEveryRecord, noFigures, randomKillChain, resumeArgs, signature, startArgs, withServedLab, type ChainResult } from './support/upgrade.js';
 
 const SPEED = 600;
 /** Random-kill seeds; `UP_CRASH_SEEDS=1,2` replays others (printed on failure). */
@@ -67,6 +68,24 @@ describe('crash matrix', () => {
     expect(figures.randomKills).toBeGreaterThan(0);
     console.log(`random kills: ${results.map((r) => `seed ${r.seed}: ${r.kills} kills at ${r.delays.join(', ')} ms`).join('; ')}`);
   }, 600_000);
+
+  it('a run killed while writing its very first record: the session is listed as incomplete, resume says so (exit 2)', async () => {
+    await withLab(async (lab) => {
+      const stateDir = tempDir('torn-created');
+      const report = join(tempDir('torn-created-report'), 'kill.json');
+      const r = await runTool(startArgs(lab, stateDir), { env: keyEnv(lab), crash: { targets: ['session.created||'], mode: 'torn', report } });
+      expect(r.signal).toBe('SIGKILL');
+      const [id] = sessionIds(stateDir);
+      const list = await runTool(['sessions', '--state-dir', stateDir]);
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout).toMatch(new RegExp(`^${id}\\s+-\\s+-\\s+-\\s+-\\s+incomplete\\s`, 'm'));
+      const resumed = await runTool(resumeArgs(stateDir), { env: keyEnv(lab) });
+      expect(resumed.code).toBe(2);
+      expect(resumed.stderr).toMatch(new RegExp(`^error: Session ${id} has no complete record \\(it was interrupted while being created\\)\\.$`, 'm'));
+      expect(resumed.stderr).toMatch(/what to do: Start a new session; remove \S+ when convenient\./);
+      expect(resumed.stderr).not.toMatch(STACK_TRACE);
+    });
+  }, 120_000);
 
   it('figures', () => {
     console.log(

@@ -1,30 +1,25 @@
 /**
- * Servers that accept and never answer. The Kubernetes API hung (`/_lab/kube-hung`): every kubectl
- * call ends within the runbook's `kubectlRequestTimeout` / `kubectlProcessTimeout` with a clear
- * message and exit 4, in `verify` and in the middle of an upgrade (which then resumes to the end).
- * The profile API hung (a `hang` fault): calls end within the params file's `palette.timeout` and the
- * retry budget. Each run's wall time has an upper bound, and no kubectl process is left behind.
+ * Servers that accept and never answer (in `npm test`). The Kubernetes API hung (`/_lab/kube-hung`):
+ * `verify` ends within the runbook's `kubectlProcessTimeout` (plus the kill grace: the calls queued
+ * behind the first time-out fail at once) with a clear message and exit 4. The profile API hung (a
+ * `hang` fault): calls end within the params file's `palette.timeout` and the retry budget. Each
+ * run's wall time has an upper bound, and no kubectl process is left behind. The same in the middle
+ * of an upgrade (which then resumes to the end), and a hung exec credential plugin mid-run, are in
+ * hung-server.faults.ts; a hung plugin in `verify` is in hardening.test.ts.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isStopped, ROOT, runTool, serveLab, spawnTool, STACK_TRACE, tempDir, waitFor, type ServedLab, type ToolProcess } from './support/processes.js';
-import { appliedMutations, duplicates, expectedHealthyMutations, keyEnv, loadSession, resumeArgs } from './support/upgrade.js';
+import { runbookWithSettings } from './support/hostile.js';
+import { deployedTargetParams, processesWith, runTool, serveLab, STACK_TRACE, tempDir, waitFor, type ServedLab } from './support/processes.js';
+import { keyEnv } from './support/upgrade.js';
 
 const REQUEST_TIMEOUT_S = 2;
 const PROCESS_TIMEOUT_S = 5;
 const PALETTE_TIMEOUT_S = 1;
 
 /** The bundled runbook with short kubectl limits (the `settings:` block is the only change). */
-function shortLimitsRunbook(): string {
-  const text = readFileSync(join(ROOT, 'runbooks/vmo-upgrade.yaml'), 'utf8');
-  const changed = text.replace(/settings:\n(?: {2}.*\n)+/, `settings:\n  kubectlRequestTimeout: ${REQUEST_TIMEOUT_S}s\n  kubectlProcessTimeout: ${PROCESS_TIMEOUT_S}s\n  concurrency: 6\n`);
-  if (changed === text) throw new Error('the bundled runbook has no settings block to change');
-  const file = join(tempDir('hung-runbook'), 'vmo-upgrade.yaml');
-  writeFileSync(file, changed);
-  return file;
-}
+const shortLimitsRunbook = () => runbookWithSettings({ kubectlRequestTimeout: `${REQUEST_TIMEOUT_S}s`, kubectlProcessTimeout: `${PROCESS_TIMEOUT_S}s`, concurrency: 6 });
 
 /** The lab's params file with a short profile API timeout. */
 function shortTimeoutParams(lab: ServedLab): string {
@@ -36,30 +31,11 @@ function shortTimeoutParams(lab: ServedLab): string {
   return file;
 }
 
-/** The lab's params file with the deployed version as the target: `verify` then expects what runs (issue 14: it checks the target). */
-function deployedTargetParams(lab: ServedLab): string {
-  const text = readFileSync(lab.json.params, 'utf8');
-  const changed = text.replace(/^target: .*$/m, 'target: 4.4.10');
-  if (changed === text) throw new Error('the lab params file has no target to change');
-  const file = join(tempDir('hung-target'), 'params.yaml');
-  writeFileSync(file, changed);
-  return file;
-}
-
-/** kubectl processes still running against this lab (their argv names its kubeconfig). */
-function strayKubectl(lab: ServedLab): string[] {
-  const ps = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return ps.split('\n').filter((l) => l.includes(lab.json.kubeconfig) && /kubectl/.test(l));
-}
-
 let lab: ServedLab;
-let tool: ToolProcess | undefined;
 beforeAll(async () => {
   lab = await serveLab({ scenario: 'healthy', speed: 600 });
 });
 afterEach(async () => {
-  tool?.proc.kill('SIGKILL');
-  tool = undefined;
   await lab.call('POST', '/_lab/kube-hung', { on: false });
   await lab.faults([]);
 });
@@ -81,41 +57,11 @@ describe('a Kubernetes API that accepts and never answers', () => {
     expect(unknown).toHaveLength(5);
     for (const l of unknown) expect(l).toMatch(new RegExp(`Could not check: The cluster did not answer in time \\(${REQUEST_TIMEOUT_S}s\\) while trying to .+\\.$`));
     expect(r.stderr).not.toMatch(STACK_TRACE);
-    // One round of checks, each call bounded by the process timeout; generous for a busy machine.
-    expect(r.ms).toBeLessThan(8 * PROCESS_TIMEOUT_S * 1000);
-    await waitFor('no kubectl left behind', () => strayKubectl(lab).length === 0, 10_000);
+    // One process limit (the queued calls fail at once), the kill grace, and Node's start on a busy machine (15 s of slack: shared CI machines run at a load of 20).
+    expect(r.ms).toBeLessThan(PROCESS_TIMEOUT_S * 1000 + 3_000 + 15_000);
+    await waitFor('no kubectl left behind', () => processesWith(lab.json.kubeconfig).length === 0, 10_000);
   }, 150_000);
 
-  it('hung in the middle of the migration monitor: the run stops within the limits (exit 4), then resumes to the end', async () => {
-    const runbook = shortLimitsRunbook();
-    const stateDir = tempDir('hung-state');
-    const report = join(tempDir('hung-report'), 'stop.json');
-    const args = ['start', '--params', lab.json.params, '--runbook', runbook, '--non-interactive', '--approve', 'draft,publish,cancel-migrations', '--approve-all-restarts', '--state-dir', stateDir];
-    tool = spawnTool(args, { env: keyEnv(lab), crash: { targets: ['step.started|hop1.migrations|'], mode: 'stop', report }, timeoutMs: 150_000 });
-    await waitFor('the run to reach the migration monitor', () => existsSync(report) && isStopped(tool!.pid));
-    await lab.call('POST', '/_lab/kube-hung', { on: true });
-    const continued = Date.now();
-    tool.proc.kill('SIGCONT');
-    const r = await tool.done;
-    const afterHang = Date.now() - continued;
-
-    expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toMatch(new RegExp(`^error: The cluster did not answer in time \\(${REQUEST_TIMEOUT_S}s\\) while trying to .+\\.$`, 'm'));
-    expect(r.stderr).toMatch(/the session is saved: upgrade-pilot resume \S+/);
-    expect(r.stderr).not.toMatch(STACK_TRACE);
-    expect(afterHang).toBeLessThan(6 * PROCESS_TIMEOUT_S * 1000);
-    await waitFor('no kubectl left behind', () => strayKubectl(lab).length === 0, 10_000);
-    const id = /upgrade-pilot resume (\S+)/.exec(r.stderr)![1]!;
-    expect(loadSession(stateDir, id).run).toMatchObject({ status: 'failed', error: { code: 'kube.timeout' } });
-
-    await lab.call('POST', '/_lab/kube-hung', { on: false });
-    tool = spawnTool(resumeArgs(stateDir, id), { env: keyEnv(lab), timeoutMs: 150_000 });
-    const resumed = await tool.done;
-    expect(resumed.code, resumed.stderr).toBe(0);
-    const applied = appliedMutations(await lab.audit());
-    expect(duplicates(applied)).toEqual([]);
-    expect(applied).toEqual(expectedHealthyMutations(lab));
-  }, 200_000);
 });
 
 describe('a profile API that accepts and never answers', () => {

@@ -5,7 +5,8 @@
  * Never returns the secret material itself.
  */
 import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { FileReadError, readBoundedText } from '../../io/bounded-read.js';
+import { LIMITS } from '../../io/limits.js';
 import { isAbsolute, resolve } from 'node:path';
 import { jwtExpiry } from './jwt.js';
 import type { KubeUser } from './read.js';
@@ -23,7 +24,7 @@ export interface Credential {
 }
 
 export type ReadBytes = (path: string) => string;
-const readUtf8: ReadBytes = (path) => readFileSync(path, 'utf8');
+const readUtf8: ReadBytes = (path) => readBoundedText(path, { what: 'credential file', maxBytes: LIMITS.credentialFile });
 
 function certificate(pem: string, where: string): Credential {
   try {
@@ -49,7 +50,8 @@ export function credentialsOf(user: KubeUser, baseDir: string, read: ReadBytes =
     try {
       out.push(use(read(path(file))));
     } catch (err) {
-      out.push({ kind, label: `${label} ${path(file)}`, unknownWhy: `the file cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
+      const why = err instanceof FileReadError ? err.reason : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
+      out.push({ kind, label: `${label} ${path(file)}`, unknownWhy: `the file cannot be read (${why})` });
     }
   };
 

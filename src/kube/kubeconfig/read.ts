@@ -3,7 +3,9 @@
  * kubectl merges them: the first file that names a context, a user or the current context wins.
  * Only the fields that say when credentials stop working are kept; nothing is ever printed.
  */
-import { readFileSync } from 'node:fs';
+import { sanitizeText } from '../../text/sanitize.js';
+import { FileReadError, readBoundedText } from '../../io/bounded-read.js';
+import { LIMITS } from '../../io/limits.js';
 import { dirname } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
@@ -38,9 +40,10 @@ export interface ResolvedUser {
 export type ReadResult = { ok: true; value: ResolvedUser } | { ok: false; reason: string };
 
 export type ReadText = (path: string) => string;
-const readText: ReadText = (path) => readFileSync(path, 'utf8');
+const readText: ReadText = (path) => readBoundedText(path, { what: 'cluster access file', maxBytes: LIMITS.kubeconfigFile });
 
 function errnoText(err: unknown): string {
+  if (err instanceof FileReadError) return err.reason;
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'it does not exist';
   if (code === 'EACCES') return 'permission denied';
@@ -64,9 +67,10 @@ export function readContextUser(paths: string[], context: string | undefined, re
     }
     let doc: unknown;
     try {
-      doc = parse(text);
+      // uniqueKeys off: the library's check is quadratic in the keys of a mapping (kubectl decides on duplicates).
+      doc = parse(text, { uniqueKeys: false });
     } catch (err) {
-      problems.push(`${path}: not valid YAML (${(err as Error).message.split('\n')[0]})`);
+      problems.push(`${path}: not valid YAML (${sanitizeText((err as Error).message.split('\n')[0] ?? '', { max: 200 })})`);
       continue;
     }
     const parsed = FileSchema.safeParse(doc ?? {});

@@ -12,7 +12,7 @@ import type { LabRouteHandler, LabRouteResult } from './types.js';
 const RouteFaults = z.strictObject({
   latencyMs: z.number().nonnegative().optional(),
   errorRate: z.number().min(0).max(1).optional(),
-  rateLimit: z.strictObject({ burst: z.number().int().positive(), every: z.number().int().positive(), retryAfterSeconds: z.number().nonnegative() }).optional(),
+  rateLimit: z.strictObject({ burst: z.number().int().positive(), every: z.number().int().positive(), retryAfterSeconds: z.number().nonnegative(), status: z.union([z.literal(429), z.literal(503)]).optional() }).optional(),
   dropRate: z.number().min(0).max(1).optional(),
   ignorePut: z.boolean().optional(),
   hang: z.boolean().optional(),

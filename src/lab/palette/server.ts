@@ -120,8 +120,10 @@ export async function startPaletteServer(opts: PaletteServerOptions): Promise<Pa
     }
     if (decision.kind === 'rateLimit') {
       await wait(decision.latencyMs);
-      record(method, path, raw, 429, 'rejected', 'rate limited');
-      return send(res, 429, errorBody('TooManyRequests', 'Rate limit exceeded', ref), { 'retry-after': String(decision.retryAfterSeconds) });
+      const unavailable = decision.status === 503;
+      record(method, path, raw, decision.status, 'rejected', unavailable ? 'unavailable, retry later' : 'rate limited');
+      const body = unavailable ? errorBody('ServiceUnavailable', 'Service unavailable, retry later', ref) : errorBody('TooManyRequests', 'Rate limit exceeded', ref);
+      return send(res, decision.status, body, { 'retry-after': String(decision.retryAfterSeconds) });
     }
     const result =
       authorize(req, ref) ??

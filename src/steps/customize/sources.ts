@@ -4,7 +4,8 @@
  * (the default) the pack registry the deployed pack names. Each profile is read once however many
  * packs and hops ask for it; the registry memoizes its own reads.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readValuesFile } from '../../io/bounded-read.js';
 import { join } from 'node:path';
 import type { PaletteApi, ProfileDoc } from '../../palette/api.js';
 import { InputError } from '../../errors.js';
@@ -71,6 +72,6 @@ export class PackSources {
     if (!this.valuesDir) return undefined;
     const file = join(this.valuesDir, pack, `${tag}.yaml`);
     if (!existsSync(file)) return undefined;
-    return { values: readFileSync(file, 'utf8'), manifests: [], from: file };
+    return { values: readValuesFile(file), manifests: [], from: file };
   }
 }

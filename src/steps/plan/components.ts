@@ -41,7 +41,7 @@ export function componentVersions(values: string | undefined): ComponentVersions
   if (!values) return {};
   let doc: unknown;
   try {
-    doc = parse(values);
+    doc = parse(values, { uniqueKeys: false }); // the library's key check is quadratic
   } catch {
     return {};
   }

@@ -4,7 +4,7 @@
  * and VMIs), then the ladder, each hop's changes, the expectations and the VM impact. Shared by the
  * `plan` step and the `plan` command. A plan that would break spec 9.1.1 comes back refused.
  */
-import { StepFailedError } from '../../errors.js';
+import { InputError, StepFailedError } from '../../errors.js';
 import { profileRoles, type Params, type ProfileRole } from '../../engine/params.js';
 import type { KubeApi } from '../../kube/api.js';
 import { PaletteApiError } from '../../palette/errors.js';
@@ -32,13 +32,13 @@ export interface PlanDeps {
   progress?: (headline: string) => void;
 }
 
-/** A wrong uid in the params is not an unreachable API: say which one, exit 1 rather than 4. */
+/** A wrong uid in the params is not an unreachable API: say which one; bad input, exit 2 rather than 4. */
 async function mustExist<T>(what: string, where: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (err) {
     if (err instanceof PaletteApiError && err.code === 'palette.not-found') {
-      throw new StepFailedError('plan.not-found', `${what} was not found (${err.where ?? 'the profile API'}).`, { hint: `Check ${where} in the params file.` });
+      throw new InputError('plan.not-found', `${what} was not found (${err.where ?? 'the profile API'}).`, { hint: `Check ${where} in the params file.`, where });
     }
     throw err;
   }
@@ -74,6 +74,10 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   const stop = new AbortController();
   const signal = AbortSignal.any([deps.signal, stop.signal]);
   const reader = deps.kube.reader(signal);
+  // Which profile API this is, first: with `auto` and nothing read yet the client reads the add-on
+  // profile to decide, and the cluster's read depends on the answer, so a wrong add-on uid must be
+  // named as such, not as a missing cluster. (In a session, preflight has decided already: no read.)
+  await mustExist(`The add-on profile ${site.profiles.addon.uid}`, 'profiles.addon.uid', () => palette.flavor({ signal }));
   const reads = Promise.all([
     mustExist(`The cluster ${site.cluster.uid}`, 'cluster.uid', () => palette.getClusterProfiles(site.cluster.uid, { signal })),
     mustExist(`The add-on profile ${site.profiles.addon.uid}`, 'profiles.addon.uid', () => palette.getProfile(site.profiles.addon.uid, { manifests: false, signal })),

@@ -3,8 +3,9 @@
  * "new reference defaults"): the params' reference profiles per orchestration pack version, and a
  * values folder of `<pack>/<tag>.yaml` files.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readValuesFile } from '../../io/bounded-read.js';
 import type { Params, ReferenceSet } from '../../engine/params.js';
 import { compareVersions, parseVersion } from './version.js';
 
@@ -35,7 +36,7 @@ export function valuesFolder(dir: string | undefined): ValuesFolder | undefined 
       }
     },
     read(pack, tag) {
-      for (const path of [file(pack, tag), join(dir, pack, `${tag}.yml`)]) if (existsSync(path)) return readFileSync(path, 'utf8');
+      for (const path of [file(pack, tag), join(dir, pack, `${tag}.yml`)]) if (existsSync(path)) return readValuesFile(path);
       return undefined;
     },
     path: file,

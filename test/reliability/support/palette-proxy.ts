@@ -12,8 +12,11 @@ export interface Answer {
   body: string;
 }
 
-/** Returns a replacement answer, or undefined to pass the lab's answer through unchanged. */
-export type Rewrite = (req: { method: string; path: string }, answer: Answer) => Answer | undefined;
+/**
+ * Returns a replacement answer, or undefined to pass the lab's answer through unchanged; `hang`
+ * accepts and never answers, `stream` answers 200 with a body that never ends.
+ */
+export type Rewrite = (req: { method: string; path: string }, answer: Answer) => Answer | 'hang' | 'stream' | undefined;
 
 export interface PaletteProxy {
   url: string;
@@ -48,6 +51,16 @@ export async function paletteProxy(target: string): Promise<PaletteProxy> {
         const retry = upstream.headers.get('retry-after');
         if (retry) answer.headers['retry-after'] = retry;
         const out = rewrite?.({ method, path: url.pathname }, answer) ?? answer;
+        if (out === 'hang') return;
+        if (out === 'stream') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          const chunk = Buffer.alloc(256 * 1024, ' ');
+          const pump = () => {
+            while (!res.destroyed && res.write(chunk));
+          };
+          res.on('drain', pump);
+          return pump();
+        }
         res.writeHead(out.status, { ...out.headers, 'content-length': String(Buffer.byteLength(out.body)) });
         res.end(out.body);
       } catch {

@@ -3,8 +3,8 @@
  * an operator runs them: nothing shared but the files and the network. Waits are on conditions
  * (a file appears, a process stops, a process exits), each with a generous bound.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,11 +12,22 @@ export const ROOT = new URL('../../..', import.meta.url).pathname;
 export const CLI = join(ROOT, 'dist/cli.js');
 export const CRASH_PRELOAD = new URL('./crash-preload.mjs', import.meta.url).pathname;
 export const SPAWN_LOG_PRELOAD = new URL('./spawn-log.mjs', import.meta.url).pathname;
+export const RSS_LOG_PRELOAD = new URL('./rss-log.mjs', import.meta.url).pathname;
 
 /** `--approve` flags that answer every gate of the bundled runbook in plain mode. */
 export const APPROVE_ALL = ['--approve', 'draft,publish,apply,repave,cancel-migrations', '--approve-all-restarts'];
 
 export const tempDir = (prefix: string): string => mkdtempSync(join(tmpdir(), `up-rel-${prefix}-`));
+
+/** The lab's params file with the deployed version as the target: `verify` then expects what runs (it checks the params' target). */
+export function deployedTargetParams(lab: ServedLab): string {
+  const text = readFileSync(lab.json.params, 'utf8');
+  const changed = text.replace(/^target: .*$/m, 'target: 4.4.10');
+  if (changed === text) throw new Error('the lab params file has no target to change');
+  const file = join(tempDir('deployed-target'), 'params.yaml');
+  writeFileSync(file, changed);
+  return file;
+}
 
 export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000, everyMs = 20): Promise<T> {
   const started = Date.now();
@@ -50,6 +61,8 @@ export interface ToolOptions {
   crash?: { targets: string[]; mode: 'after' | 'torn' | 'stop'; report: string };
   /** A file where spawn-log.mjs records every child process (program, arguments, environment). */
   spawnLog?: string;
+  /** A file where rss-log.mjs appends the run's peak resident set size when it exits. */
+  rssLog?: string;
   /** SIGKILL after this long and say so (a test of "nothing hangs" asserts well below it). */
   timeoutMs?: number;
   cwd?: string;
@@ -67,8 +80,14 @@ function baseEnv(): NodeJS.ProcessEnv {
 
 export function spawnTool(args: string[], opts: ToolOptions = {}): ToolProcess {
   const started = Date.now();
-  const nodeArgs = [...(opts.crash ? ['--import', CRASH_PRELOAD] : []), ...(opts.spawnLog ? ['--import', SPAWN_LOG_PRELOAD] : [])];
-  const env = { ...baseEnv(), ...opts.env, ...(opts.crash ? { UP_CRASH: JSON.stringify(opts.crash) } : {}), ...(opts.spawnLog ? { UP_SPAWN_LOG: opts.spawnLog } : {}) };
+  const nodeArgs = [...(opts.crash ? ['--import', CRASH_PRELOAD] : []), ...(opts.spawnLog ? ['--import', SPAWN_LOG_PRELOAD] : []), ...(opts.rssLog ? ['--import', RSS_LOG_PRELOAD] : [])];
+  const env = {
+    ...baseEnv(),
+    ...opts.env,
+    ...(opts.crash ? { UP_CRASH: JSON.stringify(opts.crash) } : {}),
+    ...(opts.spawnLog ? { UP_SPAWN_LOG: opts.spawnLog } : {}),
+    ...(opts.rssLog ? { UP_RSS_LOG: opts.rssLog } : {}),
+  };
   const ids = opts.uid !== undefined ? { uid: opts.uid, gid: opts.gid ?? opts.uid } : {};
   const proc = spawn(process.execPath, [...nodeArgs, CLI, ...args], { env, cwd: opts.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...ids });
   let stdout = '';
@@ -191,6 +210,15 @@ export function walk(dir: string): Array<{ path: string; dir: boolean }> {
     const path = join(dir, e.name);
     return e.isDirectory() ? [{ path, dir: true }, ...walk(path)] : [{ path, dir: false }];
   });
+}
+
+/** Raw control characters a terminal would act on (newline and tab are text). */
+export const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/** Processes (not zombies) whose command line contains `marker`, from the process table. */
+export function processesWith(marker: string): string[] {
+  const ps = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
+  return ps.split('\n').filter((l) => l.includes(marker) && !/^\s*\d+\s+Z/.test(l) && !/\bps -eo\b/.test(l));
 }
 
 /** No stack trace: no `    at fn (file:line)` frames, no Node internals. */

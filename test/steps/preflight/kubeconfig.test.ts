@@ -80,7 +80,7 @@ describe('credentialsOf', () => {
       ['token', 'it is an opaque token: when it expires is known only to the server that issued it'],
       ['exec', 'an exec plugin issues credentials each time kubectl runs: their lifetime is not in the file'],
     ]);
-    expect(credentialsOf({ tokenFile: 'missing' }, '/nowhere')[0]).toMatchObject({ kind: 'token', unknownWhy: 'the file cannot be read (ENOENT)' });
+    expect(credentialsOf({ tokenFile: 'missing' }, '/nowhere')[0]).toMatchObject({ kind: 'token', unknownWhy: 'the file cannot be read (it does not exist)' });
     expect(credentialsOf({ 'auth-provider': { name: 'oidc', config: {} } }, '/')[0]!.unknownWhy).toMatch(/holds no id-token yet/);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Credentials that expire mid-run: the run is frozen (SIGSTOP, by the crash preload) right after it
+ * Credentials that expire mid-run (`npm run test:faults`; in `npm test` a refused token is in the
+ * bad-input sample): the run is frozen (SIGSTOP, by the crash preload) right after it
  * journals the start of the migration monitor, the lab's Kubernetes token expires, the run goes on.
  * It must stop with the fresh-access-file advice and exit 4, the session saved; with a new token
  * (the lab rewrites the kubeconfig), `resume` finishes, nothing applied twice.

@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cleanStaleScratch, makeScratch } from '../../src/run/scratch.js';
+
+/** A pid that certainly belonged to a process that is gone. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(r.stdout);
+}
+
+describe('per-run scratch folders: named after their run, cleaned when that run is gone', () => {
+  it('removes what dead runs left, keeps what live ones use and anything else', () => {
+    const base = mkdtempSync(join(tmpdir(), 'i17-scratch-'));
+    const dead = join(base, `upgrade-pilot-kube-${deadPid()}-abc123`);
+    const live = join(base, `upgrade-pilot-kube-${process.ppid}-def456`);
+    const mine = join(base, `upgrade-pilot-kube-${process.pid}-ghi789`);
+    const legacyOld = join(base, 'upgrade-pilot-kube-Xy12Zw');
+    const legacyNew = join(base, 'upgrade-pilot-kube-Ab34Cd');
+    const other = join(base, 'something-else-1');
+    for (const d of [dead, live, mine, legacyOld, legacyNew, other]) mkdirSync(join(d, 'http'), { recursive: true });
+    const dayAgo = (Date.now() - 25 * 3_600_000) / 1000;
+    utimesSync(legacyOld, dayAgo, dayAgo);
+    expect(cleanStaleScratch('kube', base)).toBe(2);
+    expect([dead, live, mine, legacyOld, legacyNew, other].map(existsSync)).toEqual([false, true, true, false, true, true]);
+  });
+
+  it('a new one is named after this process; dispose never throws', () => {
+    const base = mkdtempSync(join(tmpdir(), 'i17-scratch-'));
+    const s = makeScratch('kube', base);
+    expect(s.dir).toMatch(new RegExp(`/upgrade-pilot-kube-${process.pid}-\\w+$`));
+    s.dispose();
+    expect(existsSync(s.dir)).toBe(false);
+    expect(() => s.dispose()).not.toThrow();
+  });
+});
