@@ -168,7 +168,11 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   // The session as it was saved: the resume banner compares it with what happens next.
   const saved = session.state;
 
+  // Set once the run has ended and only its last frame waits for `q`.
+  let leaveLastFrame: (() => void) | undefined;
   const onSignal = () => {
+    // The terminal went away (or Ctrl+C) after the end: nothing runs, so the frame goes and the process ends.
+    if (leaveLastFrame) return leaveLastFrame();
     if (controller.signal.aborted) process.exit(ExitCode.interrupted); // a second Ctrl+C: the journal is already consistent
     controller.abort();
   };
@@ -261,6 +265,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       const app = req.ink ?? render(tree, { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false });
       if (req.ink) req.ink.rerender(tree);
       outcome = await run;
+      leaveLastFrame = () => app.unmount();
       await app.waitUntilExit();
       await notifications.flush();
       // The last frame stays on the terminal; under it, in plain words, where the report is and how to go on.

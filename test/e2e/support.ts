@@ -24,7 +24,10 @@ export async function serveLab(scenario: string, speed = 300, flavor: 'spec' | '
   const started = Date.now();
   while (!existsSync(labJson)) {
     if (proc.exitCode !== null) throw new Error(`the lab exited with ${proc.exitCode}`);
-    if (Date.now() - started > 30_000) throw new Error('the lab did not start in 30 s');
+    if (Date.now() - started > 60_000) {
+      proc.kill('SIGKILL'); // never leave a lab running behind a failed test
+      throw new Error('the lab did not start in 60 s');
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   const json = JSON.parse(readFileSync(labJson, 'utf8')) as ServedLab['json'];

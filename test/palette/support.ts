@@ -1,10 +1,10 @@
 /** Clients against the lab double (fast retry settings) and a stub server for answers the double never gives. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { PaletteClient, type PaletteClientOptions } from '../../src/palette/client.js';
 import type { RetryInfo } from '../../src/palette/retry.js';
 import { Redactor } from '../../src/session/redact.js';
 import { ADDON_UID, API_KEY, PROJECT_UID, type Lab } from '../lab/palette/support.js';
+import { listenOnLoopback } from '../support/loopback.js';
 
 export interface TestClient {
   client: PaletteClient;
@@ -46,17 +46,7 @@ export async function startStub(handler: (req: IncomingMessage, res: ServerRespo
     req.resume();
     req.on('end', () => handler(req, res));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), requests };
 }
 
 export const jsonAnswer = (status: number, body: unknown) => (_req: IncomingMessage, res: ServerResponse) => {

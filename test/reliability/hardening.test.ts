@@ -48,7 +48,7 @@ describe.concurrent('hardening, a sample of each class', () => {
     const marker = `up-rel-hung-${process.pid}`;
     const kubeconfig = pluginKubeconfig(lab, 'hung', HUNG_PLUGIN(marker));
     const runbook = runbookWithSettings({ kubectlRequestTimeout: '2s', kubectlProcessTimeout: '3s', concurrency: 6 });
-    const r = await runTool(['verify', '--params', deployedTargetParams(lab), '--kubeconfig', kubeconfig, '--runbook', runbook], { env: keyEnv(lab), timeoutMs: 120_000 });
+    const r = await runTool(['verify', '--params', await deployedTargetParams(lab), '--kubeconfig', kubeconfig, '--runbook', runbook], { env: keyEnv(lab), timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/^error: \d check\(s\) could not be run: .+ The cluster did not answer in time \(2s\) while trying to .+\./m);
     expect(r.stderr).not.toMatch(STACK_TRACE);
@@ -58,7 +58,7 @@ describe.concurrent('hardening, a sample of each class', () => {
 
   it('a credential plugin that prints terminal escapes: nothing raw reaches stdout or stderr', async () => {
     const kubeconfig = pluginKubeconfig(lab, 'escaping', ESCAPING_PLUGIN);
-    const r = await runTool(['verify', '--params', deployedTargetParams(lab), '--kubeconfig', kubeconfig], { env: keyEnv(lab), timeoutMs: 120_000 });
+    const r = await runTool(['verify', '--params', await deployedTargetParams(lab), '--kubeconfig', kubeconfig], { env: keyEnv(lab), timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/getting credentials: exec: executable \S+escaping\.sh failed with exit code 1/);
     expect(`${r.stdout}${r.stderr}`).not.toMatch(RAW_CONTROL);
@@ -91,7 +91,7 @@ describe.concurrent('hardening, a sample of each class', () => {
 
   it('a kubectl answer over the runbook\'s cap stops the call (exit 4), naming the cap', async () => {
     const runbook = runbookWithSettings({ kubectlRequestTimeout: '20s', kubectlProcessTimeout: '60s', concurrency: 6, kubectlMaxOutput: '16KiB' });
-    const r = await runTool(['verify', '--params', deployedTargetParams(lab), '--runbook', runbook], { env: keyEnv(lab), timeoutMs: 120_000 });
+    const r = await runTool(['verify', '--params', await deployedTargetParams(lab), '--runbook', runbook], { env: keyEnv(lab), timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(4);
     expect(`${r.stdout}${r.stderr}`).toMatch(/The cluster's answer while trying to .+ was larger than 16 KiB; the call was stopped\./);
   }, 60_000);

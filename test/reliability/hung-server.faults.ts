@@ -118,7 +118,7 @@ describe('a hung exec credential plugin in each command', () => {
   ])('%s: ends within the process limit + 3 s, exit 4, nothing left behind', async (name, argv) => {
     const marker = `up-rel-cmd-${name}-${process.pid}`;
     const kubeconfig = pluginKubeconfig(lab, `cmd-${name}`, HUNG_PLUGIN(marker));
-    const r = await runTool(argv(name === 'verify' ? deployedTargetParams(lab) : lab.json.params, kubeconfig, shortLimitsRunbook()), { env: keyEnv(lab), timeoutMs: 120_000 });
+    const r = await runTool(argv(name === 'verify' ? await deployedTargetParams(lab) : lab.json.params, kubeconfig, shortLimitsRunbook()), { env: keyEnv(lab), timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/did not answer in time/);
     expect(r.stderr).not.toMatch(STACK_TRACE);

@@ -47,7 +47,7 @@ describe('a Kubernetes API that accepts and never answers', () => {
   it('verify: every call ends within the configured limits, each panel names the time-out; nothing hangs', async () => {
     const runbook = shortLimitsRunbook();
     await lab.call('POST', '/_lab/kube-hung', { on: true });
-    const r = await runTool(['verify', '--params', deployedTargetParams(lab), '--runbook', runbook], { env: keyEnv(lab), timeoutMs: 120_000 });
+    const r = await runTool(['verify', '--params', await deployedTargetParams(lab), '--runbook', runbook], { env: keyEnv(lab), timeoutMs: 120_000 });
     // A time-out makes the checks that needed the call unknown; none red, so the environment is at fault: exit 4.
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/^error: 5 check\(s\) could not be run: .+ The cluster did not answer in time/m);

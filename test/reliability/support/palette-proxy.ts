@@ -4,7 +4,7 @@
  * key). What reaches the lab still lands in its audit, so "no mutation" stays provable.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../../support/loopback.js';
 
 export interface Answer {
   status: number;
@@ -68,19 +68,14 @@ export async function paletteProxy(target: string): Promise<PaletteProxy> {
       }
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const loopback = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: loopback.url,
     seen,
     setRewrite: (r) => {
       rewrite = r;
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: loopback.close,
   };
 }
 

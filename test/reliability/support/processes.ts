@@ -19,11 +19,17 @@ export const APPROVE_ALL = ['--approve', 'draft,publish,apply,repave,cancel-migr
 
 export const tempDir = (prefix: string): string => mkdtempSync(join(tmpdir(), `up-rel-${prefix}-`));
 
-/** The lab's params file with the deployed version as the target: `verify` then expects what runs (it checks the params' target). */
-export function deployedTargetParams(lab: ServedLab): string {
+/**
+ * The lab's params file with what the cluster runs now as the target: `verify` then expects what
+ * runs (it checks the params' target). Read from the lab, as an earlier test may have upgraded it.
+ */
+export async function deployedTargetParams(lab: ServedLab): Promise<string> {
+  const state = await lab.call<{ deployedProfiles: Array<{ packs: Record<string, string> }> }>('GET', '/_lab/state');
+  const running = state.deployedProfiles.map((p) => p.packs['virtual-machine-orchestrator']).find((t) => t !== undefined);
+  if (!running) throw new Error('the lab runs no virtual-machine-orchestrator pack');
   const text = readFileSync(lab.json.params, 'utf8');
-  const changed = text.replace(/^target: .*$/m, 'target: 4.4.10');
-  if (changed === text) throw new Error('the lab params file has no target to change');
+  const changed = text.replace(/^target: .*$/m, `target: ${running}`);
+  if (!/^target: /m.test(text)) throw new Error('the lab params file has no target to change');
   const file = join(tempDir('deployed-target'), 'params.yaml');
   writeFileSync(file, changed);
   return file;

@@ -28,7 +28,10 @@ export const keyEnv = (lab: ServedLab): NodeJS.ProcessEnv => ({ UPGRADE_PILOT_AP
 /** `type|step id (or group)|key`: the same signature the crash preload computes. */
 export function signature(e: SessionEvent): string {
   const subject = 'id' in e ? e.id : 'stepId' in e ? e.stepId : 'group' in e ? e.group : '';
-  return [e.type, subject, 'key' in e ? e.key : ''].join('|');
+  // A key that numbers the step's attempt (`verify/review/2.1`: a resumed verification asks again)
+  // is the same journal point in any attempt; crash-preload.mjs names it the same way.
+  const key = 'key' in e && e.key ? e.key.replace(/\/review\/\d+\./, '/review/*.') : '';
+  return [e.type, subject, key].join('|');
 }
 
 export function journalOf(stateDir: string, id: string): SessionEvent[] {

@@ -1,6 +1,6 @@
 /** A plain HTTP proxy in front of the lab's Palette API that notes when each request reached it (a request log). */
 import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../../../support/loopback.js';
 
 export interface RecordingProxy {
   url: string;
@@ -20,15 +20,5 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), requests };
 }
