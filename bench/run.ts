@@ -10,7 +10,7 @@
  * ones to publish.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,6 +99,10 @@ function profileRows(b: Breakdown, top = 10): string[][] {
 function goal(name: string, target: string, measured: string, met: boolean): void {
   goals.push({ name, target, measured, met });
 }
+
+// The in-process benches (registry) start the lab from dist-bench, and tsc copies no data files:
+// the lab's pack values go beside its compiled code, where src/lab/data/assets.ts looks.
+cpSync(fileURLToPath(new URL('../../src/lab/data/packs/', import.meta.url)), fileURLToPath(new URL('../src/lab/data/packs/', import.meta.url)), { recursive: true });
 
 async function section(name: string, fn: () => Promise<void>): Promise<void> {
   if (!wanted(name)) return;
@@ -426,10 +430,10 @@ async function journal(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 7: the pack registry (issue 16)
+// 8: the pack registry (issue 16)
 
 async function registry(): Promise<void> {
-  heading('7. Pack registry reads (healthy lab, Palette\'s rate limits on: 10 requests/s for /v1/packs)');
+  heading('8. Pack registry reads (healthy lab, Palette\'s rate limits on: 10 requests/s for /v1/packs)');
   const r = await runRegistryBenchmark(root, { runs: quick ? 2 : 5 });
   const row = (what: string, v: number[]) => [what, range(stats(v)), String(v.length)];
   for (const line of table(

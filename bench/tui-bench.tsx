@@ -101,7 +101,8 @@ export async function firstFrames(cli: string, root: string, runs: number): Prom
     const dir = mkdtempSync(join(root, 'tui-'));
     const env = { XDG_STATE_HOME: dir, TMPDIR: dir };
     try {
-      const t = await firstFrame(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} lab`, ['upgrade-pilot', 'Preflight checks', 'Welcome to the upgrade-pilot lab'], env);
+      // With a scenario named: without one, `lab` on a terminal first asks which (a picker, not the TUI).
+      const t = await firstFrame(`${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} lab --scenario healthy`, ['upgrade-pilot', 'Preflight checks', 'Welcome to the upgrade-pilot lab'], env);
       const f = await firstFrame(`${JSON.stringify(process.execPath)} -e "process.stdout.write('ready\\\\n'); setTimeout(() => {}, 5000)"`, ['ready'], env);
       // The first start warms the disk cache: not counted
       if (i > 0) {

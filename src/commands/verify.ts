@@ -17,7 +17,7 @@ import type { RunIO } from '../run/session-run.js';
 import { Redactor } from '../session/redact.js';
 import { safeOut, sanitizeLines } from '../text/sanitize.js';
 import { deployedProfileViews } from '../steps/verify/profiles-source.js';
-import { targetExpectations } from '../steps/verify/target.js';
+import { targetComponents, targetExpectations } from '../steps/verify/target.js';
 import { countLine } from '../steps/verify/verify.js';
 import { junitXml } from '../report/junit.js';
 import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
@@ -36,13 +36,16 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
     const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
     const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
     const started = Date.now();
+    // What the target deploys does not depend on the cluster: read beside it, not after it.
+    const components = targetComponents(params, palette);
+    components.catch(() => undefined); // awaited below; a failure must not surface as unhandled meanwhile
     const data = await gatherVerifyData(runbook.checks, {
       reader: kube.reader(),
       profiles: async () => deployedProfileViews(await palette.getClusterProfiles(params.cluster.uid)),
     });
     // No session says what was published: the params' target is what the cluster should run now.
     const deployed = data.profiles?.ok ? data.profiles.value : undefined;
-    const target = await targetExpectations(params, palette, deployed);
+    const target = await targetExpectations(params, palette, deployed, undefined, components);
     const results = runChecks(runbook.checks, data, target.expectations);
     const overall = overallStatus(results);
     const out = (s: string) => io.stdout.write(`${safeOut(redactor.text(s), options.json)}\n`);

@@ -23,7 +23,9 @@ export interface TargetExpectations {
  * The component versions the target's default values deploy: a reference profile's pack, else the
  * values folder, else the pack registry (the one the site's profile names for the pack), as the plan reads them.
  */
-async function targetComponents(site: Params, palette: PaletteApi, signal?: AbortSignal): Promise<{ versions: ComponentVersions; from?: string; problem?: string }> {
+export type TargetComponents = { versions: ComponentVersions; from?: string; problem?: string };
+
+export async function targetComponents(site: Params, palette: PaletteApi, signal?: AbortSignal): Promise<TargetComponents> {
   const pack = site.packs.orchestration;
   const ref = referenceFor(site, site.target);
   for (const role of profileRoles) {
@@ -55,7 +57,11 @@ async function targetComponents(site: Params, palette: PaletteApi, signal?: Abor
   return { versions: {}, problem: `no reference values for ${pack} ${site.target} (references[] or valuesDir in the params, or a pack registry)` };
 }
 
-export async function targetExpectations(site: Params, palette: PaletteApi, deployed: DeployedProfileView[] | undefined, signal?: AbortSignal): Promise<TargetExpectations> {
+/**
+ * `components`: the target's component versions when the caller started reading them already
+ * (verify reads them while the cluster is read: they do not depend on what the cluster runs).
+ */
+export async function targetExpectations(site: Params, palette: PaletteApi, deployed: DeployedProfileView[] | undefined, signal?: AbortSignal, components?: Promise<TargetComponents>): Promise<TargetExpectations> {
   const pack = site.packs.orchestration;
   const notes: string[] = [];
   const holder = deployed?.find((p) => p.packs.some((k) => k.name === pack));
@@ -65,7 +71,7 @@ export async function targetExpectations(site: Params, palette: PaletteApi, depl
     { name: holder?.name ?? `the profile that carries ${pack}`, packs: [{ name: pack, tag: site.target }] },
     ...named.filter((n) => n !== holder?.name).map((name) => ({ name })),
   ];
-  const { versions, from, problem } = await targetComponents(site, palette, signal);
+  const { versions, from, problem } = await (components ?? targetComponents(site, palette, signal));
   if (problem) notes.push(`Target ${site.target}: ${problem}; the VM orchestration components are checked for health, not for their version.`);
   else notes.push(`Target ${pack} ${site.target}${versions.kubevirt ? `: KubeVirt ${versions.kubevirt}` : ''}${versions.cdi ? `, CDI ${versions.cdi}` : ''} (from ${from}).`);
   return {
