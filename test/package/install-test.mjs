@@ -153,8 +153,11 @@ async function main() {
     assert(existsSync(params) && existsSync(json.kubeconfig), 'params or kubeconfig missing');
   });
 
+  // verify checks the params' target: the served lab still runs 4.4.10, so that is the target here.
+  const atTarget = join(tmp, 'params-at-target.yaml');
+  writeFileSync(atTarget, readFileSync(params, 'utf8').replace(/^target: .*$/m, 'target: 4.4.10'));
   check('verify against the lab: all green, exit 0', () => {
-    const r = run(bin, ['verify', '--params', params], { env: keyEnv });
+    const r = run(bin, ['verify', '--params', atTarget], { env: keyEnv });
     expectExit(r, 0, 'verify');
     assert(/6 green, 0 red/.test(r.stdout), `unexpected panels:\n${r.stdout}`);
   });
@@ -199,7 +202,7 @@ async function main() {
   // kubectl finds the plugin on the PATH and passes the words after its name through unchanged.
   const kubectl = join(only, 'kubectl');
   const clusterless = join(tmp, 'params-without-cluster-access.yaml');
-  writeFileSync(clusterless, readFileSync(params, 'utf8').replace(/^(\s+)(kubeconfig|context):.*\n/gm, ''));
+  writeFileSync(clusterless, readFileSync(atTarget, 'utf8').replace(/^(\s+)(kubeconfig|context):.*\n/gm, ''));
   check('kubectl plugin list shows kubectl-upgrade_pilot', () => {
     const r = run(kubectl, ['plugin', 'list']);
     assert(r.stdout.includes('kubectl-upgrade_pilot'), `${r.stdout}${r.stderr}`);
@@ -244,7 +247,8 @@ function tui() {
   const driver = `i=0; while [ $i -lt 600 ] && ! grep -q 'Welcome to the upgrade-pilot lab' ${JSON.stringify(out)} 2>/dev/null; do sleep 0.1; i=$((i+1)); done; printf '\\003'; sleep 3`;
   const started = Date.now();
   // The driver uses the machine's tools (grep, sleep); the program gets the PATH of Node and kubectl only.
-  const command = `PATH=${JSON.stringify(env.PATH)} exec ${bin} lab --state-dir ${stateDir}`;
+  // The scenario named: without it, `lab` on a terminal first asks which one.
+  const command = `PATH=${JSON.stringify(env.PATH)} exec ${bin} lab --scenario healthy --state-dir ${stateDir}`;
   const r = spawnSync('/bin/sh', ['-c', `(${driver}) | ${script} -qfec ${JSON.stringify(command)} ${JSON.stringify(out)}`], {
     cwd: work,
     env: { ...env, PATH: process.env.PATH, SHELL: '/bin/sh' },
