@@ -92,7 +92,19 @@ function splashFor(command: string, options: CliOptions): string | undefined {
 }
 
 /** Runs the CLI for this process (src/bin.ts): argv, the real streams, the exit code. */
+/**
+ * A reader that went away (`verify | head`, a `less` quit early) ends the output, not the command:
+ * the rest of what it prints is dropped, and the command ends as it would have (a session run
+ * stopping half-way because its output was not read would be worse than unread output).
+ */
+function dropOutputOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+  });
+}
+
 export async function runFromProcess(): Promise<void> {
+  dropOutputOnClosedPipe(process.stdout);
   try {
     // stdin and stderr are made on first use: opening a terminal stream loads Node's tty and net
     // modules, which `--help` or `verify --json` never need (BENCHMARKS.md, "start-up").
