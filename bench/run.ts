@@ -100,10 +100,6 @@ function goal(name: string, target: string, measured: string, met: boolean): voi
   goals.push({ name, target, measured, met });
 }
 
-// The in-process benches (registry) start the lab from dist-bench, and tsc copies no data files:
-// the lab's pack values go beside its compiled code, where src/lab/data/assets.ts looks.
-cpSync(fileURLToPath(new URL('../../src/lab/data/packs/', import.meta.url)), fileURLToPath(new URL('../src/lab/data/packs/', import.meta.url)), { recursive: true });
-
 async function section(name: string, fn: () => Promise<void>): Promise<void> {
   if (!wanted(name)) return;
   const start = loadavg().map(round);
@@ -433,6 +429,9 @@ async function journal(): Promise<void> {
 // 8: the pack registry (issue 16)
 
 async function registry(): Promise<void> {
+  // This section starts the lab in process from dist-bench, and tsc copies no data files: the lab's
+  // pack values go beside its compiled code, where src/lab/data/assets.ts looks.
+  cpSync(fileURLToPath(new URL('../../src/lab/data/packs/', import.meta.url)), fileURLToPath(new URL('../src/lab/data/packs/', import.meta.url)), { recursive: true });
   heading('8. Pack registry reads (healthy lab, Palette\'s rate limits on: 10 requests/s for /v1/packs)');
   const r = await runRegistryBenchmark(root, { runs: quick ? 2 : 5 });
   const row = (what: string, v: number[]) => [what, range(stats(v)), String(v.length)];

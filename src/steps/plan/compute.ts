@@ -77,7 +77,7 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   // Which profile API this is, first: with `auto` and nothing read yet the client reads the add-on
   // profile to decide, and the cluster's read depends on the answer, so a wrong add-on uid must be
   // named as such, not as a missing cluster. (In a session, preflight has decided already: no read.)
-  await mustExist(`The add-on profile ${site.profiles.addon.uid}`, 'profiles.addon.uid', () => palette.flavor({ signal }));
+  const choice = await mustExist(`The add-on profile ${site.profiles.addon.uid}`, 'profiles.addon.uid', () => palette.flavor({ signal }));
   const reads = Promise.all([
     mustExist(`The cluster ${site.cluster.uid}`, 'cluster.uid', () => palette.getClusterProfiles(site.cluster.uid, { signal })),
     mustExist(`The add-on profile ${site.profiles.addon.uid}`, 'profiles.addon.uid', () => palette.getProfile(site.profiles.addon.uid, { manifests: false, signal })),
@@ -91,7 +91,6 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     stop.abort();
     throw err;
   });
-  const choice = await palette.flavor({ signal });
   const attached = await attachedDocs({ addon, infra }, deployed, choice, palette, signal);
   const docs: Record<ProfileRole, ProfileDoc> = attached.docs;
   const flavored = (out: PlanOutput): PlanOutput => withFlavor(out, choice, docs, site.cluster.uid);

@@ -42,13 +42,13 @@ export async function targetComponents(site: Params, palette: PaletteApi, signal
   const folder = valuesFolder(site.valuesDir);
   const text = folder?.read(pack, site.target);
   if (folder && text) return { versions: componentVersions(text), from: folder.path(pack, site.target) };
-  const registry = registryApi(palette);
-  if (registry) {
+  if (registryApi(palette)) {
     try {
       // The registry the site's profile names for the pack (the cluster's view of it does not say).
       const docs = await Promise.all(profileRoles.map((r) => palette.getProfile(site.profiles[r].uid, { manifests: false, ...(signal ? { signal } : {}) })));
-      const uid = registryView(site, palette, docs.flatMap((d) => packsOf(d)))!.registryOf(pack);
-      const [found, label] = await Promise.all([registry.values(pack, site.target, uid, signal), registry.label(uid, signal)]);
+      const registry = registryView(site, palette, docs.flatMap((d) => packsOf(d)))!;
+      const uid = registry.registryOf(pack);
+      const [found, label] = await Promise.all([registry.api.values(pack, site.target, uid, signal), registry.api.label(uid, signal)]);
       return { versions: componentVersions(found.values), from: `the ${pack} ${site.target} defaults in ${label}` };
     } catch (err) {
       return { versions: {}, problem: `the ${pack} ${site.target} defaults could not be read from the pack registry (${toErrorInfo(err).message})` };
