@@ -19,6 +19,7 @@
  * - `--if-stale` (the tests' global setup) skips the build when dist/ is newer than every input.
  * - The new output replaces the old file by file (renames), so a test already running keeps working.
  */
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -57,6 +58,26 @@ const noDevtools = {
   setup(b) {
     b.onResolve({ filter: /^\.\/devtools\.js$/ }, (a) => (a.importer.includes(`${sep}ink${sep}`) ? { path: 'ink-devtools', namespace: 'empty' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
+/**
+ * yoga-layout (Ink's layout engine) is WebAssembly shipped as a base64 data URL. Its emscripten
+ * loader asks `typeof fetch` before decoding it, and in Node that first touch of the global
+ * `fetch` loads undici (~30 ms of the TUI's first frame) only to read a data URL. The loader's own
+ * synchronous decode is what it falls back to without fetch: make it take that path. The build
+ * fails if yoga's loader no longer reads as expected, rather than shipping the slow path unnoticed.
+ */
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(b) {
+    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (a) => {
+      const text = readFileSync(a.path, 'utf8');
+      const probe = '"function"!=typeof fetch';
+      const count = text.split(probe).length - 1;
+      if (count !== 2) return { errors: [{ text: `yoga-layout's loader changed: expected 2 checks of \`${probe}\`, found ${count} (scripts/build.mjs, yogaWithoutFetch)` }] };
+      return { contents: text.replaceAll(probe, '!0'), loader: 'js' };
+    });
   },
 };
 
@@ -105,9 +126,39 @@ function assets(copies) {
   };
 }
 
+/**
+ * The bundled runbook's outline (its title and steps, as the lab's first frame shows them), computed
+ * from the sources by their own code (src/run/runbook-outline.ts, bundled and run once here) and
+ * compiled into the bundle, so that frame loads neither the YAML parser nor the schemas. A runbook
+ * the outline cannot read fails the build: the tests would otherwise meet an empty step list.
+ */
+async function runbookOutlineOf(staging, runbook) {
+  const script = join(staging, 'outline.mjs');
+  await build({
+    absWorkingDir: root,
+    stdin: {
+      contents: `import { runbookOutline } from './src/run/runbook-outline.ts'; process.stdout.write(JSON.stringify(runbookOutline(process.argv[2])));`,
+      resolveDir: root,
+      loader: 'ts',
+    },
+    outfile: script,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    logLevel: 'warning',
+    banner: { js: "import { createRequire as __upgradePilotRequire } from 'node:module'; const require = __upgradePilotRequire(import.meta.url);" },
+  });
+  const outline = JSON.parse(execFileSync(process.execPath, [script, runbook], { encoding: 'utf8' }));
+  rmSync(script);
+  if (!outline.entries.length) throw new Error(`the bundled runbook ${relative(root, runbook)} has no steps the outline can read: run \`upgrade-pilot diff\` on it to see why`);
+  return outline;
+}
+
 const staging = mkdtempSync(join(root, '.dist-'));
 try {
   const copies = new Map();
+  const outline = await runbookOutlineOf(staging, join(root, 'runbooks', 'vmo-upgrade.yaml'));
   const result = await build({
     absWorkingDir: root,
     entryPoints: { cli: 'src/bin.ts' },
@@ -127,10 +178,10 @@ try {
     legalComments: 'none',
     logLevel: 'warning',
     logOverride: { 'unsupported-dynamic-import': 'error', 'unsupported-require-call': 'error' },
-    define: { 'process.env.NODE_ENV': '"production"', UPGRADE_PILOT_VERSION: JSON.stringify(pkg.version) },
+    define: { 'process.env.NODE_ENV': '"production"', UPGRADE_PILOT_VERSION: JSON.stringify(pkg.version), UPGRADE_PILOT_RUNBOOK_OUTLINE: JSON.stringify(outline) },
     // Bundled CommonJS packages (React, the certificate code) call require() for Node's own modules.
     banner: { js: "import { createRequire as __upgradePilotRequire } from 'node:module'; const require = __upgradePilotRequire(import.meta.url);" },
-    plugins: [noDevtools, assets(copies)],
+    plugins: [noDevtools, yogaWithoutFetch, assets(copies)],
   });
   for (const [dest, from] of copies) cpSync(from, join(staging, dest), { recursive: true, filter: (f) => !/\.tsx?$/.test(f) });
   chmodSync(join(staging, 'cli.js'), 0o755);

@@ -3,9 +3,8 @@
  * what was wrong and what is accepted.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { z } from 'zod';
 import { InputError } from '../errors.js';
-import { NsName } from '../engine/params.js';
+import { NS_NAME_PATTERN } from '../engine/ns-name.js';
 import { commands, findCommand, options, type CommandSpec, type OptionName, type OptionSpec } from './commands.js';
 import { helpRequest } from './help-request.js';
 import { hoistKubectlFlags } from './kubectl-plugin.js';
@@ -15,74 +14,163 @@ export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'de
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
 export const approvableGates = ['draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift'] as const;
 
-const positiveInt = (flag: string) =>
-  z
-    .string()
-    .regex(/^\d+$/, `--${flag} takes a whole number`)
-    .transform(Number)
-    .refine((n) => n > 0, `--${flag} must be above 0`);
+const flavors = ['spec', 'palette'] as const;
 
-const vmRef = (flag: string) =>
-  z.string().refine((v) => NsName.safeParse(v).success, { error: (iss) => `--${flag} takes NAMESPACE/NAME of a VM, got "${String(iss.input)}"` });
+/**
+ * The options after validation. Validation is written out by hand (not with zod) because it runs
+ * before anything is on the screen: loading zod's 0.6 MB costs the first frame ~40 ms
+ * (BENCHMARKS.md, "first TUI frame"); the commands load it when they read files.
+ */
+export interface CliOptions {
+  runbook?: string;
+  params?: string;
+  kubeconfig?: string;
+  context?: string;
+  'dry-run': boolean;
+  'non-interactive': boolean;
+  json: boolean;
+  /** Gate names, split at commas. */
+  approve: string[];
+  'approve-restart': string[];
+  'approve-all-restarts': boolean;
+  'skip-restart': string[];
+  notify: string[];
+  'notify-command'?: string;
+  'notify-rehearsal': boolean;
+  'notify-allow-http': boolean;
+  junit?: string;
+  'state-dir'?: string;
+  'api-key-file'?: string;
+  'allow-insecure-http': boolean;
+  scenario?: (typeof labScenarios)[number];
+  serve: boolean;
+  speed?: number;
+  flavor?: (typeof flavors)[number];
+  dialect?: (typeof flavors)[number];
+  vms?: number;
+  nodes?: number;
+  pods?: number;
+  help: boolean;
+}
 
-const splitList = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+/** What is wrong with one option's value: the message names the flag and what it accepts. */
+class OptionIssue extends Error {}
 
-const OptionsSchema = z.object({
-  runbook: z.string().min(1).optional(),
-  params: z.string().min(1).optional(),
-  kubeconfig: z.string().min(1).optional(),
-  context: z.string().min(1).optional(),
-  'dry-run': z.boolean().default(false),
-  'non-interactive': z.boolean().default(false),
-  json: z.boolean().default(false),
-  approve: z
-    .array(z.string())
-    .optional()
-    .transform((v, ctx) => {
-      const gates = splitList(v);
-      for (const g of gates) {
-        if (g === 'restart' || g === 'restarts') {
-          ctx.addIssue({ code: 'custom', message: 'VM restarts are approved per VM: use --approve-restart NS/NAME or --approve-all-restarts' });
-        } else if (!(approvableGates as readonly string[]).includes(g)) {
-          ctx.addIssue({ code: 'custom', message: `--approve does not know the gate "${g}" (accepted: ${approvableGates.join(', ')})` });
-        }
-      }
-      return gates;
-    }),
-  'approve-restart': z.array(vmRef('approve-restart')).default([]),
-  'approve-all-restarts': z.boolean().default(false),
-  'skip-restart': z.array(vmRef('skip-restart')).default([]),
-  notify: z.array(z.string().min(1, '--notify takes a webhook URL')).default([]),
-  'notify-command': z.string().min(1, '--notify-command takes a command').optional(),
-  'notify-rehearsal': z.boolean().default(false),
-  'notify-allow-http': z.boolean().default(false),
-  junit: z.string().min(1, '--junit takes a file name').optional(),
-  'state-dir': z.string().min(1).optional(),
-  'api-key-file': z.string().min(1).optional(),
-  'allow-insecure-http': z.boolean().default(false),
-  scenario: z.enum(labScenarios, { error: (iss) => `--scenario must be one of ${labScenarios.join(', ')}, got "${String(iss.input)}"` }).optional(),
-  serve: z.boolean().default(false),
-  speed: z
-    .string()
-    .regex(/^\d+(\.\d+)?$/, '--speed takes a number such as 60')
-    .transform(Number)
-    .refine((n) => n > 0 && n <= 100_000, '--speed must be between 0 and 100000')
-    .optional(),
-  flavor: z.enum(['spec', 'palette'], { error: (iss) => `--flavor must be spec or palette, got "${String(iss.input)}"` }).optional(),
-  dialect: z.enum(['spec', 'palette'], { error: (iss) => `--dialect must be spec or palette, got "${String(iss.input)}"` }).optional(),
-  vms: positiveInt('vms').optional(),
-  nodes: positiveInt('nodes').optional(),
-  pods: positiveInt('pods').optional(),
-  help: z.boolean().default(false),
-});
+type Values = Record<string, unknown>;
+type Check<T> = (raw: unknown, flag: OptionName) => T;
 
-export type CliOptions = z.output<typeof OptionsSchema>;
+/** A string option given an empty value (`--runbook=`) is refused like one given none. */
+const text: Check<string | undefined> = (raw, flag) => {
+  if (raw === undefined) return undefined;
+  const value = String(raw);
+  const o: OptionSpec = options[flag];
+  if (value === '') throw new OptionIssue(`--${flag} needs a value${o.value ? ` (${o.value})` : ''}.`);
+  return value;
+};
 
-/** The values an option accepts when its schema names them (an enum), for completion; else undefined. */
+const list = (raw: unknown): string[] => (raw === undefined ? [] : (raw as unknown[]).map(String));
+
+const oneOf =
+  <C extends readonly string[]>(choices: C): Check<C[number] | undefined> =>
+  (raw, flag) => {
+    if (raw === undefined) return undefined;
+    if (!(choices as readonly unknown[]).includes(raw)) throw new OptionIssue(`--${flag} must be ${choices.length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`}, got "${String(raw)}"`);
+    return raw as C[number];
+  };
+
+const positiveInt: Check<number | undefined> = (raw, flag) => {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(String(raw))) throw new OptionIssue(`--${flag} takes a whole number`);
+  const n = Number(raw);
+  if (!(n > 0)) throw new OptionIssue(`--${flag} must be above 0`);
+  return n;
+};
+
+const speed: Check<number | undefined> = (raw, flag) => {
+  if (raw === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(String(raw))) throw new OptionIssue(`--${flag} takes a number such as 60`);
+  const n = Number(raw);
+  if (!(n > 0 && n <= 100_000)) throw new OptionIssue(`--${flag} must be between 0 and 100000`);
+  return n;
+};
+
+const vmRefs: Check<string[]> = (raw, flag) =>
+  list(raw).map((v) => {
+    if (!NS_NAME_PATTERN.test(v)) throw new OptionIssue(`--${flag} takes NAMESPACE/NAME of a VM, got "${v}"`);
+    return v;
+  });
+
+const splitList = (values: string[]) => values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+
+const gates: Check<string[]> = (raw, flag) => {
+  const named = splitList(list(raw));
+  for (const g of named) {
+    if (g === 'restart' || g === 'restarts') throw new OptionIssue('VM restarts are approved per VM: use --approve-restart NS/NAME or --approve-all-restarts');
+    if (!(approvableGates as readonly string[]).includes(g)) throw new OptionIssue(`--${flag} does not know the gate "${g}" (accepted: ${approvableGates.join(', ')})`);
+  }
+  return named;
+};
+
+const notifyUrls: Check<string[]> = (raw, flag) =>
+  list(raw).map((v) => {
+    if (v === '') throw new OptionIssue(`--${flag} takes a webhook URL`);
+    return v;
+  });
+
+const present: Check<boolean> = (raw) => raw === true;
+
+/** Each option's check, in the order the first problem is reported. */
+const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
+  runbook: text,
+  params: text,
+  kubeconfig: text,
+  context: text,
+  'dry-run': present,
+  'non-interactive': present,
+  json: present,
+  approve: gates,
+  'approve-restart': vmRefs,
+  'approve-all-restarts': present,
+  'skip-restart': vmRefs,
+  notify: notifyUrls,
+  'notify-command': (raw, f) => {
+    if (raw === '') throw new OptionIssue(`--${f} takes a command`);
+    return text(raw, f);
+  },
+  'notify-rehearsal': present,
+  'notify-allow-http': present,
+  junit: (raw, f) => {
+    if (raw === '') throw new OptionIssue(`--${f} takes a file name`);
+    return text(raw, f);
+  },
+  'state-dir': text,
+  'api-key-file': text,
+  'allow-insecure-http': present,
+  scenario: oneOf(labScenarios),
+  serve: present,
+  speed,
+  flavor: oneOf(flavors),
+  dialect: oneOf(flavors),
+  vms: positiveInt,
+  nodes: positiveInt,
+  pods: positiveInt,
+  help: present,
+};
+
+/** The options' values as parseArgs gave them, checked and with their defaults; the first problem throws. */
+function validateOptions(values: Values): CliOptions {
+  const out: Record<string, unknown> = {};
+  for (const [name, check] of Object.entries(checks) as Array<[OptionName, Check<unknown>]>) {
+    const value = check(values[name], name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out as unknown as CliOptions;
+}
+
+/** The values an option accepts when it names them, for completion; else undefined. */
+const choices: Partial<Record<OptionName, readonly string[]>> = { scenario: labScenarios, flavor: flavors, dialect: flavors };
 export function optionChoices(name: OptionName): readonly string[] | undefined {
-  let schema: z.ZodType | undefined = (OptionsSchema.shape as Record<string, z.ZodType>)[name];
-  while (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault) schema = schema.unwrap() as z.ZodType;
-  return schema instanceof z.ZodEnum ? (schema.options as string[]) : undefined;
+  return choices[name];
 }
 
 export interface Invocation {
@@ -131,16 +219,16 @@ export function parseCommandLine(argv: string[]): Parsed {
     const extra = parsed.positionals[maxPositionals]!;
     throw new InputError('usage.positional', `Unexpected argument "${extra}" for \`${command.name}\`.`, { hint: `Usage: ${command.usage}` });
   }
-  const result = OptionsSchema.safeParse(parsed.values);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const flag = issue.path[0] !== undefined ? `--${String(issue.path[0])}` : 'an option';
-    const message = issue.message.startsWith('--') || issue.message.startsWith('VM ') ? issue.message : `${flag}: ${issue.message}`;
-    throw new InputError('usage.option', message, { hint: `See: upgrade-pilot ${command.name} --help` });
+  let checked: CliOptions;
+  try {
+    checked = validateOptions(parsed.values);
+  } catch (err) {
+    if (!(err instanceof OptionIssue)) throw err;
+    throw new InputError('usage.option', err.message, { hint: `See: upgrade-pilot ${command.name} --help` });
   }
-  if (result.data.help) return { kind: 'help', command };
+  if (checked.help) return { kind: 'help', command };
   const positional = parsed.positionals[0];
-  return { kind: 'run', invocation: { command, options: result.data, ...(positional !== undefined ? { positional } : {}) } };
+  return { kind: 'run', invocation: { command, options: checked, ...(positional !== undefined ? { positional } : {}) } };
 }
 
 function usageError(command: CommandSpec, err: Error): InputError {

@@ -8,7 +8,8 @@ import type { Invocation } from '../cli/args.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InterruptedError } from '../errors.js';
 import type { LabHandle } from '../lab/index.js';
-import { scenarioNames, scenarioSpec, type ScenarioName } from '../lab/world/scenarios/index.js';
+// The names only: the scenarios themselves (and the YAML they build) load with the lab, after the first frame.
+import { scenarioNames, type ScenarioName } from '../lab/world/scenarios/types.js';
 import { isInteractive } from '../run/interactive.js';
 import type { LabShell } from '../run/lab-shell.js';
 import { makeScratch } from '../run/scratch.js';
@@ -35,7 +36,7 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
     // The TUI lab plays a real Palette (what operators run); a served lab keeps the spec's service unless asked.
     const flavor = options.flavor ?? options.dialect ?? (options.serve ? 'spec' : 'palette');
     // The TUI's first frame does not wait for the lab: the shell is drawn first, the lab starts under it.
-    if (!options.serve && isInteractive(options, io)) shell = (await import('../run/lab-shell.js')).openLabShell(io, { scenario, rehearsal: options['dry-run'], flavor });
+    if (!options.serve && isInteractive(options, io)) shell = await (await import('../run/lab-shell.js')).openLabShell(io, { scenario, rehearsal: options['dry-run'], flavor });
     const { startLab } = await import('../lab/index.js');
     lab = await startLab({ scenario, stateDir, speed, flavor, sizes });
     if (options.serve) {
@@ -80,7 +81,7 @@ async function chooseScenario(invocation: Invocation, io: RunIO): Promise<Scenar
   const { options } = invocation;
   if (options.serve || !isInteractive(options, io)) return 'healthy';
   // Ink is loaded only when there is a question to draw.
-  const { pick } = await import('../run/pick.js');
+  const [{ pick }, { scenarioSpec }] = await Promise.all([import('../run/pick.js'), import('../lab/world/scenarios/index.js')]);
   const picked = await pick(
     io,
     'Which lab scenario?',

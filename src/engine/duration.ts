@@ -1,5 +1,4 @@
-import { z } from 'zod';
-
+/** Durations as the runbook and params write them (`30s`, `5m`, `4h`) and as screens show them. No zod here: the TUI's first frame uses the formatter (the schema is in duration-schema.ts). */
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Parses `250ms`, `5s`, `30m`, `4h`, `1h30m` or a bare number of seconds into milliseconds. */
@@ -31,28 +30,3 @@ export function formatDuration(ms: number): string {
  * "24 days" poll interval would become a busy loop), so longer durations are refused at load.
  */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * A zod schema for durations written as `30s`, `5m`, `4h` or seconds; the output is milliseconds.
- * Every duration here is a time-out, an interval or a budget: zero (an instant time-out, a busy
- * poll) and anything beyond a timer's reach are refused with the field named.
- */
-export const Duration = z
-  .union([z.string(), z.number()])
-  .transform((v, ctx) => {
-    const ms = parseDuration(v);
-    const shown = JSON.stringify(v).slice(0, 40);
-    if (ms === undefined) {
-      ctx.addIssue({ code: 'custom', message: `expected a duration such as 30s, 5m or 4h, got ${shown}` });
-      return z.NEVER;
-    }
-    if (ms < 1) {
-      ctx.addIssue({ code: 'custom', message: `expected a duration above zero (such as 30s, 5m or 4h), got ${shown}` });
-      return z.NEVER;
-    }
-    if (ms > MAX_TIMER_MS) {
-      ctx.addIssue({ code: 'custom', message: `expected a duration of at most 596h (about 24.8 days, the longest a timer can wait), got ${shown}` });
-      return z.NEVER;
-    }
-    return Math.round(ms);
-  });

@@ -4,7 +4,6 @@
  */
 import { createHash } from 'node:crypto';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ParamsSchema, type Params } from './params.js';
 import { isGroup, RunbookSchema, type Runbook } from './runbook.js';
 import type { StepRegistry } from './step-kind.js';
@@ -23,11 +22,7 @@ export interface LoadedRunbook {
   digest: string;
 }
 
-/** The runbooks shipped with the tool (the build copies the folder beside the bundle). */
-const runbooksFolder = new URL('../../runbooks/', import.meta.url);
-
-/** The runbook shipped with the tool. */
-export const bundledRunbook = (name = 'vmo-upgrade'): string => fileURLToPath(new URL(`${name}.yaml`, runbooksFolder));
+export { bundledRunbook } from './bundled-runbook.js';
 
 export function loadParams(file: string): LoadedParams {
   const path = resolve(file);

@@ -3,15 +3,16 @@
  * Relative paths inside it are resolved against the file's own folder.
  */
 import { z } from 'zod';
-import { Duration } from './duration.js';
+import { Duration } from './duration-schema.js';
 import { ByteSize } from './byte-size.js';
 import { LIMITS } from '../io/limits.js';
+import { NS_NAME_PATTERN } from './ns-name.js';
 
 const NonEmpty = z.string().min(1);
 /** A pack tag read as a version: `1.4.2`, `v1.4.2`, `1.4.2-spectro.1`. */
 export const VersionText = z.string().regex(/^v?\d+\.\d+(\.\d+)?([-+][0-9A-Za-z.-]+)?$/, 'expected a version such as 4.6.3, v1.4.0 or 1.4.2-spectro.1');
 /** `namespace/name` */
-export const NsName = z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected namespace/name');
+export const NsName = z.string().regex(NS_NAME_PATTERN, 'expected namespace/name');
 
 export const ProfileRole = z.enum(['addon', 'infra']);
 export type ProfileRole = z.infer<typeof ProfileRole>;

@@ -8,7 +8,7 @@ import { RuleSpecSchema } from '../values/rule-schema.js';
 import { ValuesSettingsSchema } from '../values/settings-schema.js';
 import { CheckSpecSchema } from '../kube/check-schema.js';
 import { KnownIssueSchema } from '../steps/known-issue-schema.js';
-import { Duration } from './duration.js';
+import { Duration } from './duration-schema.js';
 import { ByteSize } from './byte-size.js';
 import { LIMITS } from '../io/limits.js';
 

@@ -7,18 +7,14 @@
  */
 import { Box, render, Text, useInput, useStdout, type Instance } from 'ink';
 import { useEffect, useState } from 'react';
-import { plannedEntries } from '../engine/entries.js';
-import { bundledRunbook } from '../engine/load.js';
-import { RunbookSchema, type Runbook } from '../engine/runbook.js';
+import { bundledRunbook } from '../engine/bundled-runbook.js';
 import type { Entry, SessionMeta } from '../engine/state.js';
-import { StepRegistry } from '../engine/step-kind.js';
-import { readYamlFile } from '../engine/yaml-source.js';
-import { LIMITS } from '../io/limits.js';
 import { Footer } from '../screens/Footer.js';
 import { Header } from '../screens/Header.js';
 import { StepList } from '../screens/StepList.js';
 import { colour } from '../screens/theme.js';
 import { useTerminalSize } from '../screens/use-session-state.js';
+import type { RunbookOutline } from './runbook-outline.js';
 import type { RunIO } from './session-run.js';
 
 export interface LabShell {
@@ -30,20 +26,16 @@ export interface LabShell {
   close(): void;
 }
 
+/** Set by the bundler (scripts/build.mjs) to the bundled runbook's outline; undefined when running from the sources. */
+declare const UPGRADE_PILOT_RUNBOOK_OUTLINE: RunbookOutline | undefined;
+
 /**
- * The runbook's steps without the site's parameters: the titles are the runbook's own, so they
- * need no `${params.x}` resolved. A runbook this cannot read shows no steps; loading it for the
- * session reports what is wrong.
+ * The bundled runbook's outline: compiled into the bundle, so the first frame loads neither the
+ * YAML parser nor the schemas (BENCHMARKS.md, "first TUI frame"); read from the file otherwise.
  */
-export function runbookOutline(file: string): { title: string; entries: Entry[] } {
-  try {
-    const raw = readYamlFile(file, 'runbook', LIMITS.runbookFile).value as { metadata?: { title?: unknown }; steps?: unknown };
-    const steps = RunbookSchema.shape.steps.safeParse(raw.steps);
-    const title = typeof raw.metadata?.title === 'string' ? raw.metadata.title : 'runbook';
-    return { title, entries: steps.success ? plannedEntries({ steps: steps.data } as Runbook, new StepRegistry()) : [] };
-  } catch {
-    return { title: 'runbook', entries: [] };
-  }
+export async function bundledOutline(): Promise<RunbookOutline> {
+  if (typeof UPGRADE_PILOT_RUNBOOK_OUTLINE === 'object') return UPGRADE_PILOT_RUNBOOK_OUTLINE;
+  return (await import('./runbook-outline.js')).runbookOutline(bundledRunbook());
 }
 
 const LIST_WIDTH = 36;
@@ -83,8 +75,8 @@ export function LabShellFrame({ meta, entries, doing, onQuit }: { meta: SessionM
 }
 
 /** Draws the shell at once and returns; the caller starts the lab meanwhile. */
-export function openLabShell(io: RunIO, opts: { scenario: string; rehearsal: boolean; flavor: 'spec' | 'palette' }): LabShell {
-  const { title, entries } = runbookOutline(bundledRunbook());
+export async function openLabShell(io: RunIO, opts: { scenario: string; rehearsal: boolean; flavor: 'spec' | 'palette' }): Promise<LabShell> {
+  const { title, entries } = await bundledOutline();
   const meta: SessionMeta = {
     id: 'starting…',
     schema: 1,

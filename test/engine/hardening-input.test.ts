@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Duration, MAX_TIMER_MS } from '../../src/engine/duration.js';
+import { MAX_TIMER_MS } from '../../src/engine/duration.js';
+import { Duration } from '../../src/engine/duration-schema.js';
 import { loadParams, loadRunbook, parseRunbook } from '../../src/engine/load.js';
 import { InputError } from '../../src/errors.js';
 import { diffManifests, diffValues, parseValues } from '../../src/values/index.js';

@@ -9,6 +9,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundledRunbook } from '../../src/engine/bundled-runbook.js';
+import { runbookOutline } from '../../src/run/runbook-outline.js';
 import { CLI } from '../e2e/support.js';
 
 const dist = dirname(CLI);
@@ -38,6 +40,75 @@ describe('the bundle in dist/', () => {
   it('is an executable ESM file with a node shebang', () => {
     const head = readFileSync(CLI, 'utf8').split('\n')[0];
     expect(head).toBe('#!/usr/bin/env node');
+  });
+});
+
+type Meta = { outputs: Record<string, { bytes: number; entryPoint?: string; inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string; external?: boolean }> }> };
+const bundleMeta = (): Meta => JSON.parse(readFileSync(join(repo, 'node_modules/.cache/upgrade-pilot/bundle-meta.json'), 'utf8')) as Meta;
+
+/** Every source file evaluated when the output holding `input` is imported (its static imports, transitively). */
+function loadedWith(meta: Meta, input: string): string[] {
+  const start = Object.keys(meta.outputs).find((k) => k.endsWith('.js') && input in meta.outputs[k]!.inputs);
+  if (!start) throw new Error(`no output holds ${input}`);
+  const seen = new Set<string>();
+  const visit = (k: string) => {
+    if (seen.has(k)) return;
+    seen.add(k);
+    for (const i of meta.outputs[k]!.imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  };
+  visit(start);
+  return [...seen].flatMap((k) => Object.keys(meta.outputs[k]!.inputs));
+}
+
+const outputFile = (meta: Meta, input: string) => join(dist, Object.keys(meta.outputs).find((k) => k.endsWith('.js') && input in meta.outputs[k]!.inputs)!.split('/').pop()!);
+
+// BENCHMARKS.md, "first TUI frame": what is on the path to the lab's first frame is all that loads before it.
+describe("the path to the lab's first frame", () => {
+  it('parses the command line without zod or the YAML parser', () => {
+    const loaded = loadedWith(bundleMeta(), 'src/cli/args.ts');
+    expect(loaded.filter((f) => /node_modules\/(zod|yaml)\//.test(f))).toEqual([]);
+  });
+
+  it('loads Ink for the shell, but neither zod, the YAML parser, the scenarios nor the runbook loader', () => {
+    const meta = bundleMeta();
+    const loaded = [...loadedWith(meta, 'src/commands/lab.ts'), ...loadedWith(meta, 'src/run/lab-shell.tsx')];
+    expect(loaded.some((f) => f.includes('node_modules/ink/'))).toBe(true);
+    expect(loaded.filter((f) => /node_modules\/(zod|yaml)\/|src\/lab\/data\/|src\/engine\/(load|runbook|yaml-source)\.ts/.test(f))).toEqual([]);
+  });
+
+  it("carries the bundled runbook's outline, the same the sources compute", () => {
+    const shell = outputFile(bundleMeta(), 'src/run/lab-shell.tsx');
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(shell)}); process.stdout.write(JSON.stringify(await m.bundledOutline()));`], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    const compiled = JSON.parse(r.stdout) as ReturnType<typeof runbookOutline>;
+    expect(compiled).toEqual(runbookOutline(bundledRunbook()));
+    expect(compiled.entries.map((e) => e.title)).toContain('Preflight checks');
+  });
+
+  it("decodes the layout engine's WebAssembly without loading Node's fetch (undici)", () => {
+    const shell = outputFile(bundleMeta(), 'src/run/lab-shell.tsx');
+    const code = `await import(${JSON.stringify(shell)}); process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => /undici/.test(m))));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
+  it('draws the shell with that layout engine: the steps side by side with what is happening', () => {
+    const shell = outputFile(bundleMeta(), 'src/run/lab-shell.tsx');
+    const code = `
+      import { PassThrough } from 'node:stream';
+      const { openLabShell } = await import(${JSON.stringify(shell)});
+      const stdout = new PassThrough(); stdout.isTTY = true; stdout.columns = 100; stdout.rows = 30;
+      const stdin = new PassThrough(); stdin.isTTY = true; stdin.setRawMode = () => stdin; stdin.ref = () => stdin; stdin.unref = () => stdin;
+      let screen = ''; stdout.on('data', (d) => (screen += d));
+      const s = await openLabShell({ stdout, stdin, stderr: process.stderr, env: {} }, { scenario: 'healthy', rehearsal: false, flavor: 'palette' });
+      await new Promise((r) => setTimeout(r, 100));
+      s.close();
+      process.stdout.write(screen);`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(r.stderr).toBe('');
+    const line = r.stdout.split('\n').find((l) => l.includes('Preflight checks'));
+    expect(line).toMatch(/Preflight checks.*│.*Starting the embedded lab/);
   });
 });
 

@@ -4,7 +4,7 @@
  * real Palette in the cluster object, pack by pack of the new version (reconcile-palette.ts).
  */
 import { z } from 'zod';
-import { Duration } from '../../engine/duration.js';
+import { Duration } from '../../engine/duration-schema.js';
 import { defineStepKind } from '../../engine/step-kind.js';
 import type { PackState } from '../../palette/cluster-types.js';
 import { hopFlavor } from './flavors/index.js';

@@ -5,7 +5,7 @@
  * (`--approve repave`). The spec's service has no such approval: the step says so.
  */
 import { z } from 'zod';
-import { Duration } from '../../engine/duration.js';
+import { Duration } from '../../engine/duration-schema.js';
 import { defineStepKind } from '../../engine/step-kind.js';
 import { hopFlavor } from './flavors/index.js';
 import type { RepaveApproval } from './repave-gate.js';

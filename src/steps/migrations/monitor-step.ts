@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import type { StepContext } from '../../engine/context.js';
-import { Duration, formatDuration } from '../../engine/duration.js';
+import { formatDuration } from '../../engine/duration.js';
+import { Duration } from '../../engine/duration-schema.js';
 import { defineStepKind, succeeded } from '../../engine/step-kind.js';
 import { clockTimeOf, type Clock } from '../../engine/clock.js';
 import { steps } from '../../engine/state.js';

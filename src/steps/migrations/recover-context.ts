@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { StepContext } from '../../engine/context.js';
-import { Duration } from '../../engine/duration.js';
+import { Duration } from '../../engine/duration-schema.js';
 import { findStep } from '../../engine/state.js';
 import type { LifecycleReader } from './lifecycle.js';
 import type { RestartProgram } from './recover-requests.js';

@@ -1,0 +1,93 @@
+/**
+ * The command line's validation (src/cli/args.ts), case by case: what each option accepts, what it
+ * turns the value into, and the message for what it refuses (exit 2, naming the flag).
+ */
+import { describe, expect, it } from 'vitest';
+import { optionChoices, parseCommandLine, type CliOptions } from '../../src/cli/args.js';
+import { InputError } from '../../src/errors.js';
+
+const run = (argv: string[]): CliOptions => {
+  const parsed = parseCommandLine(argv);
+  if (parsed.kind !== 'run') throw new Error(`expected a run, got ${parsed.kind}`);
+  return parsed.invocation.options;
+};
+
+const refusal = (argv: string[]): InputError => {
+  try {
+    parseCommandLine(argv);
+  } catch (err) {
+    if (err instanceof InputError) return err;
+    throw err;
+  }
+  throw new Error(`${argv.join(' ')} was accepted`);
+};
+
+describe('options that are accepted', () => {
+  it('gives every switch its default and leaves unnamed values out', () => {
+    const o = run(['start']);
+    expect(o).toMatchObject({ 'dry-run': false, 'non-interactive': false, json: false, 'approve-all-restarts': false, help: false, approve: [], 'approve-restart': [], 'skip-restart': [], notify: [] });
+    expect('runbook' in o).toBe(false);
+    expect('params' in o).toBe(false);
+  });
+
+  it.each<[string, string[], Partial<CliOptions>]>([
+    ['gates split at commas, repeated', ['start', '--approve', 'draft,publish', '--approve', ' apply '], { approve: ['draft', 'publish', 'apply'] }],
+    ['VM references', ['start', '--approve-restart', 'vms/vm-1', '--skip-restart', 'a.b/c-d'], { 'approve-restart': ['vms/vm-1'], 'skip-restart': ['a.b/c-d'] }],
+    ['file names as given', ['start', '--params', 'site.yaml', '--runbook=rb.yaml'], { params: 'site.yaml', runbook: 'rb.yaml' }],
+    ['lab sizes as numbers', ['lab', '--vms', '5000', '--nodes', '12', '--pods', '7'], { vms: 5000, nodes: 12, pods: 7 }],
+    ['a speed with decimals', ['lab', '--speed', '1.5'], { speed: 1.5 }],
+    ['the highest speed', ['lab', '--speed', '100000'], { speed: 100000 }],
+    ['a scenario and a flavor', ['lab', '--scenario', 'rook-ceph', '--flavor', 'palette'], { scenario: 'rook-ceph', flavor: 'palette' }],
+    ['the old name of --flavor', ['lab', '--dialect', 'spec'], { dialect: 'spec' }],
+    ['switches', ['start', '--dry-run', '--json', '--approve-all-restarts'], { 'dry-run': true, json: true, 'approve-all-restarts': true }],
+    ['webhooks, repeated', ['start', '--notify', 'https://a.example/x', '--notify', 'https://b.example/y'], { notify: ['https://a.example/x', 'https://b.example/y'] }],
+  ])('%s', (_what, argv, expected) => {
+    expect(run(argv)).toMatchObject(expected);
+  });
+});
+
+describe('options that are refused (exit 2, the flag named)', () => {
+  it.each<[string, string[], RegExp]>([
+    ['an unknown gate', ['start', '--approve', 'draft,publsh'], /^--approve does not know the gate "publsh" \(accepted: draft, publish, apply, repave, cancel-migrations, drift\)$/],
+    ['restarts as a gate', ['start', '--approve', 'restarts'], /^VM restarts are approved per VM: use --approve-restart NS\/NAME or --approve-all-restarts$/],
+    ['a VM without its namespace', ['start', '--approve-restart', 'vm-1'], /^--approve-restart takes NAMESPACE\/NAME of a VM, got "vm-1"$/],
+    ['a VM in capitals', ['start', '--skip-restart', 'VMs/One'], /^--skip-restart takes NAMESPACE\/NAME of a VM, got "VMs\/One"$/],
+    ['an empty file name', ['start', '--params='], /^--params needs a value \(FILE\)\.$/],
+    ['an empty webhook', ['start', '--notify='], /^--notify takes a webhook URL$/],
+    ['an empty command', ['start', '--notify-command='], /^--notify-command takes a command$/],
+    ['an empty JUnit file', ['verify', '--junit='], /^--junit takes a file name$/],
+    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, got "chaos"$/],
+    ['an unknown flavor', ['lab', '--flavor', 'real'], /^--flavor must be spec or palette, got "real"$/],
+    ['an unknown dialect', ['lab', '--dialect', 'x'], /^--dialect must be spec or palette, got "x"$/],
+    ['a size in words', ['lab', '--vms', 'many'], /^--vms takes a whole number$/],
+    ['a negative size', ['lab', '--nodes', '-3'], /--nodes/],
+    ['a size of zero', ['lab', '--pods', '0'], /^--pods must be above 0$/],
+    ['a speed in words', ['lab', '--speed', 'fast'], /^--speed takes a number such as 60$/],
+    ['a speed of zero', ['lab', '--speed', '0'], /^--speed must be between 0 and 100000$/],
+    ['a speed beyond the limit', ['lab', '--speed', '100001'], /^--speed must be between 0 and 100000$/],
+  ])('%s', (_what, argv, message) => {
+    const err = refusal(argv);
+    expect(err.message).toMatch(message);
+    expect(err.code).toMatch(/^usage\./);
+  });
+
+  it('reports the first problem in the order the options are listed', () => {
+    expect(refusal(['lab', '--speed', 'fast', '--scenario', 'chaos']).message).toMatch(/^--scenario/);
+  });
+
+  it('points at the command’s help', () => {
+    expect(refusal(['lab', '--vms', 'x']).hint).toBe('See: upgrade-pilot lab --help');
+  });
+});
+
+describe('the values completion offers', () => {
+  it.each<[Parameters<typeof optionChoices>[0], readonly string[] | undefined]>([
+    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error']],
+    ['flavor', ['spec', 'palette']],
+    ['dialect', ['spec', 'palette']],
+    ['params', undefined],
+    ['speed', undefined],
+  ])('--%s', (name, expected) => {
+    expect(optionChoices(name)).toEqual(expected);
+  });
+});
