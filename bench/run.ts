@@ -113,16 +113,19 @@ async function section(name: string, fn: () => Promise<void>): Promise<void> {
   if (others !== undefined && others > 0.25) say(`WARNING: other work took ${((others / cpus().length) * 100).toFixed(0)}% of the machine during "${name}": its times are inflated; rerun on an idle machine.`);
 }
 
-/** Verify and the bare baseline alternate run by run, so a change of load hits both alike. */
-async function verifyAndBare(b: VerifyBench, runs: number): Promise<{ verify: VerifySample[]; bare: Sample[] }> {
+/** Verify, the bare baseline and the proxy floor alternate run by run, so a change of load hits them alike. */
+async function verifyAndBare(b: VerifyBench, runs: number): Promise<{ verify: VerifySample[]; bare: Sample[]; floor: Sample[] }> {
   await b.bare(); // warm-up
+  await b.proxyFloor();
   const verify: VerifySample[] = [];
   const bare: Sample[] = [];
+  const floor: Sample[] = [];
   for (let i = 0; i < runs; i++) {
     verify.push(await b.verify());
     bare.push(await b.bare());
+    floor.push(await b.proxyFloor());
   }
-  return { verify, bare };
+  return { verify, bare, floor };
 }
 
 function machine() {
@@ -158,8 +161,10 @@ async function verificationAtScale(): Promise<void> {
   const learnt = await b.learnPaths();
   const versions = b.kubectlVersions();
   say(`kubectl against the lab: client ${versions.client}, server ${versions.server}`);
-  say(`verify made ${learnt.calls} kubectl calls (all \`get --raw\`), the same API paths the baseline fetches, plus one profile API read; overall ${learnt.sample.overall}`);
-  const { verify, bare } = await verifyAndBare(b, verifyRuns);
+  say(
+    `verify reads ${learnt.calls} API paths (learnt from a run with its read proxy off: ${learnt.calls} \`kubectl get --raw\` calls, the paths the bare baseline fetches) plus one profile API read; as measured it starts ${learnt.processes} kubectl process${learnt.processes === 1 ? '' : 'es'} (one \`kubectl proxy\` for its reads); overall ${learnt.sample.overall}`,
+  );
+  const { verify, bare, floor } = await verifyAndBare(b, verifyRuns);
   b.warmDiscovery();
   const jsonRuns = quick ? 1 : 3;
   const json: Sample[] = [];
@@ -172,6 +177,7 @@ async function verificationAtScale(): Promise<void> {
 
   const v = wall(verify);
   const a = wall(bare);
+  const f = wall(floor);
   const j = wall(json);
   const l = wall(loop);
   const vOwn = kb(verify, (x) => x.ownPeakKb);
@@ -180,12 +186,14 @@ async function verificationAtScale(): Promise<void> {
   const rows = [
     ['upgrade-pilot verify', range(v), `${memRange(vOwn)} (node)${vOwn && vTree && vTree.max > vOwn.max ? ` · ${memRange(vTree)} (largest)` : ''}`, '1×', String(verify.length)],
     ['(a) bare: parallel get --raw', range(a), memRange(kb(bare, (x) => x.peakKb)), ratio(a.median, v.median), String(bare.length)],
+    ["(a') floor: one kubectl proxy + curl", range(f), memRange(kb(floor, (x) => x.peakKb)), ratio(f.median, v.median), String(floor.length)],
     ['(b) kubectl get -A -o json per kind', range(j), memRange(kb(json, (x) => x.peakKb)), ratio(j.median, v.median), String(json.length)],
     [`(c) per-VM loop, ${targets.length} VMs`, range(l), memRange(kb(loop, (x) => x.peakKb)), ratio(l.median, v.median), String(loop.length)],
     [`(c) scaled to ${large.sizes.vms} VMs (×${scale})`, range({ ...l, min: l.min * scale, median: l.median * scale, max: l.max * scale }), memRange(kb(loop, (x) => x.peakKb)), ratio(l.median * scale, v.median), '-'],
   ];
   for (const line of table(['what', 'wall min / median / max', 'peak RSS min / median / max', 'time vs verify (median)', 'runs'], rows)) say(line);
   say(`\nverify's own reported time (reads and checks, without process start): ${range(inner)}`);
+  say(`verify / its transport's floor (one kubectl proxy, the same reads with curl, nothing parsed): ${ratio(v.median, f.median)}; what is left above it is starting node and loading the tool, reading the params and runbook, parsing and checking`);
   say(`verify / bare baseline (median): ${ratio(v.median, a.median)} · -o json / verify: ${ratio(j.median, v.median)} · per-VM loop (scaled) / verify: ${ratio(l.median * scale, v.median)}`);
   say(`the same data without upgrade-pilot: -o json / bare: ${ratio(j.median, a.median)} · per-VM loop (scaled) / bare: ${ratio(l.median * scale, a.median)}`);
   if (vOwn && vTree) say(`verify's largest process is ${vTree.max > vOwn.max ? 'a kubectl it starts' : 'the node process itself'} (peak RSS of the node process ${memRange(vOwn)})`);
@@ -202,14 +210,17 @@ async function verificationAtScale(): Promise<void> {
     lab: large.sizes,
     kubectl: versions,
     kubectlCalls: learnt.calls,
+    kubectlProcesses: learnt.processes,
     apiPaths: b.rawPaths,
     overall: learnt.sample.overall,
     verify: { wallMs: statsJson(v), nodePeakKb: statsJson(vOwn), largestPeakKb: statsJson(vTree), innerMs: statsJson(inner), samples: verify, profile: verifyProfile },
     bare: { wallMs: statsJson(a), peakKb: statsJson(kb(bare, (x) => x.peakKb)), samples: bare },
+    proxyFloor: { wallMs: statsJson(f), peakKb: statsJson(kb(floor, (x) => x.peakKb)), samples: floor },
     json: { kinds: b.jsonKinds(), wallMs: statsJson(j), peakKb: statsJson(jsonPeak), samples: json },
     loop: { vms: targets.length, scaledTo: large.sizes.vms, wallMs: statsJson(l), scaledMedianMs: round(l.median * scale), peakKb: statsJson(kb(loop, (x) => x.peakKb)), samples: loop },
     ratios: {
       verifyOverBare: round((v.median / a.median) * 100) / 100,
+      verifyOverProxyFloor: round((v.median / f.median) * 100) / 100,
       jsonOverVerify: round(j.median / v.median),
       loopScaledOverVerify: round((l.median * scale) / v.median),
       jsonOverBare: round(j.median / a.median),

@@ -15,7 +15,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LabProcess } from './lab-process.js';
 import { measure, type Measured } from './measure.js';
@@ -103,12 +103,12 @@ export class VerifyBench {
     return file;
   }
 
-  private verifyArgs(): string[] {
-    return ['--import', pathToFileURL(this.env.hook).href, this.env.cli, 'verify', '--params', this.lab.json.params, '--json'];
+  private verifyArgs(extra: string[] = []): string[] {
+    return ['--import', pathToFileURL(this.env.hook).href, this.env.cli, 'verify', '--params', this.lab.json.params, '--json', ...extra];
   }
 
-  private async runVerify(extraEnv: NodeJS.ProcessEnv = {}): Promise<VerifySample> {
-    const m = await measure(process.execPath, this.verifyArgs(), { env: { UPGRADE_PILOT_API_KEY: this.lab.json.apiKey, ...extraEnv }, ownRss: true, timeoutMs: 300_000 });
+  private async runVerify(extraEnv: NodeJS.ProcessEnv = {}, extraArgs: string[] = []): Promise<VerifySample> {
+    const m = await measure(process.execPath, this.verifyArgs(extraArgs), { env: { UPGRADE_PILOT_API_KEY: this.lab.json.apiKey, ...extraEnv }, ownRss: true, timeoutMs: 300_000 });
     if (m.code !== 0 && m.code !== 1) fail('upgrade-pilot verify', m);
     let innerMs: number | undefined;
     let overall: string | undefined;
@@ -122,23 +122,37 @@ export class VerifyBench {
     return { ...sample(m), innerMs, overall };
   }
 
-  /** The warm-up run: verify through a kubectl wrapper that logs its calls, to learn the API paths. */
-  async learnPaths(): Promise<{ calls: number; sample: VerifySample }> {
-    const wrapDir = join(this.dir, 'wrap');
+  /** Runs verify with a kubectl first on the PATH that logs each call; the calls, split into arguments. */
+  private async logKubectlCalls(name: string, extraArgs: string[] = []): Promise<{ calls: string[][]; sample: VerifySample }> {
+    const wrapDir = join(this.dir, name);
     mkdirSync(wrapDir);
     const log = join(wrapDir, 'calls.log');
     writeFileSync(log, '');
     writeFileSync(join(wrapDir, 'kubectl'), `#!/bin/sh\nfor a in "$@"; do printf '%s\\t' "$a"; done >> ${q(log)}\necho >> ${q(log)}\nexec ${q(this.kubectl)} "$@"\n`);
     chmodSync(join(wrapDir, 'kubectl'), 0o755);
-    const s = await this.runVerify({ PATH: `${wrapDir}${delimiter}${process.env.PATH ?? ''}` });
-    const calls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-    this.rawPaths = calls.map((line) => {
-      const args = line.split('\t');
+    const s = await this.runVerify({ PATH: `${wrapDir}${delimiter}${process.env.PATH ?? ''}` }, extraArgs);
+    const calls = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => line.split('\t').filter(Boolean));
+    return { calls, sample: s };
+  }
+
+  /**
+   * The warm-up runs. Verify reads through one `kubectl proxy`, so its API paths are learnt from a
+   * run with the proxy turned off (a copy of the bundled runbook with `kubectlReadProxy: false`):
+   * one `kubectl get --raw` per path. A second run, as measured, counts its kubectl processes.
+   */
+  async learnPaths(): Promise<{ calls: number; processes: number; sample: VerifySample }> {
+    const bundled = join(dirname(this.env.cli), 'runbooks', 'vmo-upgrade.yaml');
+    const noProxy = join(this.dir, 'runbook-no-proxy.yaml');
+    writeFileSync(noProxy, readFileSync(bundled, 'utf8').replace(/^settings:\n/m, 'settings:\n  kubectlReadProxy: false\n'));
+    const learnt = await this.logKubectlCalls('wrap-no-proxy', ['--runbook', noProxy]);
+    this.rawPaths = learnt.calls.map((args) => {
       const at = args.indexOf('--raw');
-      if (args[at - 1] !== 'get' || at < 0 || !args[at + 1]) throw new Error(`verify made a kubectl call that is not \`get --raw\`: ${line}`);
+      if (args[at - 1] !== 'get' || at < 0 || !args[at + 1]) throw new Error(`verify made a kubectl call that is not \`get --raw\`: ${args.join(' ')}`);
       return args[at + 1]!;
     });
-    return { calls: calls.length, sample: s };
+    const measured = await this.logKubectlCalls('wrap');
+    if (!measured.calls.some((args) => args.includes('proxy'))) throw new Error(`verify did not read through a kubectl proxy: ${measured.calls.map((a) => a.join(' ')).join('; ')}`);
+    return { calls: learnt.calls.length, processes: measured.calls.length, sample: measured.sample };
   }
 
   verify(): Promise<VerifySample> {
@@ -165,6 +179,31 @@ export class VerifyBench {
     const script = this.parallelScript('bare.sh', [...this.rawPaths.map((p) => `${q(this.kubectl)} ${this.flags()} get --raw ${q(p)}`), this.curl()]);
     const m = await measure('sh', [script], { timeoutMs: 300_000 });
     if (m.code !== 0) fail('the bare baseline', m);
+    return sample(m);
+  }
+
+  /**
+   * (a') The floor of verify's own transport: one `kubectl proxy` on a Unix socket and the same
+   * reads with curl, in parallel, as verify asks for them (VM instances as the server's table with
+   * each object's metadata); nothing parsed. Includes the proxy's start, as verify's run does.
+   */
+  async proxyFloor(): Promise<Sample> {
+    if (!this.rawPaths.length) throw new Error('learnPaths() first');
+    const sock = join(this.dir, 'floor.sock');
+    const table = 'Accept: application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+    const reads = this.rawPaths.map((p) =>
+      /\/virtualmachineinstances$/.test(p)
+        ? `curl -sf -o /dev/null --unix-socket ${q(sock)} -H ${q(table)} ${q(`http://localhost${p}?includeObject=Metadata`)}`
+        : `curl -sf -o /dev/null --unix-socket ${q(sock)} ${q(`http://localhost${p}`)}`,
+    );
+    const file = join(this.dir, 'proxy-floor.sh');
+    writeFileSync(
+      file,
+      `#!/bin/sh\nrm -f ${q(sock)}\n${q(this.kubectl)} ${this.flags()} proxy --unix-socket=${q(sock)} > /dev/null & k=$!\nwhile [ ! -S ${q(sock)} ]; do sleep 0.005; done\n` +
+        `${[...reads, this.curl()].map((l, i) => `${l} & p${i}=$!`).join('\n')}\ns=0\nfor p in ${[...reads, this.curl()].map((_, i) => `$p${i}`).join(' ')}; do wait $p || s=1; done\nkill $k\nexit $s\n`,
+    );
+    const m = await measure('sh', [file], { timeoutMs: 300_000 });
+    if (m.code !== 0) fail('the proxy floor', m);
     return sample(m);
   }
 

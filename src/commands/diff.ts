@@ -31,6 +31,7 @@ export async function runDiffCommand(options: CliOptions, io: RunIO, registry: S
   try {
     const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
     const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
+    scratch.onDispose(() => kube.kubectl.close());
     const plan = await computePlan({ site: params, palette, kube, signal: new AbortController().signal });
     const cluster = params.cluster.name ?? params.cluster.uid;
     if (plan.status !== 'planned') {

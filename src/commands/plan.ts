@@ -30,6 +30,7 @@ export async function runPlanCommand(options: CliOptions, io: RunIO, registry: S
   try {
     const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
     const kube = buildKube({ runbook: { settings }, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
+    scratch.onDispose(() => kube.kubectl.close());
     const plan = await computePlan({ site: params, palette, kube, signal: controller.signal });
     const cluster = params.cluster.name ?? params.cluster.uid;
     const out = (s: string) => io.stdout.write(`${safeOut(redactor.text(s), options.json)}\n`);

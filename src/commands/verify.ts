@@ -35,6 +35,7 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
   try {
     const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
     const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
+    scratch.onDispose(() => kube.kubectl.close());
     const started = Date.now();
     // What the target deploys does not depend on the cluster: read beside it, not after it.
     const components = targetComponents(params, palette);

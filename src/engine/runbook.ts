@@ -53,6 +53,11 @@ export const RunbookSchema = z.strictObject({
       /** How many checks or list calls run at once. */
       concurrency: z.number().int().min(1).max(32).default(6),
       /**
+       * Reads go through one `kubectl proxy` of the run (a Unix socket in its private folder, GET
+       * only) instead of one `kubectl get --raw` process each. false: one process per read.
+       */
+      kubectlReadProxy: z.boolean().default(true),
+      /**
        * How long a gate is on screen before a key counts: a key typed just before it appeared (meant
        * for what was there before) must not answer it. 0 turns the guard off (tests).
        */

@@ -46,7 +46,7 @@ export const DRAIN_MS = 1_000;
 /** Process groups still running, ended if this process exits first (normally or by an error). */
 const live = new Set<number>();
 let exitHookInstalled = false;
-function trackGroup(pgid: number): void {
+export function trackGroup(pgid: number): void {
   live.add(pgid);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
@@ -55,8 +55,13 @@ function trackGroup(pgid: number): void {
   });
 }
 
+/** No longer ends the group at exit (it ended). */
+export function untrackGroup(pgid: number): void {
+  live.delete(pgid);
+}
+
 /** Signals a whole group; false when it no longer exists. */
-function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   try {
     process.kill(-pgid, signal);
     return true;

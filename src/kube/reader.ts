@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { KubeError } from './errors.js';
 import { parseKubeJson } from './parse-json.js';
 import { sanitizeText } from '../text/sanitize.js';
-import type { Kubectl, RawListOptions } from './kubectl.js';
+import type { Kubectl, KubeTable, RawListOptions } from './kubectl.js';
 import {
   CdiSchema,
   EventSchema,
@@ -61,6 +61,26 @@ function shapeError(path: string, error: z.ZodError, prefix: string, item: unkno
   });
 }
 
+/**
+ * VM instances from the server's table: the metadata of each row's object and KubeVirt's `Phase`
+ * column (`.status.phase`), all that verification reads of them. A table without that column or
+ * without the objects (another KubeVirt, `includeObject` not honoured) gives undefined: the list is
+ * read whole instead. Each item is then checked by VmiPhaseSchema as a listed one would be.
+ */
+export function vmiPhasesFromTable(table: KubeTable): unknown[] | undefined {
+  const phase = table.columnDefinitions.findIndex((c) => c.name === 'Phase');
+  if (phase < 0) return undefined;
+  const out: unknown[] = new Array(table.rows.length);
+  for (let i = 0; i < table.rows.length; i++) {
+    const row = table.rows[i]!;
+    const metadata = row.object?.metadata;
+    if (metadata === undefined || !Array.isArray(row.cells)) return undefined;
+    const cell: unknown = row.cells[phase];
+    out[i] = { metadata, status: typeof cell === 'string' && cell !== '' ? { phase: cell } : {} };
+  }
+  return out;
+}
+
 const nsPath = (base: string, resource: string, namespace?: string) => (namespace ? `${base}/namespaces/${namespace}/${resource}` : `${base}/${resource}`);
 
 export class ClusterReader {
@@ -69,7 +89,7 @@ export class ClusterReader {
     private readonly signal?: AbortSignal,
   ) {}
 
-  private async list<S extends z.ZodType>(schema: S, path: string, action: string, opts: RawListOptions = {}): Promise<z.output<S>[]> {
+  private async list<S extends z.ZodType>(schema: S, path: string, action: string, opts: RawListOptions & { fromTable?: (table: KubeTable) => unknown[] | undefined } = {}): Promise<z.output<S>[]> {
     const items = await this.kubectl.listRaw(path, { ...opts, action, ...(this.signal ? { signal: this.signal } : {}) });
     return parseAll(schema, items, path);
   }
@@ -134,7 +154,7 @@ export class ClusterReader {
 
   /** Every VM instance with only its name, labels and phase checked and kept (verification). */
   vmiPhases(opts: RawListOptions = {}): Promise<VmiPhase[]> {
-    return this.list(VmiPhaseSchema, `${kubevirt}/virtualmachineinstances`, 'list VM instances', opts);
+    return this.list(VmiPhaseSchema, `${kubevirt}/virtualmachineinstances`, 'list VM instances', { ...opts, fromTable: vmiPhasesFromTable });
   }
 
   migrations(opts: RawListOptions = {}): Promise<Vmim[]> {

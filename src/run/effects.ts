@@ -62,6 +62,7 @@ export function buildKube(input: Pick<EffectsInput, 'kubeconfig' | 'context' | '
       cacheDir: input.cacheDir,
       concurrency: s.concurrency,
       maxOutputBytes: s.kubectlMaxOutput,
+      readProxy: s.kubectlReadProxy,
       redactor: input.redactor,
       ...(input.onKubectlCall ? { onCall: input.onKubectlCall } : {}),
     }),

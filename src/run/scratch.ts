@@ -12,8 +12,10 @@ import { processAlive } from '../session/lock.js';
 
 export interface Scratch {
   dir: string;
-  /** Removes the folder; never throws. */
+  /** Removes the folder (after what `onDispose` added); never throws. */
   dispose(): void;
+  /** Runs `fn` before the folder goes: whatever uses it (kubectl's read proxy and its socket) ends first. */
+  onDispose(fn: () => void): void;
 }
 
 /** Folders left by versions that did not name the pid: removed once a day old. */
@@ -61,5 +63,19 @@ export function cleanStaleScratch(kind: string, base = tmpdir(), now = Date.now(
 export function makeScratch(kind: string, base = tmpdir()): Scratch {
   cleanStaleScratch(kind, base);
   const dir = mkdtempSync(join(base, `upgrade-pilot-${kind}-${process.pid}-`));
-  return { dir, dispose: () => void removeQuietly(dir) };
+  const before: Array<() => void> = [];
+  return {
+    dir,
+    onDispose: (fn) => void before.push(fn),
+    dispose: () => {
+      for (const fn of before.splice(0)) {
+        try {
+          fn();
+        } catch {
+          // the folder goes anyway
+        }
+      }
+      removeQuietly(dir);
+    },
+  };
 }

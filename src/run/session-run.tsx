@@ -23,6 +23,7 @@ import { readApiKey } from './api-key.js';
 import { makeScratch } from './scratch.js';
 import { ConfirmQueue } from './confirm-queue.js';
 import { plainConfirm, tuiConfirm } from './confirm.js';
+import type { Kubectl } from '../kube/kubectl.js';
 import { buildEffects } from './effects.js';
 import { checkKeyDestinations, clockFor } from './lab-clock.js';
 import { createPlainPrinter } from './plain-printer.js';
@@ -196,6 +197,8 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       cacheDir,
       allowInsecureHttp: options['allow-insecure-http'],
     });
+    // Test doubles of the cluster have no runner to close.
+    scratch.onDispose(() => (effects.kube.kubectl as Partial<Kubectl> | undefined)?.close?.());
     const runner = new Runner({
       state: session.state,
       registry: req.registry,
