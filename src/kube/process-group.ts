@@ -7,7 +7,7 @@
  * drain. So every call ends within `timeoutMs + killGraceMs + drainMs`, whatever the child does.
  */
 import { spawn } from 'node:child_process';
-import { getMaxListeners, setMaxListeners } from 'node:events';
+import { allowSharing } from '../net/shared-signal.js';
 
 export interface GroupRunOptions {
   file: string;
@@ -133,9 +133,7 @@ export function runInGroup(opts: GroupRunOptions): Promise<GroupRunResult> {
       result.canceled = true;
       endGroup();
     };
-    // One run's signal is shared by every process and request in flight (up to the concurrency
-    // limit and more): many listeners on it are expected, not a leak worth a warning on stderr.
-    if (opts.signal && getMaxListeners(opts.signal) < 100) setMaxListeners(100, opts.signal);
+    allowSharing(opts.signal);
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
 

@@ -18,7 +18,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { trackGroup, untrackGroup, signalGroup } from './process-group.js';
+import { allowSharing } from '../net/shared-signal.js';
+import { signalGroup, trackGroup, untrackGroup } from './process-group.js';
 
 export interface ReadProxyOptions {
   /** The kubectl program. */
@@ -158,6 +159,7 @@ export class ReadProxy {
         done({ kind: 'canceled' });
         req.destroy();
       };
+      allowSharing(opts.signal);
       if (opts.signal?.aborted) onAbort();
       else opts.signal?.addEventListener('abort', onAbort, { once: true });
       req.end();

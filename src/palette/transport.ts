@@ -22,6 +22,7 @@ import { networkError, statusError, tooLargeError, type CallInfo } from './error
 import type { Limiter } from './rate-limit.js';
 import { backoffDelay, parseRetryAfter, transientNetworkCode, transientStatus, type RetryInfo, type RetryPolicy } from './retry.js';
 import { ErrorBodySchema, type ErrorBody } from './schemas.js';
+import { allowSharing } from '../net/shared-signal.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -134,6 +135,7 @@ export class Transport {
   }
 
   private async once(call: Call): Promise<Reply | Failure> {
+    allowSharing(call.signal);
     await this.opts.limiter?.acquire(call.path, call.signal);
     const { apiKey, projectUid, timeoutMs } = this.opts;
     const max = this.opts.maxResponseBytes ?? LIMITS.paletteResponse;
