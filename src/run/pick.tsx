@@ -8,6 +8,12 @@ import { ChoiceList, type Choice } from '../screens/ChoiceList.js';
 
 export async function pick<V>(io: { stdout: NodeJS.WriteStream; stdin: NodeJS.ReadStream }, title: string, choices: Array<Choice<V>>, opts: { lines?: string[]; initial?: number } = {}): Promise<V | undefined> {
   let answer: V | undefined;
+  // Erased while Ink still owns the frame: after unmount, clear() no longer reaches it, and the
+  // question stayed on screen above what came next (the lab's first frame).
+  const done = () => {
+    app.clear();
+    app.unmount();
+  };
   const app = render(
     <ChoiceList
       title={title}
@@ -16,13 +22,12 @@ export async function pick<V>(io: { stdout: NodeJS.WriteStream; stdin: NodeJS.Re
       initial={opts.initial ?? 0}
       onPick={(v) => {
         answer = v;
-        app.unmount();
+        done();
       }}
-      onCancel={() => app.unmount()}
+      onCancel={() => done()}
     />,
     { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false },
   );
   await app.waitUntilExit();
-  app.clear();
   return answer;
 }
