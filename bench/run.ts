@@ -9,6 +9,8 @@
  * `--quick` runs fewer repetitions and smaller sizes, to try the harness; its figures are not the
  * ones to publish.
  */
+// First: React is loaded below (section 4) and must be the production build, as the package ships it.
+import './production-env.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
