@@ -16,9 +16,9 @@
  *   always was (src/kube/errors.ts); a read that ran out of time is not: it is reported at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
-import { allowSharing } from '../net/shared-signal.js';
+import { boundedRequest, HttpFailure } from '../net/bounded-http.js';
 import { signalGroup, trackGroup, untrackGroup } from './process-group.js';
 
 export interface ReadProxyOptions {
@@ -119,51 +119,18 @@ export class ReadProxy {
     const started = Date.now();
     if (!(await this.start())) return this.startTimedOut ? { kind: 'timeout' } : { kind: 'fallback', reason: this.unusable ?? 'not started' };
     this.agent ??= new Agent({ keepAlive: true, maxSockets: this.opts.maxSockets });
-    const agent = this.agent;
     const left = opts.timeoutMs - (Date.now() - started);
     if (left <= 0) return { kind: 'timeout' };
-    return new Promise<ProxyAnswer>((resolve) => {
-      let settled = false;
-      const done = (answer: ProxyAnswer) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
-        resolve(answer);
-      };
-      const req = request({ socketPath: this.socketPath, path, method: 'GET', agent, headers: { host: 'localhost', accept: opts.accept ?? 'application/json' } }, (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          return done({ kind: 'fallback', reason: `HTTP ${res.statusCode}` });
-        }
-        const chunks: Buffer[] = [];
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-          if (bytes > opts.maxBytes) {
-            req.destroy();
-            return done({ kind: 'too-large' });
-          }
-          chunks.push(chunk);
-        });
-        res.on('end', () => done({ kind: 'ok', body: Buffer.concat(chunks, bytes) }));
-        res.on('error', (e) => done({ kind: 'fallback', reason: e.message }));
-        res.on('aborted', () => done({ kind: 'fallback', reason: 'the answer was cut off' }));
-      });
-      req.on('error', (e) => done({ kind: 'fallback', reason: e.message }));
-      const timer = setTimeout(() => {
-        done({ kind: 'timeout' });
-        req.destroy();
-      }, left);
-      const onAbort = () => {
-        done({ kind: 'canceled' });
-        req.destroy();
-      };
-      allowSharing(opts.signal);
-      if (opts.signal?.aborted) onAbort();
-      else opts.signal?.addEventListener('abort', onAbort, { once: true });
-      req.end();
-    });
+    try {
+      const res = await boundedRequest({ url: `http://localhost${path}`, socketPath: this.socketPath, agent: this.agent, headers: { accept: opts.accept ?? 'application/json' }, timeoutMs: left, maxBytes: opts.maxBytes, signal: opts.signal });
+      return res.status === 200 ? { kind: 'ok', body: res.body } : { kind: 'fallback', reason: `HTTP ${res.status}` };
+    } catch (err) {
+      if (!(err instanceof HttpFailure)) throw err;
+      if (err.kind === 'timeout') return { kind: 'timeout' };
+      if (err.kind === 'too-large') return { kind: 'too-large' };
+      if (err.kind === 'aborted') return { kind: 'canceled' };
+      return { kind: 'fallback', reason: err.detail };
+    }
   }
 
   /** Ends kubectl (and its group); reads after this go through `kubectl get --raw`. */

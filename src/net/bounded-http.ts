@@ -1,14 +1,15 @@
 /**
- * HTTP for everything outside the profile client (the lab clock today; webhooks tomorrow): one
- * exchange with a deadline on the whole of it (connect, send, headers, body: a server that drips
+ * HTTP for everything outside the profile client (the lab clock, kubectl's read proxy on its Unix
+ * socket): one exchange with a deadline on the whole of it (connect, send, headers, body: a server that drips
  * one byte a minute is cut off like one that never answers), a cap on the body read (an answer that
  * streams forever is aborted at the cap, so memory stays bounded), and no redirects followed (a
  * 3xx comes back as it is; whatever the request carries never goes to a host the caller did not name).
  * No decompression is asked for, so the cap counts the bytes that are really held.
  */
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { formatBytes } from '../io/limits.js';
+import { allowSharing } from './shared-signal.js';
 
 export interface BoundedRequestOptions {
   url: string | URL;
@@ -19,7 +20,11 @@ export interface BoundedRequestOptions {
   timeoutMs: number;
   /** Most body bytes read; more aborts the exchange. */
   maxBytes: number;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
+  /** A Unix socket to reach the URL's path through (kubectl's read proxy); the URL's host is the Host header. */
+  socketPath?: string;
+  /** Connections kept for the next exchange (the read proxy's). */
+  agent?: Agent;
 }
 
 export interface BoundedResponse {
@@ -65,7 +70,7 @@ export function boundedRequest(opts: BoundedRequestOptions): Promise<BoundedResp
     let settled = false;
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(opts.body));
-    const req = send(url, { method: opts.method ?? 'GET', headers });
+    const req = send(url, { method: opts.method ?? 'GET', headers, ...(opts.socketPath ? { socketPath: opts.socketPath } : {}), ...(opts.agent ? { agent: opts.agent } : {}) });
     const finish = (err: HttpFailure | undefined, value?: BoundedResponse) => {
       if (settled) return;
       settled = true;
@@ -78,6 +83,7 @@ export function boundedRequest(opts: BoundedRequestOptions): Promise<BoundedResp
     };
     const timer = setTimeout(() => finish(new HttpFailure('timeout', `no complete answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
     const onAbort = () => finish(new HttpFailure('aborted', 'stopped'));
+    allowSharing(opts.signal);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (err: NodeJS.ErrnoException) => finish(new HttpFailure('network', err.code ?? err.message)));
     req.on('response', (res) => {
