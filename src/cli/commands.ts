@@ -39,6 +39,8 @@ export const options = {
   vms: { name: 'vms', type: 'string', value: 'N', description: 'Lab `large` scenario: number of VMs (default 5000)' },
   nodes: { name: 'nodes', type: 'string', value: 'N', description: 'Lab `large` scenario: number of nodes (default 500)' },
   pods: { name: 'pods', type: 'string', value: 'N', description: 'Lab `large` scenario: number of pods (default 20000)' },
+  out: { name: 'out', type: 'string', value: 'FILE', description: 'The capture file to write (a new file; .gz: gzip-compressed JSON)' },
+  'max-size': { name: 'max-size', type: 'string', value: 'SIZE', description: "Cap on the capture's uncompressed size (default 256MiB, at most 500MiB); over it nothing is written" },
   help: { name: 'help', type: 'boolean', description: 'Show help' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -141,6 +143,20 @@ export const commands: CommandSpec[] = [
       "--flavor spec plays the spec's service (a publish reaches the cluster by itself).",
     ],
     options: ['scenario', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
+  },
+  {
+    name: 'capture',
+    usage: 'upgrade-pilot capture --params FILE --out FILE [options]',
+    summary: 'Write what upgrade-pilot reads from a site into one redacted file, to replay it offline (a support case)',
+    details: [
+      "Read-only. Runs the product's own reads (preflight, plan, diff, verify, diagnosis, a real Palette's cluster reads)",
+      'and records every answer: the Kubernetes objects, the pod log tails a diagnosis reads, the profile and cluster',
+      'documents, the pack registry defaults, with a manifest saying what each part is and how it was read.',
+      'Secrets are never read; environment values, cloud-init data, credential-looking annotations, arguments and pack',
+      'values, the API key and the cluster credentials are redacted. The file (0600) is written whole or not at all,',
+      'never over another file; over --max-size nothing is written (exit 2).',
+    ],
+    options: ['params', 'out', 'kubeconfig', 'context', 'api-key-file', 'allow-insecure-http', 'runbook', 'max-size', 'json', 'help'],
   },
   {
     name: 'completion',
