@@ -56,6 +56,8 @@ export interface CliOptions {
   out?: string;
   /** `capture`: the cap on the capture's uncompressed size, in bytes. */
   'max-size'?: number;
+  /** `lab`: a capture to serve instead of a scenario. */
+  replay?: string;
   help: boolean;
 }
 
@@ -171,6 +173,7 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
   pods: positiveInt,
   out: text,
   'max-size': captureSize,
+  replay: text,
   help: present,
 };
 

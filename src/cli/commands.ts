@@ -41,6 +41,7 @@ export const options = {
   pods: { name: 'pods', type: 'string', value: 'N', description: 'Lab `large` scenario: number of pods (default 20000)' },
   out: { name: 'out', type: 'string', value: 'FILE', description: 'The capture file to write (a new file; .gz: gzip-compressed JSON)' },
   'max-size': { name: 'max-size', type: 'string', value: 'SIZE', description: "Cap on the capture's uncompressed size (default 256MiB, at most 500MiB); over it nothing is written" },
+  replay: { name: 'replay', type: 'string', value: 'FILE', description: 'Serve a capture (see `capture`) as the lab: frozen and read-only, instead of a scenario' },
   help: { name: 'help', type: 'boolean', description: 'Show help' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -133,7 +134,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'lab',
-    usage: 'upgrade-pilot lab [--scenario NAME] [--serve] [--state-dir DIR] [--flavor spec|palette]',
+    usage: 'upgrade-pilot lab [--scenario NAME | --replay FILE] [--serve] [--state-dir DIR] [--flavor spec|palette]',
     summary: 'Start the embedded lab (a simulated Palette API and cluster) and run the runbook against it',
     details: [
       'Without --serve: starts the lab and opens the TUI on it (this is `npm start`).',
@@ -141,8 +142,12 @@ export const commands: CommandSpec[] = [
       'and runs until Ctrl+C; every command works against it with that params file.',
       '--flavor palette plays a real Palette (new versions by clone, applied to the cluster, node rebuilds approved);',
       "--flavor spec plays the spec's service (a publish reaches the cluster by itself).",
+      '--replay FILE serves a capture of a real site (see `capture`) instead: its objects, log tails and profile API',
+      'answers, frozen at the capture, with its clock. plan, diff, verify and rehearse run on it offline. It is',
+      'read-only: every change is refused (nothing is changed), so `start` against it stops at its first change;',
+      'without --serve the TUI rehearses on it. --scenario, --flavor, --speed and the sizes do not apply to a replay.',
     ],
-    options: ['scenario', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
+    options: ['scenario', 'replay', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
   },
   {
     name: 'capture',
@@ -154,7 +159,7 @@ export const commands: CommandSpec[] = [
       'documents, the pack registry defaults, with a manifest saying what each part is and how it was read.',
       'Secrets are never read; environment values, cloud-init data, credential-looking annotations, arguments and pack',
       'values, the API key and the cluster credentials are redacted. The file (0600) is written whole or not at all,',
-      'never over another file; over --max-size nothing is written (exit 2).',
+      'never over another file; over --max-size nothing is written (exit 2). Replay it with `lab --replay FILE`.',
     ],
     options: ['params', 'out', 'kubeconfig', 'context', 'api-key-file', 'allow-insecure-http', 'runbook', 'max-size', 'json', 'help'],
   },

@@ -23,6 +23,7 @@ export interface RunLabOptions {
 
 export async function runLab(invocation: Invocation, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: RunLabOptions = {}): Promise<ExitCode> {
   const { options } = invocation;
+  if (options.replay) return (await import('./lab-replay.js')).runReplayLab(invocation, io, registry, opts);
   const scenario = options.scenario ?? (await chooseScenario(invocation, io));
   const given = options['state-dir'];
   if (given) assertCanHoldFiles(given, "the lab's files");
@@ -93,7 +94,7 @@ async function chooseScenario(invocation: Invocation, io: RunIO): Promise<Scenar
 }
 
 /** Resolves on SIGINT or SIGTERM (or the abort signal), whichever comes first. */
-function untilStopped(signal?: AbortSignal): Promise<void> {
+export function untilStopped(signal?: AbortSignal): Promise<void> {
   return new Promise((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
