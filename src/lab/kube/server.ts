@@ -15,7 +15,7 @@ import { handleNonResource } from './discovery-handler.js';
 import { readBody, statusReply, writeReply, type Reply } from './http.js';
 import type { HandlerDeps } from './request.js';
 import { handleResource } from './resource-handler.js';
-import { parseRoute } from './routes.js';
+import { parseRoute, type Route } from './routes.js';
 import { KubeStatusException, pathNotFound, serverError, tooManyRequests, unauthorized } from './status.js';
 import type { ResourceStore } from './store.js';
 import type { KubeLabHooks } from './types.js';
@@ -37,6 +37,12 @@ export interface KubeApiServerOptions {
   tokenStyle?: TokenStyle;
   /** The clock the token's `iat`/`exp` are minted on (the lab's simulated clock). */
   tokenClock?: TokenClock;
+  /**
+   * API groups this cluster does not have installed (e.g. `k8s.cni.cncf.io` without Multus): left
+   * out of discovery, and every path in them answered as a real apiserver answers a path it does
+   * not serve (404, "the server could not find the requested resource").
+   */
+  absentGroups?: readonly string[];
 }
 
 export interface KubeApiServer {
@@ -59,6 +65,13 @@ export interface KubeApiServer {
 }
 
 const MUTATING = new Set(['PUT', 'POST', 'PATCH', 'DELETE']);
+
+/** The API group a route addresses, if any (`''` is the core group, never absent). */
+function groupOf(route: Route): string | undefined {
+  if (route.kind === 'apiGroup' || route.kind === 'resourceList') return route.group;
+  if (route.kind === 'resource') return route.target.group;
+  return undefined;
+}
 const DEFAULT_USER = 'system:serviceaccount:kube-system:upgrade-pilot';
 const NO_FAULT: FaultDecision = { kind: 'none', latencyMs: 0, ignorePut: false };
 
@@ -79,6 +92,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
   });
 
   const token = new BearerToken(options.tokenStyle, options.tokenClock);
+  const absent = new Set(options.absentGroups ?? []);
   const deps: HandlerDeps = { store: options.store, hooks: options.hooks ?? {} };
   const user = options.user ?? DEFAULT_USER;
   const sockets = new Set<Socket>();
@@ -123,8 +137,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
     if (!token.accepts(req.headers.authorization)) return { reply: statusReply(unauthorized()) };
 
     const route = parseRoute(url.pathname);
-    if (route.kind === 'unknown') return { reply: statusReply(pathNotFound()) };
-    if (route.kind !== 'resource') return { reply: handleNonResource(route, method, req.headers.accept, serverAddress) };
+    if (route.kind === 'unknown' || absent.has(groupOf(route) ?? '')) return { reply: statusReply(pathNotFound()) };
+    if (route.kind !== 'resource') return { reply: handleNonResource(route, method, req.headers.accept, serverAddress, absent) };
 
     const target = route.target;
     const refusal = forbiddenBy(options.forbid ?? [], user, method, target, url.searchParams.get('watch') === 'true');
