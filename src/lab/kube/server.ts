@@ -16,6 +16,7 @@ import { readBody, statusReply, writeReply, type Reply } from './http.js';
 import type { HandlerDeps } from './request.js';
 import { handleResource } from './resource-handler.js';
 import { parseRoute, type Route } from './routes.js';
+import { checkServerPath, gatewayNotFound, underServerPath } from './server-path.js';
 import { KubeStatusException, pathNotFound, serverError, tooManyRequests, unauthorized } from './status.js';
 import type { ResourceStore } from './store.js';
 import type { KubeLabHooks } from './types.js';
@@ -43,11 +44,19 @@ export interface KubeApiServerOptions {
    * not serve (404, "the server could not find the requested resource").
    */
   absentGroups?: readonly string[];
+  /**
+   * Serve the API only under this path, as a gateway does (Rancher: `/k8s/clusters/c-abc`). The
+   * kubeconfig's server URL then carries it; a request outside it gets the gateway's answer, a 404
+   * (lab-server-path.ts), and is recorded in the audit log so a test can prove none was made.
+   */
+  serverPath?: string;
 }
 
 export interface KubeApiServer {
-  /** `https://127.0.0.1:<port>` */
+  /** What a kubeconfig names: `https://127.0.0.1:<port>`, followed by the server path if there is one. */
   readonly url: string;
+  /** `https://127.0.0.1:<port>`, without the server path. */
+  readonly origin: string;
   /** The server's certificate, which is also the CA a kubeconfig trusts. */
   readonly caPem: string;
   /** The bearer token currently accepted. */
@@ -91,6 +100,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
     dns: [...new Set(['localhost', ...(hostIsIp ? [] : [host])])],
   });
 
+  const serverPath = options.serverPath === undefined ? undefined : checkServerPath(options.serverPath);
   const token = new BearerToken(options.tokenStyle, options.tokenClock);
   const absent = new Set(options.absentGroups ?? []);
   const deps: HandlerDeps = { store: options.store, hooks: options.hooks ?? {} };
@@ -123,8 +133,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
       pendingDelays.add(done);
     });
 
-  const record = (method: string, path: string, status: number, body: Buffer | undefined, effect: AuditEntry['effect'], note?: string): void => {
-    if (!options.audit || !MUTATING.has(method)) return;
+  const record = (method: string, path: string, status: number, body: Buffer | undefined, effect: AuditEntry['effect'], note?: string, always = false): void => {
+    if (!options.audit || (!MUTATING.has(method) && !always)) return;
     const bodyDigest = digest(body);
     options.audit.record({ api: 'kube', method, path, status, effect, ...(bodyDigest ? { bodyDigest } : {}), ...(note ? { note } : {}) });
   };
@@ -154,6 +164,16 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
     requests += 1;
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'https://lab.invalid');
+    if (serverPath) {
+      const inside = underServerPath(url.pathname, serverPath);
+      if (inside === undefined) {
+        // The gateway answers, not the cluster: recorded, reads included, so a test can prove none came here.
+        record(method, url.pathname, 404, undefined, 'rejected', `outside the server path ${serverPath}`, true);
+        await writeReply(res, gatewayNotFound());
+        return;
+      }
+      url.pathname = inside;
+    }
     if (hung) {
       record(method, url.pathname, 0, undefined, 'dropped', 'server hung');
       return;
@@ -203,7 +223,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
   serverAddress = `${urlHost}:${port}`;
 
   return {
-    url: `https://${serverAddress}`,
+    url: `https://${serverAddress}${serverPath ?? ''}`,
+    origin: `https://${serverAddress}`,
     caPem: certPem,
     get token() {
       return token.value;
