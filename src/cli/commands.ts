@@ -33,6 +33,12 @@ export const options = {
   'allow-insecure-http': { name: 'allow-insecure-http', type: 'boolean', description: 'Allow a plain http:// profile API on another host (the key then crosses the network unencrypted)' },
   scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error' },
   serve: { name: 'serve', type: 'boolean', description: 'Only serve the lab (write lab.json, run until Ctrl+C)' },
+  'server-path': {
+    name: 'server-path',
+    type: 'string',
+    value: 'PATH',
+    description: "Lab: serve the Kubernetes API only under PATH, as a gateway such as Rancher does (e.g. /k8s/clusters/c-lab); the kubeconfig's server URL carries it",
+  },
   speed: { name: 'speed', type: 'string', value: 'N', description: 'Lab simulated-time speed-up (default 60)' },
   flavor: { name: 'flavor', type: 'string', value: 'spec|palette', description: "Lab profile API: the spec's service, or a real Palette (versions by clone, applied to the cluster); default palette in the TUI, spec with --serve" },
   dialect: { name: 'dialect', type: 'string', value: 'spec|palette', description: 'Old name of --flavor' },
@@ -134,7 +140,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'lab',
-    usage: 'upgrade-pilot lab [--scenario NAME | --replay FILE] [--serve] [--state-dir DIR] [--flavor spec|palette]',
+    usage: 'upgrade-pilot lab [--scenario NAME | --replay FILE] [--serve] [--state-dir DIR] [--flavor spec|palette] [--server-path PATH]',
     summary: 'Start the embedded lab (a simulated Palette API and cluster) and run the runbook against it',
     details: [
       'Without --serve: starts the lab and opens the TUI on it (this is `npm start`).',
@@ -146,8 +152,10 @@ export const commands: CommandSpec[] = [
       'answers, frozen at the capture, with its clock. plan, diff, verify and rehearse run on it offline. It is',
       'read-only: every change is refused (nothing is changed), so `start` against it stops at its first change;',
       'without --serve the TUI rehearses on it. --scenario, --flavor, --speed and the sizes do not apply to a replay.',
+      '--server-path /k8s/clusters/c-lab serves the Kubernetes API only under that path, as Rancher and other',
+      'gateways do; anything outside it gets the gateway\'s 404 and is recorded in the audit log.',
     ],
-    options: ['scenario', 'replay', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
+    options: ['scenario', 'replay', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'server-path', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
   },
   {
     name: 'capture',
