@@ -149,6 +149,11 @@ export class CaptureRecorder {
   /** A read that failed: a missing object or a collection the cluster does not serve is what the replay answers too. */
   kubeFailure(path: string, err: unknown): void {
     if (!(err instanceof KubeError) || (err.failure !== 'not-found' && err.failure !== 'missing-crd')) return;
+    // An API group's discovery document not found: the group is not installed (Multus on many clusters).
+    if (/^\/apis\/[^/?]+$/.test(path)) {
+      this.absences.set(path, { path, failure: err.failure });
+      return;
+    }
     const read = parseKubeRead(path);
     if (!read || read.subresource) return;
     this.absences.set(path.split('?')[0]!, { path: path.split('?')[0]!, failure: err.failure });

@@ -41,7 +41,7 @@ export async function runReplayLab(invocation: Invocation, io: RunIO, registry: 
   let replay: ReplayHandle | undefined;
   try {
     const { startReplay } = await import('../lab/replay/index.js');
-    replay = await startReplay({ file, stateDir });
+    replay = await startReplay({ file, stateDir, ...(options['server-path'] ? { serverPath: options['server-path'] } : {}) });
     for (const s of replay.served.skipped) io.stderr.write(sanitizeLines(`warning: not served: ${s}\n`));
     if (options.serve) {
       io.stdout.write(`${JSON.stringify(replay.labJson, null, 2)}\n`);

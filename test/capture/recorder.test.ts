@@ -44,11 +44,15 @@ describe('the capture recorder', () => {
     const r = recorder();
     r.kubeAnswer('/api/v1/namespaces/kubevirt/pods/virt-handler-x/log?tailLines=500&container=virt-handler', 'line 1\nline 2\n');
     r.kubeFailure('/apis/k8s.cni.cncf.io/v1/network-attachment-definitions', new KubeError('not-found', 'the server could not find the requested resource'));
+    r.kubeFailure('/apis/k8s.cni.cncf.io', new KubeError('not-found', 'the server could not find the requested resource'));
     r.kubeFailure('/api/v1/nodes', new KubeError('forbidden', 'nope'));
     r.kubeAnswer('/api/v1/namespaces/x/secrets', list([{ metadata: { name: 's' }, data: { password: 'aHVudGVy' } }]));
     const doc = built(r);
     expect(doc.kube.logs).toEqual([{ namespace: 'kubevirt', pod: 'virt-handler-x', container: 'virt-handler', tailLines: 500, text: 'line 1\nline 2\n' }]);
-    expect(doc.kube.absent).toEqual([{ path: '/apis/k8s.cni.cncf.io/v1/network-attachment-definitions', failure: 'not-found' }]);
+    expect(doc.kube.absent).toEqual([
+      { path: '/apis/k8s.cni.cncf.io/v1/network-attachment-definitions', failure: 'not-found' },
+      { path: '/apis/k8s.cni.cncf.io', failure: 'not-found' },
+    ]);
     expect(Object.keys(doc.kube.resources)).toEqual([]);
   });
 

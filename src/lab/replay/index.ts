@@ -25,7 +25,7 @@ import { labContext, labFilePaths, writeLabKubeconfig, writePrivate, type LabJso
 import { ProfileStore } from '../palette/store.js';
 import { startPaletteServer, type PaletteServer } from '../palette/server.js';
 import type { LabRouteHandler } from '../palette/types.js';
-import { replayLogs, seedReplayStore } from './kube.js';
+import { absentGroups, replayLogs, seedReplayStore } from './kube.js';
 import { loadCapture } from './load.js';
 import { replayRoutes } from './palette-routes.js';
 
@@ -34,6 +34,8 @@ export interface StartReplayOptions {
   file: string;
   /** Folder for lab.json, the kubeconfig, the params file, the values folder and the audit log (0700). */
   stateDir: string;
+  /** Serve the Kubernetes API only under this path, as a gateway does (`lab --server-path`). */
+  serverPath?: string;
 }
 
 /** lab.json of a replay: the lab's contract (URLs, key, uids, kubeconfig, params, audit), and what is replayed. */
@@ -113,7 +115,17 @@ export async function startReplay(opts: StartReplayOptions): Promise<ReplayHandl
   let kube: KubeApiServer | undefined;
   let palette: PaletteServer | undefined;
   try {
-    kube = await startKubeApiServer({ store, hooks: replayLogs(doc.kube.logs), audit, forbid: CHANGES.map((verb) => ({ verb, resource: '*' })), user: REPLAY_USER, tokenClock: { now, speed: () => 1 } });
+    kube = await startKubeApiServer({
+      store,
+      hooks: replayLogs(doc.kube.logs),
+      audit,
+      forbid: CHANGES.map((verb) => ({ verb, resource: '*' })),
+      user: REPLAY_USER,
+      tokenClock: { now, speed: () => 1 },
+      // A group the site did not have (Multus) is not there in the replay either: 404, as the site answered.
+      absentGroups: absentGroups(doc.kube.absent),
+      ...(opts.serverPath !== undefined ? { serverPath: opts.serverPath } : {}),
+    });
     const state: LabRouteHandler = () => ({
       status: 200,
       body: { scenario: 'replay', summary, file: opts.file, capturedAt: m.capturedAt, clusterTime: m.clusterTime, simTime: new Date(now()).toISOString(), cluster: m.cluster, flavor: m.palette.flavor, objects: seeded.counts, logs: doc.kube.logs.length, answers: doc.palette.answers.length, skipped: seeded.skipped },

@@ -3,7 +3,7 @@
  * get, logs: src/lab/kube) over a store seeded with the captured objects, and the captured log
  * tails. A collection the lab does not serve, or an object it refuses, is left out and said.
  */
-import type { CapturedLog, KubeCollection } from '../../capture/types.js';
+import type { CapturedAbsence, CapturedLog, KubeCollection } from '../../capture/types.js';
 import { apiVersionOf, findServedType } from '../kube/kinds.js';
 import type { ResourceStore } from '../kube/store.js';
 import type { KubeLabHooks, KubeObject } from '../kube/types.js';
@@ -44,4 +44,9 @@ export function seedReplayStore(store: ResourceStore, resources: Record<string, 
 export function replayLogs(logs: readonly CapturedLog[]): Required<Pick<KubeLabHooks, 'logs'>> {
   const byKey = new Map(logs.map((l) => [`${l.namespace}/${l.pod}/${l.container}`, l.text]));
   return { logs: (namespace, pod, { container }) => byKey.get(`${namespace}/${pod}/${container ?? ''}`) ?? byKey.get(`${namespace}/${pod}/`) ?? '' };
+}
+
+/** API groups the site did not have installed: their discovery document was not found when captured. */
+export function absentGroups(absent: readonly CapturedAbsence[]): string[] {
+  return absent.flatMap((a) => /^\/apis\/([^/?]+)$/.exec(a.path)?.[1] ?? []);
 }
