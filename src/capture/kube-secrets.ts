@@ -13,12 +13,22 @@ import { kubeconfigPaths, readContextUser } from '../kube/kubeconfig/index.js';
 import { baseDirOf } from '../kube/kubeconfig/read.js';
 import type { Redactor } from '../session/redact.js';
 
+/**
+ * A secret, and the form it takes inside JSON text (a `"` or `\\` in it is escaped there): the
+ * capture's text is redacted after it is serialized.
+ */
+export function addSecret(redactor: Redactor, secret: string): void {
+  redactor.add(secret);
+  const escaped = JSON.stringify(secret).slice(1, -1);
+  if (escaped !== secret) redactor.add(escaped);
+}
+
 export function registerKubeSecrets(redactor: Redactor, kubeconfig: string | undefined, context: string | undefined, env: NodeJS.ProcessEnv): void {
   const found = readContextUser(kubeconfigPaths(kubeconfig, env, homedir()), context);
   if (!found.ok) return;
   const user = found.value.user as Record<string, unknown> & typeof found.value.user;
   const add = (v: unknown) => {
-    if (typeof v === 'string' && v.trim() !== '') redactor.add(v.trim());
+    if (typeof v === 'string' && v.trim() !== '') addSecret(redactor, v.trim());
   };
   add(user.token);
   add(user['client-key-data']);

@@ -10,7 +10,7 @@ import { KubeError } from '../kube/errors.js';
 import type { Redactor } from '../session/redact.js';
 import { parseKubeRead, resourceKey, type KubeRead } from './kube-path.js';
 import { RawJson } from './layered-json.js';
-import { stripKubeObject } from './redact-kube.js';
+import { stripKubeObjectInPlace } from './redact-kube.js';
 import { redactValuesText } from './redact-values.js';
 import type { CapturedAbsence, CapturedLog, PartRecord } from './types.js';
 
@@ -239,7 +239,9 @@ export class CaptureRecorder {
     if (typeof meta?.name !== 'string') return;
     const key = typeof meta.namespace === 'string' && meta.namespace !== '' ? `${meta.namespace}/${meta.name}` : meta.name;
     const stripped: string[] = [];
-    const json = JSON.stringify(this.opts.redactor.value(stripKubeObject(item, coll.resource, (t) => stripped.push(t))));
+    // The item was parsed here from the answer's text, for the capture alone: stripped in place, then
+    // every known secret blanked in its JSON (the redactor's field names were blanked by the strip).
+    const json = this.opts.redactor.text(JSON.stringify(stripKubeObjectInPlace(item, coll.resource, (t) => stripped.push(t))));
     const old = coll.objects.get(key);
     coll.objects.set(key, { json, stripped });
     this.grow(json.length - (old?.json.length ?? 0));

@@ -8,10 +8,12 @@
  * - container environment values (`env[].value`; `valueFrom` references stay: they name, not hold);
  * - cloud-init user and network data of VMs (passwords, SSH keys);
  * - command-line arguments such as `--token=...`, `--password=...`;
+ * - string fields the redactor blanks by name (`token`, `password`, ...);
  * and for size: `metadata.managedFields` and a node's `status.images` (read by nothing here).
- * Pure: returns a stripped deep copy and tells `tally` what it removed.
+ * `stripKubeObject` returns a stripped deep copy; the recorder strips the copy it parsed itself, in
+ * place (a list of 5,000 VMs is not copied twice more). Both tell `tally` what they removed.
  */
-import { REDACTED } from '../session/redact.js';
+import { REDACTED, secretField } from '../session/redact.js';
 
 export type Tally = (what: string) => void;
 
@@ -28,6 +30,7 @@ export const TALLY = {
   annotation: 'annotations whose names say credential (value redacted)',
   env: 'container environment values (redacted; valueFrom references kept)',
   cloudInit: 'cloud-init user and network data of VMs (redacted)',
+  field: 'fields named token, password, secret, ... (redacted)',
   args: 'command-line arguments carrying a password, token or key (value redacted)',
   images: "nodes' status.images (removed: size; read by nothing here)",
 } as const;
@@ -70,6 +73,10 @@ function walk(value: unknown, tally: Tally, depth: number): void {
       o[key] = REDACTED;
       tally(TALLY.cloudInit);
       continue;
+    } else if (secretField.test(key) && typeof v === 'string' && v !== '') {
+      o[key] = REDACTED;
+      tally(TALLY.field);
+      continue;
     } else if ((key === 'args' || key === 'command') && Array.isArray(v)) {
       o[key] = v.map((arg) => {
         if (typeof arg !== 'string') return arg;
@@ -84,16 +91,20 @@ function walk(value: unknown, tally: Tally, depth: number): void {
   }
 }
 
-/** A stripped deep copy of one object of `resource` (the plural: `nodes`, `pods`). */
-export function stripKubeObject<T>(obj: T, resource: string, tally: Tally): T {
-  const copy = structuredClone(obj);
-  if (copy === null || typeof copy !== 'object') return copy;
-  const o = copy as Record<string, unknown>;
+/** Strips one object of `resource` (the plural: `nodes`, `pods`) in place: for an object no one else holds. */
+export function stripKubeObjectInPlace<T>(obj: T, resource: string, tally: Tally): T {
+  if (obj === null || typeof obj !== 'object') return obj;
+  const o = obj as Record<string, unknown>;
   if (o.metadata !== null && typeof o.metadata === 'object') stripMetadata(o.metadata as Record<string, unknown>, tally);
   if (resource === 'nodes' && o.status !== null && typeof o.status === 'object' && 'images' in (o.status as object)) {
     delete (o.status as Record<string, unknown>).images;
     tally(TALLY.images);
   }
   walk(o, tally, 0);
-  return copy;
+  return obj;
+}
+
+/** A stripped deep copy of one object of `resource`. */
+export function stripKubeObject<T>(obj: T, resource: string, tally: Tally): T {
+  return stripKubeObjectInPlace(structuredClone(obj), resource, tally);
 }

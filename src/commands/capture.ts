@@ -25,7 +25,7 @@ import { Redactor } from '../session/redact.js';
 import { safeOut, sanitizeLines } from '../text/sanitize.js';
 import { toolVersion } from '../version.js';
 import { assembleCapture } from '../capture/assemble.js';
-import { registerKubeSecrets } from '../capture/kube-secrets.js';
+import { addSecret, registerKubeSecrets } from '../capture/kube-secrets.js';
 import { layeredJson } from '../capture/layered-json.js';
 import { runPasses, type PassContext } from '../capture/passes.js';
 import { CaptureRecorder } from '../capture/recorder.js';
@@ -51,6 +51,7 @@ export async function runCaptureCommand(options: CliOptions, io: RunIO, registry
   const redactor = new Redactor();
   const key = readApiKey(options['api-key-file'], io.env, redactor);
   if (!key.key) throw new InputError('usage.api-key', '`capture` reads the profile API and needs its key.', { hint: 'Set UPGRADE_PILOT_API_KEY in the environment, or pass --api-key-file FILE.' });
+  addSecret(redactor, key.key);
   const { params, file: paramsFile } = loadParams(options.params);
   const { runbook } = loadRunbook(options.runbook ?? bundledRunbook(), params, registry);
   const kubeconfig = options.kubeconfig ?? params.cluster.kubeconfig;

@@ -54,6 +54,12 @@ describe('Kubernetes objects', () => {
     expect(strip({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', args, command: args }] } }).out.spec.containers[0]).toEqual({ name: 'c', args: expected, command: expected });
   });
 
+  it('blanks string fields the redactor knows by name, wherever they are', () => {
+    const { out, tallied } = strip({ metadata: { name: 'x' }, spec: { auth: { token: 'abc', password: '', secret: { name: 'ref' } } } }, 'storageclusters');
+    expect(out.spec.auth).toEqual({ token: '[REDACTED]', password: '', secret: { name: 'ref' } });
+    expect(tallied).toEqual([TALLY.field]);
+  });
+
   it("removes a node's image list only", () => {
     const node = { metadata: { name: 'n' }, status: { images: [{ names: ['x'] }], conditions: [{ type: 'Ready', status: 'True' }] } };
     expect(strip(node, 'nodes').out.status).toEqual({ conditions: [{ type: 'Ready', status: 'True' }] });
