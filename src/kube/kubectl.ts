@@ -246,7 +246,7 @@ export class Kubectl {
       if (tables) query.set('includeObject', 'Metadata');
       const qs = query.toString();
       const text = await this.getRaw(qs ? `${apiPath}?${qs}` : apiPath, opts.action, opts.signal, tables ? TABLE_OR_LIST : undefined);
-      const page = parseKubeJson<{ kind?: string; items?: T[]; rows?: unknown; metadata?: { continue?: string } }>(text, apiPath);
+      const page = parseKubeJson<{ kind?: string; items?: T[] | null; rows?: unknown; metadata?: { continue?: string | null } | null }>(text, apiPath);
       if (page.kind === 'Table' && tables) {
         const rows = Array.isArray(page.rows) && Array.isArray((page as Partial<KubeTable>).columnDefinitions) ? opts.fromTable!(page as unknown as KubeTable) : undefined;
         if (!rows) {
@@ -256,6 +256,8 @@ export class Kubectl {
         }
         for (const item of rows) items.push(item);
       } else {
+        // Go writes an empty list's nil slice as null: not set, no items (src/io/optional-field.ts).
+        if (page.items === null) page.items = [];
         if (!Array.isArray(page.items)) throw new KubeError('failed', `The cluster answered ${apiPath} without an items list.`, { kind: 'failed' });
         for (const item of page.items) items.push(item);
       }

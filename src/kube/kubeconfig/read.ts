@@ -9,24 +9,25 @@ import { LIMITS } from '../../io/limits.js';
 import { dirname } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { opt } from '../../io/optional-field.js';
 
 const UserSchema = z.looseObject({
-  'client-certificate-data': z.string().optional(),
-  'client-certificate': z.string().optional(),
-  token: z.string().optional(),
-  tokenFile: z.string().optional(),
-  username: z.string().optional(),
-  'auth-provider': z.looseObject({ name: z.string().optional(), config: z.record(z.string(), z.string()).optional() }).optional(),
-  exec: z.looseObject({ command: z.string().optional() }).optional(),
+  'client-certificate-data': opt(z.string()),
+  'client-certificate': opt(z.string()),
+  token: opt(z.string()),
+  tokenFile: opt(z.string()),
+  username: opt(z.string()),
+  'auth-provider': opt(z.looseObject({ name: opt(z.string()), config: opt(z.record(z.string(), z.string())) })),
+  exec: opt(z.looseObject({ command: opt(z.string()) })),
 });
 export type KubeUser = z.infer<typeof UserSchema>;
 
-const ContextSchema = z.looseObject({ cluster: z.string().optional(), user: z.string().optional() });
+const ContextSchema = z.looseObject({ cluster: opt(z.string()), user: opt(z.string()) });
 
-const FileSchema = z.looseObject({
-  'current-context': z.string().optional(),
-  contexts: z.array(z.looseObject({ name: z.string(), context: ContextSchema.nullish() })).nullish(),
-  users: z.array(z.looseObject({ name: z.string(), user: UserSchema.nullish() })).nullish(),
+export const KubeconfigFileSchema = z.looseObject({
+  'current-context': opt(z.string()),
+  contexts: opt(z.array(z.looseObject({ name: z.string(), context: opt(ContextSchema) }))),
+  users: opt(z.array(z.looseObject({ name: z.string(), user: opt(UserSchema) }))),
 });
 
 export interface ResolvedUser {
@@ -73,7 +74,7 @@ export function readContextUser(paths: string[], context: string | undefined, re
       problems.push(`${path}: not valid YAML (${sanitizeText((err as Error).message.split('\n')[0] ?? '', { max: 200 })})`);
       continue;
     }
-    const parsed = FileSchema.safeParse(doc ?? {});
+    const parsed = KubeconfigFileSchema.safeParse(doc ?? {});
     if (!parsed.success) {
       problems.push(`${path}: not a kubeconfig (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
       continue;
