@@ -3,6 +3,7 @@
  * and component versions, the snapshot's baseline, and the VMs the operator chose not to restart.
  * A rehearsal checks today's health, so it drops the target versions.
  */
+import { clockTimeOf } from '../../engine/clock.js';
 import type { StepContext } from '../../engine/context.js';
 import type { VerifyExpectations } from '../../kube/checks/types.js';
 import { latestPlan } from '../contracts.js';
@@ -13,6 +14,8 @@ export interface PlanExpectations {
 }
 export interface SnapshotBaseline {
   baseline?: { runningVmis: string[]; nads: string[] };
+  /** When the snapshot was taken, on the cluster's clock. */
+  takenAt?: string;
 }
 export interface RecoverOutstanding {
   outstanding?: string[];
@@ -25,6 +28,8 @@ export function sessionExpectations(ctx: StepContext<unknown>): VerifyExpectatio
   const exp: VerifyExpectations = {
     ...(snapshot?.baseline ? { baseline: snapshot.baseline } : {}),
     ...(outstanding.length ? { outstandingVms: outstanding } : {}),
+    since: sessionStart(ctx),
+    now: ctx.effects.clock.now(),
   };
   const target = plan?.expectations;
   if (!target) return exp;
@@ -33,4 +38,15 @@ export function sessionExpectations(ctx: StepContext<unknown>): VerifyExpectatio
     return { ...exp, ...(target.profiles ? { profiles: target.profiles.map((p) => ({ name: p.name })) } : {}) };
   }
   return { ...exp, ...target };
+}
+
+/**
+ * When this session began, on the cluster's clock: its first snapshot (what the cluster was before it
+ * changed anything), else its creation. Failures that ended before are the cluster's past.
+ */
+export function sessionStart(ctx: StepContext<unknown>): number {
+  const snapshot = ctx.outputsOfKind<SnapshotBaseline>('snapshot').at(0);
+  const taken = snapshot?.takenAt ? Date.parse(snapshot.takenAt) : NaN;
+  if (Number.isFinite(taken)) return taken;
+  return clockTimeOf(ctx.effects.clock, Date.parse(ctx.state().meta.createdAt));
 }
