@@ -3,10 +3,10 @@
  * and component versions, the snapshot's baseline, and the VMs the operator chose not to restart.
  * A rehearsal checks today's health, so it drops the target versions.
  */
-import { clockTimeOf } from '../../engine/clock.js';
 import type { StepContext } from '../../engine/context.js';
 import type { VerifyExpectations } from '../../kube/checks/types.js';
 import { latestPlan } from '../contracts.js';
+import { sessionStart } from '../session-start.js';
 
 /** The fields of other steps' outputs that verification reads (each step kind owns its full output type). */
 export interface PlanExpectations {
@@ -14,8 +14,6 @@ export interface PlanExpectations {
 }
 export interface SnapshotBaseline {
   baseline?: { runningVmis: string[]; nads: string[] };
-  /** When the snapshot was taken, on the cluster's clock. */
-  takenAt?: string;
 }
 export interface RecoverOutstanding {
   outstanding?: string[];
@@ -40,13 +38,3 @@ export function sessionExpectations(ctx: StepContext<unknown>): VerifyExpectatio
   return { ...exp, ...target };
 }
 
-/**
- * When this session began, on the cluster's clock: its first snapshot (what the cluster was before it
- * changed anything), else its creation. Failures that ended before are the cluster's past.
- */
-export function sessionStart(ctx: StepContext<unknown>): number {
-  const snapshot = ctx.outputsOfKind<SnapshotBaseline>('snapshot').at(0);
-  const taken = snapshot?.takenAt ? Date.parse(snapshot.takenAt) : NaN;
-  if (Number.isFinite(taken)) return taken;
-  return clockTimeOf(ctx.effects.clock, Date.parse(ctx.state().meta.createdAt));
-}
