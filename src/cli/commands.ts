@@ -32,7 +32,7 @@ export const options = {
   'state-dir': { name: 'state-dir', type: 'string', value: 'DIR', description: 'Where sessions are kept (default: $XDG_STATE_HOME/upgrade-pilot)' },
   'api-key-file': { name: 'api-key-file', type: 'string', value: 'FILE', description: 'File holding the profile API key (else $UPGRADE_PILOT_API_KEY); never pass the key itself' },
   'allow-insecure-http': { name: 'allow-insecure-http', type: 'boolean', description: 'Allow a plain http:// profile API on another host (the key then crosses the network unencrypted)' },
-  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error' },
+  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-multus' },
   serve: { name: 'serve', type: 'boolean', description: 'Only serve the lab (write lab.json, run until Ctrl+C)' },
   speed: { name: 'speed', type: 'string', value: 'N', description: 'Lab simulated-time speed-up (default 60)' },
   flavor: { name: 'flavor', type: 'string', value: 'spec|palette', description: "Lab profile API: the spec's service, or a real Palette (versions by clone, applied to the cluster); default palette in the TUI, spec with --serve" },
