@@ -9,6 +9,7 @@ import { commands, findCommand, options, type CommandSpec, type OptionName, type
 import { helpRequest } from './help-request.js';
 import { hoistKubectlFlags } from './kubectl-plugin.js';
 import { parseSince, SINCE_ACCEPTS, type SinceArg } from '../steps/verify/since.js';
+import { serverPathProblem } from '../lab/kube/server-path.js';
 
 export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-multus'] as const;
 
@@ -47,6 +48,7 @@ export interface CliOptions {
   'allow-insecure-http': boolean;
   scenario?: (typeof labScenarios)[number];
   serve: boolean;
+  'server-path'?: string;
   speed?: number;
   flavor?: (typeof flavors)[number];
   dialect?: (typeof flavors)[number];
@@ -158,6 +160,12 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
   'allow-insecure-http': present,
   scenario: oneOf(labScenarios),
   serve: present,
+  'server-path': (raw, f) => {
+    const value = text(raw, f);
+    const problem = value === undefined ? undefined : serverPathProblem(value);
+    if (problem) throw new OptionIssue(`--${f} ${problem}, got "${value}"`);
+    return value;
+  },
   speed,
   flavor: oneOf(flavors),
   dialect: oneOf(flavors),

@@ -19,6 +19,8 @@ import { classifyKubectlFailure, KubeError, outputTooLarge } from './errors.js';
 import { limiter } from './limit.js';
 import { parseKubeJson } from './parse-json.js';
 import { runInGroup } from './process-group.js';
+import type { KubeTarget } from './kubeconfig/target.js';
+import { withServerPath } from './raw-path.js';
 import { ReadProxy } from './read-proxy.js';
 
 export interface KubectlOptions {
@@ -44,6 +46,9 @@ export interface KubectlOptions {
    * `kubectl get --raw` process each; what the proxy does not answer with a 200 is read the old way.
    */
   readProxy?: boolean;
+  /** Where `$KUBECONFIG` and `~` come from when resolving the kubeconfig (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  home?: string;
 }
 
 export interface KubectlCall {
@@ -98,24 +103,54 @@ export class Kubectl {
   /** Bumped each time a call times out; calls queued before the bump fail at once. */
   private epoch = 0;
 
-  private readonly proxy: ReadProxy | undefined;
+  private proxy: ReadProxy | undefined;
+  private closed = false;
+  /** The kubeconfig's target, resolved once before the first kubectl runs (or why it cannot be). */
+  private resolved: { target: KubeTarget } | { error: KubeError } | undefined;
 
   constructor(private readonly opts: KubectlOptions) {
     this.limit = limiter(opts.concurrency);
-    this.proxy = opts.readProxy
-      ? new ReadProxy({
-          file: opts.kubectlPath ?? 'kubectl',
-          pinned: this.pinnedFlags(),
-          env: childEnv(opts.cacheDir),
-          dir: opts.cacheDir,
-          startTimeoutMs: Math.min(opts.requestTimeoutMs, opts.processTimeoutMs),
-          maxSockets: opts.concurrency,
-        })
-      : undefined;
+  }
+
+  /**
+   * Where kubectl will go (kubeconfig files, context, the server URL's path), checked before any
+   * kubectl runs: kubectl would read a FIFO or /dev/zero as its kubeconfig without end. The
+   * answer, or the error, is kept: every call of the run gets the same.
+   */
+  async target(): Promise<KubeTarget> {
+    if (!this.resolved) {
+      // Loaded when the first kubectl is about to run: YAML and zod stay off the way to the first frame.
+      const { resolveKubeTarget } = await import('./kubeconfig/target.js');
+      try {
+        this.resolved ??= { target: resolveKubeTarget({ kubeconfig: this.opts.kubeconfig, context: this.opts.context, ...(this.opts.env ? { env: this.opts.env } : {}), ...(this.opts.home ? { home: this.opts.home } : {}) }) };
+      } catch (err) {
+        if (!(err instanceof KubeError)) throw err;
+        this.resolved ??= { error: err };
+      }
+    }
+    if ('error' in this.resolved) throw this.resolved.error;
+    return this.resolved.target;
+  }
+
+  /** The read proxy, made on first use once the target is known (it appends the server URL's path). */
+  private async readProxy(): Promise<ReadProxy | undefined> {
+    if (!this.opts.readProxy || this.closed) return undefined;
+    const { serverPath } = await this.target();
+    this.proxy ??= new ReadProxy({
+      file: this.opts.kubectlPath ?? 'kubectl',
+      pinned: this.pinnedFlags(),
+      env: childEnv(this.opts.cacheDir),
+      dir: this.opts.cacheDir,
+      startTimeoutMs: Math.min(this.opts.requestTimeoutMs, this.opts.processTimeoutMs),
+      maxSockets: this.opts.concurrency,
+      appendServerPath: serverPath !== '',
+    });
+    return this.proxy;
   }
 
   /** Ends the read proxy, if one was started. Reads after this start kubectl processes. */
   close(): void {
+    this.closed = true;
     this.proxy?.close();
   }
 
@@ -150,10 +185,14 @@ export class Kubectl {
       program === 'kubectl'
         ? this.pinnedFlags()
         : [...(this.opts.kubeconfig ? ['--kubeconfig', this.opts.kubeconfig] : []), ...(this.opts.context ? ['--context', this.opts.context] : [])];
-    const argv = [...pinned, ...args];
     const timeoutMs = Math.min(this.opts.requestTimeoutMs, this.opts.processTimeoutMs);
     const context = { action: opts.action, kubeconfig: this.opts.kubeconfig, timeoutMs };
     const queuedAt = this.epoch;
+    // Before anything runs: the kubeconfig is readable and bounded, its context exists.
+    const { serverPath } = await this.target();
+    // Raw paths are sent as given: behind a gateway they need the server URL's path.
+    const sent = program === 'kubectl' ? withServerPath(args, serverPath) : args;
+    const argv = [...pinned, ...sent];
     return this.limit(async () => {
       if (queuedAt < this.epoch) throw classifyKubectlFailure('', context, { timedOut: true });
       this.calls++;
@@ -170,7 +209,7 @@ export class Kubectl {
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
       const ok = !result.timedOut && !result.canceled && !result.tooLarge && result.exitCode === 0;
-      this.opts.onCall?.({ program, args, ms: Date.now() - started, ok });
+      this.opts.onCall?.({ program, args: sent, ms: Date.now() - started, ok });
       // Bytes, decoded once: a list of 20,000 pods is tens of MB, and decoding it chunk by chunk
       // into a growing string cost more than the JSON parse that follows.
       if (ok) return decode(result.stdout);
@@ -190,8 +229,9 @@ export class Kubectl {
    * the answer may be either.
    */
   async getRaw(path: string, action: string, signal?: AbortSignal, accept?: string): Promise<string> {
-    if (this.proxy) {
-      const text = await this.viaProxy(path, action, signal, accept);
+    const proxy = await this.readProxy();
+    if (proxy) {
+      const text = await this.viaProxy(proxy, path, action, signal, accept);
       if (text !== undefined) return text;
     }
     return this.run(['get', '--raw', path], { action, ...(signal ? { signal } : {}) });
@@ -202,8 +242,7 @@ export class Kubectl {
    * read it as `kubectl get --raw` (whose failure says what is wrong in kubectl's own words). A
    * time-out is reported at once, as a process's would be: reading again would double the wait.
    */
-  private viaProxy(path: string, action: string, signal: AbortSignal | undefined, accept: string | undefined): Promise<string | undefined> {
-    const proxy = this.proxy!;
+  private viaProxy(proxy: ReadProxy, path: string, action: string, signal: AbortSignal | undefined, accept: string | undefined): Promise<string | undefined> {
     const timeoutMs = Math.min(this.opts.requestTimeoutMs, this.opts.processTimeoutMs);
     const context = { action, kubeconfig: this.opts.kubeconfig, timeoutMs };
     const maxBytes = this.opts.maxOutputBytes ?? LIMITS.kubectlOutput;
@@ -236,7 +275,7 @@ export class Kubectl {
     const items: T[] = [];
     let token: string | undefined;
     // Ask for the table while the server gives one that `fromTable` can read; else the list.
-    let tables = opts.fromTable !== undefined && this.proxy !== undefined;
+    let tables = opts.fromTable !== undefined && this.opts.readProxy === true && !this.closed;
     for (;;) {
       const query = new URLSearchParams();
       if (opts.labelSelector) query.set('labelSelector', opts.labelSelector);

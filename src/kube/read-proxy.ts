@@ -33,6 +33,12 @@ export interface ReadProxyOptions {
   startTimeoutMs: number;
   /** Requests at once (the runner's concurrency). */
   maxSockets: number;
+  /**
+   * The kubeconfig's server URL has a path (a gateway's, `/k8s/clusters/c-abc`): kubectl proxy
+   * keeps it in front of every request only with `--append-server-path` (kubectl 1.21+,
+   * kubernetes/kubernetes#97350); without it every read would reach the gateway's root.
+   */
+  appendServerPath?: boolean;
 }
 
 /** What a read through the proxy gave. `fallback`: read it with `kubectl get --raw` instead. */
@@ -67,7 +73,13 @@ export class ReadProxy {
   /** Starts kubectl on first use; true once it serves. Concurrent callers share the start. */
   private start(): Promise<boolean> {
     this.ready ??= new Promise<boolean>((resolve) => {
-      const args = [...this.opts.pinned, 'proxy', `--unix-socket=${this.socketPath}`, '--reject-methods=^(POST|PUT|PATCH|DELETE|CONNECT|OPTIONS|TRACE)$'];
+      const args = [
+        ...this.opts.pinned,
+        'proxy',
+        `--unix-socket=${this.socketPath}`,
+        '--reject-methods=^(POST|PUT|PATCH|DELETE|CONNECT|OPTIONS|TRACE)$',
+        ...(this.opts.appendServerPath ? ['--append-server-path'] : []),
+      ];
       const child = spawn('sh', ['-c', WATCHDOG, 'upgrade-pilot-kubectl-proxy', this.opts.file, ...args], { detached: true, env: this.opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
       this.child = child;
       const pgid = child.pid;

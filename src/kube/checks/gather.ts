@@ -6,7 +6,7 @@
 import { PilotError } from '../../errors.js';
 import type { CheckSpec } from '../check-schema.js';
 import { isKubeError } from '../errors.js';
-import type { ClusterReader } from '../reader.js';
+import { OptionalList, type ClusterReader } from '../reader.js';
 import type { Pod } from '../schemas.js';
 import type { DeployedProfileView, Fetched, VerifyData } from './types.js';
 
@@ -22,7 +22,10 @@ const fatal = (err: unknown) =>
 async function fetched<T>(load: () => Promise<T>): Promise<Fetched<T>> {
   const start = Date.now();
   try {
-    return { ok: true, value: await load(), ms: Date.now() - start };
+    const value = await load();
+    // A list of an optional API group: its items, and the note when the group is not installed.
+    if (value instanceof OptionalList) return { ok: true, value: value.items as T, ms: Date.now() - start, ...(value.notInstalled ? { note: value.notInstalled } : {}) };
+    return { ok: true, value, ms: Date.now() - start };
   } catch (err) {
     if (fatal(err)) throw err;
     return { ok: false, reason: err instanceof Error ? err.message : String(err), ms: Date.now() - start };
