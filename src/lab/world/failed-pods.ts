@@ -10,6 +10,9 @@ import type { World } from './world.js';
 
 const day = 24 * 3_600_000;
 
+/** How many pods seedFailedPods adds: a scenario sized by its pod count (`large`) leaves room for them. */
+export const FAILED_POD_COUNT = 2;
+
 export function seedFailedPods(world: World): void {
   const { ctx } = world;
   const node = world.nodes.workers()[1]?.name ?? world.nodes.workers()[0]?.name;

@@ -9,7 +9,7 @@ import { labSite } from '../data/site.js';
 import { readClusterConfig } from './applied-config.js';
 import { namespaceObject } from './k8s-objects.js';
 import type { ScenarioSpec } from './scenarios/types.js';
-import { seedFailedPods } from './failed-pods.js';
+import { FAILED_POD_COUNT, seedFailedPods } from './failed-pods.js';
 import { skippedMinorOutcome } from './skip-minor.js';
 import type { World } from './world.js';
 
@@ -75,7 +75,7 @@ export function seedWorld(world: World, spec: ScenarioSpec): void {
       spec: { config: JSON.stringify({ cniVersion: '0.3.1', name: n.name, type: 'bridge', bridge: 'br0', vlan: n.vlan, macspoofchk: true, ipam: {} }) },
     });
   }
-  if (spec.totalPods !== undefined) addApplicationPods(world, spec.totalPods - spec.vms.filter((v) => v.runStrategy !== 'Halted').length);
+  if (spec.totalPods !== undefined) addApplicationPods(world, spec.totalPods - spec.vms.filter((v) => v.runStrategy !== 'Halted').length - FAILED_POD_COUNT);
 
   // A node that stopped reporting takes no new VMs
   until(seedSpanMs - 30 * day);
