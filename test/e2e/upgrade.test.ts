@@ -96,7 +96,8 @@ describe('end to end against `lab --serve`', () => {
     expect(second.code, second.stdout + second.stderr).toBe(0);
     const { data } = report(state);
     expect(data.outcome.status).toBe('done');
-    expect(data.verification?.results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
+    // Amber only for the cluster's past (pre-existing failed pods).
+    expect(data.verification?.results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'warn']);
     audit = await l.audit();
     const clones = applied(audit, 'POST');
     expect(clones).toHaveLength(4);
@@ -129,6 +130,8 @@ describe('end to end against `lab --serve`', () => {
       expect(first.stdout).toMatch(/Known issue: Launcher incompatible after a skipped minor \(3 of 3 symptom\(s\) found\)/);
       const second = await cli(['resume', '--state-dir', state, '--approve', 'cancel-migrations', '--approve-restart', 'ns-adv/win-sb-01', '--skip-restart', 'ns-packs/build-cache-01', ...notify], env);
       expect(second.code, second.stdout + second.stderr).toBe(3);
+      // The cancel of web-02's hanging migration did not take: KubeVirt's abort failed. Said so, never counted as cancelled.
+      expect(second.stdout).toMatch(/The cancel of 1 migration\(s\) failed: KubeVirt could not abort virtual-machines\/kubevirt-workload-update-\S+ \(abortStatus Failed\); they go on until their VM is restarted\./);
       // A resume asks a skipped VM again (the operator may have changed their mind): the skip is said again.
       const third = await cli(['resume', '--state-dir', state, '--approve', 'cancel-migrations', '--approve-all-restarts', '--skip-restart', 'ns-packs/build-cache-01', ...notify], env);
       // The skipped VM stays on the old launcher: verification is red about it, and says so.
