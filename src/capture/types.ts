@@ -39,6 +39,11 @@ export interface CaptureManifest {
   cluster: { uid: string; name?: string };
   kube: { serverVersion: string; context?: string; kubeconfig?: string; readBy: string };
   palette: { flavor: 'spec' | 'palette'; baseUrl: string; projectUid: string; clusterCollection: string; readBy: string };
+  /**
+   * What standalone `verify` judged the site's failures from (the start of the latest session on the
+   * cluster in the operator's state dir, when there was one): a replay elsewhere has no session.
+   */
+  verifySince?: { at?: string; source: string };
   passes: PassRecord[];
   parts: PartRecord[];
   /** What was removed or blanked, with how many times. */

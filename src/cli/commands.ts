@@ -170,8 +170,9 @@ export const commands: CommandSpec[] = [
       'Secrets are never read; environment values, cloud-init data, credential-looking annotations, arguments and pack',
       'values, the API key and the cluster credentials are redacted. The file (0600) is written whole or not at all,',
       'never over another file; over --max-size nothing is written (exit 2). Replay it with `lab --replay FILE`.',
+      'It notes where verify judged the site from (the latest session on the cluster in --state-dir), for the replay.',
     ],
-    options: ['params', 'out', 'kubeconfig', 'context', 'api-key-file', 'allow-insecure-http', 'runbook', 'max-size', 'json', 'help'],
+    options: ['params', 'out', 'kubeconfig', 'context', 'api-key-file', 'allow-insecure-http', 'runbook', 'state-dir', 'max-size', 'json', 'help'],
   },
   {
     name: 'completion',

@@ -35,6 +35,7 @@ import { captureParams } from '../capture/site-params.js';
 import { CAPTURE_DEFAULT_MAX_BYTES, type PassRecord, type PartRecord } from '../capture/types.js';
 import { readValuesFolder } from '../capture/values-folder.js';
 import { checkCaptureTarget, writeCaptureFile } from '../capture/write-file.js';
+import { sinceOf } from './verify.js';
 
 function tooLarge(cluster: string, size: string, cap: number, reading?: string): InputError {
   return new InputError('capture.too-large', `The capture of ${cluster} ${reading ? `passed ${formatBytes(cap)} while reading for the ${reading} pass` : `is ${size}`}, over its cap of ${formatBytes(cap)} (--max-size). Nothing was written.`, {
@@ -62,6 +63,8 @@ export async function runCaptureCommand(options: CliOptions, io: RunIO, registry
   const clock = await clockFor(params, key.key, { allowInsecureHttp });
   const capturedAt = new Date();
   const clusterTime = new Date(clock.now());
+  // A replay has no session of this cluster: it is told where the site's verify judged from.
+  const since = sinceOf(options, io.env, params.cluster.uid, clock, redactor);
 
   const controller = new AbortController();
   let passName = 'preflight';
@@ -88,6 +91,7 @@ export async function runCaptureCommand(options: CliOptions, io: RunIO, registry
         capturedAt: capturedAt.toISOString(),
         clusterTime: clusterTime.toISOString(),
         cluster: { uid: params.cluster.uid, ...(params.cluster.name ? { name: params.cluster.name } : {}) },
+        verifySince: { ...(since.at !== undefined ? { at: new Date(since.at).toISOString() } : {}), source: since.source },
         kube: {
           serverVersion: typeof built.kube.version?.gitVersion === 'string' ? built.kube.version.gitVersion : 'unknown',
           ...(context ? { context } : {}),

@@ -49,6 +49,8 @@ export async function runReplayLab(invocation: Invocation, io: RunIO, registry: 
       io.stderr.write(
         sanitizeLines(`upgrade-pilot lab: replaying ${replay.labJson.clusterName} as captured at ${replay.labJson.replay.capturedAt} (${objects} objects, ${replay.served.logs} log tails, ${replay.served.answers} profile API answers; frozen, read-only) (Palette ${replay.paletteUrl}, Kubernetes ${replay.kubeUrl}); files in ${stateDir}. Ctrl+C stops it.\n`),
       );
+      const since = replay.labJson.replay.verifySince;
+      if (since) io.stderr.write(sanitizeLines(`On the site, verify judged failures from ${since.at} (${since.source}); to judge the same here: upgrade-pilot verify --params ${replay.params} ${since.arg}\n`));
       await untilStopped(opts.signal);
       return ExitCode.ok;
     }

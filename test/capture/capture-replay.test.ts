@@ -17,7 +17,7 @@ import { runCaptureCommand } from '../../src/commands/capture.js';
 import { runDiffCommand } from '../../src/commands/diff.js';
 import { runPlanCommand } from '../../src/commands/plan.js';
 import { runVerifyCommand } from '../../src/commands/verify.js';
-import { loadParams } from '../../src/engine/load.js';
+import { bundledRunbook, loadParams, loadRunbook } from '../../src/engine/load.js';
 import { ExitCode, exitCodeOf } from '../../src/errors.js';
 import { KubeClient } from '../../src/kube/client.js';
 import { Kubectl } from '../../src/kube/kubectl.js';
@@ -27,6 +27,9 @@ import { findAffected } from '../../src/steps/migrations/affected.js';
 import { readMigrationView } from '../../src/steps/migrations/cluster-view.js';
 import { handlerLogs } from '../../src/steps/migrations/log-sources.js';
 import { builtinSteps } from '../../src/steps/index.js';
+import { Redactor } from '../../src/session/redact.js';
+import { SessionStore } from '../../src/session/store.js';
+import { createTestSession } from '../support/session-harness.js';
 
 const registry = builtinSteps();
 const scratch = (name: string) => mkdtempSync(join(tmpdir(), `up-capture-${name}-`));
@@ -48,9 +51,12 @@ async function command(run: typeof runPlanCommand, argv: string[], apiKey: strin
   }
 }
 
-/** A command's JSON without its timings (`ms`, `durationMs`), which no two runs share. */
+/**
+ * A command's JSON without what no two runs share: timings (`ms`, `durationMs`), and ages (`Failed
+ * 61s ago`): the replay's clock runs on from the capture while the live lab's stands still.
+ */
 function verdicts(out: string): unknown {
-  return JSON.parse(out, (key, value: unknown) => (key === 'ms' || key === 'durationMs' ? undefined : value));
+  return JSON.parse(out, (key, value: unknown) => (key === 'ms' || key === 'durationMs' ? undefined : typeof value === 'string' ? value.replace(/\b(\d+[smhd])+ ago\b/g, 'N ago') : value));
 }
 
 interface Site {
@@ -58,19 +64,31 @@ interface Site {
   replay: ReplayHandle;
   file: string;
   text: string;
+  /** The operator's sessions (one upgrade of this cluster, two days ago, for skip-minor). */
+  sessions: string;
+}
+
+/** A live session of the cluster, started two days ago: standalone verify judges failures from its start. */
+function oldSession(dir: string, lab: LabHandle): void {
+  const runbook = loadRunbook(bundledRunbook(), loadParams(lab.params).params, registry).runbook;
+  const clusterUid = lab.clusterUid;
+  const store = new SessionStore(dir, new Redactor());
+  createTestSession(store, runbook, registry, 'site', { mode: 'live', createdAt: new Date(Date.now() - 2 * 86_400_000).toISOString(), cluster: { uid: clusterUid } });
 }
 
 async function captureAndReplay(scenario: 'skip-minor' | 'healthy', flavor: 'spec' | 'palette'): Promise<Site> {
   const lab = await startLab({ scenario, stateDir: scratch('lab'), speed: 1, seed: 7, flavor });
+  const sessions = scratch('sessions');
+  if (scenario === 'skip-minor') oldSession(sessions, lab);
   // The live lab's world must hold still while the two are compared, as a site does between its
   // capture and a support engineer's replay of it: past its start-up, then all but stopped.
   lab.clock.advance(10 * 60_000);
   lab.clock.setSpeed(0.001);
   const file = join(scratch('out'), 'site.capture.json.gz');
-  const r = await command(runCaptureCommand, ['capture', '--params', lab.params, '--out', file], lab.apiKey);
+  const r = await command(runCaptureCommand, ['capture', '--params', lab.params, '--out', file, '--state-dir', sessions], lab.apiKey);
   expect(r.code, r.err).toBe(0);
   const replay = await startReplay({ file, stateDir: scratch('replay') });
-  return { lab, replay, file, text: gunzipSync(readFileSync(file)).toString('utf8') };
+  return { lab, replay, file, text: gunzipSync(readFileSync(file)).toString('utf8'), sessions };
 }
 
 describe.each([
@@ -91,11 +109,22 @@ describe.each([
     ['diff', runDiffCommand],
     ['verify', runVerifyCommand],
   ] as const)('%s gives the same verdicts on the replay as on the live lab', async (name, run) => {
-    const live = await command(run, [name, '--params', site.lab.params, '--json'], site.lab.apiKey);
-    const replayed = await command(run, [name, '--params', site.replay.params, '--json'], site.replay.apiKey);
+    // The site's verify judges from the operator's latest session; the replay has none, and is told
+    // the --since that judges the same (lab.json and the manifest say it).
+    const since = name === 'verify' && site.replay.labJson.replay.verifySince ? site.replay.labJson.replay.verifySince.arg.split(' ') : [];
+    const live = await command(run, [name, '--params', site.lab.params, '--json', '--state-dir', site.sessions], site.lab.apiKey);
+    const replayed = await command(run, [name, '--params', site.replay.params, '--json', '--state-dir', scratch('support'), ...since], site.replay.apiKey);
     expect(live.out, live.err).not.toBe('');
     expect(replayed.code).toBe(live.code);
-    expect(verdicts(replayed.out)).toEqual(verdicts(live.out));
+    const [l, r] = [verdicts(live.out) as { since?: { at?: string } }, verdicts(replayed.out) as { since?: { at?: string } }];
+    if (name === 'verify') {
+      // Where each judged from: the same instant, said in two ways (a session, a --since).
+      if (scenario === 'skip-minor') expect(Math.abs(Date.parse(r.since?.at ?? '') - Date.parse(l.since?.at ?? ''))).toBeLessThan(1_000);
+      else expect([l.since?.at, r.since?.at]).toEqual([undefined, undefined]);
+      delete l.since;
+      delete r.since;
+    }
+    expect(r).toEqual(l);
   }, 60_000);
 
   it('the diagnosis reads the same evidence from the replay', async () => {

@@ -44,7 +44,16 @@ export type ReplayLabJson = Pick<LabJson, 'paletteUrl' | 'apiKey' | 'projectUid'
   controlUrls: { state: string; clock: string; faults: string };
   scenario: 'replay';
   speed: 1;
-  replay: { file: string; capturedAt: string; clusterTime: string; tool: string; serverVersion: string; readOnly: true };
+  replay: {
+    file: string;
+    capturedAt: string;
+    clusterTime: string;
+    tool: string;
+    serverVersion: string;
+    readOnly: true;
+    /** Where the site's verify judged failures from, and the `--since` that judges the same on this replay. */
+    verifySince?: { at: string; source: string; arg: string };
+  };
 };
 
 export interface ReplayHandle {
@@ -169,7 +178,17 @@ export async function startReplay(opts: StartReplayOptions): Promise<ReplayHandl
       clusterName,
       target: String(site.target ?? ''),
       stateDir: opts.stateDir,
-      replay: { file: opts.file, capturedAt: m.capturedAt, clusterTime: m.clusterTime, tool: m.tool.version, serverVersion: m.kube.serverVersion, readOnly: true },
+      replay: {
+        file: opts.file,
+        capturedAt: m.capturedAt,
+        clusterTime: m.clusterTime,
+        tool: m.tool.version,
+        serverVersion: m.kube.serverVersion,
+        readOnly: true,
+        // `--since TIME` is read as wall time and put on the replay's clock (which runs from the
+        // capture's cluster time since the replay started): this TIME lands on the site's start.
+        ...(m.verifySince?.at ? { verifySince: { at: m.verifySince.at, source: m.verifySince.source, arg: `--since ${new Date(startedAt + (Date.parse(m.verifySince.at) - base)).toISOString()}` } } : {}),
+      },
     };
     await writePrivate(paths.labJson, `${JSON.stringify(labJson, null, 2)}\n`);
 

@@ -24,6 +24,7 @@ const CaptureSchema = z.looseObject({
     cluster: z.looseObject({ uid: z.string().min(1), name: z.string().optional() }),
     kube: z.looseObject({ serverVersion: z.string() }),
     palette: z.looseObject({ flavor: z.enum(['spec', 'palette']), projectUid: z.string().min(1) }),
+    verifySince: z.looseObject({ at: z.iso.datetime().optional(), source: z.string() }).optional(),
   }),
   params: z.looseObject({
     profiles: z.looseObject({ addon: z.looseObject({ uid: z.string() }), infra: z.looseObject({ uid: z.string() }) }),
