@@ -84,7 +84,8 @@ export async function runCaptureCommand(options: CliOptions, io: RunIO, registry
     const document = assembleCapture({
       built,
       passes,
-      params: captureParams(readYamlFile(paramsFile, 'params file', LIMITS.paramsFile).value),
+      // `extra` is free-form: a value under a credential's name is blanked like any other.
+      params: redactor.value(captureParams(readYamlFile(paramsFile, 'params file', LIMITS.paramsFile).value)),
       values,
       meta: {
         tool: { name: 'upgrade-pilot', version: toolVersion },

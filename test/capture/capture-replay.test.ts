@@ -168,7 +168,7 @@ describe.each([
   });
 });
 
-describe('the size cap', () => {
+describe('what a capture refuses', () => {
   let lab: LabHandle;
   beforeAll(async () => {
     lab = await startLab({ scenario: 'healthy', stateDir: scratch('lab'), speed: 1, seed: 7 });
@@ -184,6 +184,14 @@ describe('the size cap', () => {
     expect(r.code).toBe(ExitCode.usage);
     expect(r.err).toMatch(/over its cap of 64 KiB \(--max-size\)\. Nothing was written\./);
     expect(existsSync(file)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 60_000);
+
+  it('a key the profile API refuses stops the capture: exit 4, nothing written', async () => {
+    const dir = scratch('cap');
+    const r = await command(runCaptureCommand, ['capture', '--params', lab.params, '--out', join(dir, 'x.json')], 'not-the-lab-key-0123456789');
+    expect(r.code).toBe(ExitCode.environment);
+    expect(r.err).toMatch(/did not accept the API key \(401 Unauthorized\)/);
     expect(readdirSync(dir)).toEqual([]);
   }, 60_000);
 
