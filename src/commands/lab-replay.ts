@@ -13,7 +13,7 @@ import { makeScratch } from '../run/scratch.js';
 import type { RunIO } from '../run/session-run.js';
 import { assertCanHoldFiles } from '../session/durable-fs.js';
 import { sanitizeLines } from '../text/sanitize.js';
-import { untilStopped, type RunLabOptions } from './lab.js';
+import { untilStopped } from './until-stopped.js';
 
 /** What a replay cannot take: it plays what was captured, not a scenario. */
 const NOT_FOR_REPLAY = ['scenario', 'flavor', 'dialect', 'speed', 'vms', 'nodes', 'pods'] as const;
@@ -29,7 +29,7 @@ export function replayGuide(replay: ReplayHandle, keptFolder: boolean): string[]
   ];
 }
 
-export async function runReplayLab(invocation: Invocation, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: RunLabOptions = {}): Promise<ExitCode> {
+export async function runReplayLab(invocation: Invocation, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: { signal?: AbortSignal } = {}): Promise<ExitCode> {
   const { options } = invocation;
   const clash = NOT_FOR_REPLAY.find((o) => options[o] !== undefined);
   if (clash) throw new InputError('usage.replay', `--${clash} does not apply to --replay: a replay serves what was captured.`, { hint: 'Leave it out (or drop --replay to run a lab scenario).' });
