@@ -50,6 +50,11 @@ export interface StartLabOptions {
   sizes?: Partial<LabSizes>;
   /** Makes uids, names and failures repeat run to run (tests). */
   seed?: number;
+  /**
+   * Serve the Kubernetes API only under this path, as a gateway does (`/k8s/clusters/c-lab`):
+   * the kubeconfig's server URL carries it (src/lab/kube/server-path.ts).
+   */
+  serverPath?: string;
 }
 
 export interface LabHandle {
@@ -147,7 +152,14 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
   let kube: KubeApiServer | undefined;
   let palette: PaletteServer | undefined;
   try {
-    kube = await startKubeApiServer({ store, hooks: world.kubeHooks, audit, faults: kubeFaults, tokenClock: { now: () => clock.now(), speed: () => clock.getSpeed() } });
+    kube = await startKubeApiServer({
+      store,
+      hooks: world.kubeHooks,
+      audit,
+      faults: kubeFaults,
+      tokenClock: { now: () => clock.now(), speed: () => clock.getSpeed() },
+      ...(opts.serverPath !== undefined ? { serverPath: opts.serverPath } : {}),
+    });
     const kubeServer = kube;
     const kubeFaultRoutes = builtInLabRoutes(audit, kubeFaults);
     const extraRoutes: Record<string, LabRouteHandler> = {

@@ -38,6 +38,7 @@ describe('options that are accepted', () => {
     ['a speed with decimals', ['lab', '--speed', '1.5'], { speed: 1.5 }],
     ['the highest speed', ['lab', '--speed', '100000'], { speed: 100000 }],
     ['a scenario and a flavor', ['lab', '--scenario', 'rook-ceph', '--flavor', 'palette'], { scenario: 'rook-ceph', flavor: 'palette' }],
+    ['a gateway path for the lab', ['lab', '--serve', '--server-path', '/k8s/clusters/c-lab'], { serve: true, 'server-path': '/k8s/clusters/c-lab' }],
     ['the old name of --flavor', ['lab', '--dialect', 'spec'], { dialect: 'spec' }],
     ['switches', ['start', '--dry-run', '--json', '--approve-all-restarts'], { 'dry-run': true, json: true, 'approve-all-restarts': true }],
     ['webhooks, repeated', ['start', '--notify', 'https://a.example/x', '--notify', 'https://b.example/y'], { notify: ['https://a.example/x', 'https://b.example/y'] }],
@@ -63,6 +64,10 @@ describe('options that are refused (exit 2, the flag named)', () => {
     ['a negative size', ['lab', '--nodes', '-3'], /--nodes/],
     ['a size of zero', ['lab', '--pods', '0'], /^--pods must be above 0$/],
     ['a speed in words', ['lab', '--speed', 'fast'], /^--speed takes a number such as 60$/],
+    ['a server path without its slash', ['lab', '--server-path', 'k8s/clusters/c-lab'], /^--server-path must start with \/, got "k8s\/clusters\/c-lab"$/],
+    ['a server path that climbs', ['lab', '--server-path', '/k8s/../x'], /^--server-path has a segment that is not a plain name \("\.\."\)/],
+    ['a server path that is only a slash', ['lab', '--server-path', '/'], /^--server-path must name at least one segment/],
+    ['a server path on another command', ['verify', '--server-path', '/x'], /^Unknown option --server-path for `verify`/],
     ['a speed of zero', ['lab', '--speed', '0'], /^--speed must be between 0 and 100000$/],
     ['a speed beyond the limit', ['lab', '--speed', '100001'], /^--speed must be between 0 and 100000$/],
   ])('%s', (_what, argv, message) => {
