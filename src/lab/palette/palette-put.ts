@@ -3,10 +3,11 @@
  *
  * - A spectro pack whose tag changes (or that is new) must name the uid of that exact version in a
  *   registry: palette-sdk-go's `v1PackManifestUpdateEntity` carries `uid` and `registryUid`, and the
- *   terraform provider resolves every spectro pack's uid from the registry before each create or
- *   update (its schema requires it for spectro packs). A tag that no registry holds, a missing uid
- *   and the uid of another version are refused with 400; the exact code Palette uses is not
- *   published, so the codes here are descriptive, and a client must not depend on them.
+ *   terraform provider refuses a spectro pack without a uid and resolves it from the registry before
+ *   each create or update (helm and OCI packs too, when their registry is synced). A tag that no
+ *   registry holds, a missing uid and the uid of another version are refused with 400 (a helm or
+ *   OCI pack may go by name and tag, but not with another version's uid); the exact code Palette
+ *   uses is not published, so the codes here are descriptive, and a client must not depend on them.
  * - Values are stored normalized (line endings, whitespace at the end of lines): the provider notes
  *   that Palette normalizes values on the server and compares read-backs ignoring whitespace.
  */
@@ -27,11 +28,15 @@ export function packVersionRefusal(base: LabProfileContent | undefined, sent: re
     const existing = base?.packs.find((p) => p.name === pack.name);
     if (existing && existing.tag === pack.tag) continue;
     const type = pack.type ?? existing?.type ?? 'spectro';
-    if (type !== 'spectro') continue;
     const registryUid = stored[i]?.registryUid ?? pack.registryUid ?? existing?.registryUid ?? '';
     const registry = registries.find((r) => r.uid === registryUid);
     const held = registry?.packs.find((p) => p.name === pack.name && p.tag === pack.tag);
     const where = `spec.template.packs[${i}]`;
+    // A helm or OCI chart may go by name and tag (a registry Palette does not sync); a uid it names must still be that version's.
+    if (type !== 'spectro') {
+      if (pack.uid && registry && held && pack.uid !== held.uid) return { code: 'PackUidMismatch', message: `${where}.uid: ${pack.uid} is not the uid of pack ${pack.name} ${pack.tag} in registry ${registryName(registry)}` };
+      continue;
+    }
     if (!registry) return { code: 'PackRegistryNotFound', message: `${where}: pack ${pack.name} ${pack.tag} names registry '${registryUid}', which does not exist` };
     if (!held) return { code: 'PackNotFound', message: `${where}: pack ${pack.name} version ${pack.tag} is not in registry ${registryName(registry)}` };
     if (!pack.uid) return { code: 'PackUidRequired', message: `${where}.uid: the uid of pack ${pack.name} ${pack.tag} in registry ${registryName(registry)} is required for a spectro pack whose version changes` };

@@ -303,6 +303,14 @@ describe.each(['spec', 'palette'] as const)('Palette double, %s dialect', (diale
         expect(lab.store.get(ADDON_UID)?.draft).toBeUndefined();
       });
 
+      it("a helm pack may move by name and tag (a registry Palette does not sync); a uid it names must be that version's", async () => {
+        const put = (uid?: string) => lab.call('PUT', `/v1/clusterprofiles/${ADDON_UID}`, putBody('1.2.0', [{ name: 'lb-metallb-helm', tag: '0.15.2', type: 'helm', ...(uid ? { uid } : {}) }]));
+        expect((await put('pack-metallb-0149')).status).toBe(400);
+        expect((await put()).status).toBe(204);
+        expect((await put('pack-metallb-0152')).status).toBe(204);
+        expect(lab.store.get(ADDON_UID)!.draft!.packs[0]).toMatchObject({ uid: 'pack-metallb-0152', type: 'helm' });
+      });
+
       it("a changed pack that names its version's uid is written with it; a pack that keeps its tag needs none; values are stored normalized", async () => {
         const res = await lab.call('PUT', `/v1/clusterprofiles/${ADDON_UID}`, putBody('1.3.0', [
           { name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471', values: 'a: 1   \r\nb:\r\n  - x\t\r\n' },

@@ -90,6 +90,7 @@ export function labRegistryDouble(): LabRegistry {
     name: 'Palette Registry',
     packs: [
       pack('lb-metallb-helm', '0.14.9', 'pack-metallb-0149'),
+      pack('lb-metallb-helm', '0.15.2', 'pack-metallb-0152'),
       pack('virtual-machine-orchestrator', '4.6.3', 'pack-vmo-463'),
       pack('virtual-machine-orchestrator', '4.7.0', 'pack-vmo-470'),
       pack('virtual-machine-orchestrator', '4.7.1', 'pack-vmo-471'),
