@@ -227,7 +227,11 @@ export class PaletteClient implements PaletteApi {
   /** The cluster object; an attached version whose `profileVersion` is empty gets its label from the version object itself. */
   async getCluster(clusterUid: string, opts: ReadOptions = {}): Promise<ClusterDoc> {
     const doc = await this.cluster.cluster(clusterUid, opts);
-    for (const p of doc.profiles) if (p.version === '' && p.uid !== '') p.version = await this.versionLabel(p.uid, opts);
+    await Promise.all(
+      doc.profiles.filter((p) => p.version === '' && p.uid !== '').map(async (p) => {
+        p.version = await this.versionLabel(p.uid, opts);
+      }),
+    );
     return doc;
   }
 

@@ -222,7 +222,7 @@ describe("PaletteClient, a cluster object that leaves profileVersion out", () =>
       const { client } = clientFor(stub.url, { flavor: 'palette', clusterCollection: 'spectroclusters' });
       expect((await client.getCluster('c1')).profiles.map((p) => `${p.name} ${p.uid} ${p.version}`)).toEqual(['vmo-infra u-infra 1.5.0', 'vmo-core u-addon 1.5.0', 'old u-gone ']);
       expect((await client.getClusterProfiles('c1')).map((p) => `${p.name} ${p.version}`)).toEqual(['vmo-infra 1.5.0', 'vmo-core 1.5.0', 'old ']);
-      expect(stub.requests.filter((r) => r.url.startsWith('/v1/clusterprofiles/')).map((r) => r.url)).toEqual(['/v1/clusterprofiles/u-infra', '/v1/clusterprofiles/u-addon', '/v1/clusterprofiles/u-gone']);
+      expect(stub.requests.filter((r) => r.url.startsWith('/v1/clusterprofiles/')).map((r) => r.url).sort()).toEqual(['/v1/clusterprofiles/u-addon', '/v1/clusterprofiles/u-gone', '/v1/clusterprofiles/u-infra']);
     } finally {
       await stub.close();
     }
