@@ -52,7 +52,8 @@ const sites: Site[] = [];
 
 /** A lab of `scenario` and a recording proxy in front of its profile API; the params file goes through the proxy. */
 async function site(scenario: ScenarioName, flavor: 'spec' | 'palette', paramsEdit: (text: string) => string = (t) => t): Promise<Site> {
-  const lab = await startLab({ scenario, stateDir: mkdtempSync(join(tmpdir(), 'up-contract-lab-')), speed: 600, seed: 24, flavor });
+  // 300x, as the end-to-end tests: the runbook's waits are in lab time, and a busy machine must not run them out.
+  const lab = await startLab({ scenario, stateDir: mkdtempSync(join(tmpdir(), 'up-contract-lab-')), speed: 300, seed: 24, flavor });
   const proxy = await startRecordingProxy(lab.paletteUrl);
   const state = mkdtempSync(join(tmpdir(), 'up-contract-state-'));
   const params = join(state, 'params.yaml');
@@ -163,12 +164,12 @@ describe('the palette flavor keeps palette-sdk-go\'s spec', () => {
   const all: SentRequest[] = [];
 
   it('plan, diff, rehearse, an upgrade with a repave stopped by a lost clone answer and resumed, verify: only published operations, every body valid, no GET /v1/clusterprofiles, every changed pack with its registry uid', async () => {
-    // A clone whose answer comes after the client gave up (2 s): the run stops, the resume finds the version.
-    const s = await site('repave', 'palette', (t) => t.replace(/timeout: 30s/, 'timeout: 2s'));
+    // A clone whose answer comes after the client gave up (8 s): the run stops, the resume finds the version.
+    const s = await site('repave', 'palette', (t) => t.replace(/timeout: 30s/, 'timeout: 8s'));
     ok(await s.run(['plan', '--params', s.params]));
     ok(await s.run(['diff', '--params', s.params]));
     ok(await s.run(['rehearse', '--params', s.params]));
-    s.lab.paletteFaults.set([{ route: 'POST /v1/clusterprofiles/*/clone', faults: { latencyMs: 4_000 } }]);
+    s.lab.paletteFaults.set([{ route: 'POST /v1/clusterprofiles/*/clone', faults: { latencyMs: 10_000 } }]);
     const stopped = await s.run(['start', '--params', s.params, ...approveAll, '--approve', 'repave']);
     ok(stopped, 4);
     expect(stopped.stderr).toMatch(/clusterprofiles\/[0-9a-f]+\/clone/);
@@ -213,6 +214,14 @@ describe('the palette flavor keeps palette-sdk-go\'s spec', () => {
     expect(s.lab.world.palette?.attachedProfiles().map((p) => `${p.name} ${p.version}`)).toEqual(['vmo-infra 1.6.0', 'vmo-core-addon 1.6.0']);
     all.push(...s.proxy.requests);
     expect(paletteChecker.check(s.proxy.requests)).toEqual([]);
+    // The clone's answer names the new version: between a clone and its PUT, no list is searched.
+    const urls = s.proxy.requests.map((r) => `${r.method} ${r.url}`);
+    const clones = urls.flatMap((u, i) => (/^POST \/v1\/clusterprofiles\/[^/]+\/clone$/.test(u) ? [i] : []));
+    expect(clones).toHaveLength(2);
+    for (const i of clones) {
+      const put = urls.findIndex((u, j) => j > i && u.startsWith('PUT '));
+      expect(urls.slice(i + 1, put).filter((u) => u.includes('/dashboard/'))).toEqual([]);
+    }
   }, 300_000);
 
   it('every published operation the product uses was exercised; the reads no run reached go through the client', async () => {
