@@ -166,11 +166,17 @@ describe('the palette flavor keeps palette-sdk-go\'s spec', () => {
   it('plan, diff, rehearse, an upgrade with a repave stopped by a lost clone answer and resumed, verify: only published operations, every body valid, no GET /v1/clusterprofiles, every changed pack with its registry uid', async () => {
     // A clone whose answer comes after the client gave up (8 s): the run stops, the resume finds the version.
     const s = await site('repave', 'palette', (t) => t.replace(/timeout: 30s/, 'timeout: 8s'));
+    // Seven nodes rebuilt one at a time take about the bundled watch's 45 lab minutes, more on a busy
+    // machine (the lab's clock runs on timers): this site gives the watch the time a real repave needs.
+    const runbook = join(s.state, 'runbook.yaml');
+    const bundled = readFileSync(new URL('../../runbooks/vmo-upgrade.yaml', import.meta.url), 'utf8');
+    writeFileSync(runbook, bundled.replace('kind: reconcile, title: Wait for the cluster, with: { interval: 15s, timeout: 45m }', 'kind: reconcile, title: Wait for the cluster, with: { interval: 15s, timeout: 4h }'));
+    expect(readFileSync(runbook, 'utf8')).toContain('timeout: 4h');
     ok(await s.run(['plan', '--params', s.params]));
     ok(await s.run(['diff', '--params', s.params]));
-    ok(await s.run(['rehearse', '--params', s.params]));
+    ok(await s.run(['rehearse', '--params', s.params, '--runbook', runbook]));
     s.lab.paletteFaults.set([{ route: 'POST /v1/clusterprofiles/*/clone', faults: { latencyMs: 10_000 } }]);
-    const stopped = await s.run(['start', '--params', s.params, ...approveAll, '--approve', 'repave']);
+    const stopped = await s.run(['start', '--params', s.params, '--runbook', runbook, ...approveAll, '--approve', 'repave']);
     ok(stopped, 4);
     expect(stopped.stderr).toMatch(/clusterprofiles\/[0-9a-f]+\/clone/);
     s.lab.paletteFaults.clear();
