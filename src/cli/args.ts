@@ -10,7 +10,7 @@ import { helpRequest } from './help-request.js';
 import { hoistKubectlFlags } from './kubectl-plugin.js';
 import { serverPathProblem } from '../lab/kube/server-path.js';
 
-export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error'] as const;
+export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version'] as const;
 
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
 export const approvableGates = ['draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift'] as const;

@@ -57,7 +57,7 @@ describe('options that are refused (exit 2, the flag named)', () => {
     ['an empty webhook', ['start', '--notify='], /^--notify takes a webhook URL$/],
     ['an empty command', ['start', '--notify-command='], /^--notify-command takes a command$/],
     ['an empty JUnit file', ['verify', '--junit='], /^--junit takes a file name$/],
-    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, got "chaos"$/],
+    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, got "chaos"$/],
     ['an unknown flavor', ['lab', '--flavor', 'real'], /^--flavor must be spec or palette, got "real"$/],
     ['an unknown dialect', ['lab', '--dialect', 'x'], /^--dialect must be spec or palette, got "x"$/],
     ['a size in words', ['lab', '--vms', 'many'], /^--vms takes a whole number$/],
@@ -87,7 +87,7 @@ describe('options that are refused (exit 2, the flag named)', () => {
 
 describe('the values completion offers', () => {
   it.each<[Parameters<typeof optionChoices>[0], readonly string[] | undefined]>([
-    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error']],
+    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version']],
     ['flavor', ['spec', 'palette']],
     ['dialect', ['spec', 'palette']],
     ['params', undefined],
