@@ -59,6 +59,8 @@ export function paletteWhat(path: string): string {
   const p = path.split('?')[0]!;
   const rules: Array<[RegExp, string]> = [
     [/^\/v1\/clusterprofiles$/, 'the profile list'],
+    [/^\/v1\/dashboard\/clusterprofiles\/metadata$/, 'the profile list (every version: name, uid, label)'],
+    [/^\/v1\/dashboard\/clusterprofiles$/, "a profile's versions (the dashboard search by name)"],
     [/^\/v1\/clusterprofiles\/[^/]+$/, 'profile documents (packs, values, versions)'],
     [/^\/v1\/clusterprofiles\/[^/]+\/packs\/[^/]+\/manifests$/, 'pack manifests of the profiles'],
     [/^\/v1\/(clusters|spectroclusters)\/[^/]+\/profiles$/, "the cluster's deployed profiles"],
@@ -91,7 +93,7 @@ export class CaptureRecorder {
   private version: Record<string, unknown> | undefined;
   private readonly logs = new Map<string, Sized<CapturedLog>>();
   private readonly absences = new Map<string, CapturedAbsence>();
-  private readonly answers = new Map<string, Sized<{ status: number; json: string; stripped: string[] }>>();
+  private readonly answers = new Map<string, Sized<{ status: number; json: string; stripped: string[]; request?: string }>>();
   /** Reads answered as a server-side table (rows, not objects), by their whole-list path. */
   private readonly tables = new Map<string, { path: string; read: KubeRead }>();
   /** Whole lists read, by the same key. */
@@ -159,17 +161,23 @@ export class CaptureRecorder {
     this.absences.set(path.split('?')[0]!, { path: path.split('?')[0]!, failure: err.failure });
   }
 
-  /** One answer of the profile API to `GET path` (other methods are never recorded). */
-  paletteAnswer(method: string, path: string, status: number, text: string): void {
-    if (method !== 'GET') return;
+  /**
+   * One answer of the profile API: to a GET, or to a POST that only reads (`read`: a dashboard
+   * search, kept with its filter). Changes are never recorded.
+   */
+  paletteAnswer(call: { method: string; path: string; read?: boolean | undefined; body?: unknown }, status: number, text: string): void {
+    const search = call.method === 'POST' && call.read === true;
+    if (call.method !== 'GET' && !search) return;
     const body = this.parse(text, true);
     if (body === undefined) return;
     const stripped: string[] = [];
     const clean = this.redactValues(this.opts.redactor.value(body), 0, stripped);
     const json = JSON.stringify(clean);
-    const old = this.answers.get(path);
-    this.answers.set(path, { value: { status, json, stripped }, bytes: json.length, passes: new Set([...(old?.passes ?? []), this.pass]) });
-    this.grow(json.length - (old?.bytes ?? 0));
+    const request = search ? JSON.stringify(this.opts.redactor.value(call.body ?? {})) : undefined;
+    const key = search ? `POST ${call.path} ${request}` : call.path;
+    const old = this.answers.get(key);
+    this.answers.set(key, { value: { status, json, stripped, ...(request !== undefined ? { request } : {}) }, bytes: json.length, passes: new Set([...(old?.passes ?? []), this.pass]) });
+    this.grow(json.length + (request?.length ?? 0) - (old?.bytes ?? 0));
   }
 
   /** Reads answered only as a table: their whole list must be read too (the rows are not objects). */
@@ -204,12 +212,17 @@ export class CaptureRecorder {
     }
     const answers = [...this.answers].sort(([a], [b]) => a.localeCompare(b));
     for (const [, a] of answers) for (const t of a.value.stripped) this.tally(t);
-    const byWhat = new Map<string, Array<[string, Sized<{ status: number; json: string; stripped: string[] }>]>>();
-    for (const a of answers) byWhat.set(paletteWhat(a[0]), [...(byWhat.get(paletteWhat(a[0])) ?? []), a]);
-    for (const [what, list] of byWhat) parts.push({ part: 'palette.answers', what, count: list.length, reads: list.map(([p]) => `GET ${p}`), passes: union(list.map(([, a]) => a.passes)) });
+    const pathOf = (key: string) => (key.startsWith('POST ') ? key.split(' ')[1]! : key);
+    const byWhat = new Map<string, Array<[string, Sized<{ status: number; json: string; stripped: string[]; request?: string }>]>>();
+    for (const a of answers) byWhat.set(paletteWhat(pathOf(a[0])), [...(byWhat.get(paletteWhat(pathOf(a[0]))) ?? []), a]);
+    for (const [what, list] of byWhat) parts.push({ part: 'palette.answers', what, count: list.length, reads: list.map(([k]) => (k.startsWith('POST ') ? k : `GET ${k}`)), passes: union(list.map(([, a]) => a.passes)) });
     return {
       kube: { version: this.version, resources, logs, absent: [...this.absences.values()] },
-      palette: { answers: answers.map(([path, a]) => ({ path, status: a.value.status, body: new RawJson(a.value.json) })) },
+      palette: {
+        answers: answers.map(([key, a]) =>
+          a.value.request !== undefined ? { method: 'POST', path: pathOf(key), request: new RawJson(a.value.request), status: a.value.status, body: new RawJson(a.value.json) } : { path: key, status: a.value.status, body: new RawJson(a.value.json) },
+        ),
+      },
       parts,
       redactions: [...this.tallies].map(([what, count]) => ({ what, count })),
     };

@@ -75,8 +75,12 @@ export interface CapturedAbsence {
 }
 
 export interface PaletteAnswer {
+  /** GET, or POST for a search that only reads (Palette's dashboard lists); GET when left out. */
+  method?: 'GET' | 'POST';
   /** The request path with its query, as sent (`/v1/packs?filters=...`). */
   path: string;
+  /** A POST search's body (its filter). */
+  request?: unknown;
   status: number;
   body: unknown;
 }

@@ -73,7 +73,7 @@ export async function runCaptureCommand(options: CliOptions, io: RunIO, registry
   const scratch = makeScratch('kube');
   const started = Date.now();
   try {
-    const newPalette = () => buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp, onReply: (call, reply) => recorder.paletteAnswer(call.method, call.path, reply.status, reply.text) });
+    const newPalette = () => buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp, onReply: (call, reply) => recorder.paletteAnswer(call, reply.status, reply.text) });
     const kubectl = new RecordingKubectl(kubectlOptions({ runbook, kubeconfig, context, redactor, cacheDir: scratch.dir }), recorder);
     scratch.onDispose(() => kubectl.close());
     const ctx: PassContext = { site: params, runbook, newPalette, kube: new KubeClient(kubectl), clock, signal: controller.signal, recorder, state: {} };

@@ -204,7 +204,7 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
       },
     };
     const registries = [labRegistry(profileSet.registryUid)];
-    palette = await startPaletteServer({ store: profiles, hooks: world.paletteHooks, audit, faults: paletteFaults, apiKey, projectUid, dialect, extraRoutes, now: () => clock.now(), registries });
+    palette = await startPaletteServer({ store: profiles, hooks: world.paletteHooks, audit, faults: paletteFaults, apiKey, projectUid, dialect, extraRoutes, now: () => clock.now(), registries, ...(spec.clusterShape ? { clusterShape: spec.clusterShape } : {}) });
 
     const labJson = await writeLabFiles({
       stateDir: opts.stateDir,

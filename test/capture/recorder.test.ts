@@ -56,13 +56,18 @@ describe('the capture recorder', () => {
     expect(Object.keys(doc.kube.resources)).toEqual([]);
   });
 
-  it('profile API answers: GETs only, one per path and query, known secrets and credential-named values redacted', () => {
+  it('profile API answers: GETs and read-only searches, one per path, query and filter, never a change, known secrets and credential-named values redacted', () => {
     const redactor = new Redactor().add('the-api-key-0123456789');
     const r = recorder(1 << 20, () => undefined, redactor);
-    r.paletteAnswer('GET', '/v1/clusterprofiles/p1', 200, JSON.stringify({ metadata: { uid: 'p1', note: 'echo the-api-key-0123456789' }, spec: { template: { packs: [{ name: 'x', values: 'adminPassword: hunter2\nreplicas: 2\n' }] } } }));
-    r.paletteAnswer('PUT', '/v1/clusterprofiles/p1', 204, '');
+    r.paletteAnswer({ method: 'GET', path: '/v1/clusterprofiles/p1' }, 200, JSON.stringify({ metadata: { uid: 'p1', note: 'echo the-api-key-0123456789' }, spec: { template: { packs: [{ name: 'x', values: 'adminPassword: hunter2\nreplicas: 2\n' }] } } }));
+    r.paletteAnswer({ method: 'PUT', path: '/v1/clusterprofiles/p1', body: {} }, 204, '');
+    r.paletteAnswer({ method: 'POST', path: '/v1/clusterprofiles/p1/clone', body: {} }, 201, '{"uid":"p2"}');
+    r.paletteAnswer({ method: 'POST', path: '/v1/dashboard/clusterprofiles?limit=50', read: true, body: { filter: { profileName: { eq: 'core' } } } }, 200, '{"items":[]}');
     const doc = built(r);
-    expect(doc.palette.answers).toEqual([{ path: '/v1/clusterprofiles/p1', status: 200, body: { metadata: { uid: 'p1', note: 'echo [REDACTED]' }, spec: { template: { packs: [{ name: 'x', values: "adminPassword: '[REDACTED]'\nreplicas: 2\n" }] } } } }]);
+    expect(doc.palette.answers).toEqual([
+      { path: '/v1/clusterprofiles/p1', status: 200, body: { metadata: { uid: 'p1', note: 'echo [REDACTED]' }, spec: { template: { packs: [{ name: 'x', values: "adminPassword: '[REDACTED]'\nreplicas: 2\n" }] } } } },
+      { method: 'POST', path: '/v1/dashboard/clusterprofiles?limit=50', request: { filter: { profileName: { eq: 'core' } } }, status: 200, body: { items: [] } },
+    ]);
   });
 
   it('counts what it holds and calls onOverCap once, when a read takes it past the cap', () => {

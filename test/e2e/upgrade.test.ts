@@ -136,6 +136,9 @@ describe('end to end against `lab --serve`', () => {
       const third = await cli(['resume', '--state-dir', state, '--approve', 'cancel-migrations', '--approve-all-restarts', '--skip-restart', 'ns-packs/build-cache-01', ...notify], env);
       // The skipped VM stays on the old launcher: verification is red about it, and says so.
       expect(third.code, third.stdout + third.stderr).toBe(1);
+      // The resumed recovery reads the failed cancel again and says, at web-02's gate, that its restart is what stops that migration.
+      expect(third.stdout).toMatch(/The cancel of 1 migration\(s\) failed: KubeVirt could not abort virtual-machines\/kubevirt-workload-update-/);
+      expect(third.stdout).toMatch(/Why: .* Its migration virtual-machines\/kubevirt-workload-update-\S+ could not be aborted \(its cancel failed\): the restart stops it\./);
 
       const { data, md } = report(state);
       expect(shippedReportSchema().safeParse(data).error).toBeUndefined();

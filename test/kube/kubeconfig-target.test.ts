@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { KubeError } from '../../src/kube/errors.js';
+import { generateCertificate } from '../../src/lab/cert.js';
 import { resolveKubeTarget, serverPathOf } from '../../src/kube/kubeconfig/target.js';
 import { withServerPath } from '../../src/kube/raw-path.js';
 
@@ -75,6 +76,18 @@ describe('resolveKubeTarget', () => {
     expect(err.exitCode).toBe(exit);
     expect(err.message).toMatch(message);
     expect(err.hint).toBeTruthy();
+  });
+
+  it('names the plugin its user runs and the CA its cluster trusts (by subject, never content)', async () => {
+    const { certPem } = await generateCertificate({ commonName: 'vmo-prod-ca', isCA: true, ips: ['127.0.0.1'], dns: [] });
+    const p = file('exec.yaml', {
+      'current-context': 'a',
+      clusters: [{ name: 'c', cluster: { server: 'https://h:6443', 'certificate-authority-data': Buffer.from(certPem).toString('base64') } }],
+      contexts: [context('a', 'c', 'aks')],
+      users: [{ name: 'aks', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1beta1', command: 'kubelogin', args: ['get-token'], installHint: 'Install kubelogin.' } } }],
+    });
+    expect(resolveKubeTarget({ kubeconfig: p, context: undefined })).toMatchObject({ plugin: { command: 'kubelogin', installHint: 'Install kubelogin.' }, ca: 'its certificate-authority-data, CN=vmo-prod-ca' });
+    expect(resolveKubeTarget({ kubeconfig: rancher, context: undefined }).plugin).toBeUndefined();
   });
 
   it('reads the current context where it is null (not set) as absent', () => {

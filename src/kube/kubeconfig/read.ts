@@ -19,14 +19,19 @@ const UserSchema = z.looseObject({
   tokenFile: opt(z.string()),
   username: opt(z.string()),
   'auth-provider': opt(z.looseObject({ name: opt(z.string()), config: opt(z.record(z.string(), z.string())) })),
-  exec: opt(z.looseObject({ command: opt(z.string()) })),
+  exec: opt(z.looseObject({ command: opt(z.string()), installHint: opt(z.string()) })),
 });
 export type KubeUser = z.infer<typeof UserSchema>;
 
 const ContextSchema = z.looseObject({ cluster: opt(z.string()), user: opt(z.string()) });
 
-/** A cluster entry: where the API is (`server`, which may carry a gateway's path). */
-const ClusterSchema = z.looseObject({ server: opt(z.string()) });
+/** A cluster entry: where the API is (`server`, which may carry a gateway's path) and the CA it is trusted with. */
+const ClusterSchema = z.looseObject({
+  server: opt(z.string()),
+  'certificate-authority-data': opt(z.string()),
+  'certificate-authority': opt(z.string()),
+  'tls-server-name': opt(z.string()),
+});
 
 export const KubeconfigFileSchema = z.looseObject({
   'current-context': opt(z.string()),

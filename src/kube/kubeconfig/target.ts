@@ -13,7 +13,11 @@
  * `--kubeconfig` that cannot be read (exit 4: the access file cannot be used). A context that is
  * not there, or one whose cluster names no server, is bad input (exit 2).
  */
+import { X509Certificate } from 'node:crypto';
 import { homedir } from 'node:os';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { readBoundedText } from '../../io/bounded-read.js';
+import { LIMITS } from '../../io/limits.js';
 import { KubeError } from '../errors.js';
 import { kubeconfigPaths } from './locate.js';
 import { fileProblemText, mergeKubeconfigs, type ReadText } from './read.js';
@@ -27,6 +31,10 @@ export interface KubeTarget {
   server: string;
   /** Its path without a trailing slash (`/k8s/clusters/c-abc`), `''` when it has none. */
   serverPath: string;
+  /** The exec credential plugin the context's user runs, if any (for messages: what to install). */
+  plugin?: { command: string; installHint?: string };
+  /** The CA the cluster entry trusts, for messages (`its certificate-authority-data, CN=...`); undefined: the system's. */
+  ca?: string;
 }
 
 export interface TargetInput {
@@ -79,5 +87,38 @@ export function resolveKubeTarget(input: TargetInput): KubeTarget {
   if (!server) throw badInput(`the cluster "${ctx.cluster}" of context "${name}" names no server`, `kubeconfig ${cluster.file}`, FILE_HINT);
   const serverPath = serverPathOf(server);
   if (serverPath === undefined) throw badInput(`the server of cluster "${ctx.cluster}" is not a URL`, `kubeconfig ${cluster.file}`, FILE_HINT);
-  return { files, context: name, cluster: ctx.cluster, server, serverPath };
+  const exec = ctx.user ? merged.users.get(ctx.user)?.user.exec : undefined;
+  const plugin = exec?.command ? { command: exec.command, ...(exec.installHint ? { installHint: exec.installHint } : {}) } : undefined;
+  const ca = caLabel(cluster.cluster, dirname(cluster.file), input.read);
+  return { files, context: name, cluster: ctx.cluster, server, serverPath, ...(plugin ? { plugin } : {}), ...(ca ? { ca } : {}) };
 }
+
+/** Which CA the cluster entry trusts, named by its subject, never its content. */
+function caLabel(cluster: { 'certificate-authority-data'?: string | undefined; 'certificate-authority'?: string | undefined }, baseDir: string, read: ReadText | undefined): string | undefined {
+  const subject = (pem: string): string | undefined => {
+    try {
+      return new X509Certificate(pem).subject.split('\n').find((l) => l.startsWith('CN='));
+    } catch {
+      return undefined;
+    }
+  };
+  const data = cluster['certificate-authority-data'];
+  if (data) {
+    const cn = subject(Buffer.from(data, 'base64').toString('utf8'));
+    return `its certificate-authority-data${cn ? `, ${cn}` : ''}`;
+  }
+  const file = cluster['certificate-authority'];
+  if (file) {
+    const path = isAbsolute(file) ? file : resolve(baseDir, file);
+    let cn: string | undefined;
+    try {
+      cn = subject((read ?? readCaFile)(path));
+    } catch {
+      cn = undefined;
+    }
+    return `${path}${cn ? `, ${cn}` : ''}`;
+  }
+  return undefined;
+}
+
+const readCaFile = (path: string) => readBoundedText(path, { what: 'certificate file', maxBytes: LIMITS.credentialFile });

@@ -142,7 +142,9 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
   const answer = (req: IncomingMessage, method: string, url: URL, body: Buffer, fault: FaultDecision): Outcome => {
     if (fault.kind === 'error') return { reply: statusReply(serverError(fault.status, `lab fault: ${fault.status}`)), note: 'fault: error' };
     if (fault.kind === 'rateLimit') {
-      return { reply: statusReply(tooManyRequests(fault.retryAfterSeconds), { 'Retry-After': String(fault.retryAfterSeconds) }), note: 'fault: rate limit' };
+      // 503 with Retry-After: an overloaded or restarting server (the apiserver's words for an aggregated API that is down).
+      const status = fault.status === 503 ? serverError(503, 'the server is currently unable to handle the request') : tooManyRequests(fault.retryAfterSeconds);
+      return { reply: statusReply(status, { 'Retry-After': String(fault.retryAfterSeconds) }), note: 'fault: rate limit' };
     }
     if (!token.accepts(req.headers.authorization)) return { reply: statusReply(unauthorized()) };
 

@@ -35,7 +35,7 @@ const CaptureSchema = z.looseObject({
     logs: z.array(z.looseObject({ namespace: z.string(), pod: z.string(), container: z.string(), text: z.string() })),
     absent: z.array(z.looseObject({ path: z.string(), failure: z.string() })),
   }),
-  palette: z.looseObject({ answers: z.array(z.looseObject({ path: z.string().startsWith('/'), status: z.number().int(), body: z.unknown() })) }),
+  palette: z.looseObject({ answers: z.array(z.looseObject({ method: z.enum(['GET', 'POST']).optional(), path: z.string().startsWith('/'), status: z.number().int(), body: z.unknown() })) }),
   values: z.record(z.string().regex(/^[^/]+\/[^/]+\.ya?ml$/), z.string()),
 });
 

@@ -8,6 +8,7 @@
  */
 import type { Handler, Route } from '../palette/api-routes.js';
 import { errorBody } from '../palette/http.js';
+import { matchesText } from '../palette/dashboard-routes.js';
 import { parseFilters } from '../palette/registry-routes.js';
 import type { PaletteAnswer } from '../../capture/types.js';
 
@@ -83,10 +84,35 @@ const COLLECTIONS: Array<[RegExp, 'list' | 'events' | 'notifications' | 'packs']
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * A real Palette's dashboard search (`POST /v1/dashboard/clusterprofiles`, a read): the summaries of
+ * every captured search, filtered again by the name filter the request carries, paged.
+ */
+function search(answers: PaletteAnswer[]): Handler {
+  const items = mergedItems(answers);
+  return (ctx, _params, body, query) => {
+    let spec: { filter?: { profileName?: Record<string, unknown> } };
+    try {
+      spec = JSON.parse(body || '{}') as typeof spec;
+    } catch {
+      return { status: 400, body: errorBody('BadRequest', 'The request body is not valid JSON', ctx.ref), effect: 'rejected' };
+    }
+    const name = spec?.filter?.profileName;
+    const selected = name && typeof name === 'object' ? items.filter((i) => matchesText(String((i.metadata as { name?: unknown } | undefined)?.name ?? ''), name)) : items;
+    return ok(paged(selected, query));
+  };
+}
+
 export function replayRoutes(answers: readonly PaletteAnswer[]): Route[] {
   const byPath = new Map<string, PaletteAnswer[]>();
-  for (const a of answers) if (a.status >= 200 && a.status < 300) byPath.set(pathOf(a.path), [...(byPath.get(pathOf(a.path)) ?? []), a]);
+  const searches = new Map<string, PaletteAnswer[]>();
+  for (const a of answers) {
+    if (a.status < 200 || a.status >= 300) continue;
+    const into = a.method === 'POST' ? searches : byPath;
+    into.set(pathOf(a.path), [...(into.get(pathOf(a.path)) ?? []), a]);
+  }
   const routes: Route[] = [];
+  for (const [path, list] of searches) routes.push({ method: 'POST', pattern: new RegExp(`^${escape(path)}$`), handler: search(list), read: true });
   for (const [path, list] of byPath) {
     const kind = COLLECTIONS.find(([re]) => re.test(path))?.[1];
     const handler: Handler = kind

@@ -66,8 +66,11 @@ function noteOnRows(deps: RecoverDeps, stuck: StuckMigration[], keys: string[], 
 
 export async function cancelStuck(deps: RecoverDeps, all: StuckMigration[]): Promise<CancelOutcome> {
   const { ctx } = deps;
+  // Cancelled by an earlier attempt and still there (held while aborting, or its abort failed): not
+  // asked about again, but how its cancel ended is read and said again, never assumed.
+  const earlier = all.filter((m) => ctx.mutationDone(cancelKey(ctx.step.id, m)));
   const stuck = all.filter((m) => !ctx.mutationDone(cancelKey(ctx.step.id, m)));
-  if (stuck.length === 0) return { kind: 'none' };
+  if (stuck.length === 0) return earlier.length && !ctx.dryRun ? readOutcomes(deps, earlier) : { kind: 'none' };
   const gateKey = `${ctx.step.id}/cancel-migrations`;
   deps.cancel = { migrations: stuck.map((m) => m.key), state: 'asking' };
   publish(deps);
@@ -89,15 +92,22 @@ export async function cancelStuck(deps: RecoverDeps, all: StuckMigration[]): Pro
     await ctx.mutate({ key: cancelKey(ctx.step.id, m), request: cancelMigrationRequest(m.namespace, m.name, m.vmi), approvedBy: gateKey, settle: () => settleCancel(deps, m) });
   }
   if (ctx.dryRun) return { kind: 'cancelled', outcomes: { cancelled: stuck.map((m) => m.key), abortFailed: [], finished: [], stillAborting: [] } };
-  const outcomes = await waitForOutcomes(deps, stuck);
+  return readOutcomes(deps, [...earlier, ...stuck]);
+}
+
+/** Waits (bounded) for each cancel's outcome, says the ones that did not take, and publishes them. */
+async function readOutcomes(deps: RecoverDeps, cancelled: StuckMigration[]): Promise<CancelOutcome> {
+  const { ctx } = deps;
+  deps.cancel = { migrations: cancelled.map((m) => m.key), state: 'cancelling' };
+  const outcomes = await waitForOutcomes(deps, cancelled);
   const some = (keys: string[]) => `${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''}`;
   if (outcomes.abortFailed.length) {
     ctx.log(`The cancel of ${outcomes.abortFailed.length} migration(s) failed: KubeVirt could not abort ${some(outcomes.abortFailed)} (abortStatus Failed); they go on until their VM is restarted.`, 'warn');
-    noteOnRows(deps, stuck, outcomes.abortFailed, 'could not be aborted (its cancel failed)');
+    noteOnRows(deps, cancelled, outcomes.abortFailed, 'could not be aborted (its cancel failed)');
   }
   if (outcomes.stillAborting.length) {
     ctx.log(`${outcomes.stillAborting.length} cancelled migration(s) still aborting after ${formatDuration(ctx.params.cancelWait)} (${some(outcomes.stillAborting)}); going on: a restart stops them too.`, 'warn');
-    noteOnRows(deps, stuck, outcomes.stillAborting, 'was still aborting');
+    noteOnRows(deps, cancelled, outcomes.stillAborting, 'was still aborting');
   }
   deps.cancel.outcomes = outcomes;
   deps.cancel.state = outcomes.abortFailed.length ? 'abort-failed' : outcomes.stillAborting.length ? 'still-aborting' : 'cancelled';

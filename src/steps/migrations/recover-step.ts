@@ -78,7 +78,7 @@ async function restartEach(deps: RecoverDeps, offers: Offers): Promise<Turns> {
       setRow(deps, o.c.vm, refused ? 'outstanding' : 'up-to-date', notOfferedNow);
       continue;
     }
-    const turn = await restartOne(deps, o.c, { why: o.why, position: { index: i + 1, total: offers.all.length }, ...(notOfferedNow ? { notOfferedNow } : {}) });
+    const turn = await restartOne(deps, o.c, { why: deps.rows.get(o.c.vm)?.why ?? o.why, position: { index: i + 1, total: offers.all.length }, ...(notOfferedNow ? { notOfferedNow } : {}) });
     publish(deps);
     if (turn.pending) pending.push(turn.pending);
     if (turn.result === 'aborted') return { kind: 'aborted' };

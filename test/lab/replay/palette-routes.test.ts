@@ -18,8 +18,10 @@ const routes = replayRoutes([
   { path: '/v1/events/components/spectrocluster/c1?limit=2&continue=2', status: 200, body: { items: [{ metadata: { uid: 'e3' } }], listmeta: { continue: '' } } },
   { path: '/v1/notifications/spectrocluster/c1?isDone=false', status: 200, body: { items: [{ metadata: { uid: 'n1' }, action: { isDone: false } }], listmeta: { continue: '' } } },
   { path: '/v1/clusterprofiles', status: 200, body: { items: [{ metadata: { uid: 'p1' } }] } },
+  { method: 'POST', path: '/v1/dashboard/clusterprofiles?limit=50', request: { filter: { profileName: { eq: 'vmo-core', ignoreCase: false } } }, status: 200, body: { items: [{ metadata: { uid: 'p1', name: 'vmo-core' }, specSummary: { version: '1.4.0' } }], listmeta: { continue: '' } } },
+  { method: 'POST', path: '/v1/dashboard/clusterprofiles?limit=50', request: { filter: { profileName: { eq: 'vmo-infra', ignoreCase: false } } }, status: 200, body: { items: [{ metadata: { uid: 'p2', name: 'vmo-infra' }, specSummary: { version: '1.4.0' } }], listmeta: { continue: '' } } },
 ]);
-const ctx: ApiContext = { store: new ProfileStore(), hooks: { clusterProfiles: () => undefined }, dialect: 'palette', ref: 'ref', ignorePut: false };
+const ctx: ApiContext = { store: new ProfileStore(), hooks: { clusterProfiles: () => undefined }, dialect: 'palette', ref: 'ref', ignorePut: false, registries: [] };
 const get = (path: string) => {
   const [p, q = ''] = path.split('?');
   return dispatch(routes, ctx, 'GET', p!, '', new URLSearchParams(q));
@@ -52,6 +54,14 @@ describe("a replay's profile API", () => {
     expect((get('/v1/notifications/spectrocluster/c1?isDone=true').body as { items: unknown[] }).items).toEqual([]);
     expect((get('/v1/notifications/spectrocluster/c1?isDone=false').body as { items: unknown[] }).items).toHaveLength(1);
     expect(get('/v1/clusterprofiles').body).toEqual({ items: [{ metadata: { uid: 'p1' } }] });
+  });
+
+  it("a real Palette's dashboard search, a read: every captured search filtered again by name", () => {
+    const search = (name: string) => dispatch(routes, ctx, 'POST', '/v1/dashboard/clusterprofiles', JSON.stringify({ filter: { profileName: { eq: name, ignoreCase: false } } }), new URLSearchParams('limit=50'));
+    expect((search('vmo-infra').body as { items: Array<{ metadata: { uid: string } }> }).items.map((i) => i.metadata.uid)).toEqual(['p2']);
+    expect((search('vmo-core').body as { items: unknown[] }).items).toHaveLength(1);
+    expect((search('other').body as { items: unknown[] }).items).toEqual([]);
+    expect(search('vmo-core').effect).toBe('applied');
   });
 
   it('what was not captured is a 404 that says so', () => {
