@@ -8,9 +8,10 @@ import { NS_NAME_PATTERN } from '../engine/ns-name.js';
 import { commands, findCommand, options, type CommandSpec, type OptionName, type OptionSpec } from './commands.js';
 import { helpRequest } from './help-request.js';
 import { hoistKubectlFlags } from './kubectl-plugin.js';
+import { parseSince, SINCE_ACCEPTS, type SinceArg } from '../steps/verify/since.js';
 import { serverPathProblem } from '../lab/kube/server-path.js';
 
-export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version'] as const;
+export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus'] as const;
 
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
 export const approvableGates = ['draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift'] as const;
@@ -40,6 +41,8 @@ export interface CliOptions {
   'notify-rehearsal': boolean;
   'notify-allow-http': boolean;
   junit?: string;
+  /** `verify --since`: a time, or a duration before now. */
+  since?: SinceArg;
   'state-dir'?: string;
   'api-key-file'?: string;
   'allow-insecure-http': boolean;
@@ -144,6 +147,13 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
   junit: (raw, f) => {
     if (raw === '') throw new OptionIssue(`--${f} takes a file name`);
     return text(raw, f);
+  },
+  since: (raw, f) => {
+    const v = text(raw, f);
+    if (v === undefined) return undefined;
+    const since = parseSince(v);
+    if (!since) throw new OptionIssue(`--${f} takes ${SINCE_ACCEPTS}, got "${v.slice(0, 60)}"`);
+    return since;
   },
   'state-dir': text,
   'api-key-file': text,

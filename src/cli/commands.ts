@@ -28,10 +28,11 @@ export const options = {
   'notify-rehearsal': { name: 'notify-rehearsal', type: 'boolean', description: 'Notify in a rehearsal too (off by default)' },
   'notify-allow-http': { name: 'notify-allow-http', type: 'boolean', description: 'Accept plain-http --notify URLs to other machines' },
   junit: { name: 'junit', type: 'string', value: 'FILE', description: 'Also write the panels as JUnit XML to FILE (one test case per panel)' },
+  since: { name: 'since', type: 'string', value: 'TIME', description: 'Failures before TIME are the cluster\'s past (amber, with their age): RFC 3339 or a duration such as 2h (default: the start of the latest session on this cluster)' },
   'state-dir': { name: 'state-dir', type: 'string', value: 'DIR', description: 'Where sessions are kept (default: $XDG_STATE_HOME/upgrade-pilot)' },
   'api-key-file': { name: 'api-key-file', type: 'string', value: 'FILE', description: 'File holding the profile API key (else $UPGRADE_PILOT_API_KEY); never pass the key itself' },
   'allow-insecure-http': { name: 'allow-insecure-http', type: 'boolean', description: 'Allow a plain http:// profile API on another host (the key then crosses the network unencrypted)' },
-  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error' },
+  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-multus' },
   serve: { name: 'serve', type: 'boolean', description: 'Only serve the lab (write lab.json, run until Ctrl+C)' },
   'server-path': {
     name: 'server-path',
@@ -117,8 +118,9 @@ export const commands: CommandSpec[] = [
     details: [
       'Read-only. Exit 4 when the cluster or the API cannot be reached, or did not answer some checks.',
       'With --junit FILE the panels are also written as JUnit XML, so a pipeline shows them as tests (a red panel fails its case).',
+      'Judges what the upgrade did: each VMI by its latest migration, and pods and migrations that failed before --since TIME (RFC 3339, or a duration before now such as 2h) as pre-existing, amber with their age. Without --since, the start of the latest session on this cluster in the state dir; with none, every recorded failure is amber with its age. The output says which was used.',
     ],
-    options: [...target, 'json', 'junit', 'help'],
+    options: [...target, 'json', 'junit', 'since', 'help'],
   },
   {
     name: 'report',

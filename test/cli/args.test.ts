@@ -42,6 +42,8 @@ describe('options that are accepted', () => {
     ['the old name of --flavor', ['lab', '--dialect', 'spec'], { dialect: 'spec' }],
     ['switches', ['start', '--dry-run', '--json', '--approve-all-restarts'], { 'dry-run': true, json: true, 'approve-all-restarts': true }],
     ['webhooks, repeated', ['start', '--notify', 'https://a.example/x', '--notify', 'https://b.example/y'], { notify: ['https://a.example/x', 'https://b.example/y'] }],
+    ['--since as an RFC 3339 time', ['verify', '--since', '2026-03-11T15:00:00+01:00'], { since: { kind: 'time', at: Date.parse('2026-03-11T14:00:00Z'), text: '2026-03-11T15:00:00+01:00' } }],
+    ['--since as a duration before now', ['verify', '--since=1d12h'], { since: { kind: 'ago', ms: 36 * 3_600_000, text: '1d12h' } }],
   ])('%s', (_what, argv, expected) => {
     expect(run(argv)).toMatchObject(expected);
   });
@@ -57,7 +59,11 @@ describe('options that are refused (exit 2, the flag named)', () => {
     ['an empty webhook', ['start', '--notify='], /^--notify takes a webhook URL$/],
     ['an empty command', ['start', '--notify-command='], /^--notify-command takes a command$/],
     ['an empty JUnit file', ['verify', '--junit='], /^--junit takes a file name$/],
-    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, got "chaos"$/],
+    ['a --since in words', ['verify', '--since', 'yesterday'], /^--since takes an RFC 3339 time \(2026-03-11T14:00:00Z\) or a duration before now \(2h, 90m, 1d12h\), got "yesterday"$/],
+    ['a --since without a zone', ['verify', '--since', '2026-03-11T14:00:00'], /^--since takes an RFC 3339 time/],
+    ['a --since of zero', ['verify', '--since', '0h'], /^--since takes/],
+    ['--since on another command', ['start', '--since', '2h'], /Unknown option --since for `start`/],
+    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, no-multus, got "chaos"$/],
     ['an unknown flavor', ['lab', '--flavor', 'real'], /^--flavor must be spec or palette, got "real"$/],
     ['an unknown dialect', ['lab', '--dialect', 'x'], /^--dialect must be spec or palette, got "x"$/],
     ['a size in words', ['lab', '--vms', 'many'], /^--vms takes a whole number$/],
@@ -87,7 +93,7 @@ describe('options that are refused (exit 2, the flag named)', () => {
 
 describe('the values completion offers', () => {
   it.each<[Parameters<typeof optionChoices>[0], readonly string[] | undefined]>([
-    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version']],
+    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus']],
     ['flavor', ['spec', 'palette']],
     ['dialect', ['spec', 'palette']],
     ['params', undefined],

@@ -5,6 +5,7 @@ import { largeScenario } from './large.js';
 import { lostCustomizationsScenario } from './lost-customizations.js';
 import { noProfileVersionScenario } from './no-profile-version.js';
 import { rookCephScenario } from './rook-ceph.js';
+import { noMultusScenario } from './no-multus.js';
 import { packErrorScenario } from './pack-error.js';
 import { repaveScenario } from './repave.js';
 import { skipMinorScenario } from './skip-minor.js';
@@ -32,5 +33,7 @@ export function scenarioSpec(name: ScenarioName, sizes: Partial<LabSizes> = {}):
       return packErrorScenario();
     case 'no-profile-version':
       return noProfileVersionScenario();
+    case 'no-multus':
+      return noMultusScenario();
   }
 }
