@@ -5,6 +5,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { InputError } from '../errors.js';
 import { NS_NAME_PATTERN } from '../engine/ns-name.js';
+import { formatBytes, parseBytes } from '../io/limits.js';
+import { CAPTURE_LIMIT_BYTES, CAPTURE_MIN_BYTES } from '../capture/types.js';
 import { commands, findCommand, options, type CommandSpec, type OptionName, type OptionSpec } from './commands.js';
 import { helpRequest } from './help-request.js';
 import { hoistKubectlFlags } from './kubectl-plugin.js';
@@ -55,6 +57,12 @@ export interface CliOptions {
   vms?: number;
   nodes?: number;
   pods?: number;
+  /** `capture`: the file to write. */
+  out?: string;
+  /** `capture`: the cap on the capture's uncompressed size, in bytes. */
+  'max-size'?: number;
+  /** `lab`: a capture to serve instead of a scenario. */
+  replay?: string;
   help: boolean;
 }
 
@@ -96,6 +104,15 @@ const speed: Check<number | undefined> = (raw, flag) => {
   if (!/^\d+(\.\d+)?$/.test(String(raw))) throw new OptionIssue(`--${flag} takes a number such as 60`);
   const n = Number(raw);
   if (!(n > 0 && n <= 100_000)) throw new OptionIssue(`--${flag} must be between 0 and 100000`);
+  return n;
+};
+
+/** `256MiB`, `64MB`, `1048576`: within what a capture can be (see src/capture/types.ts). */
+const captureSize: Check<number | undefined> = (raw, flag) => {
+  if (raw === undefined) return undefined;
+  const n = parseBytes(String(raw));
+  if (n === undefined) throw new OptionIssue(`--${flag} takes a size such as 256MiB or 64MB, got "${String(raw)}"`);
+  if (n < CAPTURE_MIN_BYTES || n > CAPTURE_LIMIT_BYTES) throw new OptionIssue(`--${flag} must be between ${formatBytes(CAPTURE_MIN_BYTES)} and ${formatBytes(CAPTURE_LIMIT_BYTES)}, got ${String(raw)}`);
   return n;
 };
 
@@ -172,6 +189,9 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
   vms: positiveInt,
   nodes: positiveInt,
   pods: positiveInt,
+  out: text,
+  'max-size': captureSize,
+  replay: text,
   help: present,
 };
 

@@ -46,6 +46,9 @@ export const options = {
   vms: { name: 'vms', type: 'string', value: 'N', description: 'Lab `large` scenario: number of VMs (default 5000)' },
   nodes: { name: 'nodes', type: 'string', value: 'N', description: 'Lab `large` scenario: number of nodes (default 500)' },
   pods: { name: 'pods', type: 'string', value: 'N', description: 'Lab `large` scenario: number of pods (default 20000)' },
+  out: { name: 'out', type: 'string', value: 'FILE', description: 'The capture file to write (a new file; .gz: gzip-compressed JSON)' },
+  'max-size': { name: 'max-size', type: 'string', value: 'SIZE', description: "Cap on the capture's uncompressed size (default 256MiB, at most 500MiB); over it nothing is written" },
+  replay: { name: 'replay', type: 'string', value: 'FILE', description: 'Serve a capture (see `capture`) as the lab: frozen and read-only, instead of a scenario' },
   help: { name: 'help', type: 'boolean', description: 'Show help' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -139,7 +142,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'lab',
-    usage: 'upgrade-pilot lab [--scenario NAME] [--serve] [--state-dir DIR] [--flavor spec|palette] [--server-path PATH]',
+    usage: 'upgrade-pilot lab [--scenario NAME | --replay FILE] [--serve] [--state-dir DIR] [--flavor spec|palette] [--server-path PATH]',
     summary: 'Start the embedded lab (a simulated Palette API and cluster) and run the runbook against it',
     details: [
       'Without --serve: starts the lab and opens the TUI on it (this is `npm start`).',
@@ -147,10 +150,29 @@ export const commands: CommandSpec[] = [
       'and runs until Ctrl+C; every command works against it with that params file.',
       '--flavor palette plays a real Palette (new versions by clone, applied to the cluster, node rebuilds approved);',
       "--flavor spec plays the spec's service (a publish reaches the cluster by itself).",
+      '--replay FILE serves a capture of a real site (see `capture`) instead: its objects, log tails and profile API',
+      'answers, frozen at the capture, with its clock. plan, diff, verify and rehearse run on it offline. It is',
+      'read-only: every change is refused (nothing is changed), so `start` against it stops at its first change;',
+      'without --serve the TUI rehearses on it. --scenario, --flavor, --speed and the sizes do not apply to a replay.',
       '--server-path /k8s/clusters/c-lab serves the Kubernetes API only under that path, as Rancher and other',
       'gateways do; anything outside it gets the gateway\'s 404 and is recorded in the audit log.',
     ],
-    options: ['scenario', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'server-path', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
+    options: ['scenario', 'replay', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'server-path', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
+  },
+  {
+    name: 'capture',
+    usage: 'upgrade-pilot capture --params FILE --out FILE [options]',
+    summary: 'Write what upgrade-pilot reads from a site into one redacted file, to replay it offline (a support case)',
+    details: [
+      "Read-only. Runs the product's own reads (preflight, plan, diff, verify, diagnosis, a real Palette's cluster reads)",
+      'and records every answer: the Kubernetes objects, the pod log tails a diagnosis reads, the profile and cluster',
+      'documents, the pack registry defaults, with a manifest saying what each part is and how it was read.',
+      'Secrets are never read; environment values, cloud-init data, credential-looking annotations, arguments and pack',
+      'values, the API key and the cluster credentials are redacted. The file (0600) is written whole or not at all,',
+      'never over another file; over --max-size nothing is written (exit 2). Replay it with `lab --replay FILE`.',
+      'It notes where verify judged the site from (the latest session on the cluster in --state-dir), for the replay.',
+    ],
+    options: ['params', 'out', 'kubeconfig', 'context', 'api-key-file', 'allow-insecure-http', 'runbook', 'state-dir', 'max-size', 'json', 'help'],
   },
   {
     name: 'completion',

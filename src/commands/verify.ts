@@ -88,7 +88,7 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
 }
 
 /** `--since`, else the latest session on this cluster; a state dir that cannot be read only means no session is known. */
-function sinceOf(options: CliOptions, env: NodeJS.ProcessEnv, clusterUid: string, clock: Awaited<ReturnType<typeof clockFor>>, redactor: Redactor): ResolvedSince {
+export function sinceOf(options: CliOptions, env: NodeJS.ProcessEnv, clusterUid: string, clock: Awaited<ReturnType<typeof clockFor>>, redactor: Redactor): ResolvedSince {
   let store: SessionStore | undefined;
   if (!options.since) {
     try {

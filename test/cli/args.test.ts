@@ -34,6 +34,9 @@ describe('options that are accepted', () => {
     ['gates split at commas, repeated', ['start', '--approve', 'draft,publish', '--approve', ' apply '], { approve: ['draft', 'publish', 'apply'] }],
     ['VM references', ['start', '--approve-restart', 'vms/vm-1', '--skip-restart', 'a.b/c-d'], { 'approve-restart': ['vms/vm-1'], 'skip-restart': ['a.b/c-d'] }],
     ['file names as given', ['start', '--params', 'site.yaml', '--runbook=rb.yaml'], { params: 'site.yaml', runbook: 'rb.yaml' }],
+    ['a capture and its cap in bytes', ['capture', '--params', 's.yaml', '--out', 'site.json.gz', '--max-size', '64MiB'], { out: 'site.json.gz', 'max-size': 64 * 1024 * 1024 }],
+    ['a cap in decimal units', ['capture', '--max-size', '100MB'], { 'max-size': 100_000_000 }],
+    ['a replay to serve', ['lab', '--replay', 'site.json.gz', '--serve', '--state-dir', 'd'], { replay: 'site.json.gz', serve: true }],
     ['lab sizes as numbers', ['lab', '--vms', '5000', '--nodes', '12', '--pods', '7'], { vms: 5000, nodes: 12, pods: 7 }],
     ['a speed with decimals', ['lab', '--speed', '1.5'], { speed: 1.5 }],
     ['the highest speed', ['lab', '--speed', '100000'], { speed: 100000 }],
@@ -76,6 +79,11 @@ describe('options that are refused (exit 2, the flag named)', () => {
     ['a server path on another command', ['verify', '--server-path', '/x'], /^Unknown option --server-path for `verify`/],
     ['a speed of zero', ['lab', '--speed', '0'], /^--speed must be between 0 and 100000$/],
     ['a speed beyond the limit', ['lab', '--speed', '100001'], /^--speed must be between 0 and 100000$/],
+    ['a cap in words', ['capture', '--max-size', 'big'], /^--max-size takes a size such as 256MiB or 64MB, got "big"$/],
+    ['a cap beyond what a capture can be', ['capture', '--max-size', '1GiB'], /^--max-size must be between 16 KiB and 500 MiB, got 1GiB$/],
+    ['a cap too small for a manifest', ['capture', '--max-size', '1000'], /^--max-size must be between 16 KiB and 500 MiB/],
+    ['an empty capture file name', ['capture', '--out='], /^--out needs a value \(FILE\)\.$/],
+    ['a capture option on another command', ['plan', '--out', 'x'], /^Unknown option --out for `plan`\.$/],
   ])('%s', (_what, argv, message) => {
     const err = refusal(argv);
     expect(err.message).toMatch(message);
