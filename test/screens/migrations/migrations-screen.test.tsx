@@ -84,19 +84,19 @@ const manyRows = (n: number): MigrationRow[] =>
   Array.from({ length: n }, (_, i) => ({ key: `vms/m-${i}`, vmi: `vms/vm-${i}`, source: `node-${i % 500}`, target: `node-${(i + 1) % 500}`, phase: 'Running', ageMs: 60_000, runningMs: 60_000 - i }));
 
 describe('MigrationsScreen at scale and without colour', () => {
-  it('renders 5,000 migrations as a window, fast, and scrolls', async () => {
+  // How fast is the bench's business (`npm run bench`: key ↓ → new frame, migrations table of 5,000 rows).
+  it('renders 5,000 migrations as a window, re-renders a new poll of them, and scrolls', async () => {
     const { step: s, state } = liveStep(manyRows(5000));
-    const started = performance.now();
     const ui = render(<MigrationsScreen step={s} state={state} isActive rehearsal={false} width={59} height={24} />);
     const frame = plain(ui.lastFrame());
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(frame).toMatch(/rows 1-\d+ of 5000/);
     expect(frame.split('\n').length).toBeLessThanOrEqual(24);
-    // A new poll with the same 5,000 rows re-renders quickly too.
-    const again = performance.now();
+    expect(frame).toMatch(/vms\/vm-0\s/);
+    expect(frame).not.toMatch(/vms\/vm-4999\s/);
+    // A new poll with the same 5,000 rows draws the same window.
     const next = liveStep(manyRows(5000));
     ui.rerender(<MigrationsScreen step={next.step} state={next.state} isActive rehearsal={false} width={59} height={24} />);
-    expect(performance.now() - again).toBeLessThan(500);
+    expect(plain(ui.lastFrame())).toBe(frame);
     await press(ui.stdin, keys.down, keys.down);
     await waitForFrame(ui.lastFrame, (fr) => /rows 3-\d+ of 5000/.test(fr));
     ui.unmount();
