@@ -53,7 +53,7 @@ describe.concurrent('hardening, a sample of each class', () => {
     expect(r.stderr).toMatch(/^error: \d check\(s\) could not be run: .+ The cluster did not answer in time \(2s\) while trying to .+\./m);
     expect(r.stderr).not.toMatch(STACK_TRACE);
     expect(r.ms).toBeLessThan(3_000 + 3_000 + STARTUP_SLACK_MS);
-    await waitFor('no plugin, helper or kubectl left', () => processesWith(marker).length === 0 && processesWith(kubeconfig).length === 0, 5_000);
+    await waitFor('no plugin, helper or kubectl left', () => processesWith(marker).length === 0 && processesWith(kubeconfig).length === 0, 15_000);
   }, 60_000);
 
   it('a credential plugin that prints terminal escapes: nothing raw reaches stdout or stderr', async () => {

@@ -17,7 +17,8 @@ export class ManualClock implements Clock {
   private readonly sleepers = new Set<Sleeper>();
   private readonly onSleep = new Set<() => void>();
 
-  constructor(start = Date.parse('2025-06-01T08:00:00Z')) {
+  /** Starts at the wall clock's time, so what it stamps sits after what the wall clock stamped before. */
+  constructor(start = Date.now()) {
     this.t = start;
   }
 

@@ -51,8 +51,9 @@ describe('real kubectl failures', () => {
       const r = await lab.kubectl(['get', 'pods', '-A', '--request-timeout=1s']);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^Unable to connect to the server: .*(Client\.Timeout exceeded|context deadline exceeded)/m);
-      // The dispatcher's /version and kubectl's own call each wait out the 1 s timeout.
-      expect(r.ms).toBeLessThan(6_000);
+      // The dispatcher's /version and kubectl's own call each wait out the 1 s timeout; only a hang
+      // (a call without its time-out) would take half a minute, whatever the machine's load.
+      expect(r.ms).toBeLessThan(30_000);
     } finally {
       await lab.close();
     }
