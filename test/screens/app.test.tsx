@@ -7,7 +7,7 @@ import { ConfirmQueue } from '../../src/run/confirm-queue.js';
 import { tuiConfirm } from '../../src/run/confirm.js';
 import { harness, type Harness } from '../support/engine-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { keys, press, waitForFrame, words } from '../support/ui.js';
+import { keys, press, pressAndWait, waitForFrame, words } from '../support/ui.js';
 
 const runbook = (steps: string) => `apiVersion: upgrade-pilot/v1
 kind: Runbook
@@ -103,11 +103,9 @@ describe('TUI', () => {
     const h = harness(runbook(`  - { id: wait, kind: slow, with: { ms: 100, ticks: 50 } }\n`));
     const { ui } = mount(h, { clock: new ManualClock() });
     await waitForFrame(ui.lastFrame, (f) => f.includes('tick'));
-    await press(ui.stdin, '?');
-    const help = await waitForFrame(ui.lastFrame, (f) => f.includes('Help'));
+    const help = await pressAndWait(ui, ['?'], (f) => f.includes('Help'));
     expect(words(help)).toMatch(/Esc the safe option: never approves anything/);
-    await press(ui.stdin, keys.escape);
-    await waitForFrame(ui.lastFrame, (f) => !f.includes('never approves anything'));
+    await pressAndWait(ui, [keys.escape], (f) => !f.includes('never approves anything'));
     ui.unmount();
   });
 

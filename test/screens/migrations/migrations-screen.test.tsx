@@ -7,7 +7,7 @@ import { startFakeKubevirt, type FakeKubevirt } from '../../steps/migrations/sup
 import { kubevirt, OUTDATED, vmi, vmim } from '../../steps/migrations/support/objects.js';
 import { migrationRun, runbookYaml } from '../../steps/migrations/support/run.js';
 import { meta, step } from '../../support/state-fixtures.js';
-import { keys, pane, plain, press, waitForFrame, words } from '../../support/ui.js';
+import { keys, pane, plain, pressAndWait, waitForFrame, words } from '../../support/ui.js';
 import { mountApp } from './mount.js';
 
 vi.mock('../../../src/screens/registry.js', async (importOriginal) => {
@@ -97,8 +97,7 @@ describe('MigrationsScreen at scale and without colour', () => {
     const next = liveStep(manyRows(5000));
     ui.rerender(<MigrationsScreen step={next.step} state={next.state} isActive rehearsal={false} width={59} height={24} />);
     expect(plain(ui.lastFrame())).toBe(frame);
-    await press(ui.stdin, keys.down, keys.down);
-    await waitForFrame(ui.lastFrame, (fr) => /rows 3-\d+ of 5000/.test(fr));
+    await pressAndWait(ui, [keys.down, keys.down], (fr) => /rows 3-\d+ of 5000/.test(fr));
     ui.unmount();
   });
 
