@@ -63,7 +63,7 @@ describe('reads through one kubectl proxy', () => {
     } finally {
       viaProxy.close();
     }
-  }, 30_000);
+  });
 
   it('VM instances come from the server’s table (metadata and phase), the same as from the whole list', async () => {
     const viaProxy = runner({ readProxy: true });
@@ -76,7 +76,7 @@ describe('reads through one kubectl proxy', () => {
     } finally {
       viaProxy.close();
     }
-  }, 30_000);
+  });
 
   it('listens on a socket in the run’s private folder and refuses every method but GET', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-test-'));
@@ -100,7 +100,7 @@ describe('reads through one kubectl proxy', () => {
     } finally {
       k.close();
     }
-  }, 30_000);
+  });
 
   it('an object that is not there: read again as a process, which says not found (getObject gives undefined)', async () => {
     const wrap = loggingKubectl();
@@ -111,7 +111,7 @@ describe('reads through one kubectl proxy', () => {
     } finally {
       k.close();
     }
-  }, 30_000);
+  });
 
   it('lost credentials fail with the words a process gives (the fresh-access advice)', async () => {
     const viaProxy = runner({ readProxy: true });
@@ -126,7 +126,7 @@ describe('reads through one kubectl proxy', () => {
       await lab.renewToken();
       viaProxy.close();
     }
-  }, 30_000);
+  });
 
   it('a kubeconfig context that does not exist: the proxy does not start, the process says what is wrong', async () => {
     const k = runner({ readProxy: true, context: 'no-such-context' });
@@ -137,7 +137,7 @@ describe('reads through one kubectl proxy', () => {
     } finally {
       k.close();
     }
-  }, 30_000);
+  });
 
   it('an API that never answers: a time-out after one limit, not two (no second read as a process)', async () => {
     const wrap = loggingKubectl();
@@ -154,7 +154,7 @@ describe('reads through one kubectl proxy', () => {
       lab.kubeFaults.set([]);
       k.close();
     }
-  }, 30_000);
+  });
 
   it('an answer over the cap stops the read, as with a process', async () => {
     const k = runner({ readProxy: true, maxOutputBytes: 10_000 });
@@ -163,7 +163,7 @@ describe('reads through one kubectl proxy', () => {
     } finally {
       k.close();
     }
-  }, 30_000);
+  });
 
   it('close() ends kubectl; later reads start processes again', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-test-'));
@@ -174,7 +174,7 @@ describe('reads through one kubectl proxy', () => {
     await until('the proxy to end', () => processesWith(cacheDir).length === 0);
     expect(JSON.parse(await k.getRaw('/api/v1/nodes', 'read'))).toHaveProperty('items');
     expect(k.callCount()).toBe(1);
-  }, 30_000);
+  });
 });
 
 describe('the proxy does not outlive its process', () => {
@@ -196,5 +196,5 @@ describe('the proxy does not outlive its process', () => {
     }
     await exited;
     await until('no kubectl left', () => processesWith(cacheDir).length === 0);
-  }, 30_000);
+  });
 });
