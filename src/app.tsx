@@ -53,6 +53,8 @@ export interface AppController {
   inProcessLab?: boolean;
   /** How long a gate is on screen before a key counts (runbook `settings.gateGuard`; tests pass 0). */
   gateGuardMs?: number;
+  /** The clock the gate guard reads (tests move one by hand: "inside the guard time" must not depend on the machine's speed). */
+  guardClock?: () => number;
   /** The command that continues this session, as it works when pasted (with --state-dir when needed). */
   resumeCommand?: string;
   /** The session's clock is the lab's simulated one. */
@@ -136,7 +138,7 @@ export function App({ controller }: { controller: AppController }) {
   const small = tooSmall(columns, rows, boxed && following && !overlay ? boxed : undefined, controller.rehearsal);
   // A gate is drawn when it is on screen: followed, not under an overlay, the terminal big enough.
   const drawnGate = !small && !overlay && following ? (boxed ?? (inline && shown?.id === gateStep?.id ? inline : undefined)) : undefined;
-  const guard = useGateGuard(drawnGate, guardMs);
+  const guard = useGateGuard(drawnGate, guardMs, controller.guardClock);
   const armedNow = drawnGate ? guard.isArmed(drawnGate) : false;
 
   const gateView = boxed && gateState?.gate === boxed ? gateState : boxed ? { gate: boxed, view: initialGateView(boxed), rows: 0 } : undefined;

@@ -2,7 +2,7 @@
  * The TUI end to end in a real pseudo-terminal: tmux (on a private socket) runs `upgrade-pilot lab`
  * (a lab playing a real Palette, as `npm start` does); the test presses the keys an operator would
  * and reads the screen at every step. The first gate is walked at 80x24 (its options and the key
- * line on screen, a key typed as it appears dropped), the rest at 120x40.
+ * line on screen), the rest at 120x40.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listen } from '../notify/support.js';
+import { until } from '../support/wait.js';
 import { CLI } from './support.js';
 
 const socket = `up-e2e-${process.pid}`;
@@ -18,7 +19,11 @@ const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args]
 const screen = () => tmux('capture-pane', '-p', '-J', '-t', 'tui');
 const send = (...keys: string[]) => tmux('send-keys', '-t', 'tui', ...keys);
 
-/** A gate takes no key until it has been on screen for the runbook's guard time (500 ms): answer after it. */
+/**
+ * A gate takes no key until it has been on screen for the runbook's guard time (500 ms): answer
+ * after it. This wait is a lower bound on time since the gate was seen, which a busy machine only
+ * lengthens; nothing here expects anything to happen within it.
+ */
 const answer = async (key: string) => {
   await new Promise((r) => setTimeout(r, 600));
   send(key);
@@ -94,11 +99,9 @@ describe('TUI in a real terminal', () => {
     expect(s.trimEnd().split('\n').length).toBeLessThanOrEqual(24);
     expect(s).toContain('[y] Clone and write draft');
     expect(s).toMatch(/❯ \[n\] Not now/);
-    // A y typed as the gate appears (meant for what was there before) writes nothing.
-    send('y');
-    await new Promise((r) => setTimeout(r, 300));
+    // (That a key typed as a gate appears is dropped is proven in test/screens/gate-keys.test.tsx on
+    // the guard's own clock: from outside the process, "as it appears" depends on the machine's load.)
     expect(sentChanges(state)).toEqual([]);
-    expect(screen()).toMatch(/GATE: Create vmo-infra 1\.5\.0 \(clone\)/);
     tmux('resize-window', '-t', 'tui', '-x', '120', '-y', '40');
 
     for (const hop of [1, 2]) {
@@ -134,7 +137,7 @@ describe('TUI in a real terminal', () => {
     s = await waitFor(/^report: \S+report\.md$/m);
     // The run ends (its session lock released) before the terminal goes: nothing is left running.
     const session = join(state, 'sessions', readdirSync(join(state, 'sessions'))[0]!);
-    for (let i = 0; i < 200 && existsSync(join(session, 'lock')); i++) await new Promise((r) => setTimeout(r, 100));
+    await until('the session lock to be released', () => !existsSync(join(session, 'lock')), 30_000).catch(() => undefined);
     expect(existsSync(join(session, 'lock'))).toBe(false);
     // One message per gate that waited for a key, then the end; the lab's key in none of them.
     const messages = listener.received.map((r) => JSON.parse(r.body) as { event: string; gate?: string });

@@ -35,12 +35,12 @@ function inputError(fn: () => unknown): InputError {
   throw new Error('expected an InputError');
 }
 
+// Expanded, each bomb is 387 million values: minutes and gigabytes. A test that gets its refusal (or
+// its diff) back at all has proven it was not expanded; no stopwatch is needed.
 describe('YAML alias bombs: refused before they expand, exit 2', () => {
   it('in a params file (under extra, which takes anything)', () => {
-    const started = Date.now();
     const err = inputError(() => loadParams(file(`${validParams}extra:\n${aliasBomb('bomb').replace(/^/gm, '  ')}`)));
     expect(err.message).toMatch(/the params file uses YAML aliases \(\*name\) that stand for more than 100 values in all \(an "alias bomb"\)/);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('in a runbook', () => {
@@ -59,21 +59,17 @@ describe('YAML alias bombs: refused before they expand, exit 2', () => {
   });
 
   it('in pack values (deployed, from the API, or a values file)', () => {
-    const started = Date.now();
     const err = inputError(() => parseValues(aliasBomb('charts'), 'the deployed values of the orchestration pack'));
     expect(err.message).toMatch(/^The deployed values of the orchestration pack use YAML aliases .* "alias bomb"/);
     expect(err.code).toBe('values.yaml-aliases');
     // The diff walks aliases: it must never get to walk this one.
     expect(() => diffValues({ deployed: aliasBomb('charts'), newDefaults: 'a: 1\n' })).toThrow(InputError);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('in a manifest: compared as text, never expanded', () => {
     const bomb = aliasBomb('data');
-    const started = Date.now();
     const diff = diffManifests([{ name: 'm', content: bomb }], [{ name: 'm', content: bomb.replace('lol', 'LOL') }]);
     expect(diff.entries.map((e) => e.name)).toEqual(['m']);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
 

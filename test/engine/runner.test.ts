@@ -4,6 +4,7 @@ import { GateStopError } from '../../src/errors.js';
 import { noApprovals } from '../../src/engine/approval-policy.js';
 import { findStep, steps } from '../../src/engine/state.js';
 import { harness } from '../support/engine-harness.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 const testRunbook = readFileSync('test/fixtures/runbooks/test.yaml', 'utf8');
 const approveDraft = { ...noApprovals, gates: ['draft'] };
@@ -166,15 +167,32 @@ kind: Runbook
 metadata: { name: t, title: T }
 steps:
   - { id: a, kind: noop }
-  - { id: wait, kind: slow, with: { ms: 200, ticks: 50 } }
+  - { id: wait, kind: slow, with: { ms: 200, ticks: 3 } }
   - { id: c, kind: noop }
 `);
+    // The wait's ticks sleep on a clock only the test moves: nothing ends them but the abort.
+    const clock = new ManualClock();
     const ctrl = new AbortController();
-    const run = h.runner({ signal: ctrl.signal }).run();
-    setTimeout(() => ctrl.abort(), 300);
+    const runner = h.runner({ signal: ctrl.signal, clock });
+    const run = runner.run();
+    await clock.waitForSleepers();
+    expect(findStep(runner.getState(), 'wait')?.live).toMatchObject({ headline: 'tick 1/3' });
+    ctrl.abort();
     expect((await run).status).toBe('interrupted');
+    expect(clock.sleeping).toBe(0); // the tick was cut short, not waited out
     const state = h.store.load(h.id);
+    expect(findStep(state, 'a')).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(findStep(state, 'wait')?.status).toBe('running');
+    expect(findStep(state, 'c')?.status).toBe('pending');
     expect(state.run.status).toBe('interrupted');
+
+    // Resumed: the finished step is not run again; the interrupted one runs from its start, then the rest.
+    const resumed = await clock.runUntilSettled(h.runner({ clock }).run());
+    expect(resumed.status).toBe('done');
+    const after = h.store.load(h.id);
+    expect(after.run.resumes).toBe(1);
+    expect(findStep(after, 'a')).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(findStep(after, 'wait')).toMatchObject({ status: 'succeeded', attempts: 2, output: { ticks: 3 } });
+    expect(findStep(after, 'c')).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 });

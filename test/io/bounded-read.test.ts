@@ -47,9 +47,8 @@ describe('readBoundedFile: a regular file, up to a limit, or a clear refusal (ex
     ['a loop of links', () => at('loop-a'), 'unreadable', /loop of symbolic links/],
     ['a path through a file', () => join(at('ok.yaml'), 'x'), 'missing', /does not exist/],
   ])('%s: refused, naming the file and why', (_name, path, problem, reason) => {
-    const started = Date.now();
+    // A read of the FIFO or of /dev/zero would never return: getting the refusal back proves none was made.
     const err = refusal(path());
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(err.problem).toBe(problem);
     expect(err.message).toMatch(reason);
     expect(err.message).toContain(path());

@@ -16,6 +16,7 @@ import { Kubectl, type KubectlOptions } from '../../src/kube/kubectl.js';
 import { ClusterReader } from '../../src/kube/reader.js';
 import { startLab, type LabHandle } from '../../src/lab/index.js';
 import { bundleChild } from '../support/bundle-child.js';
+import { until } from '../support/wait.js';
 
 let lab: LabHandle;
 beforeAll(async () => {
@@ -46,14 +47,6 @@ function processesWith(text: string): string[] {
     .filter((l) => l.includes(text) && !/^\s*\d+\s+Z/.test(l) && !l.includes('ps -eo'));
 }
 
-async function until(what: string, test: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const paths = ['/api/v1/nodes', '/api/v1/namespaces/kubevirt/pods', '/apis/kubevirt.io/v1/virtualmachineinstances', '/apis/storage.k8s.io/v1/storageclasses', '/api/v1/services'];
 
 describe('reads through one kubectl proxy', () => {
@@ -70,7 +63,7 @@ describe('reads through one kubectl proxy', () => {
     } finally {
       viaProxy.close();
     }
-  }, 30_000);
+  });
 
   it('VM instances come from the server’s table (metadata and phase), the same as from the whole list', async () => {
     const viaProxy = runner({ readProxy: true });
@@ -83,7 +76,7 @@ describe('reads through one kubectl proxy', () => {
     } finally {
       viaProxy.close();
     }
-  }, 30_000);
+  });
 
   it('listens on a socket in the run’s private folder and refuses every method but GET', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-test-'));
@@ -107,7 +100,7 @@ describe('reads through one kubectl proxy', () => {
     } finally {
       k.close();
     }
-  }, 30_000);
+  });
 
   it('an object that is not there: read again as a process, which says not found (getObject gives undefined)', async () => {
     const wrap = loggingKubectl();
@@ -118,7 +111,7 @@ describe('reads through one kubectl proxy', () => {
     } finally {
       k.close();
     }
-  }, 30_000);
+  });
 
   it('lost credentials fail with the words a process gives (the fresh-access advice)', async () => {
     const viaProxy = runner({ readProxy: true });
@@ -133,7 +126,7 @@ describe('reads through one kubectl proxy', () => {
       await lab.renewToken();
       viaProxy.close();
     }
-  }, 30_000);
+  });
 
   it('a kubeconfig context that does not exist: the proxy does not start, the process says what is wrong', async () => {
     const k = runner({ readProxy: true, context: 'no-such-context' });
@@ -144,7 +137,7 @@ describe('reads through one kubectl proxy', () => {
     } finally {
       k.close();
     }
-  }, 30_000);
+  });
 
   it('an API that never answers: a time-out after one limit, not two (no second read as a process)', async () => {
     const wrap = loggingKubectl();
@@ -152,17 +145,16 @@ describe('reads through one kubectl proxy', () => {
     await k.getRaw('/version', 'read the version'); // the proxy is up
     lab.kubeFaults.set([{ route: 'GET /api/v1/nodes', faults: { hang: true } }]);
     try {
-      const started = Date.now();
       const err = (await k.getRaw('/api/v1/nodes', 'list nodes').catch((e: unknown) => e)) as KubeError;
       expect(err.failure).toBe('timeout');
+      // The request's own limit (1.5 s, shown rounded), and no second try as a process with its limit.
       expect(err.message).toBe('The cluster did not answer in time (2s) while trying to list nodes.');
-      expect(Date.now() - started).toBeLessThan(3_000);
       expect(wrap.calls().filter((c) => c.includes(' get --raw '))).toEqual([]);
     } finally {
       lab.kubeFaults.set([]);
       k.close();
     }
-  }, 30_000);
+  });
 
   it('an answer over the cap stops the read, as with a process', async () => {
     const k = runner({ readProxy: true, maxOutputBytes: 10_000 });
@@ -171,7 +163,7 @@ describe('reads through one kubectl proxy', () => {
     } finally {
       k.close();
     }
-  }, 30_000);
+  });
 
   it('close() ends kubectl; later reads start processes again', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'upgrade-pilot-kube-test-'));
@@ -182,7 +174,7 @@ describe('reads through one kubectl proxy', () => {
     await until('the proxy to end', () => processesWith(cacheDir).length === 0);
     expect(JSON.parse(await k.getRaw('/api/v1/nodes', 'read'))).toHaveProperty('items');
     expect(k.callCount()).toBe(1);
-  }, 30_000);
+  });
 });
 
 describe('the proxy does not outlive its process', () => {
@@ -204,5 +196,5 @@ describe('the proxy does not outlive its process', () => {
     }
     await exited;
     await until('no kubectl left', () => processesWith(cacheDir).length === 0);
-  }, 30_000);
+  });
 });

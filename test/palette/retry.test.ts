@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, parseRetryAfter, transientNetworkCode, transientStatus, type RetryPolicy } from '../../src/palette/retry.js';
+import { seeded, withSeed } from '../support/seed.js';
 
 const policy: RetryPolicy = { attempts: 5, baseDelayMs: 100, maxDelayMs: 1_000, maxTotalMs: 10_000 };
 
@@ -9,12 +10,21 @@ describe('retry policy', () => {
     expect(backoffDelay(1, policy, () => 0.999)).toBe(99);
     expect(backoffDelay(3, policy, () => 0.5)).toBe(200);
     expect(backoffDelay(10, policy, () => 0.999)).toBe(999);
-    for (let i = 0; i < 200; i++) {
-      const d = backoffDelay(4, policy);
-      expect(d).toBeGreaterThanOrEqual(0);
-      expect(d).toBeLessThan(800);
-    }
   });
+
+  it('full jitter stays within its step for random draws, and uses the whole step', () =>
+    withSeed('test/palette/retry.test.ts', (seed) => {
+      const random = seeded(seed);
+      const delays = Array.from({ length: 200 }, () => backoffDelay(4, policy, random));
+      for (const d of delays) {
+        expect(d).toBeGreaterThanOrEqual(0);
+        expect(d).toBeLessThan(800);
+        expect(Number.isInteger(d)).toBe(true);
+      }
+      // Uniform over 0..799: 200 draws all in one half would be a one in 10^60 event.
+      expect(delays.some((d) => d < 400)).toBe(true);
+      expect(delays.some((d) => d >= 400)).toBe(true);
+    }));
 
   it.each([
     ['2', 2_000],

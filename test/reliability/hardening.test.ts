@@ -24,8 +24,12 @@ import { ESCAPING_PLUGIN, HUNG_PLUGIN, paramsVia, peaks, pluginKubeconfig, runbo
 import { deployedTargetParams, isStopped, processesWith, RAW_CONTROL, runTool, serveLab, spawnTool, STACK_TRACE, tempDir, waitFor, type ServedLab } from './support/processes.js';
 import { appliedMutations, keyEnv } from './support/upgrade.js';
 
-/** What a run may take on top of its own bound: starting Node and loading the tool on a busy machine. */
-const STARTUP_SLACK_MS = 15_000;
+/**
+ * What a run may take on top of its own bound: starting Node and loading the tool on a busy
+ * machine (a run that took 3 s on a quiet one took 40 s at a load of 29 on two cores). The bound
+ * still tells a hang (the plugin never returns) from a run that ended at its limit.
+ */
+const STARTUP_SLACK_MS = 60_000;
 
 let lab: ServedLab;
 const proxies: PaletteProxy[] = [];
@@ -53,8 +57,8 @@ describe.concurrent('hardening, a sample of each class', () => {
     expect(r.stderr).toMatch(/^error: The cluster could not be read at all: The cluster did not answer in time \(2s\) \(or its credential plugin \S+hung\S* did not return\) while trying to .+\./m);
     expect(r.stderr).not.toMatch(STACK_TRACE);
     expect(r.ms).toBeLessThan(3_000 + 3_000 + STARTUP_SLACK_MS);
-    await waitFor('no plugin, helper or kubectl left', () => processesWith(marker).length === 0 && processesWith(kubeconfig).length === 0, 5_000);
-  }, 60_000);
+    await waitFor('no plugin, helper or kubectl left', () => processesWith(marker).length === 0 && processesWith(kubeconfig).length === 0, 15_000);
+  }, 180_000);
 
   it('a credential plugin that prints terminal escapes: nothing raw reaches stdout or stderr', async () => {
     const kubeconfig = pluginKubeconfig(lab, 'escaping', ESCAPING_PLUGIN);
@@ -67,12 +71,12 @@ describe.concurrent('hardening, a sample of each class', () => {
   it('a lab clock that never answers: one bounded read (2 s), then the run goes on to its first gate', async () => {
     const p = await proxy();
     p.setRewrite((req) => (req.path === '/_lab/clock' ? 'hang' : undefined));
-    const r = await runTool(['start', '--params', paramsVia(lab, p.url), '--non-interactive', '--state-dir', tempDir('clock-state')], { env: keyEnv(lab), timeoutMs: 120_000 });
+    // Without a bound on the clock, the first read alone waited 300 s: a run killed at 240 s (no exit 3)
+    // would be that; a loaded machine took 100 s to reach the gate with the bound.
+    const r = await runTool(['start', '--params', paramsVia(lab, p.url), '--non-interactive', '--state-dir', tempDir('clock-state')], { env: keyEnv(lab), timeoutMs: 240_000 });
     expect(r.code, r.stderr).toBe(3);
     expect(p.seen.filter((s) => s === 'GET /_lab/clock').length).toBeGreaterThan(0);
-    // Without a bound on the clock, the first read alone waited 300 s.
-    expect(r.ms).toBeLessThan(60_000);
-  }, 120_000);
+  }, 300_000);
 
   it('an API answer that never ends: cut at the cap (exit 4); the peak memory stays bounded', async () => {
     const p = await proxy();

@@ -55,7 +55,7 @@ describe('a Kubernetes API that stops answering mid-upgrade', () => {
     expect(r.stderr).toMatch(/the session is saved: upgrade-pilot resume \S+/);
     expect(r.stderr).not.toMatch(STACK_TRACE);
     expect(afterHang).toBeLessThan(6 * PROCESS_TIMEOUT_S * 1000);
-    await waitFor('no kubectl left behind', () => processesWith(lab.json.kubeconfig).length === 0, 10_000);
+    await waitFor('no kubectl left behind', () => processesWith(lab.json.kubeconfig).length === 0, 15_000);
     const id = /upgrade-pilot resume (\S+)/.exec(r.stderr)![1]!;
     expect(loadSession(stateDir, id).run).toMatchObject({ status: 'failed', error: { code: 'kube.timeout' } });
 
@@ -94,7 +94,7 @@ describe('an exec credential plugin that starts to hang mid-upgrade', () => {
       expect(r.stderr).toMatch(new RegExp(`^error: The cluster did not answer in time \\(${REQUEST_TIMEOUT_S}s\\) while trying to .+\\.$`, 'm'));
       expect(r.stderr).not.toMatch(STACK_TRACE);
       expect(Date.now() - continued).toBeLessThan(PROCESS_TIMEOUT_S * 1000 + 3_000 + STARTUP_SLACK_MS);
-      await waitFor('no plugin, helper or kubectl left', () => processesWith(marker).length === 0 && processesWith(kubeconfig).length === 0, 10_000);
+      await waitFor('no plugin, helper or kubectl left', () => processesWith(marker).length === 0 && processesWith(kubeconfig).length === 0, 15_000);
       const id = /upgrade-pilot resume (\S+)/.exec(r.stderr)![1]!;
       rmSync(flag);
       tool = spawnTool(resumeArgs(stateDir, id), { env: keyEnv(other), timeoutMs: 150_000 });
@@ -123,7 +123,7 @@ describe('a hung exec credential plugin in each command', () => {
     expect(r.stderr).toMatch(/did not answer in time/);
     expect(r.stderr).not.toMatch(STACK_TRACE);
     expect(r.ms).toBeLessThan(PROCESS_TIMEOUT_S * 1000 + 3_000 + STARTUP_SLACK_MS);
-    await waitFor('no plugin, helper or kubectl left', () => processesWith(marker).length === 0 && processesWith(kubeconfig).length === 0, 10_000);
+    await waitFor('no plugin, helper or kubectl left', () => processesWith(marker).length === 0 && processesWith(kubeconfig).length === 0, 15_000);
     console.log(`hung plugin: ${name} ended in ${r.ms} ms (limit ${PROCESS_TIMEOUT_S} s)`);
   }, 150_000);
 });

@@ -3,25 +3,32 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParamsSchema } from '../../src/engine/params.js';
 import { InputError } from '../../src/errors.js';
-import { checkKeyDestinations, checkLabClockUrl, CLOCK_TIMEOUT_MS, labClock } from '../../src/run/lab-clock.js';
+import { checkKeyDestinations, checkLabClockUrl, labClock } from '../../src/run/lab-clock.js';
+import { isPending, until } from '../support/wait.js';
 
 let server: Server;
 let base = '';
 let mode: 'ok' | 'hang' | 'huge' | 'redirect' = 'ok';
 const seen: string[] = [];
+const hung: Array<Promise<unknown>> = [];
+let answer = { now: 1_000_000, speed: 600 };
 beforeAll(async () => {
   server = createServer((req, res) => {
     seen.push(`${req.url} ${req.headers.apikey ?? ''}`);
-    if (mode === 'hang') return;
+    if (mode === 'hang') {
+      // Held until the client gives up: settled when the client closes it.
+      hung.push(new Promise((r) => res.on('close', r)));
+      return;
+    }
     if (mode === 'huge') {
       res.writeHead(200);
       return res.end('x'.repeat(1 << 20));
     }
     if (mode === 'redirect') {
-      res.writeHead(302, { location: 'http://127.0.0.1:9/steal' });
+      res.writeHead(302, { location: `${base}/steal` });
       return res.end();
     }
-    res.end(JSON.stringify({ now: 1_000_000, speed: 600 }));
+    res.end(JSON.stringify(answer));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -76,21 +83,43 @@ describe('the lab clock URL may only point at the profile API itself', () => {
 });
 
 describe('reading the lab clock: bounded, never redirected', () => {
-  it('follows a clock that answers', async () => {
+  it('follows a clock that answers: its time and speed, read again after each sleep', async () => {
     mode = 'ok';
+    answer = { now: 1_000_000, speed: 600 };
+    const wallBefore = Date.now();
     const clock = await labClock(`${base}/_lab/clock`, { ApiKey: 'k' });
-    expect(clock.now()).toBeGreaterThanOrEqual(1_000_000);
+    // The lab's time, running at the lab's speed from its reading: nowhere near the wall clock.
+    const t = clock.now();
+    expect(t).toBeGreaterThanOrEqual(1_000_000);
+    expect(t).toBeLessThanOrEqual(1_000_000 + (Date.now() - wallBefore) * 600);
+    expect(clock.simulated?.speed()).toBe(600);
+    // The lab jumps and slows down; the next sleep reads it again.
+    answer = { now: 5_000_000_000, speed: 60 };
+    await clock.sleep(600);
+    const wallAfterSleep = Date.now();
+    const jumped = clock.now();
+    expect(jumped).toBeGreaterThanOrEqual(5_000_000_000);
+    expect(jumped).toBeLessThanOrEqual(5_000_000_000 + (Date.now() - wallAfterSleep + 1_000) * 60);
+    expect(clock.simulated?.speed()).toBe(60);
   });
 
   it.each(['hang', 'huge', 'redirect'] as const)('a clock that does "%s": real time after one bounded read, the key sent nowhere else', async (m) => {
     mode = m;
-    const started = Date.now();
+    const before = seen.length;
+    const wallBefore = Date.now();
     const clock = await labClock(`${base}/_lab/clock`, { ApiKey: 'k' });
-    expect(Date.now() - started).toBeLessThan(CLOCK_TIMEOUT_MS + 1_000);
-    expect(Math.abs(clock.now() - Date.now())).toBeLessThan(5_000);
-    // Sleeps do not each wait for the broken clock again.
-    const t = Date.now();
+    // The wall clock, read after the failed read: between the two readings of it around this line.
+    const t = clock.now();
+    expect(t).toBeGreaterThanOrEqual(wallBefore);
+    expect(t).toBeLessThanOrEqual(Date.now());
+    expect(clock.simulated?.speed()).toBe(1);
+    // One read, to the clock's own URL; a redirect's target (this server, elsewhere) is never asked.
+    expect(seen.slice(before)).toEqual(['/_lab/clock k']);
+    if (m !== 'hang') return;
+    // Sleeps do not each wait for the broken clock again: one read in the background at a time.
     for (let i = 0; i < 3; i++) await clock.sleep(10);
-    expect(Date.now() - t).toBeLessThan(CLOCK_TIMEOUT_MS);
+    await until('the background read', () => seen.length === before + 2);
+    expect(await isPending(hung.at(-1)!)).toBe(true);
+    expect(seen.slice(before)).toEqual(['/_lab/clock k', '/_lab/clock k']);
   });
 });

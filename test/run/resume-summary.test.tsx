@@ -9,6 +9,7 @@ import { tuiConfirm } from '../../src/run/confirm.js';
 import { resumeLines, resumeSummary } from '../../src/run/resume-summary.js';
 import { wallTime } from '../../src/text/time.js';
 import { harness } from '../support/engine-harness.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { at, created, step } from '../support/state-fixtures.js';
 import { press, waitForFrame, words } from '../support/ui.js';
 
@@ -80,7 +81,8 @@ steps:
     const saved = h.store.load(h.id);
     const queue = new ConfirmQueue();
     const ctrl = new AbortController();
-    const runner = h.runner({ confirm: tuiConfirm(queue, { ...noApprovals, gates: ['draft'] }, false), signal: ctrl.signal });
+    // The wait after the write ticks on a clock only the test moves: it is on screen until the end.
+    const runner = h.runner({ confirm: tuiConfirm(queue, { ...noApprovals, gates: ['draft'] }, false), signal: ctrl.signal, clock: new ManualClock() });
     const outcome = runner.run();
     const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort(), gateGuardMs: 0, resumed: () => resumeSummary(saved, runner.getState(), { migrations: { succeeded: 0, failed: 0, running: 0 } }) }} />);
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('tick') && words(f).includes('confirmed on resume'));

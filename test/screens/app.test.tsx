@@ -6,7 +6,8 @@ import { findStep } from '../../src/engine/state.js';
 import { ConfirmQueue } from '../../src/run/confirm-queue.js';
 import { tuiConfirm } from '../../src/run/confirm.js';
 import { harness, type Harness } from '../support/engine-harness.js';
-import { keys, press, waitForFrame, words } from '../support/ui.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { keys, press, pressAndWait, waitForFrame, words } from '../support/ui.js';
 
 const runbook = (steps: string) => `apiVersion: upgrade-pilot/v1
 kind: Runbook
@@ -14,10 +15,11 @@ metadata: { name: tui, title: TUI test runbook }
 steps:
 ${steps}`;
 
-function mount(h: Harness, opts: { rehearsal?: boolean } = {}) {
+/** `clock`: the steps' clock; a ManualClock holds a slow step on screen until the test is done with it. */
+function mount(h: Harness, opts: { rehearsal?: boolean; clock?: ManualClock } = {}) {
   const queue = new ConfirmQueue();
   const ctrl = new AbortController();
-  const runner = h.runner({ confirm: tuiConfirm(queue, noApprovals, opts.rehearsal ?? false), signal: ctrl.signal, ...(opts.rehearsal ? { dryRun: true } : {}) });
+  const runner = h.runner({ confirm: tuiConfirm(queue, noApprovals, opts.rehearsal ?? false), signal: ctrl.signal, ...(opts.rehearsal ? { dryRun: true } : {}), ...(opts.clock ? { clock: opts.clock } : {}) });
   const outcome = runner.run();
   const ui = render(<App controller={{ source: runner, queue, rehearsal: opts.rehearsal ?? false, outcome, stop: () => ctrl.abort(), gateGuardMs: 0 }} />);
   return { ui, outcome, runner };
@@ -72,7 +74,7 @@ describe('TUI', () => {
   - { id: wait, kind: slow, title: Waiting, with: { ms: 100, ticks: 100 } }
   - { id: last, kind: noop, title: Last step }
 `));
-    const first = mount(h);
+    const first = mount(h, { clock: new ManualClock() });
     await waitForFrame(first.ui.lastFrame, (f) => f.includes('tick '));
     await press(first.ui.stdin, 'q');
     const ask = await waitForFrame(first.ui.lastFrame, (f) => f.includes('Quit upgrade-pilot?'));
@@ -82,7 +84,7 @@ describe('TUI', () => {
     first.ui.unmount();
     expect(findStep(h.store.load(h.id), 'wait')?.status).toBe('running');
 
-    const second = mount(h);
+    const second = mount(h, { clock: new ManualClock() });
     let frame = await waitForFrame(second.ui.lastFrame, (f) => f.includes('tick ') && f.includes('▶ Waiting'));
     expect(frame).toContain('✔ First step');
     expect(frame).toContain('▶ Waiting');
@@ -99,13 +101,11 @@ describe('TUI', () => {
 
   it('? shows the help and Esc closes it', async () => {
     const h = harness(runbook(`  - { id: wait, kind: slow, with: { ms: 100, ticks: 50 } }\n`));
-    const { ui } = mount(h);
+    const { ui } = mount(h, { clock: new ManualClock() });
     await waitForFrame(ui.lastFrame, (f) => f.includes('tick'));
-    await press(ui.stdin, '?');
-    const help = await waitForFrame(ui.lastFrame, (f) => f.includes('Help'));
+    const help = await pressAndWait(ui, ['?'], (f) => f.includes('Help'));
     expect(words(help)).toMatch(/Esc the safe option: never approves anything/);
-    await press(ui.stdin, keys.escape);
-    await waitForFrame(ui.lastFrame, (f) => !f.includes('never approves anything'));
+    await pressAndWait(ui, [keys.escape], (f) => !f.includes('never approves anything'));
     ui.unmount();
   });
 

@@ -10,7 +10,9 @@ import { findStep } from '../../src/engine/state.js';
 import { ConfirmQueue } from '../../src/run/confirm-queue.js';
 import { tuiConfirm } from '../../src/run/confirm.js';
 import { harness, type Harness } from '../support/engine-harness.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { keys, pane, press, waitForFrame, words } from '../support/ui.js';
+import { until } from '../support/wait.js';
 
 const runbook = (steps: string) => `apiVersion: upgrade-pilot/v1
 kind: Runbook
@@ -23,20 +25,20 @@ const twoDrafts = runbook(`  - { id: first, kind: noop, title: First step }
   - { id: addon, kind: gated-write, title: Draft add-on, with: { path: /v1/clusterprofiles/addon } }
 `);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 let unmount: (() => void) | undefined;
 afterEach(() => {
   unmount?.();
   unmount = undefined;
 });
 
-function mount(h: Harness, gateGuardMs?: number) {
+/** `guardClock`: the gate guard's clock, moved by hand; `clock`: the steps' clock (the runner's sleeps). */
+function mount(h: Harness, opts: { gateGuardMs?: number; guardClock?: ManualClock; clock?: ManualClock } = {}) {
   const queue = new ConfirmQueue();
   const ctrl = new AbortController();
-  const runner = h.runner({ confirm: tuiConfirm(queue, noApprovals, false), signal: ctrl.signal });
+  const runner = h.runner({ confirm: tuiConfirm(queue, noApprovals, false), signal: ctrl.signal, ...(opts.clock ? { clock: opts.clock } : {}) });
   const outcome = runner.run();
-  const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort(), ...(gateGuardMs !== undefined ? { gateGuardMs } : {}) }} />);
+  const controller = { source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort(), ...(opts.gateGuardMs !== undefined ? { gateGuardMs: opts.gateGuardMs } : {}), ...(opts.guardClock ? { guardClock: opts.guardClock.now } : {}) };
+  const ui = render(<App controller={controller} />);
   unmount = () => {
     ctrl.abort();
     ui.unmount();
@@ -44,39 +46,60 @@ function mount(h: Harness, gateGuardMs?: number) {
   return { ui, outcome, runner, queue };
 }
 
+const sentPaths = (h: Harness) => h.world.sent.map((m) => (m.target === 'palette' ? m.path : ''));
+
 describe('a gate takes only keys meant for it', () => {
-  it('yy at a draft gate writes one draft: the second y reaches the next gate inside its guard time and is dropped', async () => {
+  // The same keys twice, on the guard's clock: the second y reaches the next gate (drawn when it is
+  // typed) and only its guard time decides whether it counts. Dropped inside it, taken after it.
+  it.each([
+    ['inside its guard time: dropped', 0, ['/v1/clusterprofiles/infra']],
+    ['after its guard time: it writes the second draft', 600, ['/v1/clusterprofiles/infra', '/v1/clusterprofiles/addon']],
+  ])('yy at a draft gate, the second y at the next gate %s', async (_name, elapsed, sent) => {
     const h = harness(twoDrafts);
-    const { ui, runner } = mount(h); // the runbook's default guard: 500 ms
+    const guard = new ManualClock();
+    const { ui, runner, queue } = mount(h, { gateGuardMs: 500, guardClock: guard });
     await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
-    await sleep(550);
-    ui.stdin.write('y');
-    await sleep(150);
-    ui.stdin.write('y');
+    // A y as the gate appears is dropped too.
+    await press(ui.stdin, 'y');
+    expect(queue.current()?.title).toBe('Write draft /v1/clusterprofiles/infra');
+    guard.advance(600);
+    await press(ui.stdin, 'y');
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/addon'));
-    await sleep(600); // anything the second y could still have done, it would have done by now
-    expect(h.world.sent.map((m) => (m.target === 'palette' ? m.path : ''))).toEqual(['/v1/clusterprofiles/infra']);
     expect(frame).toMatch(/❯ \[n\] Not now/);
-    expect(findStep(runner.getState(), 'addon')?.status).toBe('awaitingApproval');
+    guard.advance(elapsed);
+    await press(ui.stdin, 'y');
+    if (elapsed === 0) {
+      // Nothing decided: the gate is still open (an answer closes it at once), and it stays open.
+      expect(queue.current()?.title).toBe('Write draft /v1/clusterprofiles/addon');
+      expect(findStep(runner.getState(), 'addon')?.status).toBe('awaitingApproval');
+      expect(findStep(runner.getState(), 'addon')?.decisions).toEqual({});
+    } else {
+      await until('the second draft to be sent', () => h.world.sent.length === 2);
+      expect(findStep(runner.getState(), 'addon')?.decisions['addon/draft']).toMatchObject({ choice: 'approve', by: 'operator', key: 'y' });
+    }
+    expect(sentPaths(h)).toEqual(sent);
     expect(findStep(runner.getState(), 'infra')?.decisions['infra/draft']).toMatchObject({ choice: 'approve', by: 'operator', key: 'y' });
   });
 
   it('q then Esc while a restart gate appears: q opens the quit question, Esc closes it; the gate decides nothing', async () => {
     const h = harness(
-      runbook(`  - { id: watch, kind: slow, title: Watch migrations, with: { ms: 150, ticks: 2 } }
+      runbook(`  - { id: watch, kind: slow, title: Watch migrations, with: { ms: 1000, ticks: 1 } }
   - { id: recover, kind: restart-each, title: Recover VMs, with: { vms: [vms/db-01] } }
 `),
     );
-    const { ui, runner, queue } = mount(h);
-    await waitForFrame(ui.lastFrame, (f) => f.includes('tick 1/2'));
-    ui.stdin.write('q');
+    // The watch waits on a clock the test moves: it is on screen until the test ends its wait.
+    const clock = new ManualClock();
+    const { ui, runner, queue } = mount(h, { clock });
+    await waitForFrame(ui.lastFrame, (f) => f.includes('tick 1/1'));
+    await clock.waitForSleepers();
+    await press(ui.stdin, 'q');
     await waitForFrame(ui.lastFrame, (f) => f.includes('Quit upgrade-pilot?'));
-    // The restart gate opens behind the question.
-    for (let i = 0; i < 200 && !queue.current(); i++) await sleep(10);
+    // The watch ends; the restart gate opens behind the question.
+    clock.advance(1000);
+    await until('the restart gate to open', () => queue.current());
     expect(queue.current()?.title).toBe('Restart VM vms/db-01');
-    ui.stdin.write(keys.escape);
+    await press(ui.stdin, keys.escape);
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Restart VM vms/db-01') && !f.includes('Quit upgrade-pilot?'));
-    await sleep(100);
     expect(frame).toMatch(/❯ \[s\] Skip/);
     expect(findStep(runner.getState(), 'recover')?.decisions).toEqual({});
     expect(h.world.sent).toEqual([]);
@@ -85,7 +108,7 @@ describe('a gate takes only keys meant for it', () => {
 
   it('↓ and ↑ from the safe default scroll; they never reach an approving option, and Enter then takes the safe one', async () => {
     const h = harness(twoDrafts);
-    const { ui, outcome } = mount(h, 0);
+    const { ui, outcome } = mount(h, { gateGuardMs: 0 });
     await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
     await press(ui.stdin, keys.down, keys.down, keys.up, keys.up, keys.up);
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
@@ -98,7 +121,7 @@ describe('a gate takes only keys meant for it', () => {
 
   it('↑ at a restart gate (Skip in the middle) does not reach Restart; Enter skips, and the next VM’s gate shows', async () => {
     const h = harness(runbook(`  - { id: recover, kind: restart-each, with: { vms: [vms/db-01, vms/web-02] } }\n`));
-    const { ui, runner } = mount(h, 0);
+    const { ui, runner } = mount(h, { gateGuardMs: 0 });
     await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Restart VM vms/db-01'));
     await press(ui.stdin, keys.up, keys.up, keys.enter);
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Restart VM vms/web-02'));
@@ -109,7 +132,7 @@ describe('a gate takes only keys meant for it', () => {
 
   it('↑ while looking at an earlier step ([) scrolls that step; the gate waits, and its focus has not moved when f brings it back', async () => {
     const h = harness(twoDrafts);
-    const { ui } = mount(h, 0);
+    const { ui } = mount(h, { gateGuardMs: 0 });
     await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
     await press(ui.stdin, '[');
     let frame = await waitForFrame(ui.lastFrame, (f) => f.includes('viewing First step'));
@@ -124,7 +147,7 @@ describe('a gate takes only keys meant for it', () => {
 
   it('Tab does not move a gate’s focus: Tab Tab Enter is the safe option', async () => {
     const h = harness(twoDrafts);
-    const { ui, outcome } = mount(h, 0);
+    const { ui, outcome } = mount(h, { gateGuardMs: 0 });
     await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
     await press(ui.stdin, keys.tab, keys.tab);
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft'));
@@ -136,7 +159,7 @@ describe('a gate takes only keys meant for it', () => {
 
   it('q at a gate takes its safe option, then asks whether to quit', async () => {
     const h = harness(twoDrafts);
-    const { ui, runner } = mount(h, 0);
+    const { ui, runner } = mount(h, { gateGuardMs: 0 });
     await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
     await press(ui.stdin, 'q');
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('Quit upgrade-pilot?'));
@@ -149,10 +172,11 @@ describe('a gate takes only keys meant for it', () => {
 
   it('a paste (several keys in one read) chooses nothing', async () => {
     const h = harness(twoDrafts);
-    const { ui } = mount(h, 0);
+    const { ui, queue } = mount(h, { gateGuardMs: 0 });
     await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
     await press(ui.stdin, 'yy', 'y\r');
-    await sleep(100);
+    // An answer would have closed the gate in the key's own handler.
+    expect(queue.current()?.title).toBe('Write draft /v1/clusterprofiles/infra');
     expect(h.world.sent).toEqual([]);
     expect(plainGate(ui.lastFrame())).toContain('GATE: Write draft /v1/clusterprofiles/infra');
   });

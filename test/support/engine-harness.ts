@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noApprovals, type Approvals } from '../../src/engine/approval-policy.js';
 import { plainConfirm } from '../../src/run/confirm.js';
+import type { Clock } from '../../src/engine/clock.js';
 import type { ConfirmFn } from '../../src/engine/gate.js';
 import { parseRunbook } from '../../src/engine/load.js';
 import type { Params } from '../../src/engine/params.js';
@@ -22,7 +23,7 @@ export interface Harness {
   store: SessionStore;
   world: FakeWorld;
   id: string;
-  runner(opts?: { approvals?: Approvals; confirm?: ConfirmFn; resuming?: boolean; dryRun?: boolean; site?: Params; signal?: AbortSignal }): Runner;
+  runner(opts?: { approvals?: Approvals; confirm?: ConfirmFn; resuming?: boolean; dryRun?: boolean; site?: Params; signal?: AbortSignal; clock?: Clock }): Runner;
 }
 
 export function harness(runbookYaml: string, opts: { dryRun?: boolean } = {}): Harness {
@@ -38,7 +39,7 @@ export function harness(runbookYaml: string, opts: { dryRun?: boolean } = {}): H
     id,
     runner(o = {}) {
       const confirm = o.confirm ?? policyConfirm(o.approvals ?? noApprovals, o.dryRun ?? opts.dryRun);
-      return runnerOver(store, id, { registry, runbook, site: o.site, effects: fakeEffects(world, confirm), dryRun: o.dryRun ?? opts.dryRun ?? false, signal: o.signal ?? new AbortController().signal });
+      return runnerOver(store, id, { registry, runbook, site: o.site, effects: fakeEffects(world, confirm, o.clock), dryRun: o.dryRun ?? opts.dryRun ?? false, signal: o.signal ?? new AbortController().signal });
     },
   };
 }

@@ -2,7 +2,7 @@
  * Scripted effects in the spirit of lazygit's fake command runner: every mutation is recorded, reads
  * fail loudly (test steps never read), and `applied` lets settle callbacks see what "happened".
  */
-import { systemClock } from '../../src/engine/clock.js';
+import { systemClock, type Clock } from '../../src/engine/clock.js';
 import type { Effects } from '../../src/engine/effects.js';
 import type { ConfirmFn } from '../../src/engine/gate.js';
 import type { KubeMutation, MutationRequest, PaletteMutation } from '../../src/engine/mutation.js';
@@ -20,7 +20,8 @@ export function fakeWorld(): FakeWorld {
   return { sent: [], applied: new Set() };
 }
 
-export function fakeEffects(world: FakeWorld, confirm: ConfirmFn): Effects {
+/** `clock`: the wall clock unless a test moves time itself (test/support/manual-clock.ts). */
+export function fakeEffects(world: FakeWorld, confirm: ConfirmFn, clock: Clock = systemClock): Effects {
   // Reads are not scripted: a test step that read would fail loudly on the missing method.
   const palette = {
     applied: world.applied,
@@ -42,5 +43,5 @@ export function fakeEffects(world: FakeWorld, confirm: ConfirmFn): Effects {
       world.applied.add(req.argv.join(' '));
     },
   } as unknown as KubeApi;
-  return { palette, kube, clock: systemClock, confirm, log: () => undefined };
+  return { palette, kube, clock, confirm, log: () => undefined };
 }

@@ -1,6 +1,6 @@
 /**
- * One helper over ink-testing-library: named keys, ANSI stripped, and waiting for the frame to
- * change rather than sleeping.
+ * One helper over ink-testing-library: named keys, ANSI stripped, and waiting for the frame (or
+ * for React to settle) rather than sleeping: a test goes on from a state, never from a time.
  */
 import { EventEmitter } from 'node:events';
 import { stripVTControlCharacters } from 'node:util';
@@ -25,26 +25,61 @@ export function plain(frame: string | undefined): string {
   return stripVTControlCharacters(frame ?? '');
 }
 
-export async function waitForFrame(lastFrame: () => string | undefined, test: (frame: string) => boolean, timeoutMs = 5000): Promise<string> {
+/**
+ * Lets React finish what the last update started. Ink draws a frame when React commits, but the
+ * key handlers (`useInput`) and subscriptions of what was just drawn are attached in effects that
+ * React runs later, in a following turn of the event loop (Ink renders in React's legacy mode,
+ * where passive effects are scheduled with setImmediate). A key written before then reaches the
+ * handler of the frame before. Each turn here runs after the work React scheduled in the turn
+ * before it, so a few turns see that work done: turns, not milliseconds, which a busy machine
+ * delays all alike. A lone Esc is also delivered here: Ink holds it for one turn, in case more of
+ * an escape sequence follows.
+ */
+export async function settle(turns = 5): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
+/**
+ * Waits for a frame that passes `test` (the state the test needs, never a frame that may be
+ * skipped), then lets React settle so the next key reaches what that frame shows. The time limit
+ * only turns a hang into a failure with the last frame in it; it is generous for a busy machine.
+ */
+export async function waitForFrame(lastFrame: () => string | undefined, test: (frame: string) => boolean, timeoutMs = 15_000): Promise<string> {
   const start = Date.now();
   for (;;) {
     const frame = plain(lastFrame());
-    if (test(frame)) return frame;
-    if (Date.now() - start > timeoutMs) throw new Error(`frame never matched; last frame:\n${frame}`);
+    if (test(frame)) {
+      await settle();
+      return frame;
+    }
+    if (Date.now() - start > timeoutMs) throw new Error(`frame never matched within ${timeoutMs} ms; last frame:\n${frame}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
 
 /**
- * Writes keys one at a time, letting Ink process each. A component that just appeared attaches its
- * input handler in an effect after the frame is drawn, so the first key waits a moment too.
+ * Writes keys one at a time, each once React has settled from the one before (see `settle`), and
+ * settles after the last: whatever a key changes on screen synchronously is drawn when this
+ * returns. What a key starts elsewhere (the runner answering a gate, a lab call) is waited for
+ * with `waitForFrame`.
  */
 export async function press(stdin: { write: (s: string) => void }, ...sequence: string[]): Promise<void> {
-  await new Promise((r) => setTimeout(r, 30));
   for (const k of sequence) {
+    await settle();
     stdin.write(k);
-    await new Promise((r) => setTimeout(r, 20));
   }
+  await settle();
+}
+
+/**
+ * Presses keys and waits for the frame to change from the one before them (and to pass `test`,
+ * when given), as Shopify cli-kit's `sendInputAndWaitForChange` does: the test goes on from the
+ * frame the keys made, not from a time.
+ */
+export async function pressAndWait(ui: { stdin: { write: (s: string) => void }; lastFrame: () => string | undefined }, keysToPress: string[], test: (frame: string) => boolean = () => true, timeoutMs?: number): Promise<string> {
+  const before = plain(ui.lastFrame());
+  await press(ui.stdin, ...keysToPress);
+  return waitForFrame(ui.lastFrame, (f) => f !== before && test(f), timeoutMs);
 }
 
 /** The frame as one line of words: borders removed, wrapping undone, for assertions on sentences. */

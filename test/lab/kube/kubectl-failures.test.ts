@@ -7,7 +7,8 @@ import { writeKubeconfig } from '../../../src/lab/kube/kubeconfig.js';
 import { startLab } from './lab-fixture.js';
 import { seedSmallCluster } from './seed.js';
 
-const KUBECTL_TIMEOUT = 15_000;
+/** A hang bound: a real kubectl starts slowly on a loaded machine. */
+const KUBECTL_TIMEOUT = 120_000;
 
 describe('real kubectl failures', () => {
   it('is told to log in once the token expires, and works again with a renewed one', async () => {
@@ -51,8 +52,9 @@ describe('real kubectl failures', () => {
       const r = await lab.kubectl(['get', 'pods', '-A', '--request-timeout=1s']);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^Unable to connect to the server: .*(Client\.Timeout exceeded|context deadline exceeded)/m);
-      // The dispatcher's /version and kubectl's own call each wait out the 1 s timeout.
-      expect(r.ms).toBeLessThan(6_000);
+      // The dispatcher's /version and kubectl's own call each wait out the 1 s timeout; only a hang
+      // (a call without its time-out) would take half a minute, whatever the machine's load.
+      expect(r.ms).toBeLessThan(30_000);
     } finally {
       await lab.close();
     }

@@ -14,7 +14,7 @@ describe('20,000 pods through kubectl get --raw', () => {
 
   beforeAll(async () => {
     lab = await startLab({ seed: (store) => seedManyPods(store, PODS) });
-  }, 30_000);
+  });
   afterAll(async () => {
     await lab.close();
   });
@@ -26,9 +26,9 @@ describe('20,000 pods through kubectl get --raw', () => {
     expect(list.kind).toBe('PodList');
     expect(list.items).toHaveLength(PODS);
     expect(new Set(list.items.map((p) => p.metadata.name)).size).toBe(PODS);
+    // How fast is a goal of `npm run bench` (kubectl get --raw /api/v1/pods at 20,000 pods); here, the figure.
     console.info(`kubectl get --raw /api/v1/pods with ${PODS} pods: ${r.ms} ms, ${(r.stdout.length / 1e6).toFixed(1)} MB`);
-    expect(r.ms).toBeLessThan(10_000);
-  }, 20_000);
+  });
 
   it('pages through it with limit and continue, server-side selectors applied', async () => {
     const selector = encodeURIComponent('status.phase!=Running');
@@ -45,5 +45,5 @@ describe('20,000 pods through kubectl get --raw', () => {
     }
     expect(seen).toBe(PODS / 10);
     expect(pages).toBe(PODS / 10 / 500);
-  }, 20_000);
+  });
 });

@@ -11,7 +11,8 @@ import { parsePrintedTable } from './kubectl-runner.js';
 import { startLab, type Lab } from './lab-fixture.js';
 import { seedSmallCluster } from './seed.js';
 
-const KUBECTL_TIMEOUT = 15_000;
+/** A hang bound: a real kubectl starts slowly on a loaded machine. */
+const KUBECTL_TIMEOUT = 120_000;
 
 describe('real kubectl against the lab', () => {
   let lab: Lab;

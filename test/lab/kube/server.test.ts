@@ -8,6 +8,7 @@ import { AuditLog } from '../../../src/lab/audit.js';
 import { FaultPlan } from '../../../src/lab/faults.js';
 import type { KubeLabHooks } from '../../../src/lab/kube/types.js';
 import { startLab, type Lab } from './lab-fixture.js';
+import { isPending, until, within } from '../../support/wait.js';
 import { pod, seedSmallCluster } from './seed.js';
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
@@ -457,12 +458,12 @@ describe('a hung server', () => {
   it('accepts requests, never answers, and still closes at once', async () => {
     const lab = await startLab({ seed: (s) => s.upsert('pods', pod('ns', 'a')) });
     lab.server.setHung(true);
-    const pending = lab.http('GET', '/api/v1/pods', { timeoutMs: 10_000 }).catch((e: Error) => e);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(lab.server.requestCount()).toBe(1);
-    const started = Date.now();
-    await lab.close();
-    expect(Date.now() - started).toBeLessThan(1000);
+    const pending = lab.http('GET', '/api/v1/pods', { timeoutMs: 600_000 }).catch((e: Error) => e);
+    await until('the server to accept the request', () => lab.server.requestCount() === 1);
+    expect(await isPending(pending)).toBe(true);
+    // A close that waited for the hung answer would never end; ten seconds is a hang, not a busy machine.
+    await within(lab.close(), 10_000, 'close() with a hung request');
     expect(await pending).toBeInstanceOf(Error);
+    expect(lab.server.requestCount()).toBe(1);
   });
 });

@@ -145,13 +145,14 @@ describe('ResourceStore', () => {
     expect(kubeTimestamp(Date.parse('2025-01-02T03:04:05.999Z'))).toBe('2025-01-02T03:04:05Z');
   });
 
-  it('lists 20,000 pods with a selector in well under 100 ms', () => {
+  // How fast is the bench's business (`kubectl get --raw /api/v1/pods` at 20,000 pods in `npm run bench`).
+  it('lists 20,000 pods with a field selector: exactly the 2,000 that match, in the store\'s order', () => {
     const store = newStore();
     for (let i = 0; i < 20_000; i += 1) store.upsert('pods', pod(`ns-${i % 40}`, `p-${i}`, { phase: i % 10 === 0 ? 'Pending' : 'Running' }));
-    store.list('pods');
-    const started = performance.now();
+    const all = store.list('pods');
     const pending = store.list('pods', { fieldSelector: 'status.phase!=Running' });
-    expect(performance.now() - started).toBeLessThan(100);
     expect(pending).toHaveLength(2_000);
+    expect(pending.every((p) => (p.status as { phase?: string }).phase === 'Pending')).toBe(true);
+    expect(pending.map((p) => p.metadata.name)).toEqual(all.filter((p) => (p.status as { phase?: string }).phase === 'Pending').map((p) => p.metadata.name));
   });
 });

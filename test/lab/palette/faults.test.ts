@@ -1,6 +1,7 @@
 /** Fault injection in the Palette double, per route, over real HTTP. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FaultRule } from '../../../src/lab/faults.js';
+import { isPending, until, within } from '../../support/wait.js';
 import { ADDON_UID, API_KEY, PROJECT_UID, startLab, type Lab } from './support.js';
 
 const putBody = { metadata: { name: 'vmo-core', uid: ADDON_UID }, spec: { version: '1.3.0', template: { type: 'add-on', packs: [{ name: 'lb-metallb-helm', tag: '0.15.0' }] } } };
@@ -32,20 +33,33 @@ describe('Palette double faults', () => {
 
   it('adds latency to the matching route only', async () => {
     await setFaults([{ route: 'GET /v1/clusterprofiles/*', faults: { latencyMs: 150 } }]);
-    let t = Date.now();
+    // A timer never ends early: the matching route took at least its latency.
+    const t = Date.now();
     expect((await lab.call('GET', profilePath)).status).toBe(200);
     expect(Date.now() - t).toBeGreaterThanOrEqual(140);
-    t = Date.now();
-    await lab.call('GET', '/v1/clusterprofiles');
-    expect(Date.now() - t).toBeLessThan(140);
+    // With a latency no test waits out, the other route answers while the matching one is held.
+    await setFaults([{ route: 'GET /v1/clusterprofiles/*', faults: { latencyMs: 600_000 } }]);
+    const asked = vi.spyOn(lab.faults, 'decide');
+    const controller = new AbortController();
+    const held = fetch(`${lab.url}${profilePath}`, { headers: { ApiKey: API_KEY, ProjectUid: PROJECT_UID }, signal: controller.signal }).catch(() => 'aborted');
+    await until('the lab to hold the first request', () => asked.mock.calls.some(([, path]) => path === profilePath));
+    expect((await lab.call('GET', '/v1/clusterprofiles')).status).toBe(200);
+    expect(await isPending(held)).toBe(true);
+    controller.abort();
+    expect(await held).toBe('aborted');
   });
 
   it('latency delays the answer, not the work: a PUT whose caller gave up was still applied', async () => {
     await setFaults([{ route: 'PUT /v1/clusterprofiles/*', faults: { latencyMs: 400 } }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
     const headers = { ApiKey: API_KEY, ProjectUid: PROJECT_UID };
-    await expect(fetch(`${lab.url}${profilePath}`, { method: 'PUT', headers, body: JSON.stringify(putBody), signal: controller.signal })).rejects.toThrow();
+    const put = fetch(`${lab.url}${profilePath}`, { method: 'PUT', headers, body: JSON.stringify(putBody), signal: controller.signal });
+    const gaveUp = expect(put).rejects.toThrow();
+    // The caller gives up while the answer is held back (the lab has done the work already).
+    await until('the PUT to be audited', () => lab.audit.entries({ method: 'PUT' }).length > 0);
+    expect(await isPending(put)).toBe(true);
+    controller.abort();
+    await gaveUp;
     expect(lab.store.get(ADDON_UID)?.draft?.version).toBe('1.3.0');
     expect(lab.audit.entries()).toMatchObject([{ method: 'PUT', status: 204, effect: 'applied' }]);
   });
@@ -104,15 +118,16 @@ describe('Palette double faults', () => {
 
   it('hang accepts and never answers; close() still ends promptly', async () => {
     await setFaults([{ route: 'GET /v1/clusterprofiles', faults: { hang: true } }]);
+    const asked = vi.spyOn(lab.faults, 'decide');
     const pending = lab.call('GET', '/v1/clusterprofiles').then(
       (r) => r.status,
       () => 'failed',
     );
-    const early = await Promise.race([pending, new Promise((r) => setTimeout(() => r('still waiting'), 200))]);
-    expect(early).toBe('still waiting');
-    const t = Date.now();
-    await lab.close();
-    expect(Date.now() - t).toBeLessThan(1000);
+    // Once the lab has the request, it holds it.
+    await until('the lab to receive the request', () => asked.mock.calls.some(([method, path]) => method === 'GET' && path === '/v1/clusterprofiles'));
+    expect(await isPending(pending)).toBe(true);
+    // A close that waited for the hung answer would never end; ten seconds is a hang, not a busy machine.
+    await within(lab.close(), 10_000, 'close() with a hung request');
     expect(await pending).toBe('failed');
     lab = await startLab('spec');
   });

@@ -10,6 +10,7 @@ import type { SessionEvent, SessionState } from '../../../src/engine/state.js';
 import { readJournal } from '../../../src/session/journal.js';
 import { Redactor } from '../../../src/session/redact.js';
 import { SessionStore } from '../../../src/session/store.js';
+import { seeded } from '../../support/seed.js';
 import { APPROVE_ALL, runTool, serveLab, sessionIds, spawnTool, STACK_TRACE, tempDir, type AuditEntry, type ServedLab, type ToolResult } from './processes.js';
 
 export const startArgs = (lab: ServedLab, stateDir: string, extra: string[] = []): string[] => [
@@ -214,18 +215,6 @@ export async function resumeUntilDone(lab: ServedLab, stateDir: string, id: stri
     throw new Error(`resume after the crashes did not finish: ${explain(r)}`);
   }
   throw new Error('unreachable');
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failing random-kill run can be replayed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

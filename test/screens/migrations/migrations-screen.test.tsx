@@ -7,7 +7,7 @@ import { startFakeKubevirt, type FakeKubevirt } from '../../steps/migrations/sup
 import { kubevirt, OUTDATED, vmi, vmim } from '../../steps/migrations/support/objects.js';
 import { migrationRun, runbookYaml } from '../../steps/migrations/support/run.js';
 import { meta, step } from '../../support/state-fixtures.js';
-import { keys, pane, plain, press, waitForFrame, words } from '../../support/ui.js';
+import { keys, pane, plain, pressAndWait, waitForFrame, words } from '../../support/ui.js';
 import { mountApp } from './mount.js';
 
 vi.mock('../../../src/screens/registry.js', async (importOriginal) => {
@@ -36,7 +36,10 @@ describe('the live migrations table', () => {
     const { ui, outcome } = mountApp(run);
     let frame = pane(await waitForFrame(ui.lastFrame, (fr) => fr.includes('next poll in')));
     expect(frame).toMatch(/VMI\s+SOURCE → TARGET\s+PHASE\s+AGE/);
-    expect(frame).toMatch(/vms\/web-01\s+node-1 → node-2\s+Running\s+2\ds/);
+    // Its age counts from 20 s before the seed, on the wall clock: 20 s or more by the time it is drawn.
+    const age = /vms\/web-01\s+node-1 → node-2\s+Running\s+(?:(\d+)m)?(\d+)s/.exec(frame);
+    expect(age, frame).not.toBeNull();
+    expect(Number(age![1] ?? 0) * 60 + Number(age![2])).toBeGreaterThanOrEqual(20);
     expect(frame).toMatch(/vms\/db-01\s+node-3 → —\s+Pending/);
     expect(frame).toMatch(/vms\/api-01\s+node-2 → node-4\s+Succeeded/);
     expect(words(frame)).toMatch(/Pending 1 · Running 1 · Succeeded 1/);
@@ -84,21 +87,20 @@ const manyRows = (n: number): MigrationRow[] =>
   Array.from({ length: n }, (_, i) => ({ key: `vms/m-${i}`, vmi: `vms/vm-${i}`, source: `node-${i % 500}`, target: `node-${(i + 1) % 500}`, phase: 'Running', ageMs: 60_000, runningMs: 60_000 - i }));
 
 describe('MigrationsScreen at scale and without colour', () => {
-  it('renders 5,000 migrations as a window, fast, and scrolls', async () => {
+  // How fast is the bench's business (`npm run bench`: key ↓ → new frame, migrations table of 5,000 rows).
+  it('renders 5,000 migrations as a window, re-renders a new poll of them, and scrolls', async () => {
     const { step: s, state } = liveStep(manyRows(5000));
-    const started = performance.now();
     const ui = render(<MigrationsScreen step={s} state={state} isActive rehearsal={false} width={59} height={24} />);
     const frame = plain(ui.lastFrame());
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(frame).toMatch(/rows 1-\d+ of 5000/);
     expect(frame.split('\n').length).toBeLessThanOrEqual(24);
-    // A new poll with the same 5,000 rows re-renders quickly too.
-    const again = performance.now();
+    expect(frame).toMatch(/vms\/vm-0\s/);
+    expect(frame).not.toMatch(/vms\/vm-4999\s/);
+    // A new poll with the same 5,000 rows draws the same window.
     const next = liveStep(manyRows(5000));
     ui.rerender(<MigrationsScreen step={next.step} state={next.state} isActive rehearsal={false} width={59} height={24} />);
-    expect(performance.now() - again).toBeLessThan(500);
-    await press(ui.stdin, keys.down, keys.down);
-    await waitForFrame(ui.lastFrame, (fr) => /rows 3-\d+ of 5000/.test(fr));
+    expect(plain(ui.lastFrame())).toBe(frame);
+    await pressAndWait(ui, [keys.down, keys.down], (fr) => /rows 3-\d+ of 5000/.test(fr));
     ui.unmount();
   });
 

@@ -16,8 +16,11 @@ afterEach(async () => {
   lab = undefined;
 });
 
+// The lab runs 300 times faster than the wall: the default 10 minutes without progress is 2 s of a
+// machine that may be busy elsewhere. These tests judge the stalls the scenarios make (migrations
+// running too long, failing), so "no progress" waits a lab day.
 const steps = (running: string[]) => `  - { id: snapshot, kind: snapshot, with: { runningVmis: ${JSON.stringify(running)} } }
-  - { id: migrations, kind: migrations, with: { interval: 5s } }
+  - { id: migrations, kind: migrations, with: { interval: 5s, stallAfter: 24h } }
   - { id: diagnose, kind: diagnose }
   - { id: recover, kind: recover, with: { interval: 5s, restartWith: kubectl } }`;
 const vmOf = (r: GateRequest) => (r.subject ? `${r.subject.namespace}/${r.subject.name}` : r.gate);

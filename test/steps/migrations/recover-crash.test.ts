@@ -69,11 +69,15 @@ describe('recover: a kill between the restart’s intent and its result', () => 
     const f = await start('slow');
     const run = await firstRunStopsAtTheRestarts(f);
     crashAfterIntent(run);
+    // The VM shuts down for as long as the test holds it (not for 60 ms of a machine's time).
+    f.hold();
     await f.lab.kubectl(['replace', '--raw', restartPath('vms', 'web-01'), '-f', '-'], { input: '{}' });
     expect(f.store.get('virtualmachineinstances', 'vms', 'web-01')?.metadata.deletionTimestamp).toBeDefined();
 
     const op = scripted((r) => (vmOf(r) === 'vms/web-02' ? 'skip' : undefined));
-    expect((await run.run({ confirm: op.confirm })).status).toBe('done');
+    const resumed = run.run({ confirm: op.confirm });
+    f.release();
+    expect((await resumed).status).toBe('done');
     expect(f.restarted()).toEqual(['vms/web-01']);
     expect(f.store.get('virtualmachineinstances', 'vms', 'web-01')?.status).toMatchObject({ phase: 'Running' });
     expect(run.state().mutations[sendKey]?.outcome).toBe('settled');

@@ -23,6 +23,13 @@ export interface FakeKubevirt {
   /** Accepted VMIM deletes, `ns/name` each. */
   cancelled(): string[];
   mutations(): AuditEntry[];
+  /**
+   * Holds the slow restart's later stages (the old VMI gone, the new one scheduled, then running)
+   * until `release`, which starts their delays from then: a test can look at "still shutting down"
+   * without racing the 60 ms it lasts.
+   */
+  hold(): void;
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -41,7 +48,9 @@ export async function startFakeKubevirt(seed: (store: ResourceStore) => void, mo
   const logs = new Map<string, string>();
   let lab: Lab | undefined;
   const timers = new Set<NodeJS.Timeout>();
+  let held: Array<[number, () => void]> | undefined;
   const later = (ms: number, fn: () => void) => {
+    if (held) return void held.push([ms, fn]);
     const t = setTimeout(() => {
       timers.delete(t);
       fn();
@@ -89,6 +98,14 @@ export async function startFakeKubevirt(seed: (store: ResourceStore) => void, mo
     restarted: () => applied('PUT').map((e) => e.path.replace(/^.*\/namespaces\/([^/]+)\/virtualmachines\/([^/]+)\/restart$/, '$1/$2')),
     cancelled: () => applied('DELETE').map((e) => e.path.replace(/^.*\/namespaces\/([^/]+)\/virtualmachineinstancemigrations\/([^/]+)$/, '$1/$2')),
     mutations: () => audit.entries({ api: 'kube' }).filter((e) => e.method !== 'GET'),
+    hold: () => {
+      held ??= [];
+    },
+    release: () => {
+      const queued = held ?? [];
+      held = undefined;
+      for (const [ms, fn] of queued) later(ms, fn);
+    },
     close: async () => {
       for (const t of timers) clearTimeout(t);
       await lab!.close();
