@@ -33,6 +33,7 @@ import { toDeployedProfiles, toPackManifests, toProfileDoc } from './normalize.j
 import { RateLimiter, type RateLimits } from './rate-limit.js';
 import { PackRegistry } from './registry.js';
 import { RegistryReads } from './registry-client.js';
+import { ProfileVariables } from './variables.js';
 import { defaultRetryPolicy, type RetryInfo, type RetryPolicy } from './retry.js';
 import { ClusterProfilesSchema, ManifestEntitiesSchema, ProfileListSchema, ProfileSchema } from './schemas.js';
 import { Transport, displayUrl, type Call } from './transport.js';
@@ -76,6 +77,8 @@ export class PaletteClient implements PaletteApi {
   private readonly baseUrl: string;
   /** The pack registry's reads, memoized for as long as this client lives (one session run). */
   readonly registry: PackRegistry = new PackRegistry(new RegistryReads((call, schema) => this.getJson(call, schema)));
+  /** A real Palette's profile variables (variables.ts). */
+  readonly variables: ProfileVariables = new ProfileVariables((call, schema) => this.getJson(call, schema));
   private readonly cluster: ClusterReads;
   private chosen: FlavorChoice | undefined;
   private choosing: Promise<FlavorChoice> | undefined;

@@ -6,6 +6,7 @@
 import type { AuditEntry } from '../audit.js';
 import { errorBody } from './http.js';
 import { clusterRoutes } from './cluster-routes.js';
+import { refuseUndefinedVariables, variableRoutes } from './variable-routes.js';
 import { interpretPut } from './put-payload.js';
 import { clusterProfilesDocument, listItem, manifestsDocument, profileDocument } from './shapes.js';
 import type { ProfileStore } from './store.js';
@@ -71,6 +72,8 @@ const putProfile = withProfile((ctx, profile, _params, body) => {
   const outcome = interpretPut(profile, body);
   if (outcome.kind === 'ignored') return { status: 204, effect: 'ignored', note: `${outcome.reason}: nothing changed on ${profile.name}` };
   if (outcome.kind === 'invalid') return fail(ctx, 400, outcome.code, outcome.message);
+  const undeclared = refuseUndefinedVariables(ctx, profile, outcome.draft.packs);
+  if (undeclared) return undeclared;
   // On a real Palette each version is its own object: another label renames this one in place.
   const label = (profile.draft ?? profile.published)?.version;
   const renames = ctx.dialect === 'palette' && label !== undefined && label !== outcome.draft.version;
@@ -137,6 +140,7 @@ export function apiRoutes(dialect: PaletteDialect): Route[] {
     routes.push({ method: 'GET', pattern: new RegExp(`^/v1/clusterprofiles/${segment}/packs/${segment}/manifests$`), handler: packManifests });
     routes.push({ method: 'GET', pattern: new RegExp(`^/v1/spectroclusters/${segment}/profiles$`), handler: clusterProfiles });
     routes.push(...clusterRoutes());
+    routes.push(...variableRoutes());
   }
   return routes;
 }

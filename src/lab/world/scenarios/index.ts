@@ -4,6 +4,7 @@ import { healthyScenario } from './healthy.js';
 import { largeScenario } from './large.js';
 import { lostCustomizationsScenario } from './lost-customizations.js';
 import { rookCephScenario } from './rook-ceph.js';
+import { rookCephNoPlacementScenario } from './rook-ceph-no-placement.js';
 import { packErrorScenario } from './pack-error.js';
 import { repaveScenario } from './repave.js';
 import { skipMinorScenario } from './skip-minor.js';
@@ -29,5 +30,7 @@ export function scenarioSpec(name: ScenarioName, sizes: Partial<LabSizes> = {}):
       return repaveScenario();
     case 'pack-error':
       return packErrorScenario();
+    case 'rook-ceph-no-placement':
+      return rookCephNoPlacementScenario();
   }
 }

@@ -7,7 +7,7 @@ import type { SiteLayout, VmoVersion } from '../../data/pack-catalog.js';
 import type { ServiceInput } from '../k8s-objects.js';
 import type { VmDefinition } from '../kubevirt-objects.js';
 
-export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error'] as const;
+export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'rook-ceph-no-placement'] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
 export interface LabSizes {

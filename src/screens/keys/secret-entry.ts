@@ -1,0 +1,44 @@
+/**
+ * Typing values that must not show (a profile variable's password) at a gate: each value hidden,
+ * then once more to confirm, one after the other; Esc goes back to the options with nothing kept.
+ * Pure and tested with key tables; what was typed lives only in the gate's view until the gate is
+ * decided, when the app hands the values to the run's variable values (never to the journal).
+ */
+import type { KeyPress } from './key-press.js';
+
+export interface SecretEntry {
+  /** Which of the gate's inputs is being typed. */
+  index: number;
+  /** The first typing of this value, while it is typed again. */
+  first?: string;
+  typed: string;
+  /** Why the last Enter did not take the value. */
+  problem?: 'empty' | 'mismatch';
+  /** Values taken so far, by name. */
+  values: Record<string, string>;
+}
+
+export type SecretStep = { kind: 'typing'; entry: SecretEntry } | { kind: 'cancel' } | { kind: 'done'; values: Record<string, string> };
+
+export const startSecret = (): SecretEntry => ({ index: 0, typed: '', values: {} });
+
+export function secretKey(entry: SecretEntry, key: KeyPress, inputs: ReadonlyArray<{ name: string }>): SecretStep {
+  if (key.name === 'escape') return { kind: 'cancel' };
+  const { problem: _p, ...fresh } = entry;
+  if (key.name === 'backspace') return { kind: 'typing', entry: { ...fresh, typed: entry.typed.slice(0, -1) } };
+  if ((key.name === 'char' || key.name === 'paste') && key.text) return { kind: 'typing', entry: { ...fresh, typed: entry.typed + key.text } };
+  if (key.name !== 'enter') return { kind: 'typing', entry };
+  if (entry.typed === '') return { kind: 'typing', entry: { ...entry, problem: 'empty' } };
+  if (entry.first === undefined) {
+    const { first: _f, ...rest } = fresh;
+    return { kind: 'typing', entry: { ...rest, first: entry.typed, typed: '' } };
+  }
+  if (entry.typed !== entry.first) {
+    const { first: _f, ...rest } = fresh;
+    return { kind: 'typing', entry: { ...rest, typed: '', problem: 'mismatch' } };
+  }
+  const name = inputs[entry.index]?.name;
+  const values = name ? { ...entry.values, [name]: entry.typed } : entry.values;
+  if (entry.index + 1 >= inputs.length) return { kind: 'done', values };
+  return { kind: 'typing', entry: { index: entry.index + 1, typed: '', values } };
+}
