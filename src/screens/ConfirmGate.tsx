@@ -14,19 +14,20 @@ function SecretLines({ request, view }: { request: GateRequest; view: GateView }
   const entry = view.secret!;
   const input = request.secretInputs?.[entry.index];
   const again = entry.first !== undefined;
-  const problem = entry.problem === 'mismatch' ? 'The two did not match; type it again.' : entry.problem === 'empty' ? 'Type a value (Esc goes back).' : ' ';
+  const problem = entry.problem === 'mismatch' ? 'The two did not match; type it again.' : entry.problem === 'empty' ? 'Type a value (Esc goes back).' : 'Hidden: it is shown, logged and written nowhere.';
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        {again ? 'Again, to confirm' : 'Type'} <Text bold>{sanitizeText(input?.label ?? '', { max: 200 })}</Text>
-        {(request.secretInputs?.length ?? 0) > 1 ? ` (${entry.index + 1} of ${request.secretInputs!.length})` : ''}, Enter; Esc goes back. It is shown, logged and written nowhere:
+        {again ? 'Again, to confirm: ' : 'Type '}
+        <Text bold>{sanitizeText(input?.name ?? '', { max: 80 })}</Text>
+        {(request.secretInputs?.length ?? 0) > 1 ? ` (${entry.index + 1} of ${request.secretInputs!.length})` : ''}, then Enter · Esc goes back
       </Text>
       <Text wrap="truncate-end">
         {'> '}
         {'•'.repeat(Math.min(entry.typed.length, 64))}
         <Text inverse> </Text>
       </Text>
-      <Text wrap="truncate-end" {...(entry.problem && red ? { color: red } : {})}>
+      <Text wrap="truncate-end" {...(entry.problem && red ? { color: red } : {})} dimColor={!entry.problem}>
         {problem}
       </Text>
     </Box>

@@ -296,10 +296,14 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
                 <Text wrap="truncate-end" {...(at && isActive ? { inverse: true } : {})}>
                   {at ? '❯ ' : '  '}
                   {chosen ? '[x] ' : '[ ] '}
-                  <Text bold>{o.id}</Text> ({o.where}): {o.title} — {chosen ? `in the drafts, chosen by ${chooserText(chosen)}` : 'left out'}
+                  <Text bold>{o.id}</Text>: {chosen ? `in the drafts, chosen by ${chooserText(chosen)}` : 'left out'} <Text dimColor>({o.where})</Text>
                 </Text>
-                <Text wrap="truncate-end">{`      sets ${sanitizeText(o.what, { max: 400 })}`}</Text>
-                <Text wrap="truncate-end" dimColor>{`      ${sanitizeText(o.effect, { max: 400 })}`}</Text>
+                <Box paddingLeft={6} flexDirection="column">
+                  <Text wrap="truncate-end">sets {sanitizeText(o.what, { max: 400 })}</Text>
+                  <Text wrap="wrap" dimColor>
+                    {sanitizeText(o.effect, { max: 400 })}
+                  </Text>
+                </Box>
               </Box>
             );
           })}
@@ -369,7 +373,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
           <Text bold {...(colour(red.length ? 'fail' : 'pass') ? { color: colour(red.length ? 'fail' : 'pass')! } : {})}>
             {red.length ? 'RULES FAIL' : 'RULES PASS'}
           </Text>{' '}
-          {rules.length - red.length - grey.length}/{rules.length - grey.length} customization rules hold
+          {rules.length - red.length - grey.length - amber.length}/{rules.length - grey.length} customization rules hold{amber.length ? `, ${amber.length} not on this site before the upgrade` : ''}
           {red.length ? `: ${red.map((r) => `hop ${r.hop} ${r.title}`).join('; ')}` : ''}
         </Text>
       </Box>

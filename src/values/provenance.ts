@@ -19,6 +19,12 @@ export interface Addition {
   value: unknown;
 }
 
+interface Found extends Addition {
+  /** The same place with every list item named by its position (a decision may name it either way). */
+  positions: PathSegment[];
+  segments: PathSegment[];
+}
+
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function docsOf(input: ValuesInput, what: string): unknown[] {
@@ -36,21 +42,25 @@ function keyField(item: unknown, listKeys: readonly string[]): { field: string; 
 }
 
 class Walker {
-  readonly out: Addition[] = [];
+  readonly out: Found[] = [];
   constructor(
     private readonly doc: number,
     private readonly listKeys: readonly string[],
   ) {}
 
-  visit(draft: unknown, sources: unknown[], at: PathSegment[]): void {
+  private add(at: PathSegment[], positions: PathSegment[], value: unknown): void {
+    this.out.push({ path: formatPath({ doc: this.doc, segments: at }), value, segments: at, positions });
+  }
+
+  visit(draft: unknown, sources: unknown[], at: PathSegment[], positions: PathSegment[] = at): void {
     const present = sources.filter((s) => s !== undefined);
     if (present.some((s) => deepEqual(s, draft))) return;
-    if (present.length === 0) {
-      this.out.push({ path: formatPath({ doc: this.doc, segments: at }), value: draft });
-      return;
-    }
+    if (present.length === 0) return this.add(at, positions, draft);
     if (isMap(draft)) {
-      for (const [k, v] of Object.entries(draft)) this.visit(v, present.map((s) => (isMap(s) && Object.hasOwn(s, k) ? s[k] : undefined)), [...at, { kind: 'key', key: k }]);
+      for (const [k, v] of Object.entries(draft)) {
+        const seg: PathSegment = { kind: 'key', key: k };
+        this.visit(v, present.map((s) => (isMap(s) && Object.hasOwn(s, k) ? s[k] : undefined)), [...at, seg], [...positions, seg]);
+      }
       return;
     }
     if (Array.isArray(draft)) {
@@ -58,17 +68,18 @@ class Walker {
       draft.forEach((item, i) => {
         if (lists.some((l) => l.some((x) => deepEqual(x, item)))) return;
         const keyed = keyField(item, this.listKeys);
+        const position: PathSegment = { kind: 'index', index: i };
         if (keyed) {
           const same = lists.flatMap((l) => l.filter((x) => isMap(x) && x[keyed.field] === keyed.value));
-          this.visit(item, same, [...at, { kind: 'item', field: keyed.field, value: keyed.value }]);
+          this.visit(item, same, [...at, { kind: 'item', field: keyed.field, value: keyed.value }], [...positions, position]);
           return;
         }
-        this.visit(item, lists.map((l) => l[i]), [...at, { kind: 'index', index: i }]);
+        this.visit(item, lists.map((l) => l[i]), [...at, position], [...positions, position]);
       });
       return;
     }
     // A scalar (or a collection where the sources hold a scalar) that neither side has.
-    this.out.push({ path: formatPath({ doc: this.doc, segments: at }), value: draft });
+    this.add(at, positions, draft);
   }
 }
 
@@ -80,16 +91,16 @@ export function findAdditions(draft: ValuesInput, sources: readonly ValuesInput[
   const listKeys = opts.listKeys ?? ['name', 'id', 'key', 'image'];
   const draftDocs = docsOf(draft, 'the draft values');
   const sourceDocs = sources.map((s, i) => docsOf(s, `the values compared with the draft (${i + 1})`));
-  const out: Addition[] = [];
+  const out: Array<Found & { doc: number }> = [];
   draftDocs.forEach((d, i) => {
     const w = new Walker(i, listKeys);
     // An empty document is an empty map: its keys show one by one.
     w.visit(d ?? {}, sourceDocs.map((s) => (i < s.length ? (s[i] ?? {}) : {})), []);
-    out.push(...w.out);
+    out.push(...w.out.map((f) => ({ ...f, doc: i })));
   });
   const decided = (opts.decided ?? []).map((p) => parseConcretePath(p));
-  return out.filter((a) => {
-    const path = parseConcretePath(a.path);
-    return !decided.some((d) => (d.doc ?? 0) === (path.doc ?? 0) && d.segments.length <= path.segments.length && d.segments.every((s, i) => sameSegment(s, path.segments[i]!)));
-  });
+  const under = (d: { segments: PathSegment[] }, segs: PathSegment[]) => d.segments.length <= segs.length && d.segments.every((s, i) => sameSegment(s, segs[i]!));
+  return out
+    .filter((a) => !decided.some((d) => (d.doc ?? 0) === a.doc && (under(d, a.segments) || under(d, a.positions))))
+    .map((a) => ({ path: a.path, value: a.value }));
 }

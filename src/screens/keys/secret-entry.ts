@@ -24,6 +24,16 @@ export const startSecret = (): SecretEntry => ({ index: 0, typed: '', values: {}
 
 export function secretKey(entry: SecretEntry, key: KeyPress, inputs: ReadonlyArray<{ name: string }>): SecretStep {
   if (key.name === 'escape') return { kind: 'cancel' };
+  // A paste (or fast typing) may hold line ends: each is an Enter, in order.
+  if (key.name === 'paste' && key.text && /[\r\n]/.test(key.text)) {
+    let step: SecretStep = { kind: 'typing', entry };
+    for (const part of key.text.split(/(\r\n|\r|\n)/)) {
+      if (step.kind !== 'typing') break;
+      if (part === '') continue;
+      step = /^[\r\n]+$/.test(part) ? secretKey(step.entry, { name: 'enter' }, inputs) : secretKey(step.entry, { name: 'paste', text: part }, inputs);
+    }
+    return step;
+  }
   const { problem: _p, ...fresh } = entry;
   if (key.name === 'backspace') return { kind: 'typing', entry: { ...fresh, typed: entry.typed.slice(0, -1) } };
   if ((key.name === 'char' || key.name === 'paste') && key.text) return { kind: 'typing', entry: { ...fresh, typed: entry.typed + key.text } };

@@ -45,7 +45,10 @@ export function variableGate(ctx: HopContext, vars: readonly PlannedVariable[], 
     if (ctx.dryRun) continue;
     const known = values?.get(v.name) !== undefined;
     if (known) lines.push(`  ${v.name}: given${values?.sourceOf(v.name) ? ` (from ${values.sourceOf(v.name)})` : ' (typed earlier in this run)'}.`);
-    else if (values?.canAsk) secretInputs.push({ name: v.name, label: `${describe(v)}${v.sensitive ? ' (hidden)' : ''}` });
+    else if (values?.canAsk) {
+      secretInputs.push({ name: v.name, label: `${describe(v)}${v.sensitive ? ' (hidden)' : ''}` });
+      lines.push(`  ${v.name}: not given yet; approving asks for it (typed ${v.sensitive ? 'hidden ' : ''}twice).`);
+    }
   }
   return { lines, warnings: [], ...(secretInputs.length ? { secretInputs } : {}) };
 }
