@@ -141,7 +141,7 @@ export const draftStep = defineStepKind({
       await ctx.mutate({ key: cloneKey, request: interrupted.request, approvedBy: gateKey, settle: async () => 'done' });
     }
     const written = await hop.resolveTarget(ctx, target, plan.name);
-    await declareVariables(ctx, { uid: written.uid, sourceUid: target.source.uid, name: plan.name, label: target.label }, vars, hop.choice, gateKey);
+    await declareVariables(ctx, { uid: written.uid, sourceUid: target.source.uid, deployedUid: plan.uid, name: plan.name, label: target.label }, vars, hop.choice, gateKey);
     const body = buildDraftBody(written.before, { version: target.label, packs: changes });
     assertSafeDraft(written.before, body, hop.labelRule);
     const output = { ...summary, uid: written.uid };

@@ -66,9 +66,9 @@ export function requireValues(ctx: HopContext, vars: readonly PlannedVariable[],
 /**
  * Declares the hop's variables on the version the draft goes to (before its PUT). A clone carries its
  * source's declarations, and PUT replaces the list: the request holds those plus the new ones.
- * In a rehearsal before the clone exists, the source's list stands for the clone's.
+ * In a rehearsal, where no clone exists, the nearest real version's list stands for the clone's.
  */
-export async function declareVariables(ctx: HopContext, target: { uid: string; sourceUid: string; name: string; label: string }, vars: readonly PlannedVariable[], flavor: FlavorChoice, approvedBy: string): Promise<void> {
+export async function declareVariables(ctx: HopContext, target: { uid: string; sourceUid: string; deployedUid: string; name: string; label: string }, vars: readonly PlannedVariable[], flavor: FlavorChoice, approvedBy: string): Promise<void> {
   if (vars.length === 0 || flavor.flavor !== 'palette') return;
   if (flavor.versioning === 'in-place') {
     throw new StepFailedError('variables.in-place', `${target.name} ${target.label} introduces the profile variable(s) ${vars.map((v) => v.name).join(', ')}, and the version the cluster runs cannot change its variables (Palette allows that only on a new version).`, {
@@ -77,7 +77,8 @@ export async function declareVariables(ctx: HopContext, target: { uid: string; s
   }
   const api = variablesApi(ctx.effects.palette);
   if (!api) throw new StepFailedError('variables.no-api', `This profile API client cannot declare the profile variable(s) ${vars.map((v) => v.name).join(', ')}.`, { hint: 'Declare them in Palette on the new version, then resume.' });
-  const readable = isPendingUid(target.uid) ? target.sourceUid : target.uid;
+  // A rehearsal makes no clones: the version (and the earlier hop's it comes from) has no uid yet, and holds what the deployed one declares.
+  const readable = [target.uid, target.sourceUid].find((u) => !isPendingUid(u)) ?? target.deployedUid;
   const existing = await api.list(readable, ctx.signal);
   const missing = vars.filter((v) => !existing.some((e) => e.name === v.name));
   if (missing.length === 0) return;
