@@ -6,7 +6,7 @@
  * defaults still have the old key, the value stays there as well (the pack reads both). Pure: the
  * documents given are not changed; the moved nodes keep their source text (macros stay as written).
  */
-import { isAlias, isScalar, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, type Document, type Node } from 'yaml';
 import { parseConcretePath } from './path.js';
 import type { ValuesDocument } from './values-document.js';
 
@@ -42,7 +42,15 @@ export function relocate(values: ValuesDocument, moves: readonly Move[], newDefa
     doc ??= first.clone() as Document.Parsed;
     const node = doc.getIn(from, true) as Node;
     doc.setIn(to, isAlias(node) ? node.resolve(doc) : node);
-    if (!target || !target.hasIn(from)) doc.deleteIn(from);
+    if (!target || !target.hasIn(from)) {
+      doc.deleteIn(from);
+      // Parents the move emptied go too: an empty `appConfig: {clusterInfo: {}}` is not the site's.
+      for (let i = from.length - 1; i > 0; i--) {
+        const parent = doc.getIn(from.slice(0, i), true);
+        if (!isMap(parent) || parent.items.length > 0) break;
+        doc.deleteIn(from.slice(0, i));
+      }
+    }
     moved.push(m);
   }
   if (!doc) return { values, moved };

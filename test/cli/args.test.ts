@@ -41,6 +41,12 @@ describe('options that are accepted', () => {
     ['the old name of --flavor', ['lab', '--dialect', 'spec'], { dialect: 'spec' }],
     ['switches', ['start', '--dry-run', '--json', '--approve-all-restarts'], { 'dry-run': true, json: true, 'approve-all-restarts': true }],
     ['webhooks, repeated', ['start', '--notify', 'https://a.example/x', '--notify', 'https://b.example/y'], { notify: ['https://a.example/x', 'https://b.example/y'] }],
+    ['fixes chosen by rule id, repeated or with commas', ['start', '--accept-fix', 'storage-class-virt-annotation', '--accept-fix', 'a-rule,b-rule'], { 'accept-fix': ['storage-class-virt-annotation', 'a-rule', 'b-rule'] }],
+    [
+      'where variable values come from',
+      ['start', '--variable', 'LOCAL_ADMIN_PASSWORD=env:VMO_PW', '--variable', 'OTHER=file:./secrets/other'],
+      { variable: [{ name: 'LOCAL_ADMIN_PASSWORD', from: { env: 'VMO_PW' } }, { name: 'OTHER', from: { file: './secrets/other' } }] },
+    ],
   ])('%s', (_what, argv, expected) => {
     expect(run(argv)).toMatchObject(expected);
   });
@@ -56,7 +62,7 @@ describe('options that are refused (exit 2, the flag named)', () => {
     ['an empty webhook', ['start', '--notify='], /^--notify takes a webhook URL$/],
     ['an empty command', ['start', '--notify-command='], /^--notify-command takes a command$/],
     ['an empty JUnit file', ['verify', '--junit='], /^--junit takes a file name$/],
-    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, got "chaos"$/],
+    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, rook-ceph-no-placement, got "chaos"$/],
     ['an unknown flavor', ['lab', '--flavor', 'real'], /^--flavor must be spec or palette, got "real"$/],
     ['an unknown dialect', ['lab', '--dialect', 'x'], /^--dialect must be spec or palette, got "x"$/],
     ['a size in words', ['lab', '--vms', 'many'], /^--vms takes a whole number$/],
@@ -65,6 +71,10 @@ describe('options that are refused (exit 2, the flag named)', () => {
     ['a speed in words', ['lab', '--speed', 'fast'], /^--speed takes a number such as 60$/],
     ['a speed of zero', ['lab', '--speed', '0'], /^--speed must be between 0 and 100000$/],
     ['a speed beyond the limit', ['lab', '--speed', '100001'], /^--speed must be between 0 and 100000$/],
+    ['a fix that is not a rule id', ['start', '--accept-fix', 'Storage Class'], /^--accept-fix takes the id of a runbook rule/],
+    ['a variable value on the command line', ['start', '--variable', 'LOCAL_ADMIN_PASSWORD=hunter2'], /never the value: a command line shows in the process list\); LOCAL_ADMIN_PASSWORD was given neither env: nor file:$/],
+    ['a variable without a name', ['start', '--variable', '=env:X'], /^--variable takes NAME=env:VAR or NAME=file:PATH/],
+    ['a variable from a bad environment name', ['start', '--variable', 'X=env:1-bad'], /"1-bad" is not an environment variable name$/],
   ])('%s', (_what, argv, message) => {
     const err = refusal(argv);
     expect(err.message).toMatch(message);
@@ -82,7 +92,7 @@ describe('options that are refused (exit 2, the flag named)', () => {
 
 describe('the values completion offers', () => {
   it.each<[Parameters<typeof optionChoices>[0], readonly string[] | undefined]>([
-    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error']],
+    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'rook-ceph-no-placement']],
     ['flavor', ['spec', 'palette']],
     ['dialect', ['spec', 'palette']],
     ['params', undefined],
