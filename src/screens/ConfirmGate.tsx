@@ -14,13 +14,13 @@ function SecretLines({ request, view }: { request: GateRequest; view: GateView }
   const entry = view.secret!;
   const input = request.secretInputs?.[entry.index];
   const again = entry.first !== undefined;
-  const problem = entry.problem === 'mismatch' ? 'The two did not match; type it again.' : entry.problem === 'empty' ? 'Type a value (Esc goes back).' : 'Hidden: it is shown, logged and written nowhere.';
+  const problem = entry.problem === 'mismatch' ? 'The two did not match; type it again.' : entry.problem === 'empty' ? 'Type a value (Esc goes back).' : 'Hidden: never shown, logged or written.';
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
         {again ? 'Again, to confirm: ' : 'Type '}
         <Text bold>{sanitizeText(input?.name ?? '', { max: 80 })}</Text>
-        {(request.secretInputs?.length ?? 0) > 1 ? ` (${entry.index + 1} of ${request.secretInputs!.length})` : ''}, then Enter · Esc goes back
+        {(request.secretInputs?.length ?? 0) > 1 ? ` (${entry.index + 1} of ${request.secretInputs!.length})` : ''}, Enter (Esc: back)
       </Text>
       <Text wrap="truncate-end">
         {'> '}

@@ -379,7 +379,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
       </Box>
       {amberRules.length ? (
         <Text wrap="truncate-end" {...(colour('warn') ? { color: colour('warn')! } : {})}>
-          {`WARN ${amberRules.length} not on this site before the upgrade (left as they are, never blocking): ${amberRules.map((r) => r.title).join('; ')}`}
+          {`WARN not on this site before the upgrade (never blocks): ${amberRules.map((r) => r.title).join('; ')}`}
         </Text>
       ) : null}
       {offered.length && focus !== 'fixes' ? (
