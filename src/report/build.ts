@@ -56,7 +56,9 @@ function customizationsOf(all: StepState[]): Pick<ReportData, 'customizations' |
           customizations.push({ hop: hop.index, profile: p.role, pack: pack.name, path: e.path, label: e.label, ...(deployed ? { deployed } : {}), ...(newDefault ? { newDefault } : {}), ...(e.decision ? { decision: e.decision } : {}) });
         }
       }
-      for (const r of p.rules) rules.push({ stage: `hop ${hop.index} draft (${p.role})`, id: r.id, title: r.title, status: r.status, message: r.message });
+      // A profile the hop leaves alone has no draft: its rules were judged on what it runs.
+      const stage = p.packs.length ? `hop ${hop.index} draft (${p.role})` : `hop ${hop.index} (${p.role}, unchanged)`;
+      for (const r of p.rules) rules.push({ stage, id: r.id, title: r.title, status: r.status, message: r.message });
       for (const a of p.additions ?? []) {
         additions.push({ hop: hop.index, profile: p.role, pack: a.pack, path: a.path, value: text(a.value) ?? '', source: a.source, ...(a.rule ? { rule: a.rule } : {}), what: a.what, included: a.included, ...(a.chosenBy ? { chosenBy: chooserText(a.chosenBy) } : {}) });
       }
