@@ -252,7 +252,9 @@ export function App({ controller }: { controller: AppController }) {
         ? [['y', 'quit'], ['n/Esc', 'stay']]
         : outcome
     ? [['q', 'exit'], ['[ ]', 'steps'], ['?', 'help']]
-    : boxed && following
+    : boxed && following && (gateView?.view.typing || gateView?.view.secret)
+      ? [['Enter', 'take it'], ['Esc', 'back to the options']]
+      : boxed && following
       ? [[boxed.options.map((o) => o.key).join(' '), 'choose'], ['←→', 'move'], ['Enter', 'focused'], ['Esc', 'safe'], ['↑↓', 'scroll'], ['?', 'help']]
       : inline
         ? [...inline.options.map((o): Hint => [o.key, o.label.toLowerCase()]), ['?', 'help']]
