@@ -163,7 +163,7 @@ function carried(r: ReportData): string[] {
   if (failed.length || amber.length) out.push(...table(['Where', 'Rule', 'Result', 'Detail'], [...failed, ...amber].map((x) => [x.stage, x.title, ruleResultWord[x.status] ?? x.status, x.message])), '');
   if (r.additions.length) {
     const inDraft = r.additions.filter((a) => a.included);
-    out.push(`Values neither the site had nor the new defaults bring: ${inDraft.length} in the drafts (each chosen), ${r.additions.length - inDraft.length} left out.`, '');
+    out.push(`Additions - a rule's fix, a value typed at the review, or any value neither the site had nor the new defaults bring: ${inDraft.length} in the drafts (each chosen), ${r.additions.length - inDraft.length} left out.`, '');
     out.push(...table(['Hop', 'Profile', 'Pack', 'Path', 'Value', 'What it changes', 'In the draft', 'Chosen by'], r.additions.map((a) => [a.hop, a.profile, a.pack, `\`${a.path}\``, a.value, a.what, a.included ? 'yes' : 'no, left out', a.chosenBy ?? (a.rule ? `nobody (--accept-fix ${a.rule} adds it)` : 'nobody')])), '');
   }
   for (const v of r.variables) out.push(`- Hop ${v.hop} introduced the profile variable ${v.name} (${v.since}, ${v.profile} profile; ${v.source}): declared on the new version, its value set for the cluster with the apply and recorded nowhere.`);

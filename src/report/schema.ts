@@ -197,7 +197,7 @@ export const ReportSchema = z
           chosenBy: z.string().optional().describe('who chose it: "flag --accept-fix ID", "operator, key f"'),
         }),
       )
-      .describe('Every value of the drafts that is neither the site\'s nor a new default, in or left out, and who chose it'),
+      .describe('Every addition to the drafts (a rule\'s fix, a typed value, any value that is neither the site\'s nor a new default), in or left out, and who chose it'),
     variables: z
       .array(z.object({ hop: z.number().int(), profile: z.string(), name: z.string(), since: z.string(), source: z.string() }))
       .describe('Profile variables the hops introduced (names only: values are never recorded)'),

@@ -9,6 +9,7 @@ import { runDiffCommand } from '../../../src/commands/diff.js';
 import { noApprovals } from '../../../src/engine/approval-policy.js';
 import type { ConfirmFn } from '../../../src/engine/gate.js';
 import { findStep } from '../../../src/engine/state.js';
+import { buildReport } from '../../../src/report/build.js';
 import { startLab, type LabHandle } from '../../../src/lab/index.js';
 import type { CustomizeOutput, PackCustomization } from '../../../src/steps/customize/types.js';
 import { builtinSteps } from '../../../src/steps/index.js';
@@ -34,8 +35,9 @@ const at = (values: string, path: string[]): unknown => path.reduce<unknown>((o,
 async function customize(l: LabHandle, confirm?: ConfirmFn) {
   const run = labRun(l, RUNBOOK);
   const outcome = await run.runner({ approvals: noApprovals, ...(confirm ? { confirm } : {}) }).run();
-  const step = findStep(run.store.load(run.id), 'customize')!;
-  return { outcome, step, out: step.output as CustomizeOutput };
+  const state = run.store.load(run.id);
+  const step = findStep(state, 'customize')!;
+  return { outcome, step, out: step.output as CustomizeOutput, state };
 }
 
 describe('customize against the lab', () => {
@@ -94,7 +96,7 @@ describe('customize against the lab', () => {
 
     // Chosen at the review (key f): the fix is in the draft, marked as chosen by the operator, and the rule holds.
     lab = await start('lost-customizations');
-    const { out, step } = await customize(lab, decide({ 'storage-class-name': { by: 'operator', key: 'f' } }));
+    const { out, step, state } = await customize(lab, decide({ 'storage-class-name': { by: 'operator', key: 'f' } }));
     expect(step.status).toBe('succeeded');
     const px = pack(out, 1, 'csi-portworx-generic');
     expect(px.entries.find((e) => e.label === 'conflict' && e.path.endsWith('storageClass.name'))?.decision).toBe('takeNew');
@@ -102,6 +104,8 @@ describe('customize against the lab', () => {
     expect(at(px.values, ['charts', 'portworx-generic', 'storageClass', 'name'])).toBe('px-vm-block');
     expect(out.byHop[0]!.profiles.flatMap((p) => p.fixes).find((f) => f.rule === 'storage-class-name')).toMatchObject({ accepted: true, chosenBy: { by: 'operator', key: 'f' } });
     expect(step.notes.fixes).toEqual({ 'storage-class-name': { by: 'operator', key: 'f' } });
+    // The report lists the value the fix writes, and who chose it.
+    expect(buildReport(state).additions).toContainEqual(expect.objectContaining({ hop: 1, pack: 'csi-portworx-generic', path: 'charts.portworx-generic.storageClass.name', value: 'px-vm-block', included: true, chosenBy: 'operator, key f' }));
   }, 90_000);
 
   it('`upgrade-pilot diff` prints the same, as text and as JSON', async () => {
