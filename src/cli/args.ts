@@ -8,8 +8,9 @@ import { NS_NAME_PATTERN } from '../engine/ns-name.js';
 import { commands, findCommand, options, type CommandSpec, type OptionName, type OptionSpec } from './commands.js';
 import { helpRequest } from './help-request.js';
 import { hoistKubectlFlags } from './kubectl-plugin.js';
+import { serverPathProblem } from '../lab/kube/server-path.js';
 
-export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'rook-ceph-no-placement'] as const;
+export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'rook-ceph-no-placement'] as const;
 
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
 export const approvableGates = ['draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift'] as const;
@@ -48,6 +49,7 @@ export interface CliOptions {
   'allow-insecure-http': boolean;
   scenario?: (typeof labScenarios)[number];
   serve: boolean;
+  'server-path'?: string;
   speed?: number;
   flavor?: (typeof flavors)[number];
   dialect?: (typeof flavors)[number];
@@ -179,6 +181,12 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
   'allow-insecure-http': present,
   scenario: oneOf(labScenarios),
   serve: present,
+  'server-path': (raw, f) => {
+    const value = text(raw, f);
+    const problem = value === undefined ? undefined : serverPathProblem(value);
+    if (problem) throw new OptionIssue(`--${f} ${problem}, got "${value}"`);
+    return value;
+  },
   speed,
   flavor: oneOf(flavors),
   dialect: oneOf(flavors),

@@ -33,8 +33,14 @@ export const options = {
   'state-dir': { name: 'state-dir', type: 'string', value: 'DIR', description: 'Where sessions are kept (default: $XDG_STATE_HOME/upgrade-pilot)' },
   'api-key-file': { name: 'api-key-file', type: 'string', value: 'FILE', description: 'File holding the profile API key (else $UPGRADE_PILOT_API_KEY); never pass the key itself' },
   'allow-insecure-http': { name: 'allow-insecure-http', type: 'boolean', description: 'Allow a plain http:// profile API on another host (the key then crosses the network unencrypted)' },
-  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, rook-ceph-no-placement' },
+  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, rook-ceph-no-placement' },
   serve: { name: 'serve', type: 'boolean', description: 'Only serve the lab (write lab.json, run until Ctrl+C)' },
+  'server-path': {
+    name: 'server-path',
+    type: 'string',
+    value: 'PATH',
+    description: "Lab: serve the Kubernetes API only under PATH, as a gateway such as Rancher does (e.g. /k8s/clusters/c-lab); the kubeconfig's server URL carries it",
+  },
   speed: { name: 'speed', type: 'string', value: 'N', description: 'Lab simulated-time speed-up (default 60)' },
   flavor: { name: 'flavor', type: 'string', value: 'spec|palette', description: "Lab profile API: the spec's service, or a real Palette (versions by clone, applied to the cluster); default palette in the TUI, spec with --serve" },
   dialect: { name: 'dialect', type: 'string', value: 'spec|palette', description: 'Old name of --flavor' },
@@ -133,7 +139,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'lab',
-    usage: 'upgrade-pilot lab [--scenario NAME] [--serve] [--state-dir DIR] [--flavor spec|palette]',
+    usage: 'upgrade-pilot lab [--scenario NAME] [--serve] [--state-dir DIR] [--flavor spec|palette] [--server-path PATH]',
     summary: 'Start the embedded lab (a simulated Palette API and cluster) and run the runbook against it',
     details: [
       'Without --serve: starts the lab and opens the TUI on it (this is `npm start`).',
@@ -141,8 +147,10 @@ export const commands: CommandSpec[] = [
       'and runs until Ctrl+C; every command works against it with that params file.',
       '--flavor palette plays a real Palette (new versions by clone, applied to the cluster, node rebuilds approved);',
       "--flavor spec plays the spec's service (a publish reaches the cluster by itself).",
+      '--server-path /k8s/clusters/c-lab serves the Kubernetes API only under that path, as Rancher and other',
+      'gateways do; anything outside it gets the gateway\'s 404 and is recorded in the audit log.',
     ],
-    options: ['scenario', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
+    options: ['scenario', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'server-path', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
   },
   {
     name: 'completion',

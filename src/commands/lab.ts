@@ -38,7 +38,7 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
     // The TUI's first frame does not wait for the lab: the shell is drawn first, the lab starts under it.
     if (!options.serve && isInteractive(options, io)) shell = await (await import('../run/lab-shell.js')).openLabShell(io, { scenario, rehearsal: options['dry-run'], flavor });
     const { startLab } = await import('../lab/index.js');
-    lab = await startLab({ scenario, stateDir, speed, flavor, sizes });
+    lab = await startLab({ scenario, stateDir, speed, flavor, sizes, ...(options['server-path'] ? { serverPath: options['server-path'] } : {}) });
     if (options.serve) {
       io.stdout.write(`${JSON.stringify(lab.labJson, null, 2)}\n`);
       io.stderr.write(`upgrade-pilot lab: scenario ${lab.scenario} serving (Palette ${lab.paletteUrl}, Kubernetes ${lab.kubeUrl}); files in ${stateDir}. Ctrl+C stops it.\n`);

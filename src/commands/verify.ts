@@ -7,7 +7,7 @@ import type { CliOptions } from '../cli/args.js';
 import { bundledRunbook, loadParams, loadRunbook } from '../engine/load.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InputError } from '../errors.js';
-import { gatherVerifyData } from '../kube/checks/gather.js';
+import { clusterUnreadable, gatherVerifyData } from '../kube/checks/gather.js';
 import { renderChecksText } from '../kube/checks/render-text.js';
 import { overallStatus, runChecks } from '../kube/checks/run.js';
 import { readApiKey } from '../run/api-key.js';
@@ -56,6 +56,13 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
       out(`upgrade-pilot verify: ${params.cluster.name ?? params.cluster.uid}: ${countLine(results)} (${Date.now() - started} ms)`);
       for (const n of target.notes) out(`  ${n}`);
       for (const l of renderChecksText(results)) out(l);
+    }
+    const unreadable = clusterUnreadable(data);
+    if (unreadable !== undefined) {
+      // Not one cluster read answered: whatever the profile panel says, nothing is known of the cluster (exit 4).
+      io.stderr.write(`${sanitizeLines(redactor.text(`error: The cluster could not be read at all: ${unreadable}`))}\n`);
+      io.stderr.write("  what to do: Check the cluster access file, the network or VPN to the cluster API (and the limits in the runbook's settings), then run verify again.\n");
+      return ExitCode.environment;
     }
     if (overall === 'unknown') {
       // Nothing red, but some checks could not be run: the cluster or the API did not answer them,

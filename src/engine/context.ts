@@ -17,6 +17,8 @@ export interface MutationSpec {
    * says whether the mutation already took effect. Without it the engine refuses to send again.
    */
   settle?: () => Promise<'done' | 'not-done'>;
+  /** The API's answer to the request when it was sent (a clone's `{uid}`); not called when settled by reading or replayed. */
+  onAnswer?: (answer: unknown) => void;
 }
 
 export type GateAsk = Omit<GateRequest, 'key'> & { key?: string };

@@ -341,7 +341,12 @@ export class Runner {
       // A 429 (or 503 with Retry-After) is "not applied, later": read back, wait, send again (deferred-send.ts).
       sent = await sendWithDeferrals({
         summary: spec.request.summary,
-        send: () => (spec.request.target === 'palette' ? effects.palette.execute(spec.request, this.opts.signal) : effects.kube.execute(spec.request, this.opts.signal)),
+        send: async () => {
+          if (spec.request.target === 'kube') return effects.kube.execute(spec.request, this.opts.signal);
+          // Sent first, whether or not the step wants the answer (an optional call would skip its argument).
+          const answer = await effects.palette.execute(spec.request, this.opts.signal);
+          spec.onAnswer?.(answer);
+        },
         settle: spec.settle,
         clock: effects.clock,
         signal: this.opts.signal,

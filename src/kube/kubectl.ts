@@ -15,10 +15,13 @@ import { LIMITS, formatBytes } from '../io/limits.js';
 import type { KubeMutation } from '../engine/mutation.js';
 import type { Redactor } from '../session/redact.js';
 import type { KubeApi } from './api.js';
-import { classifyKubectlFailure, KubeError, outputTooLarge } from './errors.js';
+import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../palette/retry.js';
+import { classifyKubectlFailure, isTransient, KubeError, outputTooLarge, type FailureContext } from './errors.js';
 import { limiter } from './limit.js';
 import { parseKubeJson } from './parse-json.js';
 import { runInGroup } from './process-group.js';
+import type { KubeTarget } from './kubeconfig/target.js';
+import { withServerPath } from './raw-path.js';
 import { ReadProxy } from './read-proxy.js';
 
 export interface KubectlOptions {
@@ -39,11 +42,16 @@ export interface KubectlOptions {
   virtctlPath?: string;
   /** Every finished call, for the command log and for tests. */
   onCall?: (call: KubectlCall) => void;
+  /** A read that failed for now (5xx, 429) and is tried again after `delayMs`. */
+  onRetry?: (info: { path: string; attempt: number; reason: string; delayMs: number }) => void;
   /**
    * Reads through one `kubectl proxy` on a socket in `cacheDir` (read-proxy.ts) instead of one
    * `kubectl get --raw` process each; what the proxy does not answer with a 200 is read the old way.
    */
   readProxy?: boolean;
+  /** Where `$KUBECONFIG` and `~` come from when resolving the kubeconfig (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  home?: string;
 }
 
 export interface KubectlCall {
@@ -84,6 +92,47 @@ const decode = (bytes: Buffer): string => (isAscii(bytes) ? bytes.toString('lati
 const seconds = (ms: number) => `${Math.max(1, Math.ceil(ms / 1000))}s`;
 
 /**
+ * Reads that fail for now (the API server or virt-api restarting: 5xx; throttled: 429) are tried
+ * again, a few times, with jittered backoff or the server's Retry-After, all within the read's
+ * budget (the process limit); never a change, which the journal settles by reading instead.
+ */
+export const READ_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 4_000, maxTotalMs: Infinity };
+
+/** How long to wait before the next attempt of a read, or undefined to give up with this error. */
+export function retryWait(err: unknown, attempt: number, leftMs: number, random: () => number = Math.random): number | undefined {
+  if (!isTransient(err) || attempt >= READ_RETRY.attempts) return undefined;
+  const wait = err.retryAfterMs ?? Math.max(100, backoffDelay(attempt, READ_RETRY, random));
+  // No attempt that could not finish inside the budget: better the error now than a time-out later.
+  return wait < leftMs - 1_000 ? wait : undefined;
+}
+
+/**
+ * kubectl proxy's own error (its 500 text) when it says all there is to say: TLS, a TLS handshake
+ * that never ends, a credential plugin that is not there. Reading it again as a process would take
+ * as long again and say the same (a handshake time-out twice over). Anything else (a plugin that
+ * failed, whose own words only reach a process's stderr; a refused connection, cheap to try again)
+ * is read again as `kubectl get --raw`.
+ */
+function proxyOwnFailure(said: string, context: FailureContext): KubeError | undefined {
+  const error = classifyKubectlFailure(said, context);
+  if (error.failure === 'tls' || error.failure === 'timeout') return error;
+  if (error.failure === 'credential-plugin' && !/failed with exit code/.test(said)) return error;
+  return undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
  * kubectl's environment: ours, minus the profile API key. kubectl never needs it, and whatever it
  * runs in turn (an exec credential plugin named by the kubeconfig) would otherwise receive it too.
  */
@@ -98,24 +147,66 @@ export class Kubectl {
   /** Bumped each time a call times out; calls queued before the bump fail at once. */
   private epoch = 0;
 
-  private readonly proxy: ReadProxy | undefined;
+  private proxy: ReadProxy | undefined;
+  private closed = false;
+  /** The kubeconfig's target, resolved once before the first kubectl runs (or why it cannot be). */
+  private resolved: { target: KubeTarget } | { error: KubeError } | undefined;
 
   constructor(private readonly opts: KubectlOptions) {
     this.limit = limiter(opts.concurrency);
-    this.proxy = opts.readProxy
-      ? new ReadProxy({
-          file: opts.kubectlPath ?? 'kubectl',
-          pinned: this.pinnedFlags(),
-          env: childEnv(opts.cacheDir),
-          dir: opts.cacheDir,
-          startTimeoutMs: Math.min(opts.requestTimeoutMs, opts.processTimeoutMs),
-          maxSockets: opts.concurrency,
-        })
-      : undefined;
+  }
+
+  /**
+   * Where kubectl will go (kubeconfig files, context, the server URL's path), checked before any
+   * kubectl runs: kubectl would read a FIFO or /dev/zero as its kubeconfig without end. The
+   * answer, or the error, is kept: every call of the run gets the same.
+   */
+  async target(): Promise<KubeTarget> {
+    if (!this.resolved) {
+      // Loaded when the first kubectl is about to run: YAML and zod stay off the way to the first frame.
+      const { resolveKubeTarget } = await import('./kubeconfig/target.js');
+      try {
+        this.resolved ??= { target: resolveKubeTarget({ kubeconfig: this.opts.kubeconfig, context: this.opts.context, ...(this.opts.env ? { env: this.opts.env } : {}), ...(this.opts.home ? { home: this.opts.home } : {}) }) };
+      } catch (err) {
+        if (!(err instanceof KubeError)) throw err;
+        this.resolved ??= { error: err };
+      }
+    }
+    if ('error' in this.resolved) throw this.resolved.error;
+    return this.resolved.target;
+  }
+
+  /** What a failure's message names: the action, the access file, its server, its credential plugin, the CA it trusts. */
+  private failureContext(action: string, timeoutMs: number, target: KubeTarget | undefined): FailureContext {
+    return {
+      action,
+      kubeconfig: this.opts.kubeconfig,
+      timeoutMs,
+      ...(target ? { server: target.server } : {}),
+      ...(target?.plugin ? { plugin: target.plugin } : {}),
+      ...(target?.ca ? { ca: target.ca } : {}),
+    };
+  }
+
+  /** The read proxy, made on first use once the target is known (it appends the server URL's path). */
+  private async readProxy(): Promise<ReadProxy | undefined> {
+    if (!this.opts.readProxy || this.closed) return undefined;
+    const { serverPath } = await this.target();
+    this.proxy ??= new ReadProxy({
+      file: this.opts.kubectlPath ?? 'kubectl',
+      pinned: this.pinnedFlags(),
+      env: childEnv(this.opts.cacheDir),
+      dir: this.opts.cacheDir,
+      startTimeoutMs: Math.min(this.opts.requestTimeoutMs, this.opts.processTimeoutMs),
+      maxSockets: this.opts.concurrency,
+      appendServerPath: serverPath !== '',
+    });
+    return this.proxy;
   }
 
   /** Ends the read proxy, if one was started. Reads after this start kubectl processes. */
   close(): void {
+    this.closed = true;
     this.proxy?.close();
   }
 
@@ -143,17 +234,25 @@ export class Kubectl {
   }
 
   /** Runs kubectl; resolves with stdout or throws a classified KubeError. */
-  async run(args: string[], opts: { action: string; stdin?: string; signal?: AbortSignal; program?: 'kubectl' | 'virtctl' } = { action: 'run kubectl' }): Promise<string> {
+  async run(
+    args: string[],
+    opts: { action: string; stdin?: string; signal?: AbortSignal; program?: 'kubectl' | 'virtctl'; budgetMs?: number; withoutKubeconfig?: boolean } = { action: 'run kubectl' },
+  ): Promise<string> {
     const program = opts.program ?? 'kubectl';
     const file = program === 'kubectl' ? (this.opts.kubectlPath ?? 'kubectl') : (this.opts.virtctlPath ?? 'virtctl');
-    const pinned =
-      program === 'kubectl'
+    const pinned = opts.withoutKubeconfig
+      ? ['--kubeconfig', '/dev/null', `--cache-dir=${this.opts.cacheDir}`]
+      : program === 'kubectl'
         ? this.pinnedFlags()
         : [...(this.opts.kubeconfig ? ['--kubeconfig', this.opts.kubeconfig] : []), ...(this.opts.context ? ['--context', this.opts.context] : [])];
-    const argv = [...pinned, ...args];
     const timeoutMs = Math.min(this.opts.requestTimeoutMs, this.opts.processTimeoutMs);
-    const context = { action: opts.action, kubeconfig: this.opts.kubeconfig, timeoutMs };
     const queuedAt = this.epoch;
+    // Before anything runs: the kubeconfig is readable and bounded, its context exists.
+    const target = opts.withoutKubeconfig ? undefined : await this.target();
+    const context = this.failureContext(opts.action, timeoutMs, target);
+    // Raw paths are sent as given: behind a gateway they need the server URL's path.
+    const sent = program === 'kubectl' && target ? withServerPath(args, target.serverPath) : args;
+    const argv = [...pinned, ...sent];
     return this.limit(async () => {
       if (queuedAt < this.epoch) throw classifyKubectlFailure('', context, { timedOut: true });
       this.calls++;
@@ -163,14 +262,15 @@ export class Kubectl {
         file,
         args: argv,
         env: childEnv(this.opts.cacheDir),
-        timeoutMs: this.opts.processTimeoutMs,
+        // A read's retries share its budget: a later attempt gets what is left of it.
+        timeoutMs: Math.max(1, Math.min(this.opts.processTimeoutMs, opts.budgetMs ?? Infinity)),
         maxStdout: maxOutput,
         maxStderr: LIMITS.kubectlStderr,
         ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
       const ok = !result.timedOut && !result.canceled && !result.tooLarge && result.exitCode === 0;
-      this.opts.onCall?.({ program, args, ms: Date.now() - started, ok });
+      this.opts.onCall?.({ program, args: sent, ms: Date.now() - started, ok });
       // Bytes, decoded once: a list of 20,000 pods is tens of MB, and decoding it chunk by chunk
       // into a growing string cost more than the JSON parse that follows.
       if (ok) return decode(result.stdout);
@@ -190,11 +290,28 @@ export class Kubectl {
    * the answer may be either.
    */
   async getRaw(path: string, action: string, signal?: AbortSignal, accept?: string): Promise<string> {
-    if (this.proxy) {
-      const text = await this.viaProxy(path, action, signal, accept);
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      const left = this.opts.processTimeoutMs - (Date.now() - started);
+      try {
+        return await this.readOnce(path, action, signal, accept, left);
+      } catch (err) {
+        const wait = retryWait(err, attempt, this.opts.processTimeoutMs - (Date.now() - started));
+        if (wait === undefined || signal?.aborted) throw err;
+        this.opts.onRetry?.({ path, attempt, reason: (err as KubeError).message, delayMs: wait });
+        await sleep(wait, signal);
+      }
+    }
+  }
+
+  /** One read: through the proxy when there is one, else (or when it cannot answer) as `kubectl get --raw`. */
+  private async readOnce(path: string, action: string, signal: AbortSignal | undefined, accept: string | undefined, budgetMs: number): Promise<string> {
+    const proxy = await this.readProxy();
+    if (proxy) {
+      const text = await this.viaProxy(proxy, path, action, signal, accept, budgetMs);
       if (text !== undefined) return text;
     }
-    return this.run(['get', '--raw', path], { action, ...(signal ? { signal } : {}) });
+    return this.run(['get', '--raw', path], { action, budgetMs, ...(signal ? { signal } : {}) });
   }
 
   /**
@@ -202,17 +319,22 @@ export class Kubectl {
    * read it as `kubectl get --raw` (whose failure says what is wrong in kubectl's own words). A
    * time-out is reported at once, as a process's would be: reading again would double the wait.
    */
-  private viaProxy(path: string, action: string, signal: AbortSignal | undefined, accept: string | undefined): Promise<string | undefined> {
-    const proxy = this.proxy!;
-    const timeoutMs = Math.min(this.opts.requestTimeoutMs, this.opts.processTimeoutMs);
-    const context = { action, kubeconfig: this.opts.kubeconfig, timeoutMs };
+  private viaProxy(proxy: ReadProxy, path: string, action: string, signal: AbortSignal | undefined, accept: string | undefined, budgetMs: number): Promise<string | undefined> {
+    const timeoutMs = Math.max(1, Math.min(this.opts.requestTimeoutMs, this.opts.processTimeoutMs, budgetMs));
+    const context = this.failureContext(action, timeoutMs, this.resolved && 'target' in this.resolved ? this.resolved.target : undefined);
     const maxBytes = this.opts.maxOutputBytes ?? LIMITS.kubectlOutput;
     const queuedAt = this.epoch;
     return this.limit(async () => {
       if (queuedAt < this.epoch) throw classifyKubectlFailure('', context, { timedOut: true });
       const started = Date.now();
       const answer = await proxy.get(path, { timeoutMs, maxBytes, signal, accept });
-      if (answer.kind === 'fallback') return undefined;
+      if (answer.kind === 'fallback') {
+        const known = answer.said === undefined ? undefined : proxyOwnFailure(answer.said, context);
+        if (!known) return undefined;
+        this.opts.onCall?.({ program: 'kubectl', args: ['get', '--raw', path], ms: Date.now() - started, ok: false, viaProxy: true });
+        if (known.failure === 'timeout') this.epoch++;
+        throw known;
+      }
       this.opts.onCall?.({ program: 'kubectl', args: ['get', '--raw', path], ms: Date.now() - started, ok: answer.kind === 'ok', viaProxy: true });
       switch (answer.kind) {
         case 'ok':
@@ -224,6 +346,13 @@ export class Kubectl {
         case 'timeout':
           this.epoch++;
           throw classifyKubectlFailure('', context, { timedOut: true });
+        case 'server-status': {
+          // As kubectl would print it: the same classification, and the server's Retry-After kept.
+          const error = classifyKubectlFailure(`Error from server (${answer.reason}): ${answer.message}`, context);
+          const retryAfterMs = parseRetryAfter(answer.retryAfter, Date.now());
+          if (retryAfterMs === undefined || !isTransient(error)) throw error;
+          throw new KubeError(error.failure, error.message, { ...(error.hint ? { hint: error.hint } : {}), ...(error.where ? { where: error.where } : {}), retryAfterMs });
+        }
       }
     });
   }
@@ -236,7 +365,7 @@ export class Kubectl {
     const items: T[] = [];
     let token: string | undefined;
     // Ask for the table while the server gives one that `fromTable` can read; else the list.
-    let tables = opts.fromTable !== undefined && this.proxy !== undefined;
+    let tables = opts.fromTable !== undefined && this.opts.readProxy === true && !this.closed;
     for (;;) {
       const query = new URLSearchParams();
       if (opts.labelSelector) query.set('labelSelector', opts.labelSelector);
@@ -246,7 +375,7 @@ export class Kubectl {
       if (tables) query.set('includeObject', 'Metadata');
       const qs = query.toString();
       const text = await this.getRaw(qs ? `${apiPath}?${qs}` : apiPath, opts.action, opts.signal, tables ? TABLE_OR_LIST : undefined);
-      const page = parseKubeJson<{ kind?: string; items?: T[]; rows?: unknown; metadata?: { continue?: string } }>(text, apiPath);
+      const page = parseKubeJson<{ kind?: string; items?: T[] | null; rows?: unknown; metadata?: { continue?: string | null } | null }>(text, apiPath);
       if (page.kind === 'Table' && tables) {
         const rows = Array.isArray(page.rows) && Array.isArray((page as Partial<KubeTable>).columnDefinitions) ? opts.fromTable!(page as unknown as KubeTable) : undefined;
         if (!rows) {
@@ -256,6 +385,8 @@ export class Kubectl {
         }
         for (const item of rows) items.push(item);
       } else {
+        // Go writes an empty list's nil slice as null: not set, no items (src/io/optional-field.ts).
+        if (page.items === null) page.items = [];
         if (!Array.isArray(page.items)) throw new KubeError('failed', `The cluster answered ${apiPath} without an items list.`, { kind: 'failed' });
         for (const item of page.items) items.push(item);
       }
@@ -276,7 +407,9 @@ export class Kubectl {
 
   /** The client's version, e.g. `v1.32.4`. */
   async clientVersion(signal?: AbortSignal): Promise<string> {
-    const out = await this.run(['version', '--client', '-o', 'json'], { action: 'read the kubectl version', ...(signal ? { signal } : {}) });
+    // The client alone, so "is kubectl there" does not hang on the access file: even `version
+    // --client` reads the kubeconfig (without end, for a FIFO), so it is given an empty one.
+    const out = await this.run(['version', '--client', '-o', 'json'], { action: 'read the kubectl version', withoutKubeconfig: true, ...(signal ? { signal } : {}) });
     const parsed = parseKubeJson<{ clientVersion?: { gitVersion?: string } }>(out, 'kubectl version');
     return parsed.clientVersion?.gitVersion ?? 'unknown';
   }

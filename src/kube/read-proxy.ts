@@ -33,10 +33,50 @@ export interface ReadProxyOptions {
   startTimeoutMs: number;
   /** Requests at once (the runner's concurrency). */
   maxSockets: number;
+  /**
+   * The kubeconfig's server URL has a path (a gateway's, `/k8s/clusters/c-abc`): kubectl proxy
+   * keeps it in front of every request only with `--append-server-path` (kubectl 1.21+,
+   * kubernetes/kubernetes#97350); without it every read would reach the gateway's root.
+   */
+  appendServerPath?: boolean;
 }
 
-/** What a read through the proxy gave. `fallback`: read it with `kubectl get --raw` instead. */
-export type ProxyAnswer = { kind: 'ok'; body: Buffer } | { kind: 'timeout' } | { kind: 'canceled' } | { kind: 'too-large' } | { kind: 'fallback'; reason: string };
+/**
+ * What a read through the proxy gave. `fallback`: read it with `kubectl get --raw` instead.
+ * `server-status`: the API server itself answered 429 or 5xx (a Kubernetes Status, passed through):
+ * a failure that may pass, which the caller may try again without a process.
+ */
+export type ProxyAnswer =
+  | { kind: 'ok'; body: Buffer }
+  | { kind: 'timeout' }
+  | { kind: 'canceled' }
+  | { kind: 'too-large' }
+  | { kind: 'fallback'; reason: string; said?: string }
+  | { kind: 'server-status'; status: number; reason: string; message: string; retryAfter?: string };
+
+/**
+ * A 429 or 5xx that the API server wrote (a `Status`), not one of kubectl proxy's own (a 502 with
+ * its error text when it cannot reach the server, TLS and credentials included): those are read
+ * again as a process, whose error output says exactly what is wrong.
+ */
+function serverStatus(status: number, body: Buffer, retryAfter: string | undefined): ProxyAnswer | undefined {
+  if (status !== 429 && (status < 500 || status > 504)) return undefined;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const s = doc as { kind?: unknown; reason?: unknown; message?: unknown; code?: unknown };
+  if (s?.kind !== 'Status' || s.code !== status) return undefined;
+  return {
+    kind: 'server-status',
+    status,
+    reason: typeof s.reason === 'string' && s.reason ? s.reason : status === 429 ? 'TooManyRequests' : 'InternalError',
+    message: typeof s.message === 'string' ? s.message : '',
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
+  };
+}
 
 /** Unix socket paths are limited to 107 bytes on Linux (103 on macOS): beyond that, no proxy. */
 const MAX_SOCKET_PATH = 100;
@@ -67,7 +107,13 @@ export class ReadProxy {
   /** Starts kubectl on first use; true once it serves. Concurrent callers share the start. */
   private start(): Promise<boolean> {
     this.ready ??= new Promise<boolean>((resolve) => {
-      const args = [...this.opts.pinned, 'proxy', `--unix-socket=${this.socketPath}`, '--reject-methods=^(POST|PUT|PATCH|DELETE|CONNECT|OPTIONS|TRACE)$'];
+      const args = [
+        ...this.opts.pinned,
+        'proxy',
+        `--unix-socket=${this.socketPath}`,
+        '--reject-methods=^(POST|PUT|PATCH|DELETE|CONNECT|OPTIONS|TRACE)$',
+        ...(this.opts.appendServerPath ? ['--append-server-path'] : []),
+      ];
       const child = spawn('sh', ['-c', WATCHDOG, 'upgrade-pilot-kubectl-proxy', this.opts.file, ...args], { detached: true, env: this.opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
       this.child = child;
       const pgid = child.pid;
@@ -123,7 +169,13 @@ export class ReadProxy {
     if (left <= 0) return { kind: 'timeout' };
     try {
       const res = await boundedRequest({ url: `http://localhost${path}`, socketPath: this.socketPath, agent: this.agent, headers: { accept: opts.accept ?? 'application/json' }, timeoutMs: left, maxBytes: opts.maxBytes, signal: opts.signal });
-      return res.status === 200 ? { kind: 'ok', body: res.body } : { kind: 'fallback', reason: `HTTP ${res.status}` };
+      if (res.status === 200) return { kind: 'ok', body: res.body };
+      const retryAfter = res.headers['retry-after'];
+      const status = serverStatus(res.status, res.body, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+      if (status) return status;
+      // kubectl proxy's own failure (it could not reach or talk to the server): 500, its error as text.
+      const own = res.status === 500 && /^text\/plain/.test(String(res.headers['content-type'] ?? '')) ? res.body.subarray(0, 4096).toString('utf8') : undefined;
+      return { kind: 'fallback', reason: `HTTP ${res.status}`, ...(own ? { said: own } : {}) };
     } catch (err) {
       if (!(err instanceof HttpFailure)) throw err;
       if (err.kind === 'timeout') return { kind: 'timeout' };

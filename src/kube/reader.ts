@@ -4,7 +4,7 @@
  * field of which item, from which path.
  */
 import type { z } from 'zod';
-import { KubeError } from './errors.js';
+import { isKubeError, KubeError } from './errors.js';
 import { parseKubeJson } from './parse-json.js';
 import { sanitizeText } from '../text/sanitize.js';
 import type { Kubectl, KubeTable, RawListOptions } from './kubectl.js';
@@ -80,6 +80,23 @@ export function vmiPhasesFromTable(table: KubeTable): unknown[] | undefined {
   return out;
 }
 
+/**
+ * API groups a cluster may well not have. Multus (`k8s.cni.cncf.io`) is not on every cluster: there
+ * a list of network attachment definitions answers 404, which means there are none.
+ */
+const OPTIONAL_GROUPS: Readonly<Record<string, string>> = { 'k8s.cni.cncf.io': 'Multus' };
+
+/**
+ * The items of a resource of an optional API group. `notInstalled` says, once, that the group is
+ * not installed and so there are none; a failed read of an installed group is an error as any.
+ */
+export class OptionalList<T> {
+  constructor(
+    readonly items: T[],
+    readonly notInstalled?: string,
+  ) {}
+}
+
 const nsPath = (base: string, resource: string, namespace?: string) => (namespace ? `${base}/namespaces/${namespace}/${resource}` : `${base}/${resource}`);
 
 export class ClusterReader {
@@ -125,8 +142,35 @@ export class ClusterReader {
     return this.list(StorageClassSchema, '/apis/storage.k8s.io/v1/storageclasses', 'list storage classes');
   }
 
-  networkAttachmentDefinitions(): Promise<Nad[]> {
-    return this.list(NadSchema, '/apis/k8s.cni.cncf.io/v1/network-attachment-definitions', 'list network attachment definitions');
+  /** Multus's network attachment definitions; none, said once, on a cluster without Multus. */
+  networkAttachmentDefinitions(): Promise<OptionalList<Nad>> {
+    return this.optionalList(NadSchema, 'k8s.cni.cncf.io', '/apis/k8s.cni.cncf.io/v1/network-attachment-definitions', 'network attachment definitions');
+  }
+
+  /**
+   * A list in an optional API group. A 404 on the list is either the group not installed (no
+   * objects of it: fine) or a group that is installed but does not serve this resource (a problem,
+   * reported as the failure it is): the group's discovery document tells which.
+   */
+  private async optionalList<S extends z.ZodType>(schema: S, group: string, path: string, what: string): Promise<OptionalList<z.output<S>>> {
+    try {
+      return new OptionalList(await this.list(schema, path, `list ${what}`));
+    } catch (err) {
+      if (!isKubeError(err, 'missing-crd') && !isKubeError(err, 'not-found')) throw err;
+      if (!(await this.groupMissing(group))) throw err;
+      return new OptionalList<z.output<S>>([], `${OPTIONAL_GROUPS[group] ?? 'The API group'} (${group}) is not installed on this cluster: no ${what}`);
+    }
+  }
+
+  /** True when the cluster's discovery has no such API group (404 on `/apis/GROUP`). */
+  private async groupMissing(group: string): Promise<boolean> {
+    try {
+      await this.kubectl.getRaw(`/apis/${group}`, `read the API group ${group}`, this.signal);
+      return false;
+    } catch (err) {
+      if (isKubeError(err, 'missing-crd') || isKubeError(err, 'not-found')) return true;
+      throw err;
+    }
   }
 
   kubeVirt(namespace: string, name: string): Promise<KubeVirt | undefined> {

@@ -1,12 +1,14 @@
 /**
  * The cluster objects as upgrade-pilot reads them: only the fields it uses. Parsing strips the
- * rest, so a 20,000-pod list shrinks to what the checks need as soon as it is read.
+ * rest, so a 20,000-pod list shrinks to what the checks need as soon as it is read. Every field
+ * that kubevirt/api's or k8s.io/api's Go types mark as a pointer or `omitempty` is `opt`: absent
+ * and `null` both read as not set (src/io/optional-field.ts).
  */
 import { z } from 'zod';
+import { opt } from '../io/optional-field.js';
 import { SHOWN_TEXT_MAX, sanitizeText } from '../text/sanitize.js';
 
 const str = z.string();
-const opt = <T extends z.ZodType>(t: T) => t.optional();
 /**
  * Free text the cluster writes (reasons, messages): cut to a length that can be shown. Control
  * characters are already gone (parse-json.ts); a 5 MB condition message is not kept whole.
@@ -143,7 +145,7 @@ export const EventSchema = z.object({
   reason: opt(text),
   message: opt(text),
   count: opt(z.number()),
-  lastTimestamp: opt(z.string().nullable()),
+  lastTimestamp: opt(str),
 });
 
 export type Node = z.infer<typeof NodeSchema>;

@@ -50,6 +50,11 @@ export interface StartLabOptions {
   sizes?: Partial<LabSizes>;
   /** Makes uids, names and failures repeat run to run (tests). */
   seed?: number;
+  /**
+   * Serve the Kubernetes API only under this path, as a gateway does (`/k8s/clusters/c-lab`):
+   * the kubeconfig's server URL carries it (src/lab/kube/server-path.ts).
+   */
+  serverPath?: string;
 }
 
 export interface LabHandle {
@@ -148,7 +153,14 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
   let kube: KubeApiServer | undefined;
   let palette: PaletteServer | undefined;
   try {
-    kube = await startKubeApiServer({ store, hooks: world.kubeHooks, audit, faults: kubeFaults, tokenClock: { now: () => clock.now(), speed: () => clock.getSpeed() } });
+    kube = await startKubeApiServer({
+      store,
+      hooks: world.kubeHooks,
+      audit,
+      faults: kubeFaults,
+      tokenClock: { now: () => clock.now(), speed: () => clock.getSpeed() },
+      ...(opts.serverPath !== undefined ? { serverPath: opts.serverPath } : {}),
+    });
     const kubeServer = kube;
     const kubeFaultRoutes = builtInLabRoutes(audit, kubeFaults);
     const extraRoutes: Record<string, LabRouteHandler> = {
@@ -191,7 +203,7 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
       },
     };
     const registries = [labRegistry(profileSet.registryUid)];
-    palette = await startPaletteServer({ store: profiles, hooks: world.paletteHooks, audit, faults: paletteFaults, apiKey, projectUid, dialect, extraRoutes, now: () => clock.now(), registries });
+    palette = await startPaletteServer({ store: profiles, hooks: world.paletteHooks, audit, faults: paletteFaults, apiKey, projectUid, dialect, extraRoutes, now: () => clock.now(), registries, ...(spec.clusterShape ? { clusterShape: spec.clusterShape } : {}) });
 
     const labJson = await writeLabFiles({
       stateDir: opts.stateDir,

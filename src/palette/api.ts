@@ -15,13 +15,17 @@ export type * from './cluster-types.js';
 export type { FlavorChoice } from './flavor.js';
 
 export interface PaletteApi {
-  /** Sends one mutation (PUT a draft, PATCH publish, clone, apply, repave approval). Called only through the engine's journaled gateway. */
-  execute(request: PaletteMutation, signal?: AbortSignal): Promise<void>;
+  /**
+   * Sends one mutation (PUT a draft, PATCH publish, clone, apply, repave approval). Called only
+   * through the engine's journaled gateway. Answers with the API's JSON answer, if any (a clone's
+   * `{uid}`: the new version).
+   */
+  execute(request: PaletteMutation, signal?: AbortSignal): Promise<unknown>;
   /** The spec's service or a real Palette, decided once (params, first profile read, or adopted from the journal). */
   flavor(opts?: ReadOptions): Promise<FlavorChoice>;
   /** Takes the session's journaled choice, so a resumed session keeps the flavor it started with. */
   adoptFlavor(choice: FlavorChoice): void;
-  /** `GET /v1/clusterprofiles` (every page). */
+  /** Every profile version the project sees: the spec's `GET /v1/clusterprofiles` (every page), or a real Palette's `GET /v1/dashboard/clusterprofiles/metadata`. */
   listProfiles(opts?: ReadOptions): Promise<ProfileSummary[]>;
   /**
    * `GET /v1/clusterprofiles/{uid}`, normalized. In the palette dialect manifests are references;
@@ -40,7 +44,7 @@ export interface PaletteApi {
   readonly registry?: PackRegistryApi;
   /** A profile version by name and label (settles a clone whose answer was lost: never a second copy). */
   findProfileVersion(name: string, version: string, opts?: ReadOptions & { near?: ProfileDoc }): Promise<ProfileSummary | undefined>;
-  /** Real Palette: `GET /v1/spectroclusters/{uid}`. */
+  /** Real Palette: `GET /v1/spectroclusters/{uid}`; an empty `profileVersion` is read from the version object. */
   getCluster(clusterUid: string, opts?: ReadOptions): Promise<ClusterDoc>;
   /** Real Palette: the cluster's latest events, newest first (pages followed up to `limit`). */
   listClusterEvents(clusterUid: string, opts?: ReadOptions & { limit?: number }): Promise<ClusterEvent[]>;

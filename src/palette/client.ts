@@ -11,7 +11,8 @@
  * The same holds for a real Palette's clone, apply and repave approval: sent once, settled by reading.
  *
  * Flavor: the spec's service or a real Palette (flavor.ts), chosen once: from the params, or from
- * the first profile read (`auto`), or adopted from the session's journal. It decides where "what the
+ * the first profile read (`auto`: one profile GET, which both have; no list is needed), or adopted
+ * from the session's journal. It decides which lists exist (profile-lists.ts), where "what the
  * cluster runs" comes from, and whether a PUT may change a version object's label.
  */
 import { z } from 'zod';
@@ -25,7 +26,7 @@ import { deployedFromCluster } from './cluster-normalize.js';
 import type { ClusterDoc, ClusterEvent, ClusterNotification, RepaveStatus } from './cluster-types.js';
 import { compareDraft } from './draft-check.js';
 import { assertDraftShape } from './draft-body.js';
-import { badResponse, type CallInfo } from './errors.js';
+import { PaletteApiError, badResponse, type CallInfo } from './errors.js';
 import { chooseFlavor, type FlavorChoice, type FlavorSetting, type Versioning } from './flavor.js';
 import { describeIssues } from './issues.js';
 import { classifyMutation } from './mutations.js';
@@ -35,7 +36,8 @@ import { PackRegistry } from './registry.js';
 import { RegistryReads } from './registry-client.js';
 import { ProfileVariables } from './variables.js';
 import { defaultRetryPolicy, type RetryInfo, type RetryPolicy } from './retry.js';
-import { ClusterProfilesSchema, ManifestEntitiesSchema, ProfileListSchema, ProfileSchema } from './schemas.js';
+import { ProfileLists } from './profile-lists.js';
+import { ClusterProfilesSchema, ManifestEntitiesSchema, ProfileSchema } from './schemas.js';
 import { Transport, displayUrl, type Call } from './transport.js';
 import type { DeployedProfileDoc, DraftBody, DraftCheck, PackManifest, PaletteDialect, ProfileDoc, ProfileSummary, ReadOptions } from './types.js';
 
@@ -67,9 +69,6 @@ export interface PaletteClientOptions {
   allowInsecureHttp?: boolean;
 }
 
-/** Lists are paged by Palette; this many pages is far beyond any real project and stops a loop. */
-const MAX_PAGES = 1000;
-
 const seg = (s: string) => encodeURIComponent(s);
 
 export class PaletteClient implements PaletteApi {
@@ -80,6 +79,9 @@ export class PaletteClient implements PaletteApi {
   /** A real Palette's profile variables (variables.ts). */
   readonly variables: ProfileVariables = new ProfileVariables((call, schema) => this.getJson(call, schema));
   private readonly cluster: ClusterReads;
+  private readonly lists: ProfileLists;
+  /** The label of each profile version object read for a cluster that did not give it (a version's label never changes). */
+  private readonly labels = new Map<string, Promise<string>>();
   private chosen: FlavorChoice | undefined;
   private choosing: Promise<FlavorChoice> | undefined;
   /** The dialect of the first profile read: what `auto` decides from. */
@@ -103,6 +105,7 @@ export class PaletteClient implements PaletteApi {
       ...(opts.rateLimits ? { limiter: new RateLimiter(opts.rateLimits) } : {}),
     });
     this.cluster = new ClusterReads((call, schema) => this.getJson(call, schema), opts.projectUid);
+    this.lists = new ProfileLists((call, schema) => this.getJson(call, schema));
   }
 
   async flavor(opts: ReadOptions = {}): Promise<FlavorChoice> {
@@ -130,14 +133,15 @@ export class PaletteClient implements PaletteApi {
     this.chosen = choice;
   }
 
-  async execute(request: PaletteMutation, signal?: AbortSignal): Promise<void> {
+  /** Sends; answers with the API's JSON answer when it gave one (a clone's `{uid}`), else undefined. */
+  async execute(request: PaletteMutation, signal?: AbortSignal): Promise<unknown> {
     const mutation = classifyMutation(request);
     const where = `${request.method} ${request.path}`;
     if (mutation.kind === 'put') {
       assertDraftShape(request.body, where);
       await this.refuseRename(mutation.uid, request.body, where, signal);
     }
-    await this.transport.send({
+    const reply = await this.transport.send({
       method: request.method,
       path: request.path,
       ...(request.body !== undefined ? { body: request.body } : {}),
@@ -147,6 +151,7 @@ export class PaletteClient implements PaletteApi {
       ...this.mutationNotFound(mutation),
       ...(signal ? { signal } : {}),
     });
+    return answerOf(reply.text);
   }
 
   /**
@@ -171,17 +176,9 @@ export class PaletteClient implements PaletteApi {
     return {};
   }
 
+  /** Every profile version the project sees: the spec's list, or a real Palette's dashboard metadata. */
   async listProfiles(opts: ReadOptions = {}): Promise<ProfileSummary[]> {
-    const out: ProfileSummary[] = [];
-    let next = '';
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const path = next ? `/v1/clusterprofiles?continue=${seg(next)}` : '/v1/clusterprofiles';
-      const list = await this.getJson({ method: 'GET', path, retry: true, ...sig(opts) }, ProfileListSchema);
-      for (const item of list.items ?? []) out.push({ uid: item.metadata.uid, name: item.metadata.name, version: item.spec?.version ?? '' });
-      next = list.listmeta?.continue ?? '';
-      if (!next) break;
-    }
-    return out;
+    return (await this.flavor(opts)).flavor === 'palette' ? this.lists.metadata(opts) : this.lists.spec(opts);
   }
 
   async getProfile(uid: string, opts: ReadOptions & { manifests?: boolean } = {}): Promise<ProfileDoc> {
@@ -213,7 +210,7 @@ export class PaletteClient implements PaletteApi {
    * cluster object's attached templates, whose `profileVersion` is the label.
    */
   async getClusterProfiles(clusterUid: string, opts: ReadOptions = {}): Promise<DeployedProfileDoc[]> {
-    if ((await this.flavor(opts)).flavor === 'palette') return deployedFromCluster(await this.cluster.cluster(clusterUid, opts));
+    if ((await this.flavor(opts)).flavor === 'palette') return deployedFromCluster(await this.getCluster(clusterUid, opts));
     const { clusterCollection } = this.opts;
     const path = `/v1/${clusterCollection}/${seg(clusterUid)}/profiles`;
     const other = clusterCollection === 'clusters' ? 'spectroclusters' : 'clusters';
@@ -230,8 +227,33 @@ export class PaletteClient implements PaletteApi {
     return toDeployedProfiles(await this.getJson(call, ClusterProfilesSchema));
   }
 
-  getCluster(clusterUid: string, opts: ReadOptions = {}): Promise<ClusterDoc> {
-    return this.cluster.cluster(clusterUid, opts);
+  /** The cluster object; an attached version whose `profileVersion` is empty gets its label from the version object itself. */
+  async getCluster(clusterUid: string, opts: ReadOptions = {}): Promise<ClusterDoc> {
+    const doc = await this.cluster.cluster(clusterUid, opts);
+    await Promise.all(
+      doc.profiles.filter((p) => p.version === '' && p.uid !== '').map(async (p) => {
+        p.version = await this.versionLabel(p.uid, opts);
+      }),
+    );
+    return doc;
+  }
+
+  /** `spec.version` of a version object, read once; '' when the object is gone. */
+  private versionLabel(uid: string, opts: ReadOptions): Promise<string> {
+    let label = this.labels.get(uid);
+    if (!label) {
+      label = this.getProfile(uid, { ...opts, manifests: false }).then(
+        (doc) => doc.publishedVersion ?? doc.version,
+        (err: unknown) => {
+          if (err instanceof PaletteApiError && err.code === 'palette.not-found') return '';
+          throw err;
+        },
+      );
+      this.labels.set(uid, label);
+      // A failed read is not remembered: the next cluster read asks again.
+      label.catch(() => this.labels.delete(uid));
+    }
+    return label;
   }
 
   listClusterEvents(clusterUid: string, opts: ReadOptions & { limit?: number } = {}): Promise<ClusterEvent[]> {
@@ -249,14 +271,16 @@ export class PaletteClient implements PaletteApi {
   /**
    * The version `version` of the profile named `name`, if it exists: first in `near`'s
    * `spec.versions` (a real Palette lists every version of a profile there, with its uid), then in
-   * the profile list by name and version, as the terraform provider finds one.
+   * a list by name and version: a real Palette's dashboard list filtered by name (paged), or the
+   * spec's profile list.
    */
   async findProfileVersion(name: string, version: string, opts: ReadOptions & { near?: ProfileDoc } = {}): Promise<ProfileSummary | undefined> {
     const near = opts.near;
     if (near && near.name === name && near.version === version) return { uid: near.uid, name, version };
     const ref = near?.name === name ? near.versionRefs.find((v) => v.version === version && v.uid) : undefined;
     if (ref?.uid) return { uid: ref.uid, name, version };
-    return (await this.listProfiles(opts)).find((p) => p.name === name && p.version === version);
+    const list = (await this.flavor(opts)).flavor === 'palette' ? await this.lists.named(name, opts) : await this.lists.spec(opts);
+    return list.find((p) => p.name === name && p.version === version);
   }
 
   async draftMatches(uid: string, body: DraftBody, opts: ReadOptions = {}): Promise<DraftCheck> {
@@ -322,3 +346,13 @@ export class PaletteClient implements PaletteApi {
 }
 
 const sig = (opts: ReadOptions): { signal?: AbortSignal } => (opts.signal ? { signal: opts.signal } : {});
+
+/** A mutation's JSON answer (a clone's `{uid}`); undefined for an empty or unreadable one (the step then settles by reading). */
+function answerOf(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -5,104 +5,105 @@
  * does not read (Go's `null` for an empty list passes), strict on what it relies on.
  */
 import { z } from 'zod';
+import { opt } from '../io/optional-field.js';
 
 const ConditionSchema = z.looseObject({
   type: z.string(),
   status: z.string(),
-  reason: z.string().nullish(),
-  message: z.string().nullish(),
+  reason: opt(z.string()),
+  message: opt(z.string()),
 });
 
 const TemplatePackSchema = z.looseObject({
   name: z.string(),
-  tag: z.string().nullish(),
-  version: z.string().nullish(),
-  values: z.string().nullish(),
+  tag: opt(z.string()),
+  version: opt(z.string()),
+  values: opt(z.string()),
 });
 
 const TemplateSchema = z.looseObject({
   uid: z.string(),
   name: z.string(),
-  profileVersion: z.string().nullish(),
-  type: z.string().nullish(),
-  packs: z.array(TemplatePackSchema).nullish(),
+  profileVersion: opt(z.string()),
+  type: opt(z.string()),
+  packs: opt(z.array(TemplatePackSchema)),
 });
 
 export const SpectroClusterSchema = z.looseObject({
-  metadata: z.looseObject({ uid: z.string(), name: z.string().nullish() }),
-  spec: z.looseObject({ clusterProfileTemplates: z.array(TemplateSchema).nullish() }).nullish(),
-  status: z
-    .looseObject({
-      state: z.string().nullish(),
-      conditions: z.array(ConditionSchema).nullish(),
-      packs: z
-        .array(
+  metadata: z.looseObject({ uid: z.string(), name: opt(z.string()) }),
+  spec: opt(z.looseObject({ clusterProfileTemplates: opt(z.array(TemplateSchema)) })),
+  status: opt(
+    z.looseObject({
+      state: opt(z.string()),
+      conditions: opt(z.array(ConditionSchema)),
+      packs: opt(
+        z.array(
           z.looseObject({
             name: z.string(),
-            version: z.string().nullish(),
-            profileUid: z.string().nullish(),
-            condition: ConditionSchema.nullish(),
+            version: opt(z.string()),
+            profileUid: opt(z.string()),
+            condition: opt(ConditionSchema),
           }),
-        )
-        .nullish(),
-      repave: z.looseObject({ state: z.string().nullish() }).nullish(),
-      spcApply: z.looseObject({ canBeApplied: z.boolean().nullish(), actionType: z.string().nullish() }).nullish(),
-    })
-    .nullish(),
+        ),
+      ),
+      repave: opt(z.looseObject({ state: opt(z.string()) })),
+      spcApply: opt(z.looseObject({ canBeApplied: opt(z.boolean()), actionType: opt(z.string()) })),
+    }),
+  ),
 });
 export type SpectroClusterJson = z.infer<typeof SpectroClusterSchema>;
 
-const ListMeta = z.looseObject({ continue: z.string().nullish() }).nullish();
+const ListMeta = opt(z.looseObject({ continue: opt(z.string()) }));
 
 export const EventsSchema = z.looseObject({
-  items: z
-    .array(
+  items: opt(
+    z.array(
       z.looseObject({
-        metadata: z.looseObject({ creationTimestamp: z.string().nullish() }).nullish(),
-        involvedObject: z.looseObject({ kind: z.string().nullish(), name: z.string().nullish() }).nullish(),
-        reason: z.string().nullish(),
-        message: z.string().nullish(),
-        severity: z.string().nullish(),
+        metadata: opt(z.looseObject({ creationTimestamp: opt(z.string()) })),
+        involvedObject: opt(z.looseObject({ kind: opt(z.string()), name: opt(z.string()) })),
+        reason: opt(z.string()),
+        message: opt(z.string()),
+        severity: opt(z.string()),
       }),
-    )
-    .nullish(),
+    ),
+  ),
   listmeta: ListMeta,
 });
 
 export const NotificationsSchema = z.looseObject({
-  items: z
-    .array(
+  items: opt(
+    z.array(
       z.looseObject({
         metadata: z.looseObject({ uid: z.string() }),
-        action: z
-          .looseObject({
-            actionType: z.string().nullish(),
-            actionMessage: z.string().nullish(),
-            isDone: z.boolean().nullish(),
-            ack: z.boolean().nullish(),
-          })
-          .nullish(),
+        action: opt(
+          z.looseObject({
+            actionType: opt(z.string()),
+            actionMessage: opt(z.string()),
+            isDone: opt(z.boolean()),
+            ack: opt(z.boolean()),
+          }),
+        ),
       }),
-    )
-    .nullish(),
+    ),
+  ),
   listmeta: ListMeta,
 });
 
-const PackRefLite = z.looseObject({ name: z.string().nullish(), tag: z.string().nullish() }).nullish();
+const PackRefLite = opt(z.looseObject({ name: opt(z.string()), tag: opt(z.string()) }));
 
 export const RepaveSchema = z.looseObject({
-  spec: z
-    .looseObject({
-      reasons: z
-        .array(
+  spec: opt(
+    z.looseObject({
+      reasons: opt(
+        z.array(
           z.looseObject({
-            code: z.string().nullish(),
-            message: z.string().nullish(),
-            pack: z.looseObject({ current: PackRefLite, target: PackRefLite }).nullish(),
+            code: opt(z.string()),
+            message: opt(z.string()),
+            pack: opt(z.looseObject({ current: PackRefLite, target: PackRefLite })),
           }),
-        )
-        .nullish(),
-    })
-    .nullish(),
-  status: z.looseObject({ state: z.string().nullish() }).nullish(),
+        ),
+      ),
+    }),
+  ),
+  status: opt(z.looseObject({ state: opt(z.string()) })),
 });

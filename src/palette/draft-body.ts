@@ -1,7 +1,11 @@
 /**
- * Building the draft PUT body (spec 4: metadata, spec with type, cloudType, version, template with
- * cloudType, type, packs, packServerRefs) from the profile as read, and the guard that refuses a body
- * which would silently do nothing or lose something before it is ever sent.
+ * Building the draft PUT body from the profile as read, in the shape its API takes: the spec's
+ * service gets spec 4's payload (metadata, spec with type, cloudType, version, template with
+ * cloudType, type, packs, packServerRefs) with every field it sent carried back; a real Palette gets
+ * exactly palette-sdk-go's `v1ClusterProfileUpdateEntity` (`metadata`, `spec.version`,
+ * `spec.template.{type, packs}`, each pack a `v1PackManifestUpdateEntity`), since it silently drops
+ * anything else (as the spec's service drops `spec.packs`). And the guard that refuses a body which
+ * would silently do nothing or lose something before it is ever sent.
  */
 import { InputError } from '../errors.js';
 import { isVersionLabel, versionLabelRule } from './version-label.js';
@@ -41,12 +45,13 @@ function draftPack(pack: PackDoc, change: PackChange | undefined, profileName: s
   if (retagged) for (const field of versionBoundPackFields) delete out[field];
   delete out.packUid;
   const uid = change?.uid ?? (retagged ? undefined : pack.uid);
+  const registryUid = change?.registryUid ?? pack.registryUid;
   return {
     ...out,
     name: pack.name,
     tag: change?.tag ?? pack.tag,
     ...(uid !== undefined ? { uid } : {}),
-    ...(pack.registryUid !== undefined ? { registryUid: pack.registryUid } : {}),
+    ...(registryUid !== undefined ? { registryUid } : {}),
     ...(pack.layer !== undefined ? { layer: pack.layer } : {}),
     ...(pack.type !== undefined ? { type: pack.type } : {}),
     values: change?.values ?? pack.values,
@@ -59,31 +64,52 @@ function newPack(change: PackChange): DraftPack {
     name: change.name,
     tag: change.tag,
     ...(change.uid !== undefined ? { uid: change.uid } : {}),
+    ...(change.registryUid !== undefined ? { registryUid: change.registryUid } : {}),
     values: change.values ?? '',
     manifests: (change.manifests ?? []).map((m) => ({ name: m.name, content: m.content })),
   };
 }
 
+/** `v1PackManifestUpdateEntity`'s fields, and `v1ManifestRefUpdateEntity`'s (palette-sdk-go spec 4.4-4.8). */
+const updatePackFields = ['name', 'tag', 'uid', 'registryUid', 'layer', 'type', 'values', 'manifests'] as const;
+
+function updatePack(pack: DraftPack): DraftPack {
+  const out: Json = {};
+  for (const field of updatePackFields) if (pack[field] !== undefined) out[field] = pack[field];
+  if (pack.manifests) out.manifests = pack.manifests.map((m) => ({ name: m.name, content: m.content, ...(m.uid !== undefined ? { uid: m.uid } : {}) }));
+  return out as DraftPack;
+}
+
+/** A real Palette's PUT body: `v1ClusterProfileUpdateEntity`, nothing it would drop unread. */
+function updateEntity(profile: ProfileDoc, version: string, packs: DraftPack[]): DraftBody {
+  return {
+    metadata: { name: profile.name, uid: profile.uid, annotations: { ...profile.annotations }, labels: { ...profile.labels } },
+    spec: { version, template: { ...(profile.type ? { type: profile.type } : {}), packs: packs.map(updatePack) } },
+  };
+}
+
 /**
- * The PUT body for a new draft: the profile's raw document with the server-owned parts removed (so
- * every unknown field goes back as it came), the new version label, and the packs with the changes
- * applied. Packs not named in `changes` are carried over unchanged; new names are appended.
+ * The PUT body for a new draft. Packs not named in `changes` are carried over unchanged; new names
+ * are appended. The spec's service gets the profile's raw document with the server-owned parts
+ * removed (so every unknown field goes back as it came) and the new version label; a real Palette
+ * gets its update entity (see the top of this file).
  */
 export function buildDraftBody(profile: ProfileDoc, changes: { version: string; packs: PackChange[] }): DraftBody {
   const names = changes.packs.map((p) => p.name);
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated) throw new InputError('palette.duplicate-pack', `Pack ${repeated} is listed twice in the changes to profile ${profile.name}.`, { hint: 'Give each pack once.' });
+  const byName = new Map(changes.packs.map((c) => [c.name, c]));
+  const packs = [
+    ...profile.packs.map((p) => draftPack(p, byName.get(p.name), profile.name)),
+    ...changes.packs.filter((c) => !profile.packs.some((p) => p.name === c.name)).map(newPack),
+  ];
+  if (profile.dialect === 'palette') return updateEntity(profile, changes.version, packs);
 
   const raw = structuredClone(profile.raw);
   for (const key of readOnlyTop) delete raw[key];
   const spec: Json = isObject(raw.spec) ? { ...raw.spec } : {};
   for (const key of readOnlySpec) delete spec[key];
   const template: Json = isObject(spec.template) ? spec.template : {};
-  const byName = new Map(changes.packs.map((c) => [c.name, c]));
-  const packs = [
-    ...profile.packs.map((p) => draftPack(p, byName.get(p.name), profile.name)),
-    ...changes.packs.filter((c) => !profile.packs.some((p) => p.name === c.name)).map(newPack),
-  ];
   const metadata = isObject(raw.metadata) ? raw.metadata : {};
   return {
     ...raw,

@@ -39,6 +39,12 @@ export function cloneRequest(sourceUid: string, to: { name: string; version: str
   return { target: 'palette', method: 'POST', path: `${profilePath(sourceUid)}/clone`, body, summary };
 }
 
+/** The new version's uid from a clone's 201 answer (`v1Uid`), when the answer holds one. */
+export function clonedUidOf(answer: unknown): string | undefined {
+  const uid = typeof answer === 'object' && answer !== null ? (answer as { uid?: unknown }).uid : undefined;
+  return typeof uid === 'string' && uid !== '' ? uid : undefined;
+}
+
 /** One entry of the apply body (palette-sdk-go `V1SpectroClusterProfileEntity`). */
 export interface ApplyProfile {
   uid: string;

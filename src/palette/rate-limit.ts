@@ -13,8 +13,13 @@ import { systemClock, type Clock } from '../engine/clock.js';
 /** Requests per second by path prefix (`/v1/packs`); `default` for every other path. */
 export type RateLimits = Record<string, number>;
 
-/** Palette's documented rates, per client. */
+/**
+ * Palette's documented rates, per client and endpoint prefix (50/s with a burst of 250 for profiles,
+ * clusters and events; 10/s with a burst of 50 for the rest). `/v1/dashboard` is named although the
+ * default covers it: its lists (`/v1/dashboard/clusterprofiles`) must never count as `/v1/clusterprofiles`.
+ */
 export const defaultRateLimits: RateLimits = {
+  '/v1/dashboard': 10,
   '/v1/packs': 10,
   '/v1/registries': 10,
   '/v1/notifications': 10,

@@ -8,37 +8,38 @@
  * Lenient where the API is (unknown fields pass, Go's null for empty lists), strict on what is used.
  */
 import { z } from 'zod';
+import { opt } from '../io/optional-field.js';
 
 export const PackSummariesSchema = z.looseObject({
-  items: z
-    .array(
+  items: opt(
+    z.array(
       z.looseObject({
         metadata: z.looseObject({ uid: z.string() }),
         spec: z.looseObject({
           name: z.string(),
           version: z.string(),
-          values: z.string().nullish(),
-          registryUid: z.string().nullish(),
-          layer: z.string().nullish(),
-          type: z.string().nullish(),
+          values: opt(z.string()),
+          registryUid: opt(z.string()),
+          layer: opt(z.string()),
+          type: opt(z.string()),
         }),
       }),
-    )
-    .nullish(),
-  listmeta: z.looseObject({ continue: z.string().nullish() }).nullish(),
+    ),
+  ),
+  listmeta: opt(z.looseObject({ continue: opt(z.string()) })),
 });
 export type PackSummariesJson = z.infer<typeof PackSummariesSchema>;
 
 export const PackTagEntitySchema = z.looseObject({
-  name: z.string().nullish(),
-  registryUid: z.string().nullish(),
-  layer: z.string().nullish(),
-  tags: z.array(z.looseObject({ tag: z.string(), version: z.string().nullish(), packUid: z.string().nullish() })).nullish(),
-  packValues: z.array(z.looseObject({ packUid: z.string().nullish(), values: z.string().nullish() })).nullish(),
+  name: opt(z.string()),
+  registryUid: opt(z.string()),
+  layer: opt(z.string()),
+  tags: opt(z.array(z.looseObject({ tag: z.string(), version: opt(z.string()), packUid: opt(z.string()) }))),
+  packValues: opt(z.array(z.looseObject({ packUid: opt(z.string()), values: opt(z.string()) }))),
 });
 export type PackTagEntityJson = z.infer<typeof PackTagEntitySchema>;
 
 export const RegistriesMetadataSchema = z.looseObject({
-  items: z.array(z.looseObject({ uid: z.string(), name: z.string().nullish(), kind: z.string().nullish(), isDefault: z.boolean().nullish() })).nullish(),
+  items: opt(z.array(z.looseObject({ uid: z.string(), name: opt(z.string()), kind: opt(z.string()), isDefault: opt(z.boolean()) }))),
 });
 export type RegistriesMetadataJson = z.infer<typeof RegistriesMetadataSchema>;

@@ -6,34 +6,35 @@
  * V1ObjectReference, V1ManifestEntities, V1SpectroClusterProfileList, V1Error).
  */
 import { z } from 'zod';
+import { opt } from '../io/optional-field.js';
 
-const StringMap = z.record(z.string(), z.string()).nullish();
+const StringMap = opt(z.record(z.string(), z.string()));
 
 const ManifestRef = z.looseObject({
   name: z.string(),
-  uid: z.string().optional(),
-  content: z.string().optional(),
+  uid: opt(z.string()),
+  content: opt(z.string()),
 });
 
 export const PackRefSchema = z.looseObject({
   name: z.string(),
   tag: z.string(),
-  uid: z.string().optional(),
-  packUid: z.string().optional(),
-  registryUid: z.string().optional(),
-  layer: z.string().optional(),
-  type: z.string().optional(),
-  values: z.string().nullish(),
-  manifests: z.array(ManifestRef).nullish(),
+  uid: opt(z.string()),
+  packUid: opt(z.string()),
+  registryUid: opt(z.string()),
+  layer: opt(z.string()),
+  type: opt(z.string()),
+  values: opt(z.string()),
+  manifests: opt(z.array(ManifestRef)),
 });
 export type PackRefJson = z.infer<typeof PackRefSchema>;
 
 const TemplateSchema = z.looseObject({
-  cloudType: z.string().optional(),
-  type: z.string().optional(),
-  profileVersion: z.string().optional(),
-  packs: z.array(PackRefSchema).nullish(),
-  packServerRefs: z.array(z.unknown()).nullish(),
+  cloudType: opt(z.string()),
+  type: opt(z.string()),
+  profileVersion: opt(z.string()),
+  packs: opt(z.array(PackRefSchema)),
+  packServerRefs: opt(z.array(z.unknown())),
 });
 export type TemplateJson = z.infer<typeof TemplateSchema>;
 
@@ -48,15 +49,15 @@ export const ProfileSchema = z
   .looseObject({
     metadata: MetadataSchema,
     spec: z.looseObject({
-      type: z.string().optional(),
-      cloudType: z.string().optional(),
-      version: z.string().optional(),
-      template: TemplateSchema.optional(),
-      draft: TemplateSchema.nullish(),
-      published: TemplateSchema.nullish(),
-      versions: z.array(z.looseObject({ uid: z.string().optional(), version: z.string() })).nullish(),
+      type: opt(z.string()),
+      cloudType: opt(z.string()),
+      version: opt(z.string()),
+      template: opt(TemplateSchema),
+      draft: opt(TemplateSchema),
+      published: opt(TemplateSchema),
+      versions: opt(z.array(z.looseObject({ uid: opt(z.string()), version: z.string() }))),
     }),
-    status: z.looseObject({ isPublished: z.boolean().optional() }).nullish(),
+    status: opt(z.looseObject({ isPublished: opt(z.boolean()) })),
   })
   .superRefine((doc, ctx) => {
     const { spec } = doc;
@@ -68,40 +69,40 @@ export const ProfileSchema = z
 export type ProfileJson = z.infer<typeof ProfileSchema>;
 
 export const ProfileListSchema = z.looseObject({
-  items: z
-    .array(
+  items: opt(
+    z.array(
       z.looseObject({
         metadata: z.looseObject({ name: z.string(), uid: z.string() }),
-        spec: z.looseObject({ version: z.string().optional() }).nullish(),
+        spec: opt(z.looseObject({ version: opt(z.string()) })),
       }),
-    )
-    .nullish(),
-  listmeta: z.looseObject({ continue: z.string().nullish() }).nullish(),
+    ),
+  ),
+  listmeta: opt(z.looseObject({ continue: opt(z.string()) })),
 });
 
 export const ManifestEntitiesSchema = z.looseObject({
-  items: z
-    .array(
+  items: opt(
+    z.array(
       z.looseObject({
         metadata: z.looseObject({ name: z.string(), uid: z.string() }),
-        spec: z
-          .looseObject({
-            draft: z.looseObject({ content: z.string().nullish() }).nullish(),
-            published: z.looseObject({ content: z.string().nullish() }).nullish(),
-          })
-          .nullish(),
+        spec: opt(
+          z.looseObject({
+            draft: opt(z.looseObject({ content: opt(z.string()) })),
+            published: opt(z.looseObject({ content: opt(z.string()) })),
+          }),
+        ),
       }),
-    )
-    .nullish(),
+    ),
+  ),
 });
 
 /** A deployed pack: the spec's `{name, tag}` or Palette's `{metadata, spec: {name, version, values}}`. */
 const DeployedPackSchema = z
   .looseObject({
-    name: z.string().optional(),
-    tag: z.string().optional(),
-    values: z.string().nullish(),
-    spec: z.looseObject({ name: z.string(), version: z.string(), values: z.string().nullish() }).optional(),
+    name: opt(z.string()),
+    tag: opt(z.string()),
+    values: opt(z.string()),
+    spec: opt(z.looseObject({ name: z.string(), version: z.string(), values: opt(z.string()) })),
   })
   .superRefine((pack, ctx) => {
     if (pack.spec) return;
@@ -110,27 +111,27 @@ const DeployedPackSchema = z
   });
 
 export const ClusterProfilesSchema = z.looseObject({
-  profiles: z
-    .array(
+  profiles: opt(
+    z.array(
       z.looseObject({
-        metadata: z.looseObject({ name: z.string(), uid: z.string().optional() }),
-        spec: z
-          .looseObject({
+        metadata: z.looseObject({ name: z.string(), uid: opt(z.string()) }),
+        spec: opt(
+          z.looseObject({
             // A label in the spec; Palette's integer revision in the real API (label in `profileVersion`).
-            version: z.union([z.string(), z.number()]).optional(),
-            profileVersion: z.string().optional(),
-            packs: z.array(DeployedPackSchema).nullish(),
-          })
-          .nullish(),
-        packs: z.array(DeployedPackSchema).nullish(),
+            version: opt(z.union([z.string(), z.number()])),
+            profileVersion: opt(z.string()),
+            packs: opt(z.array(DeployedPackSchema)),
+          }),
+        ),
+        packs: opt(z.array(DeployedPackSchema)),
       }),
-    )
-    .nullish(),
+    ),
+  ),
 });
 
 export const ErrorBodySchema = z.looseObject({
-  code: z.string().optional(),
-  message: z.string().optional(),
-  ref: z.string().optional(),
+  code: opt(z.string()),
+  message: opt(z.string()),
+  ref: opt(z.string()),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;

@@ -48,6 +48,8 @@ export interface Call {
   body?: unknown;
   /** Retry transient failures (only for calls that are safe to repeat). */
   retry: boolean;
+  /** A POST that only reads (Palette's filtered lists): its failure never "may have applied" anything. */
+  read?: boolean;
   /** What a 404 means for this call, in the operator's terms. */
   notFound?: { message: string; hint: string };
   signal?: AbortSignal;
@@ -228,7 +230,7 @@ export class Transport {
       baseUrl: this.shownUrl,
       projectUid: this.opts.projectUid,
       timeoutMs: this.opts.timeoutMs,
-      mutation: call.method !== 'GET',
+      mutation: call.method !== 'GET' && call.read !== true,
       ...(call.notFound ? { notFound: call.notFound } : {}),
     };
     if (failure.kind === 'too-large') return tooLargeError(info, formatBytes(this.opts.maxResponseBytes ?? LIMITS.paletteResponse));

@@ -95,8 +95,10 @@ export interface PackChange {
   tag: string;
   values?: string;
   manifests?: Array<{ name: string; content: string }>;
-  /** The registry uid of the new pack version, when known; otherwise the API resolves name + tag. */
+  /** The uid of the new pack version in its registry (a real Palette wants it for every spectro pack whose tag changes). */
   uid?: string;
+  /** The registry that uid comes from (default: the one the pack names now). */
+  registryUid?: string;
 }
 
 export interface DraftManifest {
@@ -117,14 +119,18 @@ export interface DraftPack {
   [field: string]: unknown;
 }
 
-/** The PUT body (spec 4): metadata, spec with type, cloudType, version, template. */
+/**
+ * The PUT body: the spec's (section 4: metadata, spec with type, cloudType, version, template with
+ * cloudType, type, packs, packServerRefs) or a real Palette's `v1ClusterProfileUpdateEntity`
+ * (metadata, spec with version and template with type and packs).
+ */
 export interface DraftBody {
   metadata: { name: string; uid: string; [field: string]: unknown };
   spec: {
-    type: string;
-    cloudType: string;
+    type?: string;
+    cloudType?: string;
     version: string;
-    template: { cloudType: string; type: string; packs: DraftPack[]; packServerRefs: unknown[]; [field: string]: unknown };
+    template: { cloudType?: string; type?: string; packs: DraftPack[]; packServerRefs?: unknown[]; [field: string]: unknown };
     [field: string]: unknown;
   };
   [field: string]: unknown;

@@ -62,7 +62,8 @@ function outputLines(out: DiagnoseOutput): Line[] {
     text: `Read: ${r.failureReasons} failure reason(s), virt-handler logs of ${r.handlerPods.length} pod(s) (last ${r.handlerTail} lines), launcher logs of ${r.launcherPods.length} pod(s) (last ${r.launcherTail} lines)${out.affectedNodes.length ? ` on ${out.affectedNodes.join(', ')}` : ''}.`,
     dim: true,
   });
-  for (const u of r.unreadable) lines.push({ text: `Could not read ${u}`, dim: true });
+  // A log that could not be read is evidence the diagnosis went without: said, not dimmed.
+  for (const u of r.unreadable) lines.push({ label: { text: toneLabel.warn, tone: 'warn' }, text: `Evidence missing: could not read ${u}` });
   return lines;
 }
 

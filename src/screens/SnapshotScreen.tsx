@@ -57,6 +57,12 @@ export function SnapshotScreen({ step, labTime = false }: StepScreenProps) {
           {'  '}Networks {c.nads}
           {c.nads ? `: ${few(b.nads)}` : ''}
         </Text>
+        {(out.notes ?? []).map((n, i) => (
+          <Text key={`note-${i}`} wrap="wrap" dimColor>
+            {'  '}
+            {n}
+          </Text>
+        ))}
         <Text wrap="wrap">
           {'  '}Load-balancer addresses {c.loadBalancerServices}
           {c.loadBalancerServices ? `: ${few(b.loadBalancerServices.map((s) => `${s.service} ${s.addresses.join(',')}`), 4)}` : ''}

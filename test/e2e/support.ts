@@ -17,9 +17,11 @@ export interface ServedLab {
   stop(): Promise<void>;
 }
 
-export async function serveLab(scenario: string, speed = 300, flavor: 'spec' | 'palette' = 'spec'): Promise<ServedLab> {
+/** `serverPath`: the lab's Kubernetes API only under that path, as behind a gateway (`lab --server-path`). */
+export async function serveLab(scenario: string, speed = 300, flavor: 'spec' | 'palette' = 'spec', serverPath?: string): Promise<ServedLab> {
   const dir = mkdtempSync(join(tmpdir(), `up-e2e-${scenario}-`));
-  const proc: ChildProcess = spawn(process.execPath, [CLI, 'lab', '--serve', '--scenario', scenario, '--state-dir', dir, '--speed', String(speed), '--flavor', flavor], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const args = [CLI, 'lab', '--serve', '--scenario', scenario, '--state-dir', dir, '--speed', String(speed), '--flavor', flavor, ...(serverPath ? ['--server-path', serverPath] : [])];
+  const proc: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   const labJson = join(dir, 'lab.json');
   const started = Date.now();
   while (!existsSync(labJson)) {

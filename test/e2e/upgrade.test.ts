@@ -23,8 +23,8 @@ function report(stateDir: string): { md: string; data: ReportData } {
 const applied = (audit: Awaited<ReturnType<ServedLab['audit']>>, method: string, api = 'palette') => audit.filter((e) => e.api === api && e.method === method && e.effect === 'applied');
 
 describe('end to end against `lab --serve`', () => {
-  it('healthy: two hops without a TTY, exit 0, all green, the report written, one draft and one publish per profile per hop', async () => {
-    lab = await serveLab('healthy');
+  it('healthy behind a gateway path (lab --server-path): two hops without a TTY, exit 0, all green, the report written, one draft and one publish per profile per hop, nothing sent to the gateway’s root', async () => {
+    lab = await serveLab('healthy', 300, 'spec', '/k8s/clusters/c-lab');
     const state = mkdtempSync(join(tmpdir(), 'up-e2e-state-'));
     const run = await cli(['start', '--params', lab.json.params, '--state-dir', state, ...approveAll], { UPGRADE_PILOT_API_KEY: lab.json.apiKey });
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -55,6 +55,9 @@ describe('end to end against `lab --serve`', () => {
     expect(data.vms.filter((v) => v.fate === 'outstanding')).toEqual([]);
     expect(data.rollback.map((w) => w.version)).toEqual(['1.4.0', '1.4.0']);
     expect(md).toMatch(/## Hop 2: 4\.5\.4 → 4\.6\.3/);
+    // Every read and change reached the cluster under the server path: the lab records any request outside it.
+    expect(audit.filter((e) => e.api === 'kube' && e.note?.startsWith('outside the server path'))).toEqual([]);
+    expect(readFileSync(lab.json.kubeconfig, 'utf8')).toMatch(/server: https:\/\/127\.0\.0\.1:\d+\/k8s\/clusters\/c-lab\n/);
   }, 240_000);
 
   it('healthy on a real Palette: stops at the apply gate (exit 3) with the versions published and the cluster unchanged; resumed with --approve apply it ends green, one clone, PUT and publish per profile per hop, one apply per hop', async () => {

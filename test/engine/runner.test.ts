@@ -29,6 +29,20 @@ describe('runner', () => {
     expect(state.run.status).toBe('done');
   });
 
+  it("hands the API's answer to the step that asked for it (a clone's uid); a rehearsal has none; steps that did not ask still send", async () => {
+    const yaml = testRunbook.replace(/kind: gated-write/, 'kind: gated-write\n        with: { wantAnswer: true }');
+    expect(yaml).not.toBe(testRunbook);
+    const h = harness(yaml);
+    expect((await h.runner({ approvals: approveDraft }).run()).status).toBe('done');
+    const state = h.store.load(h.id);
+    expect(findStep(state, 'hop1.write')?.output).toEqual({ outcome: 'sent', answers: [{ answered: '/v1/clusterprofiles/p1' }] });
+    expect(h.world.sent).toHaveLength(2);
+    const rehearsal = harness(yaml, { dryRun: true });
+    expect((await rehearsal.runner().run()).status).toBe('done');
+    expect(findStep(rehearsal.store.load(rehearsal.id), 'hop1.write')?.output).toEqual({ outcome: 'recorded', answers: [null] }); // undefined, as JSON keeps it
+    expect(rehearsal.world.sent).toEqual([]);
+  });
+
   it('runs the ifEmpty steps when the plan has no hops', async () => {
     const h = harness(testRunbook.replace(/hops:\n        - \{[^\n]+\n        - \{[^\n]+\n/, 'hops: []\n'));
     expect((await h.runner().run()).status).toBe('done');

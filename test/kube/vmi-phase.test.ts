@@ -26,16 +26,17 @@ describe('checkVmiPhase gives what VmiPhaseSchema gives', () => {
     ['metadata an array', { metadata: [] }],
     ['no name', { metadata: { namespace: 'x' } }],
     ['a number as name', { metadata: { name: 3 } }],
-    ['a null namespace', { metadata: { name: 'a', namespace: null } }],
+    ['a null namespace (not set)', { metadata: { name: 'a', namespace: null } }],
+    ['a null creation time and null labels (not set)', { metadata: { name: 'a', creationTimestamp: null, labels: null } }],
     ['a creation time as a number', { metadata: { name: 'a', creationTimestamp: 1 } }],
     ['labels as a list', { metadata: { name: 'a', labels: ['x'] } }],
     ['labels as text', { metadata: { name: 'a', labels: 'x=y' } }],
     ['a label with a number value', { metadata: { name: 'a', labels: { x: 'y', n: 1 } } }],
     ['a label with a null value', { metadata: { name: 'a', labels: { n: null } } }],
-    ['status null', { metadata: ok, status: null }],
+    ['status null (not set)', { metadata: ok, status: null }],
     ['status text', { metadata: ok, status: 'Running' }],
     ['phase a number', { metadata: ok, status: { phase: 2 } }],
-    ['phase null', { metadata: ok, status: { phase: null } }],
+    ['phase null (not set)', { metadata: ok, status: { phase: null } }],
     ['name wrong and status wrong: the name first', { metadata: { name: 1 }, status: 3 }],
   ])('%s', (_what, item) => {
     const schema = VmiPhaseSchema.safeParse(item);
@@ -43,6 +44,8 @@ describe('checkVmiPhase gives what VmiPhaseSchema gives', () => {
     expect(hand.ok).toBe(schema.success);
     // toEqual: a key present as undefined (never in JSON) may be kept by one and left out by the other.
     if (hand.ok && schema.success) expect(hand.value).toEqual(schema.data);
+    // A null is "not set" on both sides: it never comes out as null.
+    if (hand.ok) expect(JSON.stringify(hand.value)).not.toContain('null');
     if (!hand.ok && !schema.success) expect({ path: hand.path, message: hand.message }).toEqual({ path: schema.error.issues[0]!.path, message: schema.error.issues[0]!.message });
   });
 });

@@ -39,7 +39,7 @@ describe.each(['spec', 'palette'] as const)('PaletteClient, %s dialect', (dialec
 
   it('round trip: GET → change one pack’s tag and values → PUT → GET equals the original except the intended fields', async () => {
     const before = await t.client.getProfile(ADDON_UID);
-    const body = buildDraftBody(before, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1', values: NEW_VALUES }] });
+    const body = buildDraftBody(before, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471', values: NEW_VALUES }] });
     assertSafeDraft(before, body);
     await t.client.execute(putProfileRequest(ADDON_UID, body, 'write draft of vmo-core 1.3.0'));
     const after = await t.client.getProfile(ADDON_UID);
@@ -48,11 +48,11 @@ describe.each(['spec', 'palette'] as const)('PaletteClient, %s dialect', (dialec
     expected.spec.version = '1.3.0';
     expected.status.isPublished = false;
     if (dialect === 'spec') {
-      Object.assign(expected.spec.template.packs[1], { tag: '4.7.1', values: NEW_VALUES, uid: expect.stringMatching(/^[0-9a-f]{24}$/) });
+      Object.assign(expected.spec.template.packs[1], { tag: '4.7.1', values: NEW_VALUES, uid: 'pack-vmo-471' });
     } else {
       expected.spec.draft = structuredClone(expected.spec.published);
       expected.spec.draft.profileVersion = '1.3.0';
-      Object.assign(expected.spec.draft.packs[1], { tag: '4.7.1', values: NEW_VALUES, packUid: expect.stringMatching(/^[0-9a-f]{24}$/) });
+      Object.assign(expected.spec.draft.packs[1], { tag: '4.7.1', values: NEW_VALUES, packUid: 'pack-vmo-471' });
     }
     expect(after.raw).toEqual(expected);
     expect(after.draftVersion).toBe('1.3.0');
@@ -62,7 +62,7 @@ describe.each(['spec', 'palette'] as const)('PaletteClient, %s dialect', (dialec
 
   it('publish: the draft takes effect, the cluster’s profiles show it, isPublished says so', async () => {
     const before = await t.client.getProfile(ADDON_UID);
-    const body = buildDraftBody(before, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1', values: NEW_VALUES }] });
+    const body = buildDraftBody(before, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471', values: NEW_VALUES }] });
     await t.client.execute(putProfileRequest(ADDON_UID, body, 'draft'));
     expect((await t.client.getClusterProfiles(CLUSTER_UID))[0]?.version).toBe('1.2.0');
     await t.client.execute(publishRequest(ADDON_UID, 'publish vmo-core 1.3.0'));
@@ -79,8 +79,9 @@ describe.each(['spec', 'palette'] as const)('PaletteClient, %s dialect', (dialec
     expect(lab.audit.applied().map((e) => e.note)).toEqual([dialect === 'palette' ? 'draft vmo-core 1.3.0 (renames 1.2.0 in place)' : 'draft vmo-core 1.3.0', 'publish vmo-core 1.3.0']);
   });
 
-  it('lists profiles', async () => {
-    expect(await t.client.listProfiles()).toEqual([
+  it('lists profiles (the list its API has: the spec\'s, or Palette\'s dashboard metadata)', async () => {
+    const { client } = labClient(lab, dialect, { flavor: dialect });
+    expect(await client.listProfiles()).toEqual([
       { uid: ADDON_UID, name: 'vmo-core', version: '1.2.0' },
       { uid: INFRA_UID, name: 'vmo-infra', version: '2.0.0' },
     ]);
@@ -112,8 +113,8 @@ describe.each(['spec', 'palette'] as const)('PaletteClient, %s dialect', (dialec
 
   it('a draft that differs from what was sent is named field by field', async () => {
     const before = await t.client.getProfile(ADDON_UID);
-    const sent = buildDraftBody(before, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1', values: NEW_VALUES }] });
-    const other = buildDraftBody(before, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.0' }] });
+    const sent = buildDraftBody(before, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471', values: NEW_VALUES }] });
+    const other = buildDraftBody(before, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.0', uid: 'pack-vmo-470' }] });
     await t.client.execute(putProfileRequest(ADDON_UID, other, 'someone else’s draft'));
     expect((await t.client.draftMatches(ADDON_UID, sent)).differences).toEqual([
       'virtual-machine-orchestrator: tag is 4.7.0, sent 4.7.1',
@@ -147,18 +148,81 @@ describe('PaletteClient, palette dialect specifics', () => {
     expect((await client.draftMatches(ADDON_UID, body)).matches).toBe(true);
   });
 
-  it('follows list pages (listmeta.continue)', async () => {
+  it("the spec's list: follows its pages (listmeta.continue)", async () => {
     const pages = [
       { items: [{ metadata: { name: 'a', uid: 'ua' }, spec: { version: '1.0.0' } }], listmeta: { continue: 'tok 2' } },
       { items: [{ metadata: { name: 'b', uid: 'ub' }, spec: { version: '2.0.0' } }], listmeta: { continue: '' } },
     ];
     const stub = await startStub((req, res) => jsonAnswer(200, pages[req.url?.includes('continue=tok%202') ? 1 : 0])(req, res));
     try {
-      expect(await clientFor(stub.url).client.listProfiles()).toEqual([
+      expect(await clientFor(stub.url, { flavor: 'spec' }).client.listProfiles()).toEqual([
         { uid: 'ua', name: 'a', version: '1.0.0' },
         { uid: 'ub', name: 'b', version: '2.0.0' },
       ]);
       expect(stub.requests.map((r) => r.url)).toEqual(['/v1/clusterprofiles', '/v1/clusterprofiles?continue=tok%202']);
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
+describe("PaletteClient, a real Palette's lists", () => {
+  it('finds a version by name and label through the dashboard search: filtered by name, 50 a page, every page, each item\'s versions too; never GET /v1/clusterprofiles', async () => {
+    const summary = (uid: string, version: string, versions: Array<{ uid: string; version: string }>, name = 'vmo-core') => ({ metadata: { name, uid }, specSummary: { version, versions } });
+    const pages = [
+      { items: [summary('u-other', '9.0.0', [], 'vmo-core-old')], listmeta: { continue: 'tok 2', count: 2, limit: 50, offset: 0 } },
+      { items: [summary('u-130', '1.3.0', [{ uid: 'u-120', version: '1.2.0' }, { uid: 'u-130', version: '1.3.0' }])], listmeta: { continue: '', count: 2, limit: 50, offset: 1 } },
+    ];
+    const stub = await startStub((req, res) => jsonAnswer(200, pages[req.url?.includes('continue=tok%202') ? 1 : 0])(req, res));
+    try {
+      const { client } = clientFor(stub.url, { flavor: 'palette' });
+      expect(await client.findProfileVersion('vmo-core', '1.2.0')).toEqual({ uid: 'u-120', name: 'vmo-core', version: '1.2.0' });
+      expect(await client.findProfileVersion('vmo-core', '9.0.0')).toBeUndefined();
+      expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+        'POST /v1/dashboard/clusterprofiles?limit=50',
+        'POST /v1/dashboard/clusterprofiles?limit=50&continue=tok%202',
+        'POST /v1/dashboard/clusterprofiles?limit=50',
+        'POST /v1/dashboard/clusterprofiles?limit=50&continue=tok%202',
+      ]);
+      expect(new Set(stub.requests.map((r) => r.body))).toEqual(new Set([JSON.stringify({ filter: { profileName: { eq: 'vmo-core', ignoreCase: false } } })]));
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('lists through the dashboard metadata, one request, no paging', async () => {
+    const stub = await startStub(jsonAnswer(200, { items: [{ metadata: { name: 'a', uid: 'ua' }, spec: { version: '1.0.0', cloudType: 'all' } }, { metadata: { name: 'b', uid: 'ub' }, spec: null }] }));
+    try {
+      expect(await clientFor(stub.url, { flavor: 'palette' }).client.listProfiles()).toEqual([
+        { uid: 'ua', name: 'a', version: '1.0.0' },
+        { uid: 'ub', name: 'b', version: '' },
+      ]);
+      expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/dashboard/clusterprofiles/metadata']);
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
+describe("PaletteClient, a cluster object that leaves profileVersion out", () => {
+  it('reads each attached version\'s label from the version object, once per uid; an object that is gone gives no label', async () => {
+    const cluster = {
+      metadata: { uid: 'c1', name: 'c1' },
+      spec: { clusterProfileTemplates: [{ uid: 'u-infra', name: 'vmo-infra', packs: [] }, { uid: 'u-addon', name: 'vmo-core', profileVersion: '', packs: [] }, { uid: 'u-gone', name: 'old', packs: [] }] },
+      status: { state: 'Running' },
+    };
+    const profile = (uid: string, name: string, version: string) => ({ metadata: { uid, name }, spec: { version, published: { profileVersion: version, packs: [] } } });
+    const docs: Record<string, unknown> = { 'u-infra': profile('u-infra', 'vmo-infra', '1.5.0'), 'u-addon': profile('u-addon', 'vmo-core', '1.5.0') };
+    const stub = await startStub((req, res) => {
+      if (req.url === '/v1/spectroclusters/c1') return jsonAnswer(200, cluster)(req, res);
+      const uid = /^\/v1\/clusterprofiles\/([^/?]+)$/.exec(req.url ?? '')?.[1] ?? '';
+      return docs[uid] ? jsonAnswer(200, docs[uid])(req, res) : jsonAnswer(404, { code: 'ResourceNotFound', message: 'gone' })(req, res);
+    });
+    try {
+      const { client } = clientFor(stub.url, { flavor: 'palette', clusterCollection: 'spectroclusters' });
+      expect((await client.getCluster('c1')).profiles.map((p) => `${p.name} ${p.uid} ${p.version}`)).toEqual(['vmo-infra u-infra 1.5.0', 'vmo-core u-addon 1.5.0', 'old u-gone ']);
+      expect((await client.getClusterProfiles('c1')).map((p) => `${p.name} ${p.version}`)).toEqual(['vmo-infra 1.5.0', 'vmo-core 1.5.0', 'old ']);
+      expect(stub.requests.filter((r) => r.url.startsWith('/v1/clusterprofiles/')).map((r) => r.url).sort()).toEqual(['/v1/clusterprofiles/u-addon', '/v1/clusterprofiles/u-gone', '/v1/clusterprofiles/u-infra']);
     } finally {
       await stub.close();
     }

@@ -36,15 +36,30 @@ function refusal(fn: () => unknown): InputError {
 describe.each(['spec', 'palette'] as const)('buildDraftBody, %s dialect', (dialect) => {
   const before = docFrom(addonProfile(), dialect);
 
-  it('has the spec-4 shape and carries every unknown field back, without server-owned parts', () => {
-    const body = buildDraftBody(before, change) as Json;
-    expect(Object.keys(body).sort()).toEqual(['metadata', 'spec']);
-    expect(body.metadata).toEqual({ name: 'vmo-core', uid: ADDON_UID, annotations: { owner: 'platform' }, labels: { site: 'lab' }, description: 'core add-ons', scope: 'project' });
-    expect(body.spec).toMatchObject({ type: 'add-on', cloudType: 'all', version: '1.3.0', relatedObject: { kind: 'cluster', name: 'lab' }, hasUserMacros: false });
-    expect(body.spec.template).toMatchObject({ cloudType: 'all', type: 'add-on', packServerRefs: [{ name: 'Palette Registry', uid: 'registry-0001' }] });
-    for (const gone of ['packs', 'draft', 'published', 'versions']) expect(body.spec[gone]).toBeUndefined();
-    assertSafeDraft(before, body);
-  });
+  if (dialect === 'spec') {
+    it('has the spec-4 shape and carries every unknown field back, without server-owned parts', () => {
+      const body = buildDraftBody(before, change) as Json;
+      expect(Object.keys(body).sort()).toEqual(['metadata', 'spec']);
+      expect(body.metadata).toEqual({ name: 'vmo-core', uid: ADDON_UID, annotations: { owner: 'platform' }, labels: { site: 'lab' }, description: 'core add-ons', scope: 'project' });
+      expect(body.spec).toMatchObject({ type: 'add-on', cloudType: 'all', version: '1.3.0', relatedObject: { kind: 'cluster', name: 'lab' }, hasUserMacros: false });
+      expect(body.spec.template).toMatchObject({ cloudType: 'all', type: 'add-on', packServerRefs: [{ name: 'Palette Registry', uid: 'registry-0001' }] });
+      for (const gone of ['packs', 'draft', 'published', 'versions']) expect(body.spec[gone]).toBeUndefined();
+      assertSafeDraft(before, body);
+    });
+  } else {
+    it("is exactly Palette's v1ClusterProfileUpdateEntity: metadata, spec.version, spec.template.{type, packs} (nothing a real Palette would drop unread)", () => {
+      const body = buildDraftBody(before, change) as Json;
+      expect(Object.keys(body).sort()).toEqual(['metadata', 'spec']);
+      expect(body.metadata).toEqual({ name: 'vmo-core', uid: ADDON_UID, annotations: { owner: 'platform' }, labels: { site: 'lab' } });
+      expect(Object.keys(body.spec).sort()).toEqual(['template', 'version']);
+      expect(body.spec.version).toBe('1.3.0');
+      expect(Object.keys(body.spec.template).sort()).toEqual(['packs', 'type']);
+      expect(body.spec.template.type).toBe('add-on');
+      const allowed = new Set(['name', 'tag', 'uid', 'registryUid', 'layer', 'type', 'values', 'manifests']);
+      for (const pack of body.spec.template.packs as Json[]) expect(Object.keys(pack).filter((k) => !allowed.has(k))).toEqual([]);
+      assertSafeDraft(before, body);
+    });
+  }
 
   it('changes only the named pack; a new tag drops the old version’s uid, other packs keep theirs', () => {
     const packs = (buildDraftBody(before, change) as Json).spec.template.packs as Json[];
@@ -55,17 +70,17 @@ describe.each(['spec', 'palette'] as const)('buildDraftBody, %s dialect', (diale
     expect(packs[2]?.manifests).toEqual([{ name: 'issuer-selfsigned', uid: 'manifest-issuer-0001', content: expect.any(String) }]);
   });
 
-  it('uses a given uid for the new pack version, keeps manifest uids when their content changes, appends new packs', () => {
+  it('uses a given uid (and registry) for the new pack version, keeps manifest uids when their content changes, appends new packs', () => {
     const body = buildDraftBody(before, {
       version: '1.3.0',
       packs: [
-        { name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471' },
+        { name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471', registryUid: 'registry-0002' },
         { name: 'prometheus-operator', tag: '65.1.0', manifests: [{ name: 'issuer-selfsigned', content: 'new\n' }, { name: 'extra', content: 'x\n' }] },
         { name: 'brand-new', tag: '1.0.0', values: 'a: 1\n' },
       ],
     }) as Json;
     const packs = body.spec.template.packs as Json[];
-    expect(packs[1]).toMatchObject({ uid: 'pack-vmo-471', values: expect.stringContaining('SMM') });
+    expect(packs[1]).toMatchObject({ uid: 'pack-vmo-471', registryUid: 'registry-0002', values: expect.stringContaining('SMM') });
     expect(packs[2]?.manifests).toEqual([
       { name: 'issuer-selfsigned', uid: 'manifest-issuer-0001', content: 'new\n' },
       { name: 'extra', content: 'x\n' },
@@ -205,5 +220,40 @@ describe('compareDraft', () => {
       p.draft!.packs[1]!.manifests = [];
     });
     expect(compareDraft(doc, body as DraftBody).differences).toEqual(['lb-metallb-helm: missing from the draft', 'prometheus-operator: manifest issuer-selfsigned is missing']);
+  });
+});
+
+describe('compareDraft reads values and manifests back as Palette stores them', () => {
+  const before = docFrom(addonProfile(), 'palette');
+  const VALUES = 'charts:\n  virtual-machine-orchestrator:\n    enabled: true\n    gates: [SMM, Snapshot]\n    port: "8443"\n';
+  const body = buildDraftBody(before, { version: '1.2.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.6.3', values: VALUES }, { name: 'prometheus-operator', tag: '65.1.0', manifests: [{ name: 'issuer-selfsigned', content: 'kind: Issuer\nmetadata:\n  name: selfsigned\n' }] }] });
+  const readBack = (values: string, manifest = 'kind: Issuer\nmetadata:\n  name: selfsigned\n'): ProfileDoc => {
+    const p = addonProfile();
+    p.draft = structuredClone({ version: '1.2.0', packs: p.published!.packs.map((x) => (x.name === 'virtual-machine-orchestrator' ? { ...x, values } : x.name === 'prometheus-operator' ? { ...x, manifests: [{ ...x.manifests[0]!, content: manifest }] } : x)) });
+    return docFrom(p, 'spec');
+  };
+
+  it.each([
+    ['CRLF line endings', VALUES.replace(/\n/g, '\r\n')],
+    ['whitespace at the ends of lines', VALUES.replace(/\n/g, '  \n')],
+    ['no final newline', VALUES.trimEnd()],
+    ['keys in another order', 'charts:\n  virtual-machine-orchestrator:\n    port: "8443"\n    gates: [SMM, Snapshot]\n    enabled: true\n'],
+    ['another YAML style for the same data', "charts: {virtual-machine-orchestrator: {enabled: true, gates: ['SMM', 'Snapshot'], port: '8443'}}\n"],
+  ])('the same values with %s match', (_name, held) => {
+    expect(compareDraft(readBack(held), body)).toEqual({ matches: true, differences: [] });
+  });
+
+  it.each([
+    ['a changed value', VALUES.replace('enabled: true', 'enabled: false')],
+    ['a number where a string was sent', VALUES.replace('"8443"', '8443')],
+    ['a list in another order', VALUES.replace('[SMM, Snapshot]', '[Snapshot, SMM]')],
+    ['a missing key', VALUES.replace('    enabled: true\n', '')],
+  ])('%s is still a difference', (_name, held) => {
+    expect(compareDraft(readBack(held), body).differences).toEqual(['virtual-machine-orchestrator: values differ from what was sent']);
+  });
+
+  it('a manifest normalized on the server matches; one with other content does not', () => {
+    expect(compareDraft(readBack(VALUES, 'kind: Issuer\r\nmetadata:\r\n  name: selfsigned   \r\n'), body).matches).toBe(true);
+    expect(compareDraft(readBack(VALUES, 'kind: Issuer\nmetadata:\n  name: other\n'), body).differences).toEqual(['prometheus-operator: manifest issuer-selfsigned differs from what was sent']);
   });
 });

@@ -71,7 +71,7 @@ describe('PaletteClient errors', () => {
 
   it('429: rate limited after the bounded retries, each one waiting as told', async () => {
     lab.faults.set([{ route: '*', faults: { rateLimit: { burst: 100, every: 100, retryAfterSeconds: 0 } } }]);
-    const t = labClient(lab, 'spec', { retry: { attempts: 3 } });
+    const t = labClient(lab, 'spec', { flavor: 'spec', retry: { attempts: 3 } });
     const err = await failure(t.client.listProfiles());
     expect(err).toMatchObject({ code: 'palette.rate-limited', status: 429, exitCode: 4 });
     expect(err.message).toBe('The profile API kept answering 429 Too Many Requests on GET /v1/clusterprofiles (3 attempts).');
@@ -83,7 +83,7 @@ describe('PaletteClient errors', () => {
 
   it('5xx: status, code, message and ref, after the retries', async () => {
     lab.faults.set([{ route: 'GET /v1/clusterprofiles', faults: { errorRate: 1 } }]);
-    const t = labClient(lab, 'spec', { retry: { attempts: 2 } });
+    const t = labClient(lab, 'spec', { flavor: 'spec', retry: { attempts: 2 } });
     const err = await failure(t.client.listProfiles());
     expect(err).toMatchObject({ code: 'palette.server-error', exitCode: 4, apiCode: 'ServiceUnavailable', mayHaveApplied: false });
     expect([500, 502, 503]).toContain(err.status);
@@ -122,7 +122,7 @@ describe('PaletteClient errors', () => {
 
   it('timeout: a server that never answers, named with the limit', async () => {
     lab.faults.set([{ route: 'GET /v1/clusterprofiles', faults: { hang: true } }]);
-    const t = labClient(lab, 'spec', { timeoutMs: 100, retry: { attempts: 2 } });
+    const t = labClient(lab, 'spec', { flavor: 'spec', timeoutMs: 100, retry: { attempts: 2 } });
     const started = Date.now();
     const err = await failure(t.client.listProfiles());
     expect(err).toMatchObject({ code: 'palette.timeout', exitCode: 4, mayHaveApplied: false });
@@ -178,7 +178,7 @@ describe('PaletteClient errors without a lab', () => {
       res.end('<html>login</html>');
     });
     try {
-      const err = await failure(clientFor(stub.url).client.listProfiles());
+      const err = await failure(clientFor(stub.url, { flavor: 'spec' }).client.listProfiles());
       expect(err.message).toBe('GET /v1/clusterprofiles: the answer is not JSON (<html>login</html>)');
     } finally {
       await stub.close();
@@ -189,7 +189,7 @@ describe('PaletteClient errors without a lab', () => {
     for (const key of [API_KEY, 'k3y-42']) {
       const stub = await startStub(jsonAnswer(500, { code: 'Boom', message: `bad request with ApiKey ${key}`, ref: `r-${key}` }));
       try {
-        const err = await failure(clientFor(stub.url, { apiKey: key, retry: { attempts: 1 } }).client.listProfiles());
+        const err = await failure(clientFor(stub.url, { flavor: 'spec', apiKey: key, retry: { attempts: 1 } }).client.listProfiles());
         expect(err.message).toContain('bad request with ApiKey [REDACTED]');
         expect(err.message).not.toContain(key);
       } finally {

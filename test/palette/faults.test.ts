@@ -53,12 +53,12 @@ describe.each(['spec', 'palette'] as const)('PaletteClient under faults, %s dial
     for (let i = 0; i < 15; i++) {
       const doc = await t.client.getProfile(ADDON_UID);
       expect(doc.name).toBe('vmo-core');
-      const body = buildDraftBody(doc, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: `4.7.${i}` }] });
+      const body = buildDraftBody(doc, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.6.3', values: `round: ${i}\n` }] });
       await t.client.execute(putProfileRequest(ADDON_UID, body, 'draft'));
       expect((await t.client.getClusterProfiles(CLUSTER_UID)).length).toBe(2);
     }
     lab.faults.clear();
-    expect(lab.store.get(ADDON_UID)?.draft?.packs[1]?.tag).toBe('4.7.14');
+    expect(lab.store.get(ADDON_UID)?.draft?.packs[1]?.values).toBe('round: 14\n');
     const reasons = new Set(t.retries.map((r) => (/^5\d\d$/.test(r.reason) ? '5xx' : r.reason)));
     expect(reasons).toEqual(new Set(['5xx', '429', 'ECONNRESET']));
   });
@@ -66,7 +66,7 @@ describe.each(['spec', 'palette'] as const)('PaletteClient under faults, %s dial
   it('a publish under the same faults is applied exactly once', async () => {
     const t = labClient(lab, dialect, { flavor: 'spec', retry: { attempts: 10, baseDelayMs: 1, maxDelayMs: 4, maxTotalMs: 10_000 } });
     const doc = await t.client.getProfile(ADDON_UID);
-    await t.client.execute(putProfileRequest(ADDON_UID, buildDraftBody(doc, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1' }] }), 'draft'));
+    await t.client.execute(putProfileRequest(ADDON_UID, buildDraftBody(doc, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471' }] }), 'draft'));
     const plan = rough(9);
     lab.faults.set(plan.rules, plan.seed);
     const outcome = await publishLikeTheEngine(t.client, ADDON_UID, '1.3.0');
@@ -82,7 +82,7 @@ describe.each(['spec', 'palette'] as const)('PaletteClient under faults, %s dial
   it('a publish whose answer is lost (applied, then the client timed out) is settled, not resent', async () => {
     const t = labClient(lab, dialect, { flavor: 'spec', timeoutMs: 150 });
     const doc = await t.client.getProfile(ADDON_UID);
-    await t.client.execute(putProfileRequest(ADDON_UID, buildDraftBody(doc, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1' }] }), 'draft'));
+    await t.client.execute(putProfileRequest(ADDON_UID, buildDraftBody(doc, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471' }] }), 'draft'));
     lab.faults.set([{ route: 'PATCH /v1/clusterprofiles/*/publish', faults: { latencyMs: 400 } }]);
     const err = await t.client.execute(publishRequest(ADDON_UID, 'publish')).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'palette.timeout', mayHaveApplied: true });

@@ -65,19 +65,19 @@ describe('the client’s flavor', () => {
     lab = await startLab('palette');
     const { client } = labClient(lab, 'palette');
     const before = await client.getProfile(ADDON_UID);
-    const renaming = buildDraftBody(before, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1' }] });
+    const renaming = buildDraftBody(before, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471' }] });
     const err = await client.execute(putProfileRequest(ADDON_UID, renaming, 'draft')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).exitCode).toBe(2);
     expect((err as InputError).message).toMatch(/changes spec\.version of vmo-core 1\.2\.0 to 1\.3\.0, which on Palette renames that version in place/);
     expect(lab.audit.entries()).toEqual([]);
-    const own = buildDraftBody(before, { version: '1.2.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1' }] });
+    const own = buildDraftBody(before, { version: '1.2.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471' }] });
     await client.execute(putProfileRequest(ADDON_UID, own, 'draft'));
     expect(lab.audit.applied().map((e) => e.note)).toEqual(['draft vmo-core 1.2.0']);
     expect(await client.isPublished(ADDON_UID, '1.2.0')).toBe(false);
   });
 
-  it('a clone makes a new version object; it is found by name and label (spec.versions, then the list)', async () => {
+  it('a clone makes a new version object; it is found by name and label (spec.versions, then the dashboard list)', async () => {
     lab = await startLab('palette');
     const { client } = labClient(lab, 'palette');
     expect(await client.findProfileVersion('vmo-core', '1.3.0')).toBeUndefined();
@@ -95,6 +95,8 @@ describe('the client’s flavor', () => {
     // The manifests came along, under new uids, with their content.
     expect(clone.packs[2]?.manifests[0]).toMatchObject({ name: 'issuer-selfsigned', content: 'apiVersion: cert-manager.io/v1\nkind: Issuer\n' });
     expect(clone.packs[2]?.manifests[0]?.uid).not.toBe('manifest-issuer-0001');
+    // The list it fell back on is one a real Palette has (the dashboard search), never GET /v1/clusterprofiles.
+    expect(lab.audit.entries().filter((e) => e.method !== 'POST')).toEqual([]);
   });
 });
 

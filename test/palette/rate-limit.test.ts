@@ -71,10 +71,24 @@ describe('routeClass', () => {
     ['/v1/clusterprofiles/abc/publish', '/v1/clusterprofiles'],
     ['/v1/spectroclusters/abc/profiles', '/v1/spectroclusters'],
     ['/v1/notifications/spectrocluster/abc?isDone=false', '/v1/notifications'],
+    ['/v1/dashboard/clusterprofiles?limit=50', '/v1/dashboard'],
+    ['/v1/dashboard/clusterprofiles/metadata', '/v1/dashboard'],
+    ['/v1/clusterprofiles/abc/clone', '/v1/clusterprofiles'],
+    ['/v1/events/components/spectrocluster/abc?limit=8', '/v1/events'],
     ['/v1/packsearch', 'default'],
     ['/v1/users/me', 'default'],
   ])('%s → %s', (path, cls) => {
     expect(routeClass(defaultRateLimits, path)).toBe(cls);
+  });
+
+  it("Palette's documented rates: the dashboard lists 10/s (never the profiles' 50/s), profiles, clusters and events 50/s", () => {
+    const rate = (path: string) => defaultRateLimits[routeClass(defaultRateLimits, path)];
+    expect(rate('/v1/dashboard/clusterprofiles')).toBe(10);
+    expect(rate('/v1/dashboard/clusterprofiles/metadata')).toBe(10);
+    expect(rate('/v1/clusterprofiles/abc')).toBe(50);
+    expect(rate('/v1/spectroclusters/abc/profiles')).toBe(50);
+    expect(rate('/v1/events/components/spectrocluster/abc')).toBe(50);
+    expect(rate('/v1/notifications/spectrocluster/abc')).toBe(10);
   });
 
   it('prefers the longest prefix', () => {

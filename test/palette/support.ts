@@ -34,7 +34,7 @@ export const labClient = (lab: Lab, dialect: 'spec' | 'palette', overrides: Part
 
 export interface Stub {
   url: string;
-  requests: Array<{ method: string; url: string; headers: IncomingMessage['headers'] }>;
+  requests: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }>;
   close(): Promise<void>;
 }
 
@@ -42,8 +42,10 @@ export interface Stub {
 export async function startStub(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Stub> {
   const requests: Stub['requests'] = [];
   const server = createServer((req, res) => {
-    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
-    req.resume();
+    const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: '' };
+    requests.push(entry);
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (entry.body += chunk));
     req.on('end', () => handler(req, res));
   });
   return { ...(await listenOnLoopback(server)), requests };

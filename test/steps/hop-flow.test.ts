@@ -49,6 +49,30 @@ describe.each(['spec', 'palette'] as const)('draft → publish → reconcile (%s
   });
 });
 
+describe('pack versions on a real Palette (palette dialect)', () => {
+  it("every changed pack carries the uid and registry of its exact version, read from the registry; the draft reads back although values come back normalized", async () => {
+    lab = await startLab('palette');
+    const run = paletteRun(lab, 'palette', runbookYaml(onePackHop(), fullHopSteps));
+    expect((await run.run({ approvals: approveAll })).status).toBe('done');
+    const puts = Object.values(run.store.load(run.id).mutations).filter((m) => m.request.target === 'palette' && m.request.method === 'PUT');
+    const changed = puts.flatMap((m) => ((m.request as { body: { spec: { template: { packs: Array<{ name: string; tag: string; uid?: string; registryUid?: string }> } } } }).body.spec.template.packs).filter((p) => ['cni-cilium-oss', 'virtual-machine-orchestrator'].includes(p.name)));
+    expect(changed.map((p) => `${p.name} ${p.tag} ${p.uid} ${p.registryUid}`)).toEqual(['cni-cilium-oss 1.17.1 pack-cilium-1171 registry-0001', 'virtual-machine-orchestrator 4.7.0 pack-vmo-470 registry-0001']);
+  });
+
+  it('a tag the registry does not hold is refused before anything of the hop is sent, naming pack, tag and registry', async () => {
+    lab = await startLab('palette');
+    const plan = onePackHop();
+    plan.hops[0]!.profiles[1]!.packs[0]!.to = '4.7.9';
+    const run = paletteRun(lab, 'palette', runbookYaml(plan, fullHopSteps));
+    expect((await run.run({ approvals: approveAll })).status).toBe('failed');
+    const step = findStep(run.store.load(run.id), 'hop1.draft-infra')!;
+    expect(step.error).toMatchObject({ kind: 'input', code: 'palette.unsafe-hop' });
+    expect(step.error?.message).toContain('The pack registry "Palette Registry" (registry-0001) has no virtual-machine-orchestrator 4.7.9.');
+    // Not the infra profile either, although its own pack versions were fine.
+    expect(mutations(lab)).toEqual([]);
+  });
+});
+
 describe('draft → publish → reconcile under faults and crashes', () => {
   it('completes under 5xx, resets and 429 bursts with exactly one applied publish per profile', async () => {
     lab = await startLab('palette');

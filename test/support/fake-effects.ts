@@ -32,6 +32,8 @@ export function fakeEffects(world: FakeWorld, confirm: ConfirmFn): Effects {
       }
       world.sent.push(req);
       world.applied.add(req.path);
+      // The API's answer (a real clone answers `{uid}`): what the step's onAnswer receives.
+      return { answered: req.path };
     },
   } as unknown as PaletteApi & { applied: Set<string> };
   const kube = {

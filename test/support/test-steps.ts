@@ -37,7 +37,7 @@ const gatedWrite = defineStepKind({
   title: 'Write something',
   description: 'Asks at the `draft` gate, then sends one palette mutation',
   gate: 'draft',
-  params: z.strictObject({ path: z.string().default('/v1/clusterprofiles/p1'), confirmText: z.string().optional() }),
+  params: z.strictObject({ path: z.string().default('/v1/clusterprofiles/p1'), confirmText: z.string().optional(), wantAnswer: z.boolean().default(false) }),
   async run(ctx) {
     const decision = await ctx.confirm({
       gate: 'draft',
@@ -49,13 +49,15 @@ const gatedWrite = defineStepKind({
     });
     if (decision.choice !== 'approve') throw new StepFailedError('test.declined', 'declined by the operator');
     const key = `${ctx.step.id}/put`;
+    const answers: unknown[] = [];
     const outcome = await ctx.mutate({
       key,
       request: { target: 'palette', method: 'PUT', path: ctx.params.path, body: { spec: { version: '1.2.3' } }, summary: `write ${ctx.params.path}` },
       approvedBy: `${ctx.step.id}/draft`,
       settle: async () => ((ctx.effects.palette as unknown as { applied?: Set<string> }).applied?.has(ctx.params.path) ? 'done' : 'not-done'),
+      ...(ctx.params.wantAnswer ? { onAnswer: (answer: unknown) => answers.push(answer) } : {}),
     });
-    return succeeded({ outcome }, `draft written (${outcome})`);
+    return succeeded({ outcome, ...(ctx.params.wantAnswer ? { answers } : {}) }, `draft written (${outcome})`);
   },
 });
 

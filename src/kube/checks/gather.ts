@@ -6,7 +6,7 @@
 import { PilotError } from '../../errors.js';
 import type { CheckSpec } from '../check-schema.js';
 import { isKubeError } from '../errors.js';
-import type { ClusterReader } from '../reader.js';
+import { OptionalList, type ClusterReader } from '../reader.js';
 import type { Pod } from '../schemas.js';
 import type { DeployedProfileView, Fetched, VerifyData } from './types.js';
 
@@ -16,13 +16,23 @@ export interface GatherSources {
   profiles: () => Promise<DeployedProfileView[]>;
 }
 
+/** A cluster that cannot be read at all (credentials, TLS, the network, the access file): the round stops (exit 4, or 2 for a bad context). */
 const fatal = (err: unknown) =>
-  isKubeError(err, 'credentials') || isKubeError(err, 'unreachable') || isKubeError(err, 'no-kubectl') || isKubeError(err, 'config') || (err instanceof PilotError && err.kind === 'environment' && !isKubeError(err));
+  isKubeError(err, 'credentials') ||
+  isKubeError(err, 'credential-plugin') ||
+  isKubeError(err, 'tls') ||
+  isKubeError(err, 'unreachable') ||
+  isKubeError(err, 'no-kubectl') ||
+  isKubeError(err, 'config') ||
+  (err instanceof PilotError && err.kind === 'environment' && !isKubeError(err));
 
 async function fetched<T>(load: () => Promise<T>): Promise<Fetched<T>> {
   const start = Date.now();
   try {
-    return { ok: true, value: await load(), ms: Date.now() - start };
+    const value = await load();
+    // A list of an optional API group: its items, and the note when the group is not installed.
+    if (value instanceof OptionalList) return { ok: true, value: value.items as T, ms: Date.now() - start, ...(value.notInstalled ? { note: value.notInstalled } : {}) };
+    return { ok: true, value, ms: Date.now() - start };
   } catch (err) {
     if (fatal(err)) throw err;
     return { ok: false, reason: err instanceof Error ? err.message : String(err), ms: Date.now() - start };
@@ -84,4 +94,17 @@ export async function gatherVerifyData(specs: CheckSpec[], src: GatherSources): 
   }
   const entries = await Promise.all(Object.entries(jobs).map(async ([key, load]) => [key, await fetched(load!)] as const));
   return Object.fromEntries(entries) as VerifyData;
+}
+
+/**
+ * Why the cluster could not be read at all: every cluster read of the round failed (credentials,
+ * TLS and the network stop the round before this; a time-out or a failing API server does not).
+ * Then nothing is known about the cluster, and no panel, red or green, says anything about it.
+ * Undefined when one cluster read answered.
+ */
+export function clusterUnreadable(data: VerifyData): string | undefined {
+  const reads = Object.entries(data).filter(([key, f]) => key !== 'profiles' && f !== undefined) as Array<[string, Fetched<unknown>]>;
+  if (reads.length === 0 || reads.some(([, f]) => f.ok)) return undefined;
+  const first = reads.find(([, f]) => !f.ok)![1] as { reason: string };
+  return first.reason;
 }

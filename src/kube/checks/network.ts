@@ -27,7 +27,8 @@ export function checkNetwork(data: VerifyData, exp: VerifyExpectations, p: Param
   const nads = new Set(value(data.nads).map((n) => nsName(n.metadata)));
   const missing = (exp.baseline?.nads ?? []).filter((n) => !nads.has(n));
   for (const n of missing) problems.push(`network attachment definition ${n} is gone (it existed before the upgrade)`);
-  const summary = `${holders.length} service(s) with load-balancer addresses; ${nads.size} network attachment definition(s)`;
+  const nadNote = data.nads?.ok ? data.nads.note : undefined;
+  const summary = `${holders.length} service(s) with load-balancer addresses; ${nadNote ?? `${nads.size} network attachment definition(s)`}`;
   return problems.length
     ? verdict('fail', summary, problems, 'Leaked addresses mean autoAssign was lost from the load balancer pack; a wrong ingress address means loadBalancerIP was lost. Restore them and publish again.')
     : verdict('pass', expectIngress ? `${summary}; ingress at ${p.ingressIP}.` : `${summary}; no ingress controller on this site.`);

@@ -60,7 +60,8 @@ export interface VerifyData {
   nads?: Fetched<Nad[]>;
 }
 
-export type Fetched<T> = { ok: true; value: T; ms: number } | { ok: false; reason: string; ms: number };
+/** `note`: something the check says along with its verdict (an optional API group that is not installed). */
+export type Fetched<T> = { ok: true; value: T; ms: number; note?: string } | { ok: false; reason: string; ms: number };
 
 export const EVIDENCE_CAP = 20;
 

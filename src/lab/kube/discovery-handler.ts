@@ -8,7 +8,7 @@ import { methodNotAllowed, notAcceptable, pathNotFound } from './status.js';
 
 export type NonResourceRoute = Exclude<Route, { kind: 'resource' } | { kind: 'unknown' }>;
 
-export function handleNonResource(route: NonResourceRoute, method: string, accept: string | undefined, serverAddress: string): Reply {
+export function handleNonResource(route: NonResourceRoute, method: string, accept: string | undefined, serverAddress: string, absentGroups: ReadonlySet<string> = new Set()): Reply {
   if (method !== 'GET' && method !== 'HEAD') return statusReply(methodNotAllowed());
   if (route.kind === 'health') return { status: 200, contentType: 'text/plain; charset=utf-8', body: 'ok' };
   // Plain JSON only: a client asking for aggregated discovery alone cannot be served.
@@ -19,7 +19,7 @@ export function handleNonResource(route: NonResourceRoute, method: string, accep
     case 'apiVersions':
       return jsonReply(200, apiVersions(serverAddress));
     case 'apiGroupList':
-      return jsonReply(200, apiGroupList());
+      return jsonReply(200, apiGroupList(absentGroups));
     case 'apiGroup': {
       const doc = apiGroupDocument(route.group);
       return doc ? jsonReply(200, doc) : statusReply(pathNotFound());

@@ -41,8 +41,9 @@ function apiGroup(group: string): Record<string, unknown> | undefined {
   return { name: group, versions, preferredVersion: versions[0] };
 }
 
-export function apiGroupList(): Record<string, unknown> {
-  const groups = [...new Set(groupVersions().map((gv) => gv.group))].filter((g) => g !== '');
+/** The groups served, less those this cluster does not have installed. */
+export function apiGroupList(absentGroups: ReadonlySet<string> = new Set()): Record<string, unknown> {
+  const groups = [...new Set(groupVersions().map((gv) => gv.group))].filter((g) => g !== '' && !absentGroups.has(g));
   return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map(apiGroup) };
 }
 

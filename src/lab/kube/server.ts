@@ -15,7 +15,8 @@ import { handleNonResource } from './discovery-handler.js';
 import { readBody, statusReply, writeReply, type Reply } from './http.js';
 import type { HandlerDeps } from './request.js';
 import { handleResource } from './resource-handler.js';
-import { parseRoute } from './routes.js';
+import { parseRoute, type Route } from './routes.js';
+import { checkServerPath, gatewayNotFound, underServerPath } from './server-path.js';
 import { KubeStatusException, pathNotFound, serverError, tooManyRequests, unauthorized } from './status.js';
 import type { ResourceStore } from './store.js';
 import type { KubeLabHooks } from './types.js';
@@ -37,11 +38,25 @@ export interface KubeApiServerOptions {
   tokenStyle?: TokenStyle;
   /** The clock the token's `iat`/`exp` are minted on (the lab's simulated clock). */
   tokenClock?: TokenClock;
+  /**
+   * API groups this cluster does not have installed (e.g. `k8s.cni.cncf.io` without Multus): left
+   * out of discovery, and every path in them answered as a real apiserver answers a path it does
+   * not serve (404, "the server could not find the requested resource").
+   */
+  absentGroups?: readonly string[];
+  /**
+   * Serve the API only under this path, as a gateway does (Rancher: `/k8s/clusters/c-abc`). The
+   * kubeconfig's server URL then carries it; a request outside it gets the gateway's answer, a 404
+   * (lab-server-path.ts), and is recorded in the audit log so a test can prove none was made.
+   */
+  serverPath?: string;
 }
 
 export interface KubeApiServer {
-  /** `https://127.0.0.1:<port>` */
+  /** What a kubeconfig names: `https://127.0.0.1:<port>`, followed by the server path if there is one. */
   readonly url: string;
+  /** `https://127.0.0.1:<port>`, without the server path. */
+  readonly origin: string;
   /** The server's certificate, which is also the CA a kubeconfig trusts. */
   readonly caPem: string;
   /** The bearer token currently accepted. */
@@ -59,6 +74,13 @@ export interface KubeApiServer {
 }
 
 const MUTATING = new Set(['PUT', 'POST', 'PATCH', 'DELETE']);
+
+/** The API group a route addresses, if any (`''` is the core group, never absent). */
+function groupOf(route: Route): string | undefined {
+  if (route.kind === 'apiGroup' || route.kind === 'resourceList') return route.group;
+  if (route.kind === 'resource') return route.target.group;
+  return undefined;
+}
 const DEFAULT_USER = 'system:serviceaccount:kube-system:upgrade-pilot';
 const NO_FAULT: FaultDecision = { kind: 'none', latencyMs: 0, ignorePut: false };
 
@@ -78,7 +100,9 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
     dns: [...new Set(['localhost', ...(hostIsIp ? [] : [host])])],
   });
 
+  const serverPath = options.serverPath === undefined ? undefined : checkServerPath(options.serverPath);
   const token = new BearerToken(options.tokenStyle, options.tokenClock);
+  const absent = new Set(options.absentGroups ?? []);
   const deps: HandlerDeps = { store: options.store, hooks: options.hooks ?? {} };
   const user = options.user ?? DEFAULT_USER;
   const sockets = new Set<Socket>();
@@ -109,8 +133,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
       pendingDelays.add(done);
     });
 
-  const record = (method: string, path: string, status: number, body: Buffer | undefined, effect: AuditEntry['effect'], note?: string): void => {
-    if (!options.audit || !MUTATING.has(method)) return;
+  const record = (method: string, path: string, status: number, body: Buffer | undefined, effect: AuditEntry['effect'], note?: string, always = false): void => {
+    if (!options.audit || (!MUTATING.has(method) && !always)) return;
     const bodyDigest = digest(body);
     options.audit.record({ api: 'kube', method, path, status, effect, ...(bodyDigest ? { bodyDigest } : {}), ...(note ? { note } : {}) });
   };
@@ -118,13 +142,15 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
   const answer = (req: IncomingMessage, method: string, url: URL, body: Buffer, fault: FaultDecision): Outcome => {
     if (fault.kind === 'error') return { reply: statusReply(serverError(fault.status, `lab fault: ${fault.status}`)), note: 'fault: error' };
     if (fault.kind === 'rateLimit') {
-      return { reply: statusReply(tooManyRequests(fault.retryAfterSeconds), { 'Retry-After': String(fault.retryAfterSeconds) }), note: 'fault: rate limit' };
+      // 503 with Retry-After: an overloaded or restarting server (the apiserver's words for an aggregated API that is down).
+      const status = fault.status === 503 ? serverError(503, 'the server is currently unable to handle the request') : tooManyRequests(fault.retryAfterSeconds);
+      return { reply: statusReply(status, { 'Retry-After': String(fault.retryAfterSeconds) }), note: 'fault: rate limit' };
     }
     if (!token.accepts(req.headers.authorization)) return { reply: statusReply(unauthorized()) };
 
     const route = parseRoute(url.pathname);
-    if (route.kind === 'unknown') return { reply: statusReply(pathNotFound()) };
-    if (route.kind !== 'resource') return { reply: handleNonResource(route, method, req.headers.accept, serverAddress) };
+    if (route.kind === 'unknown' || absent.has(groupOf(route) ?? '')) return { reply: statusReply(pathNotFound()) };
+    if (route.kind !== 'resource') return { reply: handleNonResource(route, method, req.headers.accept, serverAddress, absent) };
 
     const target = route.target;
     const refusal = forbiddenBy(options.forbid ?? [], user, method, target, url.searchParams.get('watch') === 'true');
@@ -140,6 +166,16 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
     requests += 1;
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'https://lab.invalid');
+    if (serverPath) {
+      const inside = underServerPath(url.pathname, serverPath);
+      if (inside === undefined) {
+        // The gateway answers, not the cluster: recorded, reads included, so a test can prove none came here.
+        record(method, url.pathname, 404, undefined, 'rejected', `outside the server path ${serverPath}`, true);
+        await writeReply(res, gatewayNotFound());
+        return;
+      }
+      url.pathname = inside;
+    }
     if (hung) {
       record(method, url.pathname, 0, undefined, 'dropped', 'server hung');
       return;
@@ -189,7 +225,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
   serverAddress = `${urlHost}:${port}`;
 
   return {
-    url: `https://${serverAddress}`,
+    url: `https://${serverAddress}${serverPath ?? ''}`,
+    origin: `https://${serverAddress}`,
     caPem: certPem,
     get token() {
       return token.value;

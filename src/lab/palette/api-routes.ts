@@ -1,16 +1,22 @@
 /**
- * The profile API routes of the double (spec section 4, plus Palette's manifests endpoint in the
- * `palette` dialect). Each handler returns what to answer and, for mutations, what the audit log
- * should say it did; the server owns auth, faults and the wire.
+ * The profile API routes of the double. The `spec` dialect serves the spec's section 4 as written
+ * (its list included); the `palette` dialect serves what palette-sdk-go's spec (4.4-4.8) has and
+ * nothing else: no `GET /v1/clusterprofiles` (that path takes only POST, the create: 405), the
+ * dashboard lists instead, the manifests endpoint, the clone and the cluster routes. Each handler
+ * returns what to answer and, for mutations, what the audit log should say it did; the server owns
+ * auth, faults and the wire.
  */
 import type { AuditEntry } from '../audit.js';
 import { errorBody } from './http.js';
 import { clusterRoutes } from './cluster-routes.js';
+import { dashboardRoutes } from './dashboard-routes.js';
+import { packVersionRefusal, storedValues } from './palette-put.js';
 import { refuseUndefinedVariables, variableRoutes } from './variable-routes.js';
 import { interpretPut } from './put-payload.js';
+import type { LabRegistry } from './registry-routes.js';
 import { clusterProfilesDocument, listItem, manifestsDocument, profileDocument } from './shapes.js';
 import type { ProfileStore } from './store.js';
-import type { LabProfile, PaletteDialect, PaletteLabHooks } from './types.js';
+import type { ClusterShape, LabProfile, PaletteDialect, PaletteLabHooks } from './types.js';
 
 export interface ApiContext {
   store: ProfileStore;
@@ -19,7 +25,12 @@ export interface ApiContext {
   ref: string;
   /** The `ignorePut` fault: accept the PUT, store nothing. */
   ignorePut: boolean;
+  /** The pack registries the double serves (a real Palette checks a changed pack's version against them). */
+  registries: readonly LabRegistry[];
+  /** How the cluster object is rendered (a scenario's quirk of a real Palette). */
+  clusterShape?: ClusterShape;
 }
+
 
 export interface ApiResult {
   status: number;
@@ -27,6 +38,10 @@ export interface ApiResult {
   headers?: Record<string, string>;
   effect: AuditEntry['effect'];
   note?: string;
+  /** Set by `dispatch`: the route only reads (a POST search), so the audit of mutations leaves it out. */
+  read?: boolean;
+  /** Set by `dispatch`: no route has this path (404) or this method on it (405): a call the API does not have. */
+  unknownRoute?: boolean;
 }
 
 export type Handler = (ctx: ApiContext, params: string[], body: string, query: URLSearchParams) => ApiResult;
@@ -35,6 +50,8 @@ export interface Route {
   method: string;
   pattern: RegExp;
   handler: Handler;
+  /** A POST that only reads (Palette's filtered lists). */
+  read?: boolean;
 }
 
 const ok = (body: unknown): ApiResult => ({ status: 200, body, effect: 'applied' });
@@ -54,16 +71,11 @@ function withProfile(handler: (ctx: ApiContext, profile: LabProfile, params: str
   };
 }
 
-/** Palette pages its lists (`limit`, `continue`); the spec shows no paging, so the spec dialect answers all. */
-const listProfiles: Handler = (ctx, _params, _body, query) => {
-  const all = ctx.store.list();
-  if (ctx.dialect === 'spec') return ok({ items: all.map((p) => listItem(p, 'spec')) });
-  const limit = Math.max(1, Math.min(Number(query.get('limit')) || 50, 500));
-  const offset = Math.max(0, Number(query.get('continue')) || 0);
-  const page = all.slice(offset, offset + limit);
-  const next = offset + limit < all.length ? String(offset + limit) : '';
-  return ok({ items: page.map((p) => listItem(p, 'palette')), listmeta: { count: all.length, limit, offset, continue: next } });
-};
+/** The spec's list (section 4, shape 2.4); the spec shows no paging, so it answers all. */
+const listProfiles: Handler = (ctx) => ok({ items: ctx.store.list().map((p) => listItem(p)) });
+
+/** A real Palette's create (`POST /v1/clusterprofiles`, `v1ClusterProfileEntity`): the path exists there, but the lab models no create. */
+const createProfile: Handler = (ctx) => fail(ctx, 501, 'NotImplemented', 'The lab does not model creating cluster profiles');
 
 const getProfile = withProfile((ctx, profile) => ok(profileDocument(profile, ctx.dialect, ctx.store.versionsOf(profile.name))));
 
@@ -72,17 +84,27 @@ const putProfile = withProfile((ctx, profile, _params, body) => {
   const outcome = interpretPut(profile, body);
   if (outcome.kind === 'ignored') return { status: 204, effect: 'ignored', note: `${outcome.reason}: nothing changed on ${profile.name}` };
   if (outcome.kind === 'invalid') return fail(ctx, 400, outcome.code, outcome.message);
+  const palette = ctx.dialect === 'palette';
+  if (palette) {
+    const refused = packVersionRefusal(profile.draft ?? profile.published, outcome.sent, outcome.draft.packs, ctx.registries);
+    if (refused) return fail(ctx, 400, refused.code, refused.message);
+    for (const pack of outcome.draft.packs) pack.values = storedValues(pack.values);
+  }
   const undeclared = refuseUndefinedVariables(ctx, profile, outcome.draft.packs);
   if (undeclared) return undeclared;
   // On a real Palette each version is its own object: another label renames this one in place.
   const label = (profile.draft ?? profile.published)?.version;
-  const renames = ctx.dialect === 'palette' && label !== undefined && label !== outcome.draft.version;
+  const renames = palette && label !== undefined && label !== outcome.draft.version;
   ctx.store.writeDraft(profile.uid, outcome.draft);
   if (outcome.annotations) profile.annotations = outcome.annotations;
   if (outcome.labels) profile.labels = outcome.labels;
-  if (outcome.packServerRefs) profile.packServerRefs = outcome.packServerRefs;
-  profile.extraMetadata = outcome.extraMetadata;
-  profile.extraSpec = outcome.extraSpec;
+  // The spec's service keeps what the payload carries; a real Palette reads only its update entity
+  // (metadata, spec.version, spec.template.{type, packs}): anything else is dropped unread.
+  if (!palette) {
+    if (outcome.packServerRefs) profile.packServerRefs = outcome.packServerRefs;
+    profile.extraMetadata = outcome.extraMetadata;
+    profile.extraSpec = outcome.extraSpec;
+  }
   return { status: 204, effect: 'applied', note: `draft ${profile.name} ${outcome.draft.version}${renames ? ` (renames ${label} in place)` : ''}` };
 });
 
@@ -129,18 +151,18 @@ const decode = (part: string): string => {
 
 export function apiRoutes(dialect: PaletteDialect): Route[] {
   const routes: Route[] = [
-    { method: 'GET', pattern: /^\/v1\/clusterprofiles$/, handler: listProfiles },
     { method: 'GET', pattern: new RegExp(`^/v1/clusterprofiles/${segment}$`), handler: getProfile },
     { method: 'PUT', pattern: new RegExp(`^/v1/clusterprofiles/${segment}$`), handler: putProfile },
     { method: 'PATCH', pattern: new RegExp(`^/v1/clusterprofiles/${segment}/publish$`), handler: publish },
   ];
   if (dialect === 'spec') {
+    routes.push({ method: 'GET', pattern: /^\/v1\/clusterprofiles$/, handler: listProfiles });
     routes.push({ method: 'GET', pattern: new RegExp(`^/v1/clusters/${segment}/profiles$`), handler: clusterProfiles });
   } else {
+    routes.push({ method: 'POST', pattern: /^\/v1\/clusterprofiles$/, handler: createProfile });
     routes.push({ method: 'GET', pattern: new RegExp(`^/v1/clusterprofiles/${segment}/packs/${segment}/manifests$`), handler: packManifests });
     routes.push({ method: 'GET', pattern: new RegExp(`^/v1/spectroclusters/${segment}/profiles$`), handler: clusterProfiles });
-    routes.push(...clusterRoutes());
-    routes.push(...variableRoutes());
+    routes.push(...dashboardRoutes(), ...clusterRoutes(), ...variableRoutes());
   }
   return routes;
 }
@@ -151,11 +173,12 @@ export function dispatch(routes: Route[], ctx: ApiContext, method: string, path:
     const m = r.pattern.exec(path);
     return m ? [{ route: r, params: m.slice(1).map(decode) }] : [];
   });
-  if (matching.length === 0) return fail(ctx, 404, 'ResourceNotFound', `No such resource: ${path}`);
+  if (matching.length === 0) return { ...fail(ctx, 404, 'ResourceNotFound', `No such resource: ${path}`), unknownRoute: true };
   const hit = matching.find((m) => m.route.method === method);
   if (!hit) {
     const allow = matching.map((m) => m.route.method).join(', ');
-    return { ...fail(ctx, 405, 'MethodNotAllowed', `${method} is not supported on ${path}`), headers: { allow } };
+    return { ...fail(ctx, 405, 'MethodNotAllowed', `${method} is not supported on ${path}`), headers: { allow }, unknownRoute: true };
   }
-  return hit.route.handler(ctx, hit.params, body, query);
+  const result = hit.route.handler(ctx, hit.params, body, query);
+  return hit.route.read ? { ...result, read: true } : result;
 }

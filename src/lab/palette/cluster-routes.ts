@@ -63,7 +63,7 @@ function viewOf(ctx: ApiContext, uid: string): LabClusterView | undefined {
 
 const getCluster: Handler = (ctx, params) => {
   const view = viewOf(ctx, params[0] ?? '');
-  return view ? ok(clusterDocument(view)) : clusterNotFound(ctx, params[0] ?? '');
+  return view ? ok(clusterDocument(view, ctx.clusterShape)) : clusterNotFound(ctx, params[0] ?? '');
 };
 
 const ApplyBody = z.looseObject({

@@ -13,7 +13,12 @@ function templatePack(p: LabPack): Json {
   return { name: p.name, tag: p.tag, packUid: p.uid, registryUid: p.registryUid, layer: p.layer, type: p.type, values: p.values, manifests: p.manifests.map((m) => ({ name: m.name, uid: m.uid })) };
 }
 
-export function clusterDocument(view: LabClusterView): Json {
+/**
+ * `shape.emptyProfileVersion`: the templates carry no `profileVersion`. The field is optional in
+ * `v1ClusterProfileTemplate` and Go leaves an empty one out of the JSON, so a client must not
+ * count on it (it reads the label from the version object, by the template's uid).
+ */
+export function clusterDocument(view: LabClusterView, shape: { emptyProfileVersion?: boolean } = {}): Json {
   return {
     apiVersion: 'v1',
     kind: 'SpectroCluster',
@@ -26,7 +31,7 @@ export function clusterDocument(view: LabClusterView): Json {
         name: t.name,
         type: t.type,
         cloudType: t.cloudType,
-        profileVersion: t.version,
+        ...(shape.emptyProfileVersion ? {} : { profileVersion: t.version }),
         packs: t.packs.map(templatePack),
       })),
     },

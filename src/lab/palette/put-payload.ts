@@ -44,6 +44,15 @@ const UpdateEntity = z.looseObject({
 });
 type PackInput = z.infer<typeof PackInput>;
 
+/** What a PUT said about one pack's version. */
+export interface SentPack {
+  name: string;
+  tag: string;
+  uid?: string;
+  registryUid?: string;
+  type?: string;
+}
+
 /** Fields the double renders itself; anything else a PUT carries is kept as "unknown" and echoed back. */
 const knownMetadata = new Set(['name', 'uid', 'annotations', 'labels']);
 const knownSpec = new Set(['type', 'cloudType', 'version', 'template', 'packs', 'draft', 'published', 'versions']);
@@ -54,6 +63,8 @@ export type PutOutcome =
   | {
       kind: 'draft';
       draft: LabProfileContent;
+      /** Each pack as the body named it (its uid as sent, before the double fills one in). */
+      sent: SentPack[];
       annotations?: Record<string, string>;
       labels?: Record<string, string>;
       packServerRefs?: Array<Record<string, unknown>>;
@@ -95,9 +106,17 @@ export function interpretPut(profile: LabProfile, rawBody: string): PutOutcome {
     if (typeof pack === 'string') return { kind: 'invalid', code: 'BadRequest', message: pack };
     packs.push(pack);
   }
+  const sent = spec.template.packs.map((p): SentPack => ({
+    name: p.name,
+    tag: p.tag,
+    ...(p.uid !== undefined ? { uid: p.uid } : {}),
+    ...(p.registryUid !== undefined ? { registryUid: p.registryUid } : {}),
+    ...(p.type !== undefined ? { type: p.type } : {}),
+  }));
   const outcome: PutOutcome = {
     kind: 'draft',
     draft: { version: spec.version, packs },
+    sent,
     extraMetadata: unknownFields(metadata, knownMetadata),
     extraSpec: unknownFields(spec, knownSpec),
   };

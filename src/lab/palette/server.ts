@@ -1,6 +1,7 @@
 /**
  * The lab's Palette API double over plain HTTP: header auth on every request, the profile routes
- * of one dialect, faults per route, an audit entry for every mutating call, and lab control routes.
+ * of one dialect, faults per route, an audit entry for every mutating call (and for every call to
+ * a route the dialect does not have), and lab control routes.
  *
  * Order of a request: read the body, then (API routes only) the fault plan decides, as a network
  * or load balancer would, before auth; then auth; then the route. Added latency delays the answer,
@@ -16,7 +17,7 @@ import { BodyTooLarge, errorBody, header, newRef, readBody, sameSecret, send } f
 import { builtInLabRoutes } from './lab-routes.js';
 import { registryRoutes, type LabRegistry } from './registry-routes.js';
 import type { ProfileStore } from './store.js';
-import type { LabRouteHandler, PaletteDialect, PaletteLabHooks } from './types.js';
+import type { ClusterShape, LabRouteHandler, PaletteDialect, PaletteLabHooks } from './types.js';
 
 export interface PaletteServerOptions {
   store: ProfileStore;
@@ -34,6 +35,8 @@ export interface PaletteServerOptions {
   now?: () => number;
   /** Pack registries the double serves (`/v1/packs`, `/v1/registries/metadata`); none when left out. */
   registries?: LabRegistry[];
+  /** How the palette dialect renders the cluster object (a scenario's quirk of a real Palette). */
+  clusterShape?: ClusterShape;
 }
 
 export interface PaletteServer {
@@ -64,8 +67,9 @@ export async function startPaletteServer(opts: PaletteServerOptions): Promise<Pa
           timers.add(t);
         });
 
-  const record = (method: string, path: string, raw: Buffer, status: number, effect: AuditEntry['effect'], note?: string) => {
-    if (!mutating(method)) return;
+  /** Mutations, and calls to a route the API does not have (whatever their method): a real API would refuse them too. */
+  const record = (method: string, path: string, raw: Buffer, status: number, effect: AuditEntry['effect'], note?: string, kind: { read?: boolean; unknownRoute?: boolean } = {}) => {
+    if (!kind.unknownRoute && (!mutating(method) || kind.read)) return;
     const bodyDigest = digest(raw);
     audit.record({
       time: new Date(now()).toISOString(),
@@ -103,32 +107,34 @@ export async function startPaletteServer(opts: PaletteServerOptions): Promise<Pa
   async function handleApi(req: IncomingMessage, res: ServerResponse, method: string, url: URL, raw: Buffer, ref: string) {
     const path = url.pathname;
     const decision = faults.decide(method, path);
+    // A fault strikes before any route: a search (POST that reads) still stays out of the audit of mutations.
+    const kind = { read: routes.some((r) => r.read === true && r.method === method && r.pattern.test(path)) };
     if (decision.kind === 'hang') {
-      record(method, path, raw, 0, 'dropped', 'hang fault: no answer');
+      record(method, path, raw, 0, 'dropped', 'hang fault: no answer', kind);
       return;
     }
     if (decision.kind === 'drop') {
       await wait(decision.latencyMs);
-      record(method, path, raw, 0, 'dropped', 'drop fault: connection destroyed');
+      record(method, path, raw, 0, 'dropped', 'drop fault: connection destroyed', kind);
       req.socket.destroy();
       return;
     }
     if (decision.kind === 'error') {
       await wait(decision.latencyMs);
-      record(method, path, raw, decision.status, 'rejected', `injected ${decision.status}`);
+      record(method, path, raw, decision.status, 'rejected', `injected ${decision.status}`, kind);
       return send(res, decision.status, errorBody('ServiceUnavailable', `Injected server error ${decision.status}`, ref));
     }
     if (decision.kind === 'rateLimit') {
       await wait(decision.latencyMs);
       const unavailable = decision.status === 503;
-      record(method, path, raw, decision.status, 'rejected', unavailable ? 'unavailable, retry later' : 'rate limited');
+      record(method, path, raw, decision.status, 'rejected', unavailable ? 'unavailable, retry later' : 'rate limited', kind);
       const body = unavailable ? errorBody('ServiceUnavailable', 'Service unavailable, retry later', ref) : errorBody('TooManyRequests', 'Rate limit exceeded', ref);
       return send(res, decision.status, body, { 'retry-after': String(decision.retryAfterSeconds) });
     }
     const result =
       authorize(req, ref) ??
-      dispatch(routes, { store, hooks, dialect, ref, ignorePut: decision.ignorePut }, method, path, raw.toString('utf8'), url.searchParams);
-    record(method, path, raw, result.status, result.effect, result.note);
+      dispatch(routes, { store, hooks, dialect, ref, ignorePut: decision.ignorePut, registries: opts.registries ?? [], ...(opts.clusterShape ? { clusterShape: opts.clusterShape } : {}) }, method, path, raw.toString('utf8'), url.searchParams);
+    record(method, path, raw, result.status, result.effect, result.note, result);
     await wait(decision.latencyMs);
     send(res, result.status, result.body, result.headers);
   }

@@ -97,14 +97,12 @@ export function profileDocument(p: LabProfile, dialect: PaletteDialect, versions
   return { metadata: metadata(p), spec, status };
 }
 
-/** One list item (spec 2.4: metadata.name, metadata.uid, spec.version). */
-export function listItem(p: LabProfile, dialect: PaletteDialect): Json {
-  const item: Json = {
+/** One item of the spec's list (2.4: metadata.name, metadata.uid, spec.version). */
+export function listItem(p: LabProfile): Json {
+  return {
     metadata: { name: p.name, uid: p.uid, annotations: { ...p.annotations }, labels: { ...p.labels } },
     spec: { version: current(p)?.version ?? '' },
   };
-  if (dialect === 'palette') (item.spec as Json).cloudType = p.cloudType;
-  return item;
 }
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');

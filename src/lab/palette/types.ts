@@ -151,6 +151,12 @@ export interface PaletteClusterHooks {
  * unknown fields is caught by the next GET).
  */
 
+/** How the palette dialect renders the cluster object: quirks of a real Palette a scenario may ask for. */
+export interface ClusterShape {
+  /** `spec.clusterProfileTemplates[].profileVersion` left out, as a real Palette may (the field is optional in `v1ClusterProfileTemplate`). */
+  emptyProfileVersion?: boolean;
+}
+
 /** Which shapes a lab instance answers with: the spec's (`spec.template`, `/v1/clusters`) or real Palette's. */
 export type PaletteDialect = 'spec' | 'palette';
 

@@ -11,13 +11,15 @@ import { approveOrDecline } from '../../engine/gate.js';
 import { ProfileRole } from '../../engine/params.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { assertSafeDraft, buildDraftBody } from '../../palette/draft-body.js';
-import { putProfileRequest } from '../../palette/mutations.js';
+import { clonedUidOf, putProfileRequest } from '../../palette/mutations.js';
 import { latestPlan } from '../contracts.js';
 import { draftChanges } from './draft-changes.js';
 import { hopFlavor } from './flavors/index.js';
 import type { DraftHow } from './flavors/types.js';
+import { clonedUidNote } from './flavors/palette-draft.js';
 import { checkHopDrafts } from './hop-check.js';
 import { outstandingWarning } from './outstanding.js';
+import { withPackUids } from './pack-uids.js';
 import { valuesDiff, type ValuesDiff } from './payload-diff.js';
 import { declareVariables, hopVariables, requireValues, variableGate } from './variables.js';
 
@@ -71,7 +73,7 @@ export const draftStep = defineStepKind({
     const role = ctx.params.profile;
     const mine = draftChanges(ctx, role);
     if (!mine) return skipped(`the plan has no ${role} profile change in this hop`);
-    const { plan, custom, changes } = mine;
+    const { plan, custom } = mine;
     const red = (custom?.rules ?? []).filter((r) => r.status === 'fail');
     if (red.length) {
       return failed(
@@ -86,6 +88,8 @@ export const draftStep = defineStepKind({
     const asked = variableGate(ctx, vars, hop.choice, 'draft');
     // Every profile of the hop not written yet is read and checked before this hop's first write.
     const target = (await checkHopDrafts(ctx, hop)).get(role)!;
+    // A real Palette's changed packs carry their registry uids (read during the check: no new request).
+    const changes = await withPackUids(ctx, target.before, mine.changes);
     const preview = buildDraftBody(target.before, { version: target.label, packs: changes });
 
     const packs: DraftPackSummary[] = changes.map((c) => {
@@ -135,7 +139,12 @@ export const draftStep = defineStepKind({
     const cloneKey = `${ctx.step.id}/clone`;
     const interrupted = ctx.state().mutations[cloneKey];
     if (target.clone) {
-      await ctx.mutate({ key: cloneKey, request: target.clone.request, approvedBy: gateKey, settle: target.clone.settle });
+      // The clone's answer names the new version: kept in the journal, so the PUT goes to it without a lookup.
+      const onAnswer = (answer: unknown) => {
+        const uid = clonedUidOf(answer);
+        if (uid) ctx.note(clonedUidNote, uid);
+      };
+      await ctx.mutate({ key: cloneKey, request: target.clone.request, approvedBy: gateKey, settle: target.clone.settle, onAnswer });
     } else if (interrupted && !ctx.mutationDone(cloneKey)) {
       // A clone whose answer was lost, and the version it made is here: record it as settled, send nothing.
       await ctx.mutate({ key: cloneKey, request: interrupted.request, approvedBy: gateKey, settle: async () => 'done' });

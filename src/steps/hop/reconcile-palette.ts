@@ -1,6 +1,6 @@
 /**
  * A real Palette's wait: the cluster object says how far the change has got. Done, as the terraform
- * provider decides it: every new version attached with the planned pack tags, every pack of each
+ * provider decides it: every new version attached (found by its uid) with the planned pack tags, every pack of each
  * new version `Ready`/True, every cluster condition True. A pack in `Error` stops the step with the
  * pack and Palette's message; a node rebuild that waits for approval is asked for here too. The
  * latest events go to the live panel.
@@ -35,7 +35,9 @@ export function clusterRows(expected: Expected[], cluster: ClusterDoc): Reconcil
       return { ...base, deployed: byName?.version ?? 'not deployed', state: 'not-attached' as const, differences: [`${plan.toVersion} (uid ${uid}) is not attached to the cluster${byName ? `: it runs ${byName.version} (uid ${byName.uid})` : ''}`] };
     }
     const differences: string[] = [];
-    if (attached.version !== plan.toVersion) differences.push(`version ${attached.version || '?'} (expected ${plan.toVersion})`);
+    // Matched by uid: that object is the new version. Its label (the cluster's, or the object's own
+    // when the cluster leaves it empty) only says something when it is known and another.
+    if (attached.version && attached.version !== plan.toVersion) differences.push(`version ${attached.version} (expected ${plan.toVersion})`);
     for (const p of plan.packs) {
       const have = attached.packs.find((k) => k.name === p.name);
       if (have?.tag !== p.to) differences.push(`${p.name} ${have?.tag ?? 'missing'} (expected ${p.to})`);

@@ -74,7 +74,10 @@ export const diagnoseStep = defineStepKind({
     const sources = [...affected.reasonSources, ...handlers.sources, ...launchers.sources];
     const findings = matchKnownIssues(issues, sources);
     const unknown = unknownFailures(issues, affected.reasons);
-    const headline = issues.length === 0 ? 'The runbook defines no known issues: failures are shown as they are' : diagnosisHeadline(findings, unknown);
+    const unreadable = [...handlers.unreadable, ...launchers.unreadable];
+    const base = issues.length === 0 ? 'The runbook defines no known issues: failures are shown as they are' : diagnosisHeadline(findings, unknown);
+    // Logs that could not be read leave the diagnosis short of evidence: the headline says so.
+    const headline = unreadable.length ? `${base}; ${unreadable.length} log(s) could not be read, their evidence is missing` : base;
     const output: DiagnoseOutput = {
       headline,
       findings,
@@ -88,9 +91,10 @@ export const diagnoseStep = defineStepKind({
         launcherPods: launchers.pods,
         handlerTail: ctx.params.handlerLogTail,
         launcherTail: ctx.params.launcherLogTail,
-        unreadable: [...handlers.unreadable, ...launchers.unreadable],
+        unreadable,
       },
     };
+    for (const u of unreadable) ctx.log(`Evidence missing: could not read ${u}`, 'warn');
     for (const f of findings.filter((x) => x.confirmed)) ctx.log(`Diagnosis: ${f.title}`, 'warn');
     return succeeded(output, headline);
   },

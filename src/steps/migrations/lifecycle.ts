@@ -7,6 +7,7 @@
  * one VM being restarted or settled (never a loop over the cluster).
  */
 import { z } from 'zod';
+import { opt } from '../../io/optional-field.js';
 import { StepFailedError } from '../../errors.js';
 import type { Kubectl } from '../../kube/kubectl.js';
 import { OUTDATED_LABEL } from '../../kube/schemas.js';
@@ -14,29 +15,29 @@ import { parseTime } from './cluster-view.js';
 
 const Meta = z.object({
   name: z.string(),
-  namespace: z.string().optional(),
-  uid: z.string().optional(),
-  creationTimestamp: z.string().optional(),
-  deletionTimestamp: z.string().optional(),
-  labels: z.record(z.string(), z.string()).optional(),
+  namespace: opt(z.string()),
+  uid: opt(z.string()),
+  creationTimestamp: opt(z.string()),
+  deletionTimestamp: opt(z.string()),
+  labels: opt(z.record(z.string(), z.string())),
 });
 
-const VmiLifecycleSchema = z.object({
+export const VmiLifecycleSchema = z.object({
   metadata: Meta,
-  status: z
-    .object({
-      phase: z.string().optional(),
-      nodeName: z.string().optional(),
+  status: opt(
+    z.object({
+      phase: opt(z.string()),
+      nodeName: opt(z.string()),
       /** When the VMI entered each phase (the cluster's own record: a restart's downtime ends at Running). */
-      phaseTransitionTimestamps: z.array(z.object({ phase: z.string().optional(), phaseTransitionTimestamp: z.string().optional() })).optional(),
-    })
-    .optional(),
+      phaseTransitionTimestamps: opt(z.array(z.object({ phase: opt(z.string()), phaseTransitionTimestamp: opt(z.string()) }))),
+    }),
+  ),
 });
-const VmLifecycleSchema = z.object({
+export const VmLifecycleSchema = z.object({
   metadata: Meta,
-  status: z.object({ printableStatus: z.string().optional(), stateChangeRequests: z.array(z.object({ action: z.string() })).optional() }).optional(),
+  status: opt(z.object({ printableStatus: opt(z.string()), stateChangeRequests: opt(z.array(z.object({ action: z.string() }))) })),
 });
-const VmimLifecycleSchema = z.object({ metadata: Meta, status: z.object({ phase: z.string().optional() }).optional() });
+export const VmimLifecycleSchema = z.object({ metadata: Meta, status: opt(z.object({ phase: opt(z.string()) })) });
 
 export type VmiLifecycle = z.infer<typeof VmiLifecycleSchema>;
 export type VmLifecycle = z.infer<typeof VmLifecycleSchema>;

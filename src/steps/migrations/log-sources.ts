@@ -1,9 +1,18 @@
 /**
  * The log tails a diagnosis reads, bounded twice: a tail of each log, and a cap on how many pods.
  * virt-handler pods are found with one list call (label `kubevirt.io=virt-handler`) and read only
- * on the affected nodes; launcher pods with one list call, read only for the affected VMIs (their
- * `compute` container, where the launcher logs). A pod that went away since the list is noted, not
- * fatal; an unreachable cluster or expired credentials are.
+ * on the affected nodes; launcher pods with one list call, read only for the affected VMIs.
+ *
+ * Every read names its container. A virt-handler pod has a second container when image pull
+ * secrets are set (`virt-launcher-image-holder`) or with persistent reservation (`pr-helper`), and
+ * for a pod of several containers the apiserver refuses a read that names none (400, "a container
+ * name must be specified for pod ..., choose one of: [...]"). virt-handler logs in its
+ * `virt-handler` container, the launcher in `compute` (KubeVirt's pod templates,
+ * pkg/virt-operator/resource/generate/components/daemonsets.go and pkg/virt-controller/services/template.go).
+ *
+ * A log that cannot be read (the pod went away since the list, the apiserver refused the read) is
+ * evidence the diagnosis goes without: it is listed as such, with the cluster's words, never
+ * dropped. An unreachable cluster or expired credentials stop the step.
  */
 import { isKubeError } from '../../kube/errors.js';
 import type { ClusterReader } from '../../kube/reader.js';
@@ -20,10 +29,14 @@ export interface LogRead {
 
 const lines = (text: string): string[] => text.split('\n').filter((l) => l.trim() !== '');
 
+/** The container each kind of pod logs in. */
+export const HANDLER_CONTAINER = 'virt-handler';
+export const LAUNCHER_CONTAINER = 'compute';
+
 interface ReadTarget {
   pod: Pod;
   tail: number;
-  container: string | undefined;
+  container: string;
   label: string;
   kind: SourceText['kind'];
 }
@@ -38,7 +51,7 @@ async function readLog(reader: ClusterReader, t: ReadTarget, out: LogRead, signa
   } catch (err) {
     // A read cut short by the operator stopping the run is an interruption, not an unreadable log.
     if (signal?.aborted || (!isKubeError(err, 'not-found') && !isKubeError(err, 'failed'))) throw err;
-    out.unreadable.push(`${keyOf(pod)}: ${err.message}`);
+    out.unreadable.push(`the ${container} log of ${keyOf(pod)}: ${err.message}`);
   }
 }
 
@@ -48,7 +61,7 @@ export async function handlerLogs(reader: ClusterReader, namespace: string, node
   const pods = await reader.pods({ namespace, labelSelector: 'kubevirt.io=virt-handler' });
   const onNode = new Map(pods.map((p) => [p.spec?.nodeName ?? '', p]));
   const chosen = nodes.flatMap((n) => (onNode.has(n) ? [onNode.get(n)!] : [])).slice(0, maxPods);
-  await Promise.all(chosen.map((pod) => readLog(reader, { pod, tail, container: undefined, label: `virt-handler ${keyOf(pod)} on ${pod.spec?.nodeName ?? '?'} (last ${tail} lines)`, kind: 'virtHandlerLogs' }, out, signal)));
+  await Promise.all(chosen.map((pod) => readLog(reader, { pod, tail, container: HANDLER_CONTAINER, label: `virt-handler ${keyOf(pod)} on ${pod.spec?.nodeName ?? '?'} (last ${tail} lines)`, kind: 'virtHandlerLogs' }, out, signal)));
   out.sources.sort((a, b) => a.label.localeCompare(b.label));
   out.pods.sort();
   return out;
@@ -71,7 +84,7 @@ export async function launcherLogs(reader: ClusterReader, vmis: AffectedVmi[], m
       if (chosen.length < maxPods && list[round]) chosen.push({ pod: list[round]!, vmi: vmis[i]!.key });
     });
   }
-  await Promise.all(chosen.map(({ pod, vmi }) => readLog(reader, { pod, tail, container: 'compute', label: `virt-launcher ${keyOf(pod)} (VMI ${vmi}, last ${tail} lines)`, kind: 'launcherLogs' }, out, signal)));
+  await Promise.all(chosen.map(({ pod, vmi }) => readLog(reader, { pod, tail, container: LAUNCHER_CONTAINER, label: `virt-launcher ${keyOf(pod)} (VMI ${vmi}, last ${tail} lines)`, kind: 'launcherLogs' }, out, signal)));
   out.sources.sort((a, b) => a.label.localeCompare(b.label));
   out.pods.sort();
   return out;

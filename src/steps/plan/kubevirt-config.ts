@@ -3,17 +3,18 @@
  * eviction strategy (which the shared typed read leaves out), plus the observed version.
  */
 import { z } from 'zod';
+import { opt } from '../../io/optional-field.js';
 import type { ClusterReader } from '../../kube/reader.js';
 import type { UpdateStrategy } from './impact.js';
 
-const KubeVirtUpdateSchema = z.object({
-  spec: z
-    .object({
-      workloadUpdateStrategy: z.object({ workloadUpdateMethods: z.array(z.string()).optional() }).optional(),
-      configuration: z.object({ evictionStrategy: z.string().optional() }).optional(),
-    })
-    .optional(),
-  status: z.object({ observedKubeVirtVersion: z.string().optional() }).optional(),
+export const KubeVirtUpdateSchema = z.object({
+  spec: opt(
+    z.object({
+      workloadUpdateStrategy: opt(z.object({ workloadUpdateMethods: opt(z.array(z.string())) })),
+      configuration: opt(z.object({ evictionStrategy: opt(z.string()) })),
+    }),
+  ),
+  status: opt(z.object({ observedKubeVirtVersion: opt(z.string()) })),
 });
 
 export interface KubeVirtUpdateConfig extends UpdateStrategy {

@@ -2,7 +2,7 @@
  * Preflight questions for the way in: kubectl on the PATH (its version), the cluster answers a
  * cheap read, and the access file stays valid through the planned window (spec 9.1.5).
  */
-import { FRESH_ACCESS_HINT, isKubeError } from '../../kube/errors.js';
+import { FRESH_ACCESS_HINT, isKubeError, type KubeError } from '../../kube/errors.js';
 import { accessFreshness } from '../../kube/kubeconfig/index.js';
 import type { Kubectl } from '../../kube/kubectl.js';
 import type { ClusterReader } from '../../kube/reader.js';
@@ -45,6 +45,15 @@ export async function clusterAccessItems(input: AccessInput, onItem: (item: Pref
     onItem(item);
   };
 
+  // Where kubectl would go, checked before it runs: a context that is not there is bad input (exit 2),
+  // a file that cannot be used (a FIFO, /dev/zero, too large, missing) the environment (exit 4).
+  let accessFile: KubeError | undefined;
+  try {
+    await input.kubectl.target();
+  } catch (err) {
+    if (!isKubeError(err, 'config')) throw err;
+    accessFile = err;
+  }
   const freshness = accessFreshness({ kubeconfig: input.kubeconfig, context: input.context, env: input.env, now: input.now, windowMs: input.windowMs });
   if (freshness.expiresAt) out.accessExpiresAt = freshness.expiresAt;
   const where = [freshness.file && `file ${freshness.file}`, freshness.context && `context ${freshness.context}`, freshness.user && `user ${freshness.user}`].filter(Boolean).join(', ');
@@ -67,6 +76,9 @@ export async function clusterAccessItems(input: AccessInput, onItem: (item: Pref
   if (kubectlMissing) {
     out.unreachableWhy = 'kubectl is missing';
     add(notChecked('cluster-api', ACCESS_TITLES.ping, out.unreachableWhy));
+  } else if (accessFile) {
+    out.unreachableWhy = 'the cluster access file cannot be used';
+    add(notChecked('cluster-api', ACCESS_TITLES.ping, out.unreachableWhy));
   } else {
     const ping = await timed('cluster-api', ACCESS_TITLES.ping, async () => {
       try {
@@ -85,7 +97,9 @@ export async function clusterAccessItems(input: AccessInput, onItem: (item: Pref
   }
 
   // A 401 is the final word on freshness, whatever the file says about itself.
-  if (refused) {
+  if (accessFile) {
+    add(red('access-freshness', ACCESS_TITLES.freshness, accessFile.message, accessFile.kind === 'input' ? 'input' : 'environment', accessFile.hint ?? FRESH_ACCESS_HINT, freshLines));
+  } else if (refused) {
     add(red('access-freshness', ACCESS_TITLES.freshness, 'The cluster refused the credentials (401 Unauthorized): the access file has expired or was revoked.', 'environment', FRESH_ACCESS_HINT, freshLines));
   } else if (freshness.status === 'fail') {
     add(red('access-freshness', ACCESS_TITLES.freshness, freshness.summary, 'environment', freshness.hint ?? FRESH_ACCESS_HINT, freshLines));

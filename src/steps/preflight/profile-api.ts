@@ -5,6 +5,7 @@
 import type { Params, ProfileRole } from '../../engine/params.js';
 import { profileRoles } from '../../engine/params.js';
 import type { DeployedProfileDoc, PaletteApi, ProfileDoc } from '../../palette/api.js';
+import { PaletteApiError } from '../../palette/errors.js';
 import { chooseFlavor, flavorTitle, type FlavorChoice } from '../../palette/flavor.js';
 import { failedItem, timed } from './failure.js';
 import { notChecked, pass, red, warn, type PreflightItem } from './types.js';
@@ -17,9 +18,21 @@ const TITLES = {
 } as const;
 
 export async function profileApiItems(palette: PaletteApi, site: Params, signal: AbortSignal, onItem: (item: PreflightItem) => void): Promise<PreflightItem[]> {
+  const docs = new Map<ProfileRole, ProfileDoc>();
   const api = await timed('profile-api', TITLES.api, async () => {
+    // One profile read (both APIs have it) says that the API answers with this key and project, and
+    // which API it is: no list is needed for that. Then the list that API has (the spec's
+    // GET /v1/clusterprofiles, or a real Palette's dashboard metadata).
+    const addon = await palette.getProfile(site.profiles.addon.uid, { manifests: false, signal }).catch((err: unknown) => {
+      if (err instanceof PaletteApiError && err.code === 'palette.not-found') return undefined;
+      throw err;
+    });
+    const answered = `${site.palette.baseUrl} answered for project ${site.palette.projectUid}`;
+    // A missing profile is the next panel's to name; the list would need to know the API first.
+    if (!addon) return pass('profile-api', TITLES.api, `${answered}.`);
+    docs.set('addon', addon);
     const list = await palette.listProfiles({ signal });
-    return pass('profile-api', TITLES.api, `${site.palette.baseUrl} answered for project ${site.palette.projectUid}: ${list.length} profile(s) visible.`);
+    return pass('profile-api', TITLES.api, `${answered}: ${list.length} profile version(s) visible.`);
   });
   onItem(api);
   if (api.status === 'fail' && api.failure === 'environment') {
@@ -28,7 +41,6 @@ export async function profileApiItems(palette: PaletteApi, site: Params, signal:
     rest.forEach(onItem);
     return [api, ...rest];
   }
-  const docs = new Map<ProfileRole, ProfileDoc>();
   const profiles = await timed('profiles', TITLES.profiles, () => checkProfiles(palette, site, signal, docs));
   onItem(profiles);
   const cluster = await timed('cluster', TITLES.cluster, () => checkCluster(palette, site, signal, docs));
@@ -44,7 +56,8 @@ async function checkProfiles(palette: PaletteApi, site: Params, signal: AbortSig
     const ref = site.profiles[role];
     let doc: ProfileDoc;
     try {
-      doc = await palette.getProfile(ref.uid, { manifests: false, signal });
+      // The add-on profile was read already by the first panel.
+      doc = docs.get(role) ?? (await palette.getProfile(ref.uid, { manifests: false, signal }));
     } catch (err) {
       problems.push(failedItem('profiles', TITLES.profiles, err));
       continue;

@@ -13,13 +13,16 @@ import { profileDrift } from './drift.js';
 export interface SnapshotOutput extends SnapshotContract {
   takenAt: string;
   counts: BaselineCounts;
+  /** What the snapshot says along with its counts: an optional API group that is not installed. */
+  notes?: string[];
 }
 
-export function snapshotSummary(out: Pick<SnapshotOutput, 'baseline' | 'counts'>): string {
+export function snapshotSummary(out: Pick<SnapshotOutput, 'baseline' | 'counts' | 'notes'>): string {
   const c = out.counts;
   const b = out.baseline;
   const profiles = b.deployedProfiles.map((p) => `${p.name} ${p.version}`).join(', ');
-  return `${profiles}; ${c.vms} VM(s) (${c.runningVmis} running), ${c.nodes} node(s), ${c.nads} network(s), ${c.loadBalancerServices} load-balancer service(s); KubeVirt ${b.kubevirtVersion ?? '?'}, CDI ${b.cdiVersion ?? '?'}`;
+  const notes = (out.notes ?? []).map((n) => `; ${n}`).join('');
+  return `${profiles}; ${c.vms} VM(s) (${c.runningVmis} running), ${c.nodes} node(s), ${c.nads} network(s), ${c.loadBalancerServices} load-balancer service(s); KubeVirt ${b.kubevirtVersion ?? '?'}, CDI ${b.cdiVersion ?? '?'}${notes}`;
 }
 
 export const snapshotStep = defineStepKind({
@@ -50,8 +53,9 @@ export const snapshotStep = defineStepKind({
       stop.abort();
       throw err;
     });
-    const baseline = summarizeBaseline({ vms, vmis, nads, services, storageClasses, nodes, kubevirt, cdi, deployedProfiles });
-    const output: SnapshotOutput = { baseline, counts: countBaseline(baseline), takenAt: isoNow(ctx.effects.clock) };
+    const baseline = summarizeBaseline({ vms, vmis, nads: nads.items, services, storageClasses, nodes, kubevirt, cdi, deployedProfiles });
+    const notes = nads.notInstalled ? [nads.notInstalled] : [];
+    const output: SnapshotOutput = { baseline, counts: countBaseline(baseline), takenAt: isoNow(ctx.effects.clock), ...(notes.length ? { notes } : {}) };
     return succeeded(output, snapshotSummary(output));
   },
   async precondition(ctx, output: SnapshotOutput) {

@@ -15,7 +15,8 @@ function putBody(version: string, packs: Json[], extra: { metadata?: Json; spec?
 
 const currentPacks = (): Json[] => [
   { name: 'lb-metallb-helm', tag: '0.14.9', uid: 'pack-metallb-0149', values: 'autoAssign: false\n' },
-  { name: 'virtual-machine-orchestrator', tag: '4.7.1', values: 'upgraded: true\n' },
+  // A new version: a real Palette wants its uid in the registry (the spec's service keeps what it is given).
+  { name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471', values: 'upgraded: true\n' },
   { name: 'prometheus-operator', tag: '65.1.0', uid: 'pack-prom-6510', values: 'grafana:\n  enabled: true\n', manifests: [{ name: 'issuer-selfsigned', uid: 'manifest-issuer-0001', content: 'kind: Issuer\n' }] },
 ];
 
@@ -38,15 +39,31 @@ describe.each(['spec', 'palette'] as const)('Palette double, %s dialect', (diale
   const deployedVersions = async () => (await json(await lab.call('GET', clusterPath))).profiles.map((p: Json) => (dialect === 'spec' ? p.spec.version : p.spec.profileVersion));
 
   describe('section 4: endpoints and shapes', () => {
-    it('GET /v1/clusterprofiles lists name, uid and version of every profile (2.4)', async () => {
-      const res = await lab.call('GET', '/v1/clusterprofiles');
-      expect(res.status).toBe(200);
-      const body = await json(res);
-      expect(body.items.map((i: Json) => [i.metadata.name, i.metadata.uid, i.spec.version])).toEqual([
-        ['vmo-core', ADDON_UID, '1.2.0'],
-        ['vmo-infra', INFRA_UID, '2.0.0'],
-      ]);
-    });
+    if (dialect === 'spec') {
+      it('GET /v1/clusterprofiles lists name, uid and version of every profile (2.4)', async () => {
+        const res = await lab.call('GET', '/v1/clusterprofiles');
+        expect(res.status).toBe(200);
+        const body = await json(res);
+        expect(body.items.map((i: Json) => [i.metadata.name, i.metadata.uid, i.spec.version])).toEqual([
+          ['vmo-core', ADDON_UID, '1.2.0'],
+          ['vmo-infra', INFRA_UID, '2.0.0'],
+        ]);
+      });
+    } else {
+      it('GET /v1/clusterprofiles answers 405 (the path takes only POST, the create); the dashboard metadata lists name, uid and label of every version', async () => {
+        const res = await lab.call('GET', '/v1/clusterprofiles');
+        expect(res.status).toBe(405);
+        expect(res.headers.get('allow')).toBe('POST');
+        expect(lab.audit.entries()).toMatchObject([{ method: 'GET', path: '/v1/clusterprofiles', status: 405, effect: 'rejected' }]);
+        const body = await json(await lab.call('GET', '/v1/dashboard/clusterprofiles/metadata'));
+        expect(body).toEqual({
+          items: [
+            { metadata: { name: 'vmo-core', uid: ADDON_UID }, spec: { version: '1.2.0', cloudType: 'all' } },
+            { metadata: { name: 'vmo-infra', uid: INFRA_UID }, spec: { version: '2.0.0', cloudType: 'all' } },
+          ],
+        });
+      });
+    }
 
     it('GET /v1/clusterprofiles/{uid} has the dialect’s shape with metadata, status and unknown fields', async () => {
       const doc = await json(await lab.call('GET', `/v1/clusterprofiles/${ADDON_UID}`));
@@ -146,17 +163,30 @@ describe.each(['spec', 'palette'] as const)('Palette double, %s dialect', (diale
       expect((await lab.call('GET', otherClusterPath)).status).toBe(404);
     });
 
-    it('lists page with limit/continue in the palette dialect and answer everything in the spec dialect', async () => {
-      const first = await json(await lab.call('GET', '/v1/clusterprofiles?limit=1'));
+    it('lists page with limit (at most 50) and continue in the palette dialect (the dashboard search, a read) and answer everything in the spec dialect', async () => {
       if (dialect === 'spec') {
-        expect(first.items).toHaveLength(2);
+        expect((await json(await lab.call('GET', '/v1/clusterprofiles?limit=1'))).items).toHaveLength(2);
         return;
       }
-      expect(first.items.map((i: Json) => i.metadata.uid)).toEqual([ADDON_UID]);
+      const search = (query: string, body: unknown = {}) => lab.call('POST', `/v1/dashboard/clusterprofiles${query}`, body);
+      const first = await json(await search('?limit=1'));
+      expect(first.items.map((i: Json) => [i.metadata.name, i.metadata.uid, i.specSummary.version])).toEqual([['vmo-core', ADDON_UID, '1.2.0']]);
+      expect(first.items[0].specSummary.versions).toEqual([
+        { uid: ADDON_UID, version: '1.1.0' },
+        { uid: ADDON_UID, version: '1.2.0' },
+      ]);
       expect(first.listmeta).toMatchObject({ count: 2, continue: '1' });
-      const second = await json(await lab.call('GET', `/v1/clusterprofiles?limit=1&continue=${first.listmeta.continue}`));
+      const second = await json(await search(`?limit=1&continue=${first.listmeta.continue}`));
       expect(second.items.map((i: Json) => i.metadata.uid)).toEqual([INFRA_UID]);
       expect(second.listmeta.continue).toBe('');
+      // v1FilterString on the name; case ignored unless asked not to.
+      expect((await json(await search('', { filter: { profileName: { eq: 'VMO-INFRA' } } }))).items.map((i: Json) => i.metadata.uid)).toEqual([INFRA_UID]);
+      expect((await json(await search('', { filter: { profileName: { eq: 'VMO-INFRA', ignoreCase: false } } }))).items).toEqual([]);
+      expect((await search('?limit=51')).status).toBe(400);
+      // What the lab does not model it refuses, rather than answer as if it had filtered.
+      expect((await search('', { filter: { tags: { eq: ['x'] } } })).status).toBe(501);
+      // A search changes nothing: it is not in the audit of mutations.
+      expect(lab.audit.entries().filter((e) => e.status !== 400 && e.status !== 501)).toEqual([]);
     });
   });
 
@@ -252,15 +282,58 @@ describe.each(['spec', 'palette'] as const)('Palette double, %s dialect', (diale
       expect(lab.store.get(ADDON_UID)?.draft?.packs[0]).toMatchObject({ values: '', manifests: [], uid: 'pack-prom-6510', layer: 'addon', registryUid: 'registry-0001' });
     });
 
-    it('a pack with a new tag and no uid is a new pack version (new uid)', async () => {
-      await lab.call('PUT', `/v1/clusterprofiles/${ADDON_UID}`, putBody('1.3.0', [{ name: 'virtual-machine-orchestrator', tag: '4.7.1' }]));
-      const pack = lab.store.get(ADDON_UID)?.draft?.packs[0];
-      expect(pack?.uid).toMatch(/^[0-9a-f]{24}$/);
-      expect(pack?.uid).not.toBe('pack-vmo-463');
-    });
+    if (dialect === 'spec') {
+      it('a pack with a new tag and no uid is a new pack version (new uid)', async () => {
+        await lab.call('PUT', `/v1/clusterprofiles/${ADDON_UID}`, putBody('1.3.0', [{ name: 'virtual-machine-orchestrator', tag: '4.7.1' }]));
+        const pack = lab.store.get(ADDON_UID)?.draft?.packs[0];
+        expect(pack?.uid).toMatch(/^[0-9a-f]{24}$/);
+        expect(pack?.uid).not.toBe('pack-vmo-463');
+      });
+    } else {
+      it.each([
+        ['without its uid', { uid: undefined }, 'PackUidRequired', "spec.template.packs[0].uid: the uid of pack virtual-machine-orchestrator 4.7.1 in registry 'Palette Registry' (registry-0001) is required"],
+        ['with the uid of another version', { uid: 'pack-vmo-463' }, 'PackUidMismatch', "spec.template.packs[0].uid: pack-vmo-463 is not the uid of pack virtual-machine-orchestrator 4.7.1 in registry 'Palette Registry' (registry-0001)"],
+        ['at a tag no registry holds', { tag: '4.7.9', uid: 'pack-vmo-479' }, 'PackNotFound', "spec.template.packs[0]: pack virtual-machine-orchestrator version 4.7.9 is not in registry 'Palette Registry' (registry-0001)"],
+        ['in a registry that does not exist', { registryUid: 'registry-gone' }, 'PackRegistryNotFound', "names registry 'registry-gone', which does not exist"],
+      ])('a spectro pack moved to a new version %s answers 400 and writes nothing', async (_name, edit, code, message) => {
+        const pack = { name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471', ...edit };
+        const res = await lab.call('PUT', `/v1/clusterprofiles/${ADDON_UID}`, putBody('1.3.0', [JSON.parse(JSON.stringify(pack)) as Json]));
+        expect(res.status).toBe(400);
+        expect(await json(res)).toEqual({ code, message: expect.stringContaining(message), ref: expect.any(String) });
+        expect(lab.store.get(ADDON_UID)?.draft).toBeUndefined();
+      });
+
+      it("a helm pack may move by name and tag (a registry Palette does not sync); a uid it names must be that version's", async () => {
+        const put = (uid?: string) => lab.call('PUT', `/v1/clusterprofiles/${ADDON_UID}`, putBody('1.2.0', [{ name: 'lb-metallb-helm', tag: '0.15.2', type: 'helm', ...(uid ? { uid } : {}) }]));
+        expect((await put('pack-metallb-0149')).status).toBe(400);
+        expect((await put()).status).toBe(204);
+        expect((await put('pack-metallb-0152')).status).toBe(204);
+        expect(lab.store.get(ADDON_UID)!.draft!.packs[0]).toMatchObject({ uid: 'pack-metallb-0152', type: 'helm' });
+      });
+
+      it("a changed pack that names its version's uid is written with it; a pack that keeps its tag needs none; values are stored normalized", async () => {
+        const res = await lab.call('PUT', `/v1/clusterprofiles/${ADDON_UID}`, putBody('1.3.0', [
+          { name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471', values: 'a: 1   \r\nb:\r\n  - x\t\r\n' },
+          { name: 'lb-metallb-helm', tag: '0.14.9' },
+        ]));
+        expect(res.status).toBe(204);
+        const [vmo, lb] = lab.store.get(ADDON_UID)!.draft!.packs;
+        expect(vmo).toMatchObject({ uid: 'pack-vmo-471', registryUid: 'registry-0001', values: 'a: 1\nb:\n  - x\n' });
+        expect(lb).toMatchObject({ uid: 'pack-metallb-0149' });
+      });
+    }
   });
 
   describe('unknown fields', () => {
+    if (dialect === 'palette') {
+      it('a real Palette reads only its update entity: a PUT\'s other fields are dropped, the stored ones stay', async () => {
+        await lab.call('PUT', `/v1/clusterprofiles/${ADDON_UID}`, putBody('1.2.0', currentPacks(), { metadata: { description: 'sent', scope: 'tenant' }, spec: { relatedObject: { kind: 'x' } } }));
+        const doc = await json(await lab.call('GET', `/v1/clusterprofiles/${ADDON_UID}`));
+        expect(doc.metadata).toMatchObject({ description: 'core add-ons', scope: 'project' });
+        expect(doc.spec.relatedObject).toEqual({ kind: 'cluster', name: 'lab' });
+      });
+      return;
+    }
     it('are echoed after a PUT that carries them and dropped after one that does not', async () => {
       await lab.call('PUT', `/v1/clusterprofiles/${ADDON_UID}`, putBody('1.3.0', currentPacks(), { metadata: { description: 'kept', scope: 'project' }, spec: { relatedObject: { kind: 'cluster' } } }));
       let doc = await json(await lab.call('GET', `/v1/clusterprofiles/${ADDON_UID}`));
@@ -317,7 +390,7 @@ describe.each(['spec', 'palette'] as const)('Palette double, %s dialect', (diale
 
   describe('section 5: header auth on every request', () => {
     const endpoints: Array<[string, string, unknown?]> = [
-      ['GET', '/v1/clusterprofiles'],
+      dialect === 'spec' ? ['GET', '/v1/clusterprofiles'] : ['GET', '/v1/dashboard/clusterprofiles/metadata'],
       ['GET', `/v1/clusterprofiles/${ADDON_UID}`],
       ['PUT', `/v1/clusterprofiles/${ADDON_UID}`, putBody('1.3.0', currentPacks())],
       ['PATCH', `/v1/clusterprofiles/${ADDON_UID}/publish`],

@@ -7,6 +7,7 @@ import { AuditLog } from '../../../src/lab/audit.js';
 import { FaultPlan } from '../../../src/lab/faults.js';
 import { ProfileStore } from '../../../src/lab/palette/store.js';
 import { startPaletteServer, type PaletteServerOptions } from '../../../src/lab/palette/server.js';
+import type { LabRegistry } from '../../../src/lab/palette/registry-routes.js';
 import type { DeployedProfile, LabProfile, PaletteDialect } from '../../../src/lab/palette/types.js';
 
 export const API_KEY = 'lab-key-5f0c9a7e-3b1d-4c2e-9f8a-1234567890ab';
@@ -76,6 +77,30 @@ export function infraProfile(): LabProfile {
   };
 }
 
+export const REGISTRY_UID = 'registry-0001';
+
+/**
+ * The registry the two profiles' packs come from: their versions and the new ones the tests move to
+ * (a real Palette refuses a changed spectro pack unless it names that version's uid in a registry).
+ */
+export function labRegistryDouble(): LabRegistry {
+  const pack = (name: string, tag: string, uid: string, layer = 'addon') => ({ name, tag, uid, layer, type: 'spectro', values: `# ${name} ${tag} defaults\n` });
+  return {
+    uid: REGISTRY_UID,
+    name: 'Palette Registry',
+    packs: [
+      pack('lb-metallb-helm', '0.14.9', 'pack-metallb-0149'),
+      pack('lb-metallb-helm', '0.15.2', 'pack-metallb-0152'),
+      pack('virtual-machine-orchestrator', '4.6.3', 'pack-vmo-463'),
+      pack('virtual-machine-orchestrator', '4.7.0', 'pack-vmo-470'),
+      pack('virtual-machine-orchestrator', '4.7.1', 'pack-vmo-471'),
+      pack('prometheus-operator', '65.1.0', 'pack-prom-6510'),
+      pack('cni-cilium-oss', '1.16.3', 'pack-cilium-1163', 'cni'),
+      pack('cni-cilium-oss', '1.17.1', 'pack-cilium-1171', 'cni'),
+    ],
+  };
+}
+
 /** The cluster deploys what is published: PUT alone must not change what this returns. */
 export function deployedFrom(store: ProfileStore): DeployedProfile[] {
   return store.list().flatMap((p) =>
@@ -110,6 +135,7 @@ export async function startLab(dialect: PaletteDialect, extra: Partial<PaletteSe
       onPublish: (p) => published.push(`${p.name} ${p.published?.version ?? ''}`),
       clusterProfiles: (uid) => (uid === CLUSTER_UID ? deployedFrom(store) : undefined),
     },
+    registries: [labRegistryDouble()],
     ...extra,
   });
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string | undefined> = {}) => {

@@ -12,7 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +41,16 @@ export interface Case {
   /** Where: the file (and position), the flag, the API call, the path the message must name. */
   where: (ctx: Ctx, inv: Invocation) => string;
   run: (ctx: Ctx) => Invocation | Promise<Invocation>;
+  /**
+   * Bounds the run must keep: its wall time and the tool's peak resident memory; `noKubectl`: no
+   * kubectl (nor the read proxy's shell) may even start, as for a kubeconfig kubectl would read
+   * without end.
+   */
+  bounds?: { ms: number; rssMiB: number; noKubectl?: boolean };
 }
+
+/** Node's start and the tool's load on a busy shared machine (the corpus runs its cases at once), on top of a case's own bound. */
+const STARTUP_SLACK_MS = 30_000;
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 let n = 0;
@@ -86,6 +95,28 @@ const start = (ctx: Ctx, params: string, extra: string[] = []): Invocation => ({
 const at = (path: string) => () => path;
 const fileAt = (inv: Invocation, flag: string) => inv.args[inv.args.indexOf(flag) + 1]!;
 const positionIn = (flag: string) => (_: Ctx, inv: Invocation) => `${fileAt(inv, flag)}:`;
+
+/** The lab's kubeconfig edited as data. */
+const kubeconfigWith = (ctx: Ctx, edit: (doc: Record<string, any>) => void): string => {
+  const doc = parse(readFileSync(ctx.lab.json.kubeconfig, 'utf8')) as Record<string, any>;
+  edit(doc);
+  return file(ctx, 'kubeconfig', stringify(doc));
+};
+/** A plain HTTP server, and one that accepts connections and never says a word: neither is a Kubernetes API. */
+let plainHttpPort = 0;
+let silentPort = 0;
+const notApis: Array<{ close(): void; closeAllConnections?(): void }> = [];
+async function startNotApis(): Promise<void> {
+  const plain = createServer((_req, res) => res.end('hello'));
+  const silent = createNetServer(() => undefined);
+  await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  plainHttpPort = (plain.address() as AddressInfo).port;
+  silentPort = (silent.address() as AddressInfo).port;
+  notApis.push(plain, { close: () => silent.close(), closeAllConnections: () => undefined });
+  silent.on('connection', (socket) => notApisSockets.push(socket));
+}
+const notApisSockets: Array<{ destroy(): void }> = [];
 
 /** Proxies made for malformed-answer cases, closed at the end. */
 const proxies: PaletteProxy[] = [];
@@ -219,7 +250,15 @@ export const CASES: Case[] = [
     return start(c, c.lab.json.params, ['--kubeconfig', file(c, 'kubeconfig', kubeconfig)]);
   } },
   { name: 'kubeconfig missing', exit: 4, message: /cannot read the cluster access file \/nonexistent\/kubeconfig: it does not exist/, where: at('/nonexistent/kubeconfig'), run: (c) => start(c, c.lab.json.params, ['--kubeconfig', '/nonexistent/kubeconfig']) },
-  { name: 'kubeconfig without that context', exit: 4, message: /the context "nope" is not in /, where: (c) => c.lab.json.kubeconfig, run: (c) => start(c, c.lab.json.params, ['--context', 'nope']) },
+  { name: 'kubeconfig without that context', exit: 2, message: /the context "nope" is not in /, where: (c) => c.lab.json.kubeconfig, bounds: { ms: 5_000, rssMiB: 200, noKubectl: true }, run: (c) => start(c, c.lab.json.params, ['--context', 'nope']) },
+  // Issue 23: what kubectl would read without end, checked before it runs; credential plugins and TLS named.
+  { name: 'kubeconfig is a FIFO', exit: 4, message: /cannot read the cluster access file \S+: it is a FIFO \(named pipe\), not a regular file/, where: (_, inv) => fileAt(inv, '--kubeconfig'), bounds: { ms: 5_000, rssMiB: 200, noKubectl: true }, run: (c) => start(c, c.lab.json.params, ['--kubeconfig', fifo(c, 'kubeconfig')]) },
+  { name: 'kubeconfig links to /dev/zero', exit: 4, message: /cannot read the cluster access file \S+: it is a character device, not a regular file/, where: (_, inv) => fileAt(inv, '--kubeconfig'), bounds: { ms: 5_000, rssMiB: 200, noKubectl: true }, run: (c) => ({ args: ['verify', '--params', c.lab.json.params, '--kubeconfig', link(c, 'kubeconfig', '/dev/zero')], env: key(c) }) },
+  { name: 'kubeconfig of 100 MB', exit: 4, message: /over the 16 MiB limit for a cluster access file/, where: (_, inv) => fileAt(inv, '--kubeconfig'), bounds: { ms: 5_000, rssMiB: 200, noKubectl: true }, run: (c) => ({ args: ['plan', '--params', c.lab.json.params, '--kubeconfig', bigFile(c, 'kubeconfig', 100 * 1024 * 1024, 'apiVersion: v1\n')], env: key(c) }) },
+  { name: 'kubeconfig credential plugin not installed', exit: 4, message: /The credential plugin kubelogin that the cluster access file \S+ runs for its credentials is not installed/, where: (_, inv) => fileAt(inv, '--kubeconfig'), bounds: { ms: 10_000, rssMiB: 250 }, run: (c) => ({ args: ['verify', '--params', c.lab.json.params, '--kubeconfig', kubeconfigWith(c, (d) => (d.users[0].user = { exec: { apiVersion: 'client.authentication.k8s.io/v1beta1', command: 'kubelogin', args: ['get-token'], interactiveMode: 'Never' } }))], env: key(c) }) },
+  { name: 'kubeconfig server speaks plain HTTP', exit: 4, bounds: { ms: 10_000, rssMiB: 250 }, message: /The server at https:\/\/127\.0\.0\.1:\d+ \(in the access file \S+\) does not speak TLS/, where: (_, inv) => fileAt(inv, '--kubeconfig'), run: async (c) => ({ args: ['verify', '--params', c.lab.json.params, '--kubeconfig', kubeconfigWith(c, (d) => (d.clusters[0].cluster.server = `https://127.0.0.1:${plainHttpPort}`))], env: key(c) }) },
+  { name: 'kubeconfig server accepts and never speaks TLS', exit: 4, bounds: { ms: 45_000, rssMiB: 250 }, message: /accepted the connection but never completed a TLS handshake|did not answer in time/, where: (_, inv) => fileAt(inv, '--kubeconfig'), run: async (c) => ({ args: ['verify', '--params', c.lab.json.params, '--kubeconfig', kubeconfigWith(c, (d) => (d.clusters[0].cluster.server = `https://127.0.0.1:${silentPort}`))], env: key(c) }) },
+  { name: 'kubeconfig without the cluster CA', exit: 4, bounds: { ms: 10_000, rssMiB: 250 }, message: /TLS certificate is not signed by any CA this machine trusts/, where: (_, inv) => fileAt(inv, '--kubeconfig'), run: (c) => ({ args: ['verify', '--params', c.lab.json.params, '--kubeconfig', kubeconfigWith(c, (d) => delete d.clusters[0].cluster['certificate-authority-data'])], env: key(c) }) },
   { name: 'Kubernetes API unreachable', exit: 4, message: /The cluster API cannot be reached while trying to .+: The connection to the server 127\.0\.0\.1:9 was refused/, where: () => '127.0.0.1:9', run: (c) => {
     const kubeconfig = readFileSync(c.lab.json.kubeconfig, 'utf8').replace(/server: https:\/\/127\.0\.0\.1:\d+/, 'server: https://127.0.0.1:9');
     return start(c, c.lab.json.params, ['--kubeconfig', file(c, 'kubeconfig', kubeconfig)]);
@@ -311,10 +350,16 @@ export function corpusSuite(title: string, cases: Case[]): void {
     });
     await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
     const lab = await serveLab({ scenario: 'healthy', speed: 60 });
+    await startNotApis();
     ctx = { lab, dir: tempDir('corpus'), key: lab.json.apiKey, trap: `http://127.0.0.1:${(trap.address() as AddressInfo).port}` };
   });
   afterAll(async () => {
     await Promise.all(proxies.splice(0).map((p) => p.close()));
+    for (const socket of notApisSockets.splice(0)) socket.destroy();
+    for (const server of notApis.splice(0)) {
+      server.closeAllConnections?.();
+      server.close();
+    }
     await ctx?.lab.stop();
     trap?.closeAllConnections();
     await new Promise<void>((r) => (trap ? trap.close(() => r()) : r()));
@@ -336,13 +381,33 @@ export function corpusSuite(title: string, cases: Case[]): void {
     expect(out.length, `${c.name}: the output is ${out.length} characters`).toBeLessThan(20_000);
   }
 
+  function withinBounds(c: Case, r: ToolResult, rssLog: string, spawnLog: string): void {
+    const b = c.bounds!;
+    expect(r.ms, `${c.name}: took ${r.ms} ms`).toBeLessThan(b.ms + STARTUP_SLACK_MS);
+    const peaks = readFileSync(rssLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { maxRssKiB: number }).maxRssKiB);
+    expect(peaks.length, `${c.name}: no memory figure`).toBeGreaterThan(0);
+    expect(Math.max(...peaks) / 1024, `${c.name}: peak memory in MiB`).toBeLessThan(b.rssMiB);
+    if (b.noKubectl) {
+      let spawned: string[] = [];
+      try {
+        spawned = readFileSync(spawnLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { file: string; args: string[] }).args.join(' '));
+      } catch {
+        // no spawn at all: no file
+      }
+      // kubectl's own client version (against /dev/null, never the access file) is the one allowed.
+      expect(spawned.filter((a) => !a.includes('--kubeconfig /dev/null')), `${c.name}: kubectl ran with the access file`).toEqual([]);
+    }
+  }
+
   describe(title, () => {
     describe.concurrent('each input', () => {
       it.for(cases)('$name (exit $exit)', { timeout: 150_000 }, async (c) => {
         const inv = await c.run(ctx);
-        const r = await runTool(inv.args, { env: inv.env ?? {}, ...(inv.uid !== undefined ? { uid: inv.uid } : {}), timeoutMs: 90_000 });
+        const logs = c.bounds ? { rssLog: join(tempDir('corpus-rss'), 'rss.ndjson'), spawnLog: join(tempDir('corpus-spawn'), 'spawn.ndjson') } : {};
+        const r = await runTool(inv.args, { env: inv.env ?? {}, ...(inv.uid !== undefined ? { uid: inv.uid } : {}), timeoutMs: 90_000, ...logs });
         results.set(c.name, r);
         judge(c, inv, r);
+        if (c.bounds && logs.rssLog && logs.spawnLog) withinBounds(c, r, logs.rssLog, logs.spawnLog);
       });
     });
 

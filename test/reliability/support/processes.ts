@@ -152,6 +152,8 @@ export interface LabJson {
   target: string;
   references: Array<{ version: string; addon: string; infra: string }>;
   stateDir: string;
+  /** `spec`: the spec's service; `palette`: a real Palette. */
+  flavor: 'spec' | 'palette';
 }
 
 export interface ServedLab {

@@ -102,7 +102,9 @@ export function expectedPaletteMutations(lab: ServedLab, opts: { deployed: numbe
 
 /** Replaces the lab's uids in `lines` by names: `<name@version>` for a profile version, `<cluster>` for the cluster. */
 export async function namedUids(lab: ServedLab, lines: string[]): Promise<string[]> {
-  const list = await lab.call<{ items: Array<{ metadata: { name: string; uid: string }; spec: { version: string } }> }>('GET', '/v1/clusterprofiles?limit=500');
+  // Each flavor's own list: the spec's, or a real Palette's dashboard metadata (it has no GET /v1/clusterprofiles).
+  const path = lab.json.flavor === 'palette' ? '/v1/dashboard/clusterprofiles/metadata' : '/v1/clusterprofiles';
+  const list = await lab.call<{ items: Array<{ metadata: { name: string; uid: string }; spec: { version: string } }> }>('GET', path);
   const names = new Map(list.items.map((i) => [i.metadata.uid, `<${i.metadata.name}@${i.spec.version}>`]));
   names.set(lab.json.clusterUid, '<cluster>');
   return lines.map((l) => l.replace(/\b[0-9a-f]{24}\b/g, (uid) => names.get(uid) ?? uid));

@@ -25,15 +25,18 @@ function skippedMinorCluster(s: ResourceStore, logs: Map<string, string>): void 
     s.upsert('virtualmachineinstances', vmi('vms', name, { node, uid }));
     s.upsert('pods', launcherPod('vms', name, uid, node));
   }
-  for (const n of ['node-1', 'node-2', 'node-3', 'node-4', 'node-5']) s.upsert('pods', handlerPod(n));
+  // Two virt-handler pods hold a second container: a read that named none would be refused (400).
+  for (const n of ['node-2', 'node-4', 'node-5']) s.upsert('pods', handlerPod(n));
+  s.upsert('pods', handlerPod('node-1', 'virt-launcher-image-holder'));
+  s.upsert('pods', handlerPod('node-3', 'pr-helper'));
   for (const age of [40, 10]) s.upsert('virtualmachineinstancemigrations', vmim('vms', `kubevirt-workload-update-w1${age}`, 'web-01', { phase: 'Failed', ageMs: age * 60_000, reason: closedSocket, source: 'node-1', target: 'node-2' }));
   s.upsert('virtualmachineinstancemigrations', vmim('vms', 'kubevirt-workload-update-w2', 'web-02', { phase: 'Running', runningForMs: 40 * 60_000, source: 'node-3', target: 'node-2' }));
   for (const age of [30, 5]) s.upsert('virtualmachineinstancemigrations', vmim('vms', `kubevirt-workload-update-d${age}`, 'db-01', { phase: 'Failed', ageMs: age * 60_000, reason: 'migration timed out: no progress for 150s', source: 'node-4', target: 'node-2' }));
   const info = '{"component":"virt-handler","level":"info","msg":"STARTING informer"}';
-  logs.set('kubevirt/virt-handler-node-1/', [info, dirtyRateLine('vms', 'web-01'), dirtyRateLine('vms', 'web-01')].join('\n'));
-  logs.set('kubevirt/virt-handler-node-3/', [info, dirtyRateLine('vms', 'web-02')].join('\n'));
+  logs.set('kubevirt/virt-handler-node-1/virt-handler', [info, dirtyRateLine('vms', 'web-01'), dirtyRateLine('vms', 'web-01')].join('\n'));
+  logs.set('kubevirt/virt-handler-node-3/virt-handler', [info, dirtyRateLine('vms', 'web-02')].join('\n'));
   // A node no failing migration touched: its log must not be read.
-  logs.set('kubevirt/virt-handler-node-5/', dirtyRateLine('other', 'elsewhere'));
+  logs.set('kubevirt/virt-handler-node-5/virt-handler', dirtyRateLine('other', 'elsewhere'));
   logs.set('vms/virt-launcher-web-01-abcde/compute', networkCacheLine('vms', 'web-01', 'uid-web-01'));
   logs.set('vms/virt-launcher-web-02-abcde/compute', networkCacheLine('vms', 'web-02', 'uid-web-02'));
 }
@@ -70,6 +73,11 @@ describe('diagnose (Kubernetes double, real kubectl)', () => {
     expect(out.affectedNodes).toEqual(['node-2', 'node-1', 'node-4', 'node-3']);
     const logReads = run.calls.filter((c) => c.args.some((a) => a.includes('/log?')));
     expect(logReads.every((c) => c.args.some((a) => /tailLines=(50|20)/.test(a)))).toBe(true);
+    // Each read named the container that logs: virt-handler's own, the launcher's compute.
+    const logPaths = logReads.map((c) => c.args.find((a) => a.includes('/log?'))!);
+    expect(logPaths.filter((p) => p.includes('/pods/virt-handler-')).every((p) => /[?&]container=virt-handler(&|$)/.test(p))).toBe(true);
+    expect(logPaths.filter((p) => p.includes('/pods/virt-launcher-')).every((p) => /[?&]container=compute(&|$)/.test(p))).toBe(true);
+    expect(out.read.unreadable).toEqual([]);
     expect(fake.mutations()).toEqual([]);
   });
 

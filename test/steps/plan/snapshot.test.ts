@@ -93,6 +93,23 @@ describe('the baseline stays small', () => {
   });
 });
 
+describe('snapshot of a cluster without Multus', () => {
+  it('records no networks and says once that the group is not installed; the snapshot succeeds', async () => {
+    const d = await startDoubles({ seed: seedHealthyCluster, absentGroups: ['k8s.cni.cncf.io'] });
+    try {
+      const r = await runSteps({ site: d.site, palette: d.palette, kube: kubeFor(d.kube.kubeconfig, 'lab'), kinds: ['snapshot'] });
+      expect(r.outcome.status).toBe('done');
+      const step = r.step('snapshot');
+      const out = step.output as SnapshotOutput;
+      expect(out.baseline.nads).toEqual([]);
+      expect(out.notes).toEqual(['Multus (k8s.cni.cncf.io) is not installed on this cluster: no network attachment definitions']);
+      expect(step.summary?.match(/Multus/g)).toHaveLength(1);
+    } finally {
+      await d.close();
+    }
+  });
+});
+
 describe('profileDrift', () => {
   const recorded = [
     { name: 'vmo-core-addon', version: '1.4.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.4.10' }] },

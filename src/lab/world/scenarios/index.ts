@@ -3,6 +3,7 @@ import { degradedScenario } from './degraded.js';
 import { healthyScenario } from './healthy.js';
 import { largeScenario } from './large.js';
 import { lostCustomizationsScenario } from './lost-customizations.js';
+import { noProfileVersionScenario } from './no-profile-version.js';
 import { rookCephScenario } from './rook-ceph.js';
 import { rookCephNoPlacementScenario } from './rook-ceph-no-placement.js';
 import { packErrorScenario } from './pack-error.js';
@@ -30,6 +31,8 @@ export function scenarioSpec(name: ScenarioName, sizes: Partial<LabSizes> = {}):
       return repaveScenario();
     case 'pack-error':
       return packErrorScenario();
+    case 'no-profile-version':
+      return noProfileVersionScenario();
     case 'rook-ceph-no-placement':
       return rookCephNoPlacementScenario();
   }

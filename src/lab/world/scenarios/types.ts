@@ -4,10 +4,11 @@
  * already wrong. The world seeds itself from it.
  */
 import type { SiteLayout, VmoVersion } from '../../data/pack-catalog.js';
+import type { ClusterShape } from '../../palette/types.js';
 import type { ServiceInput } from '../k8s-objects.js';
 import type { VmDefinition } from '../kubevirt-objects.js';
 
-export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'rook-ceph-no-placement'] as const;
+export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'rook-ceph-no-placement'] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
 export interface LabSizes {
@@ -74,6 +75,8 @@ export interface ScenarioSpec {
   referenceTags?: Partial<Record<VmoVersion, Record<string, string>>>;
   /** Pack upgrades that fail in the cluster (`name@tag` → the helm error). */
   packFailures?: Record<string, string>;
+  /** How a real Palette renders the cluster object here (palette flavor): e.g. without `profileVersion`. */
+  clusterShape?: ClusterShape;
 }
 
 export const noFaults = (): ScenarioFaults => ({ notReadyNodes: [], offlineStorageNodes: [], crashLooping: [], leakedAddresses: [] });

@@ -70,7 +70,8 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
   const name = site.cluster.name ?? (cluster.name || clusterUid);
   const inPlace = choice.versioning === 'in-place';
   const replaced: AppliedVersion[] = drafts.map((d) => {
-    const attached = cluster.profiles.find((p) => p.name === d.name);
+    // The version this hop started from, by uid first (another version of the same name may sit beside it).
+    const attached = cluster.profiles.find((p) => p.uid === d.source?.uid) ?? cluster.profiles.find((p) => p.name === d.name);
     const from = attached ? { uid: attached.uid, version: attached.version } : (d.source ?? { uid: d.uid, version: d.fromVersion });
     return { role: d.role, name: d.name, from, to: { uid: d.uid, version: d.toVersion } };
   });

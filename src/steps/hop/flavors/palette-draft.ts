@@ -7,6 +7,7 @@
  * an existing object (that would rename the deployed version and lose it).
  */
 import { StepFailedError } from '../../../errors.js';
+import { findStep } from '../../../engine/state.js';
 import { cloneRequest, isPendingUid, pendingUid } from '../../../palette/mutations.js';
 import type { ProfileDoc } from '../../../palette/types.js';
 import type { PlannedProfile } from '../../contracts.js';
@@ -99,9 +100,26 @@ export async function inPlaceTarget(ctx: HopContext, plan: PlannedProfile): Prom
   };
 }
 
-/** After the clone was sent (or found sent): the new version object, read with its manifests. */
+/** The draft step's note holding the uid of the version its clone made (the clone's 201 answer, `v1Uid`). */
+export const clonedUidNote = 'cloned-uid';
+
+function notedCloneUid(ctx: HopContext): string | undefined {
+  const value = (findStep(ctx.state(), ctx.step.id)?.notes ?? ctx.step.notes)[clonedUidNote];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * After the clone was sent (or found sent): the new version object, read with its manifests. Its uid
+ * is the one the clone answered with; when that answer was lost (a time-out, a crash), the version is
+ * found by name and label next to its source (`spec.versions`) or in the dashboard list.
+ */
 export async function resolveClone(ctx: HopContext, target: DraftTarget, name: string): Promise<{ uid: string; before: ProfileDoc }> {
   if (!target.clone || ctx.dryRun) return { uid: target.uid, before: target.before };
+  const answered = notedCloneUid(ctx);
+  if (answered) {
+    const before = await ctx.effects.palette.getProfile(answered, { signal: ctx.signal });
+    if (before.name === name && (before.publishedVersion ?? before.version) === target.label) return { uid: answered, before };
+  }
   const found = await findVersion(ctx, name, target.label, target.source.uid);
   if (!found) {
     throw new StepFailedError('draft.clone-missing', `The clone of ${name} ${target.source.version} to ${target.label} was accepted, but no version ${target.label} of ${name} can be found.`, {

@@ -94,7 +94,12 @@ export function pod(ns: string, name: string, node: string, labels: Record<strin
   };
 }
 
-export const handlerPod = (node: string) => pod('kubevirt', `virt-handler-${node}`, node, { 'kubevirt.io': 'virt-handler' }, ['virt-handler']);
+/**
+ * A virt-handler pod; `second` adds the container KubeVirt adds beside it: `virt-launcher-image-holder`
+ * when image pull secrets are set (daemonsets.go, NewHandlerDaemonSet), `pr-helper` with persistent reservation.
+ */
+export const handlerPod = (node: string, second?: 'virt-launcher-image-holder' | 'pr-helper') =>
+  pod('kubevirt', `virt-handler-${node}`, node, { 'kubevirt.io': 'virt-handler' }, ['virt-handler', ...(second ? [second] : [])]);
 
 export const launcherPod = (ns: string, vmiName: string, vmiUid: string, node: string) =>
   pod(ns, `virt-launcher-${vmiName}-abcde`, node, { 'kubevirt.io': 'virt-launcher', 'kubevirt.io/created-by': vmiUid, 'vm.kubevirt.io/name': vmiName }, ['compute', 'guest-console-log']);

@@ -40,6 +40,8 @@ export interface DoublesOptions {
   withoutReferences?: string[];
   /** The cluster's bearer token: a JWT whose expiry can be read (default), or an opaque string. */
   tokenStyle?: 'jwt' | 'opaque';
+  /** API groups the cluster does not have installed (e.g. Multus' `k8s.cni.cncf.io`). */
+  absentGroups?: string[];
 }
 
 export async function startDoubles(opts: DoublesOptions): Promise<Doubles> {
@@ -61,7 +63,7 @@ export async function startDoubles(opts: DoublesOptions): Promise<Doubles> {
     dialect,
     hooks: { clusterProfiles: (uid) => (uid === CLUSTER_UID ? deployed() : undefined) },
   });
-  const kube = await startKubeLab({ seed: opts.seed, ...(opts.tokenStyle ? { tokenStyle: opts.tokenStyle } : {}) });
+  const kube = await startKubeLab({ seed: opts.seed, ...(opts.tokenStyle ? { tokenStyle: opts.tokenStyle } : {}), ...(opts.absentGroups ? { absentGroups: opts.absentGroups } : {}) });
   const site = ParamsSchema.parse({
     palette: { baseUrl: server.url, projectUid: PROJECT_UID, clusterCollection: dialect === 'spec' ? 'clusters' : 'spectroclusters' },
     cluster: { uid: CLUSTER_UID, name: 'vmo-test', kubeconfig: kube.kubeconfig, context: 'lab' },
