@@ -8,6 +8,7 @@
  * apply (`profiles[].variables` of `PATCH /v1/spectroclusters/{uid}/profiles`).
  */
 import { z } from 'zod';
+import { opt } from '../io/optional-field.js';
 import type { PaletteMutation } from '../engine/mutation.js';
 import type { VariableNote } from '../values/version-notes-schema.js';
 import type { JsonGet } from './registry-client.js';
@@ -15,20 +16,20 @@ import type { JsonGet } from './registry-client.js';
 /** `v1Variable` as the spec defines it; fields the tool does not set are kept as read. */
 export const VariableSchema = z.looseObject({
   name: z.string().min(1),
-  displayName: z.string().nullish(),
-  description: z.string().nullish(),
-  format: z.string().nullish(),
-  required: z.boolean().nullish(),
-  hidden: z.boolean().nullish(),
-  immutable: z.boolean().nullish(),
-  isSensitive: z.boolean().nullish(),
-  defaultValue: z.string().nullish(),
-  regex: z.string().nullish(),
+  displayName: opt(z.string()),
+  description: opt(z.string()),
+  format: opt(z.string()),
+  required: opt(z.boolean()),
+  hidden: opt(z.boolean()),
+  immutable: opt(z.boolean()),
+  isSensitive: opt(z.boolean()),
+  defaultValue: opt(z.string()),
+  regex: opt(z.string()),
 });
 export type ProfileVariable = z.output<typeof VariableSchema>;
 
 /** `v1Variables`: `variables` may be absent or null on a version that declares none. */
-export const VariablesSchema = z.looseObject({ variables: z.array(VariableSchema).nullish() });
+export const VariablesSchema = z.looseObject({ variables: opt(z.array(VariableSchema)) });
 
 const seg = (uid: string) => (uid.startsWith('<') && uid.endsWith('>') ? uid : encodeURIComponent(uid));
 export const variablesPath = (uid: string): string => `/v1/clusterprofiles/${seg(uid)}/variables`;
