@@ -66,6 +66,8 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
         return await (await import('./commands/plan.js')).runPlanCommand(options, io, await registry());
       case 'report':
         return (await import('./commands/report.js')).runReportCommand(options, positional, io);
+      case 'capture':
+        return await (await import('./commands/capture.js')).runCaptureCommand(options, io, await registry());
       case 'verify':
         return await (await import('./commands/verify.js')).runVerifyCommand(options, io, await registry());
       case 'completion':

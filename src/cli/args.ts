@@ -5,12 +5,15 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { InputError } from '../errors.js';
 import { NS_NAME_PATTERN } from '../engine/ns-name.js';
+import { formatBytes, parseBytes } from '../io/limits.js';
+import { CAPTURE_LIMIT_BYTES, CAPTURE_MIN_BYTES } from '../capture/types.js';
 import { commands, findCommand, options, type CommandSpec, type OptionName, type OptionSpec } from './commands.js';
 import { helpRequest } from './help-request.js';
 import { hoistKubectlFlags } from './kubectl-plugin.js';
+import { parseSince, SINCE_ACCEPTS, type SinceArg } from '../steps/verify/since.js';
 import { serverPathProblem } from '../lab/kube/server-path.js';
 
-export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'rook-ceph-no-placement'] as const;
+export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement'] as const;
 
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
 export const approvableGates = ['draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift'] as const;
@@ -44,6 +47,8 @@ export interface CliOptions {
   'notify-rehearsal': boolean;
   'notify-allow-http': boolean;
   junit?: string;
+  /** `verify --since`: a time, or a duration before now. */
+  since?: SinceArg;
   'state-dir'?: string;
   'api-key-file'?: string;
   'allow-insecure-http': boolean;
@@ -56,6 +61,12 @@ export interface CliOptions {
   vms?: number;
   nodes?: number;
   pods?: number;
+  /** `capture`: the file to write. */
+  out?: string;
+  /** `capture`: the cap on the capture's uncompressed size, in bytes. */
+  'max-size'?: number;
+  /** `lab`: a capture to serve instead of a scenario. */
+  replay?: string;
   help: boolean;
 }
 
@@ -97,6 +108,15 @@ const speed: Check<number | undefined> = (raw, flag) => {
   if (!/^\d+(\.\d+)?$/.test(String(raw))) throw new OptionIssue(`--${flag} takes a number such as 60`);
   const n = Number(raw);
   if (!(n > 0 && n <= 100_000)) throw new OptionIssue(`--${flag} must be between 0 and 100000`);
+  return n;
+};
+
+/** `256MiB`, `64MB`, `1048576`: within what a capture can be (see src/capture/types.ts). */
+const captureSize: Check<number | undefined> = (raw, flag) => {
+  if (raw === undefined) return undefined;
+  const n = parseBytes(String(raw));
+  if (n === undefined) throw new OptionIssue(`--${flag} takes a size such as 256MiB or 64MB, got "${String(raw)}"`);
+  if (n < CAPTURE_MIN_BYTES || n > CAPTURE_LIMIT_BYTES) throw new OptionIssue(`--${flag} must be between ${formatBytes(CAPTURE_MIN_BYTES)} and ${formatBytes(CAPTURE_LIMIT_BYTES)}, got ${String(raw)}`);
   return n;
 };
 
@@ -176,6 +196,13 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
     if (raw === '') throw new OptionIssue(`--${f} takes a file name`);
     return text(raw, f);
   },
+  since: (raw, f) => {
+    const v = text(raw, f);
+    if (v === undefined) return undefined;
+    const since = parseSince(v);
+    if (!since) throw new OptionIssue(`--${f} takes ${SINCE_ACCEPTS}, got "${v.slice(0, 60)}"`);
+    return since;
+  },
   'state-dir': text,
   'api-key-file': text,
   'allow-insecure-http': present,
@@ -193,6 +220,9 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
   vms: positiveInt,
   nodes: positiveInt,
   pods: positiveInt,
+  out: text,
+  'max-size': captureSize,
+  replay: text,
   help: present,
 };
 

@@ -30,10 +30,11 @@ export const options = {
   'notify-rehearsal': { name: 'notify-rehearsal', type: 'boolean', description: 'Notify in a rehearsal too (off by default)' },
   'notify-allow-http': { name: 'notify-allow-http', type: 'boolean', description: 'Accept plain-http --notify URLs to other machines' },
   junit: { name: 'junit', type: 'string', value: 'FILE', description: 'Also write the panels as JUnit XML to FILE (one test case per panel)' },
+  since: { name: 'since', type: 'string', value: 'TIME', description: 'Failures before TIME are the cluster\'s past (amber, with their age): RFC 3339 or a duration such as 2h (default: the start of the latest session on this cluster)' },
   'state-dir': { name: 'state-dir', type: 'string', value: 'DIR', description: 'Where sessions are kept (default: $XDG_STATE_HOME/upgrade-pilot)' },
   'api-key-file': { name: 'api-key-file', type: 'string', value: 'FILE', description: 'File holding the profile API key (else $UPGRADE_PILOT_API_KEY); never pass the key itself' },
   'allow-insecure-http': { name: 'allow-insecure-http', type: 'boolean', description: 'Allow a plain http:// profile API on another host (the key then crosses the network unencrypted)' },
-  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, rook-ceph-no-placement' },
+  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, no-multus, rook-ceph-no-placement' },
   serve: { name: 'serve', type: 'boolean', description: 'Only serve the lab (write lab.json, run until Ctrl+C)' },
   'server-path': {
     name: 'server-path',
@@ -47,6 +48,9 @@ export const options = {
   vms: { name: 'vms', type: 'string', value: 'N', description: 'Lab `large` scenario: number of VMs (default 5000)' },
   nodes: { name: 'nodes', type: 'string', value: 'N', description: 'Lab `large` scenario: number of nodes (default 500)' },
   pods: { name: 'pods', type: 'string', value: 'N', description: 'Lab `large` scenario: number of pods (default 20000)' },
+  out: { name: 'out', type: 'string', value: 'FILE', description: 'The capture file to write (a new file; .gz: gzip-compressed JSON)' },
+  'max-size': { name: 'max-size', type: 'string', value: 'SIZE', description: "Cap on the capture's uncompressed size (default 256MiB, at most 500MiB); over it nothing is written" },
+  replay: { name: 'replay', type: 'string', value: 'FILE', description: 'Serve a capture (see `capture`) as the lab: frozen and read-only, instead of a scenario' },
   help: { name: 'help', type: 'boolean', description: 'Show help' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -119,8 +123,9 @@ export const commands: CommandSpec[] = [
     details: [
       'Read-only. Exit 4 when the cluster or the API cannot be reached, or did not answer some checks.',
       'With --junit FILE the panels are also written as JUnit XML, so a pipeline shows them as tests (a red panel fails its case).',
+      'Judges what the upgrade did: each VMI by its latest migration, and pods and migrations that failed before --since TIME (RFC 3339, or a duration before now such as 2h) as pre-existing, amber with their age. Without --since, the start of the latest session on this cluster in the state dir; with none, every recorded failure is amber with its age. The output says which was used.',
     ],
-    options: [...target, 'json', 'junit', 'help'],
+    options: [...target, 'json', 'junit', 'since', 'help'],
   },
   {
     name: 'report',
@@ -139,7 +144,7 @@ export const commands: CommandSpec[] = [
   },
   {
     name: 'lab',
-    usage: 'upgrade-pilot lab [--scenario NAME] [--serve] [--state-dir DIR] [--flavor spec|palette] [--server-path PATH]',
+    usage: 'upgrade-pilot lab [--scenario NAME | --replay FILE] [--serve] [--state-dir DIR] [--flavor spec|palette] [--server-path PATH]',
     summary: 'Start the embedded lab (a simulated Palette API and cluster) and run the runbook against it',
     details: [
       'Without --serve: starts the lab and opens the TUI on it (this is `npm start`).',
@@ -147,10 +152,29 @@ export const commands: CommandSpec[] = [
       'and runs until Ctrl+C; every command works against it with that params file.',
       '--flavor palette plays a real Palette (new versions by clone, applied to the cluster, node rebuilds approved);',
       "--flavor spec plays the spec's service (a publish reaches the cluster by itself).",
+      '--replay FILE serves a capture of a real site (see `capture`) instead: its objects, log tails and profile API',
+      'answers, frozen at the capture, with its clock. plan, diff, verify and rehearse run on it offline. It is',
+      'read-only: every change is refused (nothing is changed), so `start` against it stops at its first change;',
+      'without --serve the TUI rehearses on it. --scenario, --flavor, --speed and the sizes do not apply to a replay.',
       '--server-path /k8s/clusters/c-lab serves the Kubernetes API only under that path, as Rancher and other',
       'gateways do; anything outside it gets the gateway\'s 404 and is recorded in the audit log.',
     ],
-    options: ['scenario', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'server-path', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
+    options: ['scenario', 'replay', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'server-path', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
+  },
+  {
+    name: 'capture',
+    usage: 'upgrade-pilot capture --params FILE --out FILE [options]',
+    summary: 'Write what upgrade-pilot reads from a site into one redacted file, to replay it offline (a support case)',
+    details: [
+      "Read-only. Runs the product's own reads (preflight, plan, diff, verify, diagnosis, a real Palette's cluster reads)",
+      'and records every answer: the Kubernetes objects, the pod log tails a diagnosis reads, the profile and cluster',
+      'documents, the pack registry defaults, with a manifest saying what each part is and how it was read.',
+      'Secrets are never read; environment values, cloud-init data, credential-looking annotations, arguments and pack',
+      'values, the API key and the cluster credentials are redacted. The file (0600) is written whole or not at all,',
+      'never over another file; over --max-size nothing is written (exit 2). Replay it with `lab --replay FILE`.',
+      'It notes where verify judged the site from (the latest session on the cluster in --state-dir), for the replay.',
+    ],
+    options: ['params', 'out', 'kubeconfig', 'context', 'api-key-file', 'allow-insecure-http', 'runbook', 'state-dir', 'max-size', 'json', 'help'],
   },
   {
     name: 'completion',

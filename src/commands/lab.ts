@@ -15,6 +15,7 @@ import type { LabShell } from '../run/lab-shell.js';
 import { makeScratch } from '../run/scratch.js';
 import type { RunIO } from '../run/session-run.js';
 import { assertCanHoldFiles } from '../session/durable-fs.js';
+import { untilStopped } from './until-stopped.js';
 
 export interface RunLabOptions {
   /** Stops a `--serve` lab like SIGTERM would (tests). */
@@ -23,6 +24,7 @@ export interface RunLabOptions {
 
 export async function runLab(invocation: Invocation, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: RunLabOptions = {}): Promise<ExitCode> {
   const { options } = invocation;
+  if (options.replay) return (await import('./lab-replay.js')).runReplayLab(invocation, io, registry, opts);
   const scenario = options.scenario ?? (await chooseScenario(invocation, io));
   const given = options['state-dir'];
   if (given) assertCanHoldFiles(given, "the lab's files");
@@ -90,22 +92,6 @@ async function chooseScenario(invocation: Invocation, io: RunIO): Promise<Scenar
   );
   if (!picked) throw new InterruptedError('No scenario picked: the lab did not start.', `Run \`upgrade-pilot lab --scenario healthy\` (or another: ${scenarioNames.join(', ')}).`);
   return picked;
-}
-
-/** Resolves on SIGINT or SIGTERM (or the abort signal), whichever comes first. */
-function untilStopped(signal?: AbortSignal): Promise<void> {
-  return new Promise((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      signal?.removeEventListener('abort', stop);
-      done();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    if (signal?.aborted) stop();
-    else signal?.addEventListener('abort', stop, { once: true });
-  });
 }
 
 /** The first screen of `npm start`: what this is, that nothing real is touched, the keys. One paragraph per line: the screen wraps them. */

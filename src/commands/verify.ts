@@ -19,6 +19,10 @@ import { safeOut, sanitizeLines } from '../text/sanitize.js';
 import { deployedProfileViews } from '../steps/verify/profiles-source.js';
 import { targetComponents, targetExpectations } from '../steps/verify/target.js';
 import { countLine } from '../steps/verify/verify.js';
+import { resolveSince, type ResolvedSince } from '../steps/verify/verify-since.js';
+import { clockFor } from '../run/lab-clock.js';
+import { resolveStateDir } from '../session/paths.js';
+import { SessionStore } from '../session/store.js';
 import { junitXml } from '../report/junit.js';
 import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
 
@@ -37,6 +41,8 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
     const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
     scratch.onDispose(() => kube.kubectl.close());
     const started = Date.now();
+    // Against the lab the cluster's clock is the lab's: ages and --since are read on it.
+    const clock = await clockFor(params, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
     // What the target deploys does not depend on the cluster: read beside it, not after it.
     const components = targetComponents(params, palette);
     components.catch(() => undefined); // awaited below; a failure must not surface as unhandled meanwhile
@@ -47,14 +53,17 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
     // No session says what was published: the params' target is what the cluster should run now.
     const deployed = data.profiles?.ok ? data.profiles.value : undefined;
     const target = await targetExpectations(params, palette, deployed, undefined, components);
-    const results = runChecks(runbook.checks, data, target.expectations);
+    const since = sinceOf(options, io.env, params.cluster.uid, clock, redactor);
+    const results = runChecks(runbook.checks, data, { ...target.expectations, ...(since.at !== undefined ? { since: since.at } : {}), now: clock.now() });
     const overall = overallStatus(results);
     const out = (s: string) => io.stdout.write(`${safeOut(redactor.text(s), options.json)}\n`);
     if (options.junit) writeJunitFile(options.junit, redactor.text(junitXml({ name: `upgrade-pilot verify ${params.cluster.name ?? params.cluster.uid}`, timestamp: new Date(started).toISOString().slice(0, 19), results })));
-    if (options.json) out(JSON.stringify({ cluster: params.cluster.name ?? params.cluster.uid, target: params.target, overall, results, notes: target.notes, ms: Date.now() - started }));
+    const sinceJson = { ...(since.at !== undefined ? { at: new Date(since.at).toISOString() } : {}), source: since.source };
+    if (options.json) out(JSON.stringify({ cluster: params.cluster.name ?? params.cluster.uid, target: params.target, overall, results, notes: target.notes, since: sinceJson, ms: Date.now() - started }));
     else {
       out(`upgrade-pilot verify: ${params.cluster.name ?? params.cluster.uid}: ${countLine(results)} (${Date.now() - started} ms)`);
       for (const n of target.notes) out(`  ${n}`);
+      out(`  Since: ${since.source}.`);
       for (const l of renderChecksText(results)) out(l);
     }
     const unreadable = clusterUnreadable(data);
@@ -75,5 +84,22 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
     return overall === 'pass' || overall === 'warn' ? ExitCode.ok : ExitCode.failed;
   } finally {
     scratch.dispose();
+  }
+}
+
+/** `--since`, else the latest session on this cluster; a state dir that cannot be read only means no session is known. */
+export function sinceOf(options: CliOptions, env: NodeJS.ProcessEnv, clusterUid: string, clock: Awaited<ReturnType<typeof clockFor>>, redactor: Redactor): ResolvedSince {
+  let store: SessionStore | undefined;
+  if (!options.since) {
+    try {
+      store = new SessionStore(resolveStateDir(options['state-dir'], env), redactor);
+    } catch {
+      store = undefined;
+    }
+  }
+  try {
+    return resolveSince({ arg: options.since, store, clusterUid, clock });
+  } catch {
+    return { source: 'the state dir could not be read: every recorded failure is listed with its age (pass --since TIME to judge from a time)' };
   }
 }

@@ -20,6 +20,8 @@ export const Meta = z.object({
   namespace: opt(str),
   uid: opt(str),
   creationTimestamp: opt(str),
+  /** Set once a delete was accepted; a finalizer (a migration's `kubevirt.io/migrationJobFinalize`) keeps the object until it is done. */
+  deletionTimestamp: opt(str),
   labels: opt(z.record(str, str)),
   annotations: opt(z.record(str, str)),
 });
@@ -36,13 +38,18 @@ const ContainerStatus = z.object({
   name: str,
   ready: z.boolean(),
   restartCount: z.number(),
-  state: opt(z.object({ waiting: opt(z.object({ reason: opt(text), message: opt(text) })), terminated: opt(z.object({ reason: opt(text), exitCode: opt(z.number()) })) })),
+  state: opt(z.object({ waiting: opt(z.object({ reason: opt(text), message: opt(text) })), terminated: opt(z.object({ reason: opt(text), exitCode: opt(z.number()), finishedAt: opt(str) })) })),
 });
+
+/** When a pod condition last changed: the latest one dates a pod's failure (an eviction, a Job's pod that gave up). */
+const PodCondition = z.object({ type: str, status: str, lastTransitionTime: opt(str) });
 
 export const PodSchema = z.object({
   metadata: Meta,
   spec: opt(z.object({ nodeName: opt(str) })),
-  status: opt(z.object({ phase: opt(str), reason: opt(text), message: opt(text), containerStatuses: opt(z.array(ContainerStatus)) })),
+  status: opt(
+    z.object({ phase: opt(str), reason: opt(text), message: opt(text), startTime: opt(str), conditions: opt(z.array(PodCondition)), containerStatuses: opt(z.array(ContainerStatus)) }),
+  ),
 });
 
 export const ServiceSchema = z.object({

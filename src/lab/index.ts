@@ -159,6 +159,8 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
       audit,
       faults: kubeFaults,
       tokenClock: { now: () => clock.now(), speed: () => clock.getSpeed() },
+      // A scenario without Multus has no network attachment definitions group.
+      absentGroups: [...world.absentGroups],
       ...(opts.serverPath !== undefined ? { serverPath: opts.serverPath } : {}),
     });
     const kubeServer = kube;

@@ -193,7 +193,7 @@ export function labJson(input: LabFilesInput): LabJson {
   };
 }
 
-async function writePrivate(file: string, text: string): Promise<void> {
+export async function writePrivate(file: string, text: string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, text, { mode: 0o600 });
   await chmod(tmp, 0o600);

@@ -38,7 +38,7 @@ import { ProfileVariables } from './variables.js';
 import { defaultRetryPolicy, type RetryInfo, type RetryPolicy } from './retry.js';
 import { ProfileLists } from './profile-lists.js';
 import { ClusterProfilesSchema, ManifestEntitiesSchema, ProfileSchema } from './schemas.js';
-import { Transport, displayUrl, type Call } from './transport.js';
+import { Transport, displayUrl, type Call, type TransportOptions } from './transport.js';
 import type { DeployedProfileDoc, DraftBody, DraftCheck, PackManifest, PaletteDialect, ProfileDoc, ProfileSummary, ReadOptions } from './types.js';
 
 export interface PaletteClientOptions {
@@ -67,6 +67,8 @@ export interface PaletteClientOptions {
   maxResponseBytes?: number;
   /** Accept a plain http:// base URL on a host that is not this machine. */
   allowInsecureHttp?: boolean;
+  /** Every answer that succeeded, as the transport received it (the capture's recorder). */
+  onReply?: TransportOptions['onReply'];
 }
 
 const seg = (s: string) => encodeURIComponent(s);
@@ -102,6 +104,7 @@ export class PaletteClient implements PaletteApi {
       ...(opts.maxResponseBytes !== undefined ? { maxResponseBytes: opts.maxResponseBytes } : {}),
       ...(opts.allowInsecureHttp !== undefined ? { allowInsecureHttp: opts.allowInsecureHttp } : {}),
       ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
+      ...(opts.onReply ? { onReply: opts.onReply } : {}),
       ...(opts.rateLimits ? { limiter: new RateLimiter(opts.rateLimits) } : {}),
     });
     this.cluster = new ClusterReads((call, schema) => this.getJson(call, schema), opts.projectUid);

@@ -138,6 +138,15 @@ export function statusError(call: CallInfo, status: number, body: ErrorBody | un
       ...fromBody(status, body),
     });
   }
+  if (status === 405) {
+    // A server that takes no changes at this address (a read-only replay of a capture says so in its message).
+    return new PaletteApiError('palette.not-allowed', `The profile API does not accept ${at}: 405 Method Not Allowed${suffix}.`, {
+      hint: 'Nothing was changed. Check palette.baseUrl points at the Palette API itself; a replay of a capture (lab --replay) takes no changes: rehearse against it instead.',
+      where: at,
+      mayHaveApplied: false,
+      ...fromBody(status, body),
+    });
+  }
   const conflict = status === 409;
   return new PaletteApiError(conflict ? 'palette.conflict' : 'palette.request-failed', `The profile API answered ${status} on ${at}${suffix}.`, {
     hint: conflict ? 'The profile is not in the state this step expected (for a publish: there is no draft). Read the profile to see where it stands.' : 'Unexpected answer; check palette.baseUrl points at the Palette API.',

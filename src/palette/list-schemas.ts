@@ -9,33 +9,34 @@
  * Every field the Go types leave optional may come as `null`; strict only on what is used.
  */
 import { z } from 'zod';
+import { opt } from '../io/optional-field.js';
 
-const ListMeta = z.looseObject({ continue: z.string().nullish() }).nullish();
+const ListMeta = opt(z.looseObject({ continue: opt(z.string()) }));
 
 export const ProfilesMetadataSchema = z.looseObject({
-  items: z
-    .array(
+  items: opt(
+    z.array(
       z.looseObject({
         metadata: z.looseObject({ name: z.string(), uid: z.string() }),
-        spec: z.looseObject({ version: z.string().nullish(), cloudType: z.string().nullish() }).nullish(),
+        spec: opt(z.looseObject({ version: opt(z.string()), cloudType: opt(z.string()) })),
       }),
-    )
-    .nullish(),
+    ),
+  ),
 });
 
 export const ProfilesSummarySchema = z.looseObject({
-  items: z
-    .array(
+  items: opt(
+    z.array(
       z.looseObject({
         metadata: z.looseObject({ name: z.string(), uid: z.string() }),
-        specSummary: z
-          .looseObject({
-            version: z.string().nullish(),
-            versions: z.array(z.looseObject({ uid: z.string().nullish(), version: z.string().nullish() })).nullish(),
-          })
-          .nullish(),
+        specSummary: opt(
+          z.looseObject({
+            version: opt(z.string()),
+            versions: opt(z.array(z.looseObject({ uid: opt(z.string()), version: opt(z.string()) }))),
+          }),
+        ),
       }),
-    )
-    .nullish(),
+    ),
+  ),
   listmeta: ListMeta,
 });

@@ -39,6 +39,8 @@ export interface TransportOptions {
   maxResponseBytes?: number;
   /** Accept a plain http:// base URL on a host that is not this machine. */
   allowInsecureHttp?: boolean;
+  /** Every answer that succeeded (the capture records what the product reads). */
+  onReply?: (call: Call, reply: Reply) => void;
 }
 
 export interface Call {
@@ -123,7 +125,10 @@ export class Transport {
     for (let attempt = 1; ; attempt++) {
       if (call.signal?.aborted) throw abortError(call.signal);
       const failure = await this.once(call);
-      if ('text' in failure) return failure;
+      if ('text' in failure) {
+        this.opts.onReply?.(call, failure);
+        return failure;
+      }
       const next = this.nextDelay(failure, attempt);
       const elapsed = clock.now() - started;
       if (!call.retry || next === undefined || attempt >= maxAttempts || elapsed + next.delayMs > policy.maxTotalMs) {

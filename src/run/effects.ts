@@ -6,9 +6,9 @@ import type { Params } from '../engine/params.js';
 import type { Runbook } from '../engine/runbook.js';
 import type { KubeApi } from '../kube/api.js';
 import { KubeClient } from '../kube/client.js';
-import { Kubectl, type KubectlCall } from '../kube/kubectl.js';
+import { Kubectl, type KubectlCall, type KubectlOptions } from '../kube/kubectl.js';
 import type { PaletteApi } from '../palette/api.js';
-import { PaletteClient } from '../palette/client.js';
+import { PaletteClient, type PaletteClientOptions } from '../palette/client.js';
 import { defaultRateLimits } from '../palette/rate-limit.js';
 import type { Redactor } from '../session/redact.js';
 import { VariableValues, withVariableValues, type VariableSource } from '../palette/variable-values.js';
@@ -33,7 +33,7 @@ export interface EffectsInput {
   variables?: VariableValues;
 }
 
-export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 'redactor' | 'allowInsecureHttp'>, log?: Effects['log']): PaletteApi {
+export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 'redactor' | 'allowInsecureHttp'> & Pick<PaletteClientOptions, 'onReply'>, log?: Effects['log']): PaletteApi {
   const { params, apiKey, redactor } = input;
   if (!params) return unavailable<PaletteApi>('profile API', 'Pass the site parameters with --params FILE.');
   if (!apiKey) return unavailable<PaletteApi>('profile API key', 'Set UPGRADE_PILOT_API_KEY in the environment, or pass --api-key-file FILE.');
@@ -50,26 +50,32 @@ export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 're
     flavor: params.palette.flavor,
     versioning: params.palette.versioning,
     probeUid: params.profiles.addon.uid,
+    ...(input.onReply ? { onReply: input.onReply } : {}),
     ...(log ? { onRetry: (info: { attempt: number; reason: string; delayMs: number }) => log({ level: 'warn', message: `profile API: ${info.reason}; retry ${info.attempt} in ${Math.round(info.delayMs)}ms` }) } : {}),
   });
 }
 
-export function buildKube(input: Pick<EffectsInput, 'kubeconfig' | 'context' | 'redactor' | 'cacheDir' | 'onKubectlCall'> & { runbook: Pick<Runbook, 'settings'> }): KubeApi {
+type KubeInput = Pick<EffectsInput, 'kubeconfig' | 'context' | 'redactor' | 'cacheDir' | 'onKubectlCall'> & { runbook: Pick<Runbook, 'settings'> };
+
+/** The kubectl runner's settings for a run: the runbook's limits, the access file and context. */
+export function kubectlOptions(input: KubeInput): KubectlOptions {
   const s = input.runbook.settings;
-  return new KubeClient(
-    new Kubectl({
-      kubeconfig: input.kubeconfig,
-      context: input.context,
-      requestTimeoutMs: s.kubectlRequestTimeout,
-      processTimeoutMs: s.kubectlProcessTimeout,
-      cacheDir: input.cacheDir,
-      concurrency: s.concurrency,
-      maxOutputBytes: s.kubectlMaxOutput,
-      readProxy: s.kubectlReadProxy,
-      redactor: input.redactor,
-      ...(input.onKubectlCall ? { onCall: input.onKubectlCall } : {}),
-    }),
-  );
+  return {
+    kubeconfig: input.kubeconfig,
+    context: input.context,
+    requestTimeoutMs: s.kubectlRequestTimeout,
+    processTimeoutMs: s.kubectlProcessTimeout,
+    cacheDir: input.cacheDir,
+    concurrency: s.concurrency,
+    maxOutputBytes: s.kubectlMaxOutput,
+    readProxy: s.kubectlReadProxy,
+    redactor: input.redactor,
+    ...(input.onKubectlCall ? { onCall: input.onKubectlCall } : {}),
+  };
+}
+
+export function buildKube(input: KubeInput): KubeApi {
+  return new KubeClient(new Kubectl(kubectlOptions(input)));
 }
 
 /** The run's variable values: the params' sources, the flags' after them; every value learned is redacted. */

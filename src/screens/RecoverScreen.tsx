@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { formatDuration } from '../engine/duration.js';
 import { clockDuration } from '../text/time.js';
-import type { CancelState, RecoverLive, RecoverOutput, RecoverVmRow, VmState } from '../steps/migrations/recover-types.js';
+import type { CancelOutcomes, CancelState, RecoverLive, RecoverOutput, RecoverVmRow, VmState } from '../steps/migrations/recover-types.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { fitWidths, longestOf } from './migrations-columns.js';
 import type { StepScreenProps } from './step-screen.js';
@@ -22,10 +22,15 @@ export const vmStateLabel: Record<VmState, { text: string; tone: Tone }> = {
   'up-to-date': { text: 'UP TO DATE', tone: 'pass' },
 };
 
+const cancelCounts = (o: CancelOutcomes): string =>
+  [`${o.cancelled.length} cancelled`, o.abortFailed.length ? `${o.abortFailed.length} abort failed` : '', o.stillAborting.length ? `${o.stillAborting.length} still aborting` : '', o.finished.length ? `${o.finished.length} finished first` : ''].filter(Boolean).join(', ');
+
 const cancelLabel: Record<CancelState, string> = {
   asking: 'asking whether to cancel them',
   cancelling: 'cancelling',
   cancelled: 'cancelled',
+  'abort-failed': 'the cancel of some failed: KubeVirt could not abort them, they go on until their VM is restarted',
+  'still-aborting': 'some were still aborting when the wait ended; a restart of their VM stops them',
   'left-running': 'left running (a restart stops its VM’s migration)',
   'would-cancel': 'would be cancelled (rehearsal)',
   'awaiting-approval': 'awaiting --approve cancel-migrations',
@@ -88,8 +93,14 @@ export function RecoverScreen({ step, isActive, width, height, state, labTime = 
       {live?.cancel ? (
         <Text wrap="wrap">
           Stuck migrations ({live.cancel.migrations.length}): {cancelLabel[live.cancel.state]}
+          {live.cancel.outcomes ? ` (${cancelCounts(live.cancel.outcomes)})` : ''}
         </Text>
-      ) : out?.cancelled.length ? <Text>Stuck migrations cancelled: {out.cancelled.length}</Text> : null}
+      ) : out?.cancelled.length || out?.cancelFailed?.length ? (
+        <Text wrap="wrap">
+          Stuck migrations cancelled: {out.cancelled.length}
+          {out.cancelFailed?.length ? `; not cancelled: ${out.cancelFailed.map((f) => `${f.migration} (${f.why})`).join(', ')}` : ''}
+        </Text>
+      ) : null}
       {live?.waiting ? (
         <Text wrap="wrap">
           Waiting for <Text bold>{live.waiting.vm}</Text> to run on the current launcher: {live.waiting.state} <Text dimColor>({clockDuration(live.waiting.elapsedMs, labTime)} of up to {formatDuration(live.waiting.limitMs)})</Text>

@@ -31,7 +31,8 @@ export function base64Forms(secret: string): string[] {
   return [...out].filter((f) => f.length >= MIN_FORM);
 }
 
-const secretField = /^(api[-_]?key|apikey|authorization|token|bearer|password|secret|client-key-data|id-token|refresh-token)$/i;
+/** Field names whose string values are credentials, whatever they hold. */
+export const secretField = /^(api[-_]?key|apikey|authorization|token|bearer|password|secret|client-key-data|id-token|refresh-token)$/i;
 
 export class Redactor {
   private readonly secrets = new Set<string>();

@@ -34,6 +34,9 @@ describe('options that are accepted', () => {
     ['gates split at commas, repeated', ['start', '--approve', 'draft,publish', '--approve', ' apply '], { approve: ['draft', 'publish', 'apply'] }],
     ['VM references', ['start', '--approve-restart', 'vms/vm-1', '--skip-restart', 'a.b/c-d'], { 'approve-restart': ['vms/vm-1'], 'skip-restart': ['a.b/c-d'] }],
     ['file names as given', ['start', '--params', 'site.yaml', '--runbook=rb.yaml'], { params: 'site.yaml', runbook: 'rb.yaml' }],
+    ['a capture and its cap in bytes', ['capture', '--params', 's.yaml', '--out', 'site.json.gz', '--max-size', '64MiB'], { out: 'site.json.gz', 'max-size': 64 * 1024 * 1024 }],
+    ['a cap in decimal units', ['capture', '--max-size', '100MB'], { 'max-size': 100_000_000 }],
+    ['a replay to serve', ['lab', '--replay', 'site.json.gz', '--serve', '--state-dir', 'd'], { replay: 'site.json.gz', serve: true }],
     ['lab sizes as numbers', ['lab', '--vms', '5000', '--nodes', '12', '--pods', '7'], { vms: 5000, nodes: 12, pods: 7 }],
     ['a speed with decimals', ['lab', '--speed', '1.5'], { speed: 1.5 }],
     ['the highest speed', ['lab', '--speed', '100000'], { speed: 100000 }],
@@ -48,6 +51,8 @@ describe('options that are accepted', () => {
       ['start', '--variable', 'LOCAL_ADMIN_PASSWORD=env:VMO_PW', '--variable', 'OTHER=file:./secrets/other'],
       { variable: [{ name: 'LOCAL_ADMIN_PASSWORD', from: { env: 'VMO_PW' } }, { name: 'OTHER', from: { file: './secrets/other' } }] },
     ],
+    ['--since as an RFC 3339 time', ['verify', '--since', '2026-03-11T15:00:00+01:00'], { since: { kind: 'time', at: Date.parse('2026-03-11T14:00:00Z'), text: '2026-03-11T15:00:00+01:00' } }],
+    ['--since as a duration before now', ['verify', '--since=1d12h'], { since: { kind: 'ago', ms: 36 * 3_600_000, text: '1d12h' } }],
   ])('%s', (_what, argv, expected) => {
     expect(run(argv)).toMatchObject(expected);
   });
@@ -63,7 +68,11 @@ describe('options that are refused (exit 2, the flag named)', () => {
     ['an empty webhook', ['start', '--notify='], /^--notify takes a webhook URL$/],
     ['an empty command', ['start', '--notify-command='], /^--notify-command takes a command$/],
     ['an empty JUnit file', ['verify', '--junit='], /^--junit takes a file name$/],
-    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, rook-ceph-no-placement, got "chaos"$/],
+    ['a --since in words', ['verify', '--since', 'yesterday'], /^--since takes an RFC 3339 time \(2026-03-11T14:00:00Z\) or a duration before now \(2h, 90m, 1d12h\), got "yesterday"$/],
+    ['a --since without a zone', ['verify', '--since', '2026-03-11T14:00:00'], /^--since takes an RFC 3339 time/],
+    ['a --since of zero', ['verify', '--since', '0h'], /^--since takes/],
+    ['--since on another command', ['start', '--since', '2h'], /Unknown option --since for `start`/],
+    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, no-multus, rook-ceph-no-placement, got "chaos"$/],
     ['an unknown flavor', ['lab', '--flavor', 'real'], /^--flavor must be spec or palette, got "real"$/],
     ['an unknown dialect', ['lab', '--dialect', 'x'], /^--dialect must be spec or palette, got "x"$/],
     ['a size in words', ['lab', '--vms', 'many'], /^--vms takes a whole number$/],
@@ -80,6 +89,11 @@ describe('options that are refused (exit 2, the flag named)', () => {
     ['a variable value on the command line', ['start', '--variable', 'LOCAL_ADMIN_PASSWORD=hunter2'], /never the value: a command line shows in the process list\); LOCAL_ADMIN_PASSWORD was given neither env: nor file:$/],
     ['a variable without a name', ['start', '--variable', '=env:X'], /^--variable takes NAME=env:VAR or NAME=file:PATH/],
     ['a variable from a bad environment name', ['start', '--variable', 'X=env:1-bad'], /"1-bad" is not an environment variable name$/],
+    ['a cap in words', ['capture', '--max-size', 'big'], /^--max-size takes a size such as 256MiB or 64MB, got "big"$/],
+    ['a cap beyond what a capture can be', ['capture', '--max-size', '1GiB'], /^--max-size must be between 16 KiB and 500 MiB, got 1GiB$/],
+    ['a cap too small for a manifest', ['capture', '--max-size', '1000'], /^--max-size must be between 16 KiB and 500 MiB/],
+    ['an empty capture file name', ['capture', '--out='], /^--out needs a value \(FILE\)\.$/],
+    ['a capture option on another command', ['plan', '--out', 'x'], /^Unknown option --out for `plan`\.$/],
   ])('%s', (_what, argv, message) => {
     const err = refusal(argv);
     expect(err.message).toMatch(message);
@@ -97,7 +111,7 @@ describe('options that are refused (exit 2, the flag named)', () => {
 
 describe('the values completion offers', () => {
   it.each<[Parameters<typeof optionChoices>[0], readonly string[] | undefined]>([
-    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'rook-ceph-no-placement']],
+    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement']],
     ['flavor', ['spec', 'palette']],
     ['dialect', ['spec', 'palette']],
     ['params', undefined],

@@ -127,7 +127,7 @@ describe.skipIf(!has('bash'))('the bash script, in bash', () => {
       [['upgrade-pilot', ''], commands.map((c) => c.name).concat('help').sort().join(' ')],
       [['upgrade-pilot', 've'], 'verify'],
       [['upgrade-pilot', '--'], '--help --version'],
-      [['upgrade-pilot', 'verify', '--'], '--allow-insecure-http --api-key-file --context --help --json --junit --kubeconfig --params --runbook --state-dir'],
+      [['upgrade-pilot', 'verify', '--'], '--allow-insecure-http --api-key-file --context --help --json --junit --kubeconfig --params --runbook --since --state-dir'],
       [['upgrade-pilot', 'lab', '--scenario', ''], [...labScenarios].sort().join(' ')],
       [['upgrade-pilot', 'lab', '--scenario', '=', 'sk'], 'skip-minor'],
       [['upgrade-pilot', 'start', '--approve', 'dr'], 'draft drift'],

@@ -123,7 +123,8 @@ describe('TUI in a real terminal', () => {
     }
 
     s = await waitFor('f finish with these results', 90_000);
-    expect(s).toMatch(/6 green, 0 red/);
+    // Amber only for the cluster's past: the nodes panel lists the lab's week-old eviction as pre-existing.
+    expect(s).toMatch(/5 green, 0 red, 1 amber/);
     await answer('f');
     s = await waitFor('DONE: every step finished.');
     expect(s).toMatch(/Report:/);

@@ -31,7 +31,15 @@ describe('end to end against `lab --serve`', () => {
     expect(run.stdout).toMatch(/✔ done/);
     const { data, md } = report(state);
     expect(data.outcome.status).toBe('done');
-    expect(data.verification?.results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
+    // Green but for the cluster's past: the nodes panel lists a pod evicted a week ago and a failed Job's pod as pre-existing (amber).
+    expect(data.verification?.results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'warn']);
+    // (ages in lab time, which the upgrade moved on by some hours)
+    expect(data.verification?.results.find((r) => r.id === 'nodes')?.evidence).toEqual([
+      expect.stringMatching(/^pod kube-system\/coredns-7c65d6cfc9-x2q7r: Failed \(Evicted\) 7d\d*h? ago, before this session \(pre-existing\)$/),
+      expect.stringMatching(/^pod kube-system\/etcd-defrag-29012960-8kq4z: Failed 3d\d*h? ago, before this session \(pre-existing\)$/),
+    ]);
+    // db-01's failed migrations a later success superseded a week ago count for nothing.
+    expect(data.verification?.results.find((r) => r.id === 'workloads')?.summary).toMatch(/2 failed earlier and superseded by a later success/);
     expect(data.hops.map((h) => `${h.from}→${h.to}`)).toEqual(['4.4.10→4.5.4', '4.5.4→4.6.3']);
     const audit = await lab.audit();
     const { addon, infra } = lab.json.profileUids;
@@ -58,7 +66,16 @@ describe('end to end against `lab --serve`', () => {
     // Every read and change reached the cluster under the server path: the lab records any request outside it.
     expect(audit.filter((e) => e.api === 'kube' && e.note?.startsWith('outside the server path'))).toEqual([]);
     expect(readFileSync(lab.json.kubeconfig, 'utf8')).toMatch(/server: https:\/\/127\.0\.0\.1:\d+\/k8s\/clusters\/c-lab\n/);
-  }, 240_000);
+
+    // Standalone verify afterwards judges from the start of that session, found in the state dir:
+    // green (exit 0) while the history holds the superseded failures and the week-old eviction, both shown as pre-existing.
+    const verify = await cli(['verify', '--params', lab.json.params, '--state-dir', state], { UPGRADE_PILOT_API_KEY: lab.json.apiKey });
+    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+    expect(verify.stdout).toMatch(/^upgrade-pilot verify: vmo-prod-east: 5 green, 0 red, 1 amber, 0 unknown/);
+    expect(verify.stdout).toMatch(/Since: the start of session \S+, the latest on this cluster \(/);
+    expect(verify.stdout).toMatch(/pod kube-system\/coredns-7c65d6cfc9-x2q7r: Failed \(Evicted\) 7d\S* ago, before this session \(pre-existing\)/);
+    expect(verify.stdout).toMatch(/2 failed earlier and superseded by a later success/);
+  }, 300_000);
 
   it('healthy on a real Palette: stops at the apply gate (exit 3) with the versions published and the cluster unchanged; resumed with --approve apply it ends green, one clone, PUT and publish per profile per hop, one apply per hop', async () => {
     const l = await serveLab('healthy', 300, 'palette');
@@ -79,7 +96,8 @@ describe('end to end against `lab --serve`', () => {
     expect(second.code, second.stdout + second.stderr).toBe(0);
     const { data } = report(state);
     expect(data.outcome.status).toBe('done');
-    expect(data.verification?.results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
+    // Amber only for the cluster's past (pre-existing failed pods).
+    expect(data.verification?.results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'warn']);
     audit = await l.audit();
     const clones = applied(audit, 'POST');
     expect(clones).toHaveLength(4);
@@ -112,10 +130,15 @@ describe('end to end against `lab --serve`', () => {
       expect(first.stdout).toMatch(/Known issue: Launcher incompatible after a skipped minor \(3 of 3 symptom\(s\) found\)/);
       const second = await cli(['resume', '--state-dir', state, '--approve', 'cancel-migrations', '--approve-restart', 'ns-adv/win-sb-01', '--skip-restart', 'ns-packs/build-cache-01', ...notify], env);
       expect(second.code, second.stdout + second.stderr).toBe(3);
+      // The cancel of web-02's hanging migration did not take: KubeVirt's abort failed. Said so, never counted as cancelled.
+      expect(second.stdout).toMatch(/The cancel of 1 migration\(s\) failed: KubeVirt could not abort virtual-machines\/kubevirt-workload-update-\S+ \(abortStatus Failed\); they go on until their VM is restarted\./);
       // A resume asks a skipped VM again (the operator may have changed their mind): the skip is said again.
       const third = await cli(['resume', '--state-dir', state, '--approve', 'cancel-migrations', '--approve-all-restarts', '--skip-restart', 'ns-packs/build-cache-01', ...notify], env);
       // The skipped VM stays on the old launcher: verification is red about it, and says so.
       expect(third.code, third.stdout + third.stderr).toBe(1);
+      // The resumed recovery reads the failed cancel again and says, at web-02's gate, that its restart is what stops that migration.
+      expect(third.stdout).toMatch(/The cancel of 1 migration\(s\) failed: KubeVirt could not abort virtual-machines\/kubevirt-workload-update-/);
+      expect(third.stdout).toMatch(/Why: .* Its migration virtual-machines\/kubevirt-workload-update-\S+ could not be aborted \(its cancel failed\): the restart stops it\./);
 
       const { data, md } = report(state);
       expect(shippedReportSchema().safeParse(data).error).toBeUndefined();

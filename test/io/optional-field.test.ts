@@ -20,6 +20,7 @@ const ANSWER_MODULES = {
   'src/palette/cluster-schemas.ts': () => import('../../src/palette/cluster-schemas.js'),
   'src/palette/registry-schemas.ts': () => import('../../src/palette/registry-schemas.js'),
   'src/palette/variables.ts': () => import('../../src/palette/variables.js'),
+  'src/palette/list-schemas.ts': () => import('../../src/palette/list-schemas.js'),
   'src/steps/migrations/lifecycle.ts': () => import('../../src/steps/migrations/lifecycle.js'),
   'src/steps/plan/kubevirt-config.ts': () => import('../../src/steps/plan/kubevirt-config.js'),
 } as const;

@@ -58,6 +58,9 @@ const expectations: VerifyExpectations = {
   kubevirtVersion: 'v1.4.0',
   cdiVersion: 'v1.61.0',
   baseline: { runningVmis: ['vms/web-1', 'vms/db-1'], nads: ['vms/vlan-100'] },
+  // A session's verification: what failed since its snapshot is this upgrade's doing.
+  since: Date.parse('2026-03-01T00:00:00Z'),
+  now: Date.parse('2026-03-01T02:00:00Z'),
 };
 
 const statuses = (data: VerifyData, exp = expectations) => Object.fromEntries(runChecks(specs, data, exp).map((r) => [r.id, r.status]));
@@ -153,5 +156,71 @@ describe('verification checks', () => {
     const data = healthy();
     (data.nodes as { value: Array<{ spec?: object }> }).value[0]!.spec = { unschedulable: true };
     expect(statuses(data).nodes).toBe('warn');
+  });
+
+  describe('judging this upgrade, not the cluster\'s past', () => {
+    type M = { metadata: Record<string, unknown>; spec: { vmiName: string }; status: Record<string, unknown> };
+    const mig = (name: string, vmi: string, phase: string, created: string, extra: Record<string, unknown> = {}): M => ({ metadata: meta('vms', name, { creationTimestamp: created, ...extra }), spec: { vmiName: vmi }, status: { phase, migrationState: { endTimestamp: created, ...(phase === 'Failed' ? { failureReason: 'client socket is closed' } : {}) } } });
+    const withMigrations = (...ms: M[]) => {
+      const data = healthy();
+      (data.migrations as { value: unknown[] }).value = ms;
+      return data;
+    };
+    const evicted = (failedAt: string): Pod => ({ metadata: meta('monitoring', 'grafana-x'), status: { phase: 'Failed', reason: 'Evicted', startTime: '2026-02-20T00:00:00Z', conditions: [{ type: 'DisruptionTarget', status: 'True', lastTransitionTime: failedAt }] } });
+    const workloads = (data: VerifyData, exp: VerifyExpectations = expectations) => runChecks(specs, data, exp).find((x) => x.id === 'workloads')!;
+    const nodes = (data: VerifyData, exp: VerifyExpectations = expectations) => runChecks(specs, data, exp).find((x) => x.id === 'nodes')!;
+
+    // [case, migrations of db-1, status, evidence or summary that must show]
+    const cases: Array<[string, M[], string, RegExp]> = [
+      ['a failure superseded by a later success counts for nothing', [mig('a', 'db-1', 'Failed', '2026-02-23T10:00:00Z'), mig('b', 'db-1', 'Failed', '2026-02-23T10:20:00Z'), mig('c', 'db-1', 'Succeeded', '2026-02-24T10:00:00Z')], 'pass', /2 failed earlier and superseded by a later success/],
+      ['a latest failure from before the session is pre-existing, with its age', [mig('a', 'db-1', 'Succeeded', '2026-02-20T10:00:00Z'), mig('b', 'db-1', 'Failed', '2026-02-22T02:00:00Z')], 'warn', /migration vms\/b of db-1: Failed 7d ago, before this session \(pre-existing\): client socket is closed/],
+      ['a latest failure in this session is red', [mig('a', 'db-1', 'Failed', '2026-02-22T02:00:00Z'), mig('b', 'db-1', 'Failed', '2026-03-01T01:00:00Z')], 'fail', /migration vms\/b of db-1: Failed: client socket is closed/],
+      ['a success in this session supersedes a failure in it', [mig('a', 'db-1', 'Failed', '2026-03-01T00:10:00Z'), mig('b', 'db-1', 'Succeeded', '2026-03-01T00:20:00Z')], 'pass', /1 failed earlier and superseded/],
+      ['a cancel whose abort failed is red, and says so', [mig('a', 'db-1', 'Running', '2026-03-01T00:10:00Z', { deletionTimestamp: '2026-03-01T00:30:00Z' })].map((m) => ({ ...m, status: { phase: 'Running', migrationState: { abortRequested: true, abortStatus: 'Failed' } } })), 'fail', /migration vms\/a of db-1: Running: its cancel failed \(abort failed\), the migration goes on/],
+      ['a cancel still aborting is not yet cancelled', [mig('a', 'db-1', 'Running', '2026-03-01T00:10:00Z', { deletionTimestamp: '2026-03-01T00:30:00Z' })].map((m) => ({ ...m, status: { phase: 'Running', migrationState: { abortRequested: true, abortStatus: 'Aborting' } } })), 'fail', /being cancelled \(abort in progress\)/],
+      ['an old migration still in flight is red: it is the present', [mig('a', 'db-1', 'Running', '2026-02-20T00:10:00Z')], 'fail', /migration vms\/a of db-1: Running/],
+    ];
+    it.each(cases)('%s', (_name, ms, status, shows) => {
+      const r = workloads(withMigrations(...ms));
+      expect(r.status).toBe(status);
+      expect([r.summary, ...r.evidence].join('\n')).toMatch(shows);
+    });
+
+    it('without a session start every recorded failure is amber with its age', () => {
+      const r = workloads(withMigrations(mig('b', 'db-1', 'Failed', '2026-03-01T01:00:00Z')), { ...expectations, since: undefined });
+      expect(r.status).toBe('warn');
+      expect(r.evidence.join('\n')).toMatch(/Failed 60m ago \(pre-existing\)/);
+    });
+
+    it('a pod evicted a week before the session is pre-existing (amber with its age); one evicted during it is red', () => {
+      const data = healthy();
+      (data.unhealthyPods as { value: Pod[] }).value = [evicted('2026-02-22T01:00:00Z')];
+      const before = nodes(data);
+      expect(before.status).toBe('warn');
+      expect(before.evidence).toEqual(['pod monitoring/grafana-x: Failed (Evicted) 7d1h ago, before this session (pre-existing)']);
+      expect(before.summary).toMatch(/1 pod\(s\) failed before this upgrade/);
+      (data.unhealthyPods as { value: Pod[] }).value = [evicted('2026-03-01T00:30:00Z')];
+      expect(nodes(data).status).toBe('fail');
+    });
+
+    it('an evicted pod that only says when it started is dated by its start (older kubelets record no more)', () => {
+      const data = healthy();
+      (data.unhealthyPods as { value: Pod[] }).value = [{ metadata: meta('monitoring', 'grafana-y'), status: { phase: 'Failed', reason: 'Evicted', startTime: '2026-02-20T00:00:00Z' } }];
+      expect(nodes(data).evidence[0]).toMatch(/Failed \(Evicted\) 9d ago, before this session/);
+    });
+
+    it('a pending pod is the present, whatever its age', () => {
+      const data = healthy();
+      (data.unhealthyPods as { value: Pod[] }).value = [{ metadata: meta('apps', 'p', { creationTimestamp: '2025-01-01T00:00:00Z' }), status: { phase: 'Pending', startTime: '2025-01-01T00:00:00Z' } }];
+      expect(nodes(data, { ...expectations, since: undefined }).status).toBe('fail');
+    });
+
+    it('a component pod that failed before the session does not turn the components red', () => {
+      const data = healthy();
+      (data.componentPods as { value: Pod[] }).value.push({ ...evicted('2026-02-22T01:00:00Z'), metadata: meta('kubevirt', 'virt-handler-old') });
+      const r = runChecks(specs, data, expectations).find((x) => x.id === 'components')!;
+      expect(r.status).toBe('warn');
+      expect(r.evidence).toEqual(['kubevirt/virt-handler-old: Failed (Evicted) 7d1h ago, before this session (pre-existing)']);
+    });
   });
 });

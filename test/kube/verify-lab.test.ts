@@ -20,14 +20,16 @@ afterEach(async () => {
 });
 
 async function verify(l: LabHandle, env: NodeJS.ProcessEnv = {}, extra: string[] = [], params = l.params) {
-  const parsed = parseCommandLine(['verify', '--params', params, '--runbook', 'test/fixtures/runbooks/checks.yaml', '--json', ...extra]);
+  // An empty state dir of its own: no session of this machine decides what counts as the past.
+  const stateDir = mkdtempSync(join(tmpdir(), 'up-vlab-state-'));
+  const parsed = parseCommandLine(['verify', '--params', params, '--runbook', 'test/fixtures/runbooks/checks.yaml', '--json', '--state-dir', stateDir, ...extra]);
   if (parsed.kind !== 'run') throw new Error('bad argv');
   const stdout = new PassThrough();
   let out = '';
   stdout.on('data', (d: Buffer) => (out += d.toString()));
   const io = { stdout: stdout as unknown as NodeJS.WriteStream, stderr: new PassThrough() as unknown as NodeJS.WriteStream, stdin: process.stdin, env: { UPGRADE_PILOT_API_KEY: l.apiKey, ...env } };
   const code = await runVerifyCommand(parsed.invocation.options, io, builtinSteps());
-  const result = out ? (JSON.parse(out) as { overall: string; results: CheckResult[] }) : undefined;
+  const result = out ? (JSON.parse(out) as { overall: string; results: CheckResult[]; since: { at?: string; source: string } }) : undefined;
   return { code, result, byId: Object.fromEntries((result?.results ?? []).map((r) => [r.id, r])) };
 }
 
@@ -59,7 +61,8 @@ describe('verify against the lab', () => {
   it('a cluster not yet upgraded to the params’ target: the profiles and the VM orchestration versions are red; exit 1', async () => {
     lab = await startLab({ scenario: 'healthy', stateDir: mkdtempSync(join(tmpdir(), 'up-vlab-')), speed: 1, seed: 3 });
     const { code, result, byId } = await verify(lab);
-    expect(result?.results.map((r) => `${r.id}:${r.status}`)).toEqual(['profiles:fail', 'components:fail', 'workloads:pass', 'storage:pass', 'network:pass', 'nodes:pass']);
+    // The lab's past (a week-old eviction, a failed Job's pod) is amber with its age: no session says when an upgrade began.
+    expect(result?.results.map((r) => `${r.id}:${r.status}`)).toEqual(['profiles:fail', 'components:fail', 'workloads:pass', 'storage:pass', 'network:pass', 'nodes:warn']);
     expect(byId.profiles?.evidence).toContain('vmo-core-addon: pack virtual-machine-orchestrator at 4.4.10, expected 4.6.3');
     expect(byId.components?.evidence.join('\n')).toMatch(/KubeVirt observed version v1\.2\.0, expected v1\.\d+\.\d+/);
     expect((result as unknown as { notes: string[] }).notes[0]).toMatch(/^Target virtual-machine-orchestrator 4\.6\.3: KubeVirt v1\.\d+\.\d+, CDI v\S+ \(from the virtual-machine-orchestrator 4\.6\.3 defaults in registry "Palette Registry"/);
@@ -69,8 +72,18 @@ describe('verify against the lab', () => {
   it('a cluster at the params’ target (here the deployed version): every check green', async () => {
     lab = await startLab({ scenario: 'healthy', stateDir: mkdtempSync(join(tmpdir(), 'up-vlab-')), speed: 1, seed: 3 });
     const { code, result } = await verify(lab, {}, [], paramsWithTarget(lab, '4.4.10'));
-    expect(result?.results.map((r) => `${r.id}:${r.status}`)).toEqual(['profiles:pass', 'components:pass', 'workloads:pass', 'storage:pass', 'network:pass', 'nodes:pass']);
+    expect(result?.results.map((r) => `${r.id}:${r.status}`)).toEqual(['profiles:pass', 'components:pass', 'workloads:pass', 'storage:pass', 'network:pass', 'nodes:warn']);
     expect(code).toBe(0);
+    // No session on this cluster: every recorded failure is the past, listed with its age, and the output says why.
+    expect(result?.since).toEqual({ source: 'no session on this cluster in the state dir: every recorded failure is listed with its age (pass --since TIME to judge from a time)' });
+    const nodes = result?.results.find((r) => r.id === 'nodes');
+    expect(nodes?.evidence).toEqual(['pod kube-system/coredns-7c65d6cfc9-x2q7r: Failed (Evicted) 7d ago (pre-existing)', 'pod kube-system/etcd-defrag-29012960-8kq4z: Failed 3d ago (pre-existing)']);
+    // db-01's failures a later success superseded are not even amber.
+    expect(result?.results.find((r) => r.id === 'workloads')?.summary).toMatch(/2 failed earlier and superseded by a later success/);
+    // With --since the failures before it are "before this session": the eviction a week ago is.
+    const since = await verify(lab, {}, ['--since', '2d'], paramsWithTarget(lab, '4.4.10'));
+    expect(since.result?.since.source).toMatch(/^--since 2d \(\S+Z, lab time\)$/);
+    expect(since.result?.results.find((r) => r.id === 'nodes')?.evidence[0]).toBe('pod kube-system/coredns-7c65d6cfc9-x2q7r: Failed (Evicted) 7d ago, before this session (pre-existing)');
   });
 
   it('degraded: storage, network and nodes red with their evidence; exit 1; --junit fails one test case per red panel', async () => {

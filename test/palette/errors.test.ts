@@ -104,6 +104,18 @@ describe('PaletteClient errors', () => {
     expect(err).toMatchObject({ code: 'palette.conflict', status: 409, apiCode: 'ClusterProfileNoDraft', mayHaveApplied: false, exitCode: 4 });
   });
 
+  it('405: a server that takes no changes here (a replay of a capture): nothing changed, its reason shown', async () => {
+    const stub = await startStub(jsonAnswer(405, { code: 'ReplayIsReadOnly', message: 'This lab replays a capture of a site: it is frozen and read-only', ref: 'r1' }));
+    try {
+      const err = await failure(clientFor(stub.url).client.execute(publishRequest(ADDON_UID, 'publish')));
+      expect(err).toMatchObject({ code: 'palette.not-allowed', status: 405, apiCode: 'ReplayIsReadOnly', mayHaveApplied: false, exitCode: 4 });
+      expect(err.message).toContain('frozen and read-only');
+      expect(err.hint).toMatch(/^Nothing was changed\..*rehearse/);
+    } finally {
+      await stub.close();
+    }
+  });
+
   it('400: a payload the API refuses is bad input (exit 2), with the API’s reason', async () => {
     const body = { metadata: { name: 'vmo-core', uid: 'someone-else' }, spec: { type: 'add-on', cloudType: 'all', version: '1.3.0', template: { type: 'add-on', cloudType: 'all', packServerRefs: [], packs: [{ name: 'a', tag: '1' }] } } };
     const err = await failure(labClient(lab, 'spec').client.execute(putProfileRequest(ADDON_UID, body, 'draft')));

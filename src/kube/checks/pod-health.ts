@@ -1,4 +1,5 @@
 import type { Pod } from '../schemas.js';
+import { pastNote, podFailedAt, preExisting, type Timeline } from './history.js';
 
 /** Why a pod is not healthy (Running with every container ready, or Succeeded), or undefined. */
 export function podProblem(pod: Pod): string | undefined {
@@ -11,4 +12,20 @@ export function podProblem(pod: Pod): string | undefined {
   const notReady = (pod.status?.containerStatuses ?? []).filter((c) => !c.ready).map((c) => c.name);
   if (notReady.length) return `Running, not Ready (${notReady.join(', ')})`;
   return undefined;
+}
+
+export type PodVerdict = { kind: 'ok' } | { kind: 'problem'; text: string } | { kind: 'pre-existing'; text: string };
+
+/**
+ * A pod judged for this upgrade: a Failed pod (evicted, a Job's that gave up) that failed before
+ * the session is the cluster's past, listed with its age; anything wrong now is a problem.
+ */
+export function judgePod(pod: Pod, t: Timeline): PodVerdict {
+  const problem = podProblem(pod);
+  if (!problem) return { kind: 'ok' };
+  if (pod.status?.phase === 'Failed') {
+    const at = podFailedAt(pod);
+    if (preExisting(at, t)) return { kind: 'pre-existing', text: `${problem} ${pastNote(at, t)} (pre-existing)` };
+  }
+  return { kind: 'problem', text: problem };
 }

@@ -31,7 +31,7 @@ function evaluate(spec: CheckSpec, data: VerifyData, exp: VerifyExpectations): V
     case 'network':
       return checkNetwork(data, exp, spec.with);
     case 'nodes':
-      return checkNodes(data, spec.with);
+      return checkNodes(data, spec.with, exp);
   }
 }
 

@@ -36,6 +36,14 @@ export interface VerifyExpectations {
   baseline?: { runningVmis: string[]; nads: string[]; storageClassAnnotations?: Record<string, Record<string, string>> };
   /** VMs the operator chose not to restart: listed as outstanding, not hidden. */
   outstandingVms?: string[];
+  /**
+   * When this upgrade began, on the cluster's clock (ms): pods and migrations that failed before it
+   * are the cluster's past, listed as pre-existing with their age (amber), not red. Absent: nothing
+   * says when, so every recorded failure is listed that way.
+   */
+  since?: number;
+  /** The cluster clock's now, for those ages (default: this machine's clock). */
+  now?: number;
 }
 
 /** Everything the checks read, fetched once per round. A fetch that failed holds its error. */

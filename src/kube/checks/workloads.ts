@@ -1,16 +1,41 @@
-/** 9.3.3: all VM instances Running, none on an outdated launcher, every migration Succeeded. */
-import { OUTDATED_LABEL } from '../schemas.js';
+/**
+ * 9.3.3: all VM instances Running, none on an outdated launcher, and no migration that this
+ * upgrade left failed or unfinished. A VMI is judged by its latest migration: KubeVirt keeps up to
+ * five finished ones per VMI, so a Failed one that a later success superseded says nothing about
+ * today. A latest migration that failed before this upgrade began is listed as pre-existing.
+ */
+import { OUTDATED_LABEL, type Vmim } from '../schemas.js';
+import { createdAt, migrationEndedAt, pastNote, PRE_EXISTING_HINT, preExisting, timelineOf } from './history.js';
 import type { VerifyData, VerifyExpectations } from './types.js';
 import { nsName, unreadable, value, verdict, type Verdict } from './verdict.js';
+
+const isFinal = (m: Vmim) => m.status?.phase === 'Succeeded' || m.status?.phase === 'Failed';
+const vmiOf = (m: Vmim) => `${m.metadata.namespace ?? ''}/${m.spec.vmiName}`;
+
+/** Oldest first; migrations made in the same second keep the server's (name) order. */
+const byCreation = (a: Vmim, b: Vmim) => (createdAt(a) ?? 0) - (createdAt(b) ?? 0) || a.metadata.name.localeCompare(b.metadata.name);
+
+/** An unfinished migration as the operator must read it: cancelled but still there, or simply in flight. */
+function unfinished(m: Vmim): string {
+  const phase = m.status?.phase || 'Pending';
+  const abort = m.status?.migrationState?.abortStatus;
+  if (m.metadata.deletionTimestamp) {
+    if (abort === 'Failed') return `${phase}: its cancel failed (abort failed), the migration goes on`;
+    return `${phase}: being cancelled (${abort === 'Aborting' ? 'abort in progress' : 'deleted, waiting for KubeVirt'})`;
+  }
+  return phase;
+}
 
 export function checkWorkloads(data: VerifyData, exp: VerifyExpectations): Verdict {
   const blocked = unreadable(data.vmis, data.migrations);
   if (blocked) return blocked;
+  const t = timelineOf(exp);
   const vmis = value(data.vmis);
   const migrations = value(data.migrations);
   const byName = new Map(vmis.map((v) => [nsName(v.metadata), v]));
   const outstanding = new Set(exp.outstandingVms ?? []);
   const problems: string[] = [];
+  const past: string[] = [];
 
   const shouldRun = exp.baseline ? exp.baseline.runningVmis : vmis.map((v) => nsName(v.metadata));
   for (const name of shouldRun) {
@@ -20,24 +45,41 @@ export function checkWorkloads(data: VerifyData, exp: VerifyExpectations): Verdi
   }
   const outdated = vmis.filter((v) => v.metadata.labels && OUTDATED_LABEL in v.metadata.labels).map((v) => nsName(v.metadata));
   for (const name of outdated) problems.push(`${name}: on an outdated launcher${outstanding.has(name) ? ' (restart skipped by the operator: outstanding)' : ''}`);
-  // A failed migration whose VMI was created after it belongs to an incarnation a restart replaced
-  // (recovery after a skipped minor): resolved, reported as such, not a failure of the cluster now.
-  const resolved = (m: (typeof migrations)[number]) => {
-    if (m.status?.phase !== 'Failed') return false;
-    const vmi = byName.get(`${m.metadata.namespace ?? ''}/${m.spec.vmiName}`);
-    const born = vmi?.metadata.creationTimestamp;
-    const at = m.metadata.creationTimestamp;
-    return Boolean(born && at && Date.parse(born) > Date.parse(at));
-  };
-  const unfinished = migrations.filter((m) => m.status?.phase !== 'Succeeded' && !resolved(m));
-  const resolvedCount = migrations.filter(resolved).length;
-  for (const m of unfinished) {
+
+  const perVmi = new Map<string, Vmim[]>();
+  for (const m of migrations) perVmi.set(vmiOf(m), [...(perVmi.get(vmiOf(m)) ?? []), m]);
+  let superseded = 0;
+  let resolved = 0;
+  let succeeded = 0;
+  const line = (m: Vmim, what: string) => {
     const reason = m.status?.migrationState?.failureReason;
-    problems.push(`migration ${nsName(m.metadata)} of ${m.spec.vmiName}: ${m.status?.phase || 'Pending'}${reason ? `: ${reason}` : ''}`);
+    return `migration ${nsName(m.metadata)} of ${m.spec.vmiName}: ${what}${reason ? `: ${reason}` : ''}`;
+  };
+  for (const [vmiKey, list] of perVmi) {
+    const ordered = [...list].sort(byCreation);
+    const latest = ordered.at(-1)!;
+    // Unfinished is now, whatever its age: nothing is settled while a migration still runs.
+    for (const m of ordered) if (!isFinal(m)) problems.push(line(m, unfinished(m)));
+    succeeded += ordered.filter((m) => m.status?.phase === 'Succeeded').length;
+    const lastSuccess = ordered.findLastIndex((m) => m.status?.phase === 'Succeeded');
+    superseded += ordered.slice(0, Math.max(0, lastSuccess)).filter((m) => m.status?.phase === 'Failed').length;
+    if (latest.status?.phase !== 'Failed') continue;
+    // A VMI created after its migration failed is a new incarnation (a restart replaced it): resolved.
+    const born = createdAt({ metadata: { creationTimestamp: byName.get(vmiKey)?.metadata.creationTimestamp } });
+    const madeAt = createdAt(latest);
+    if (born !== undefined && madeAt !== undefined && born > madeAt) {
+      resolved += 1;
+      continue;
+    }
+    const endedAt = migrationEndedAt(latest);
+    if (preExisting(endedAt, t)) past.push(line(latest, `Failed ${pastNote(endedAt, t)} (pre-existing)`));
+    else problems.push(line(latest, 'Failed'));
   }
-  const succeeded = migrations.length - unfinished.length - resolvedCount;
-  const counts = `${vmis.length} VM instance(s), ${outdated.length} outdated, ${migrations.length} migration(s) (${succeeded} succeeded${resolvedCount ? `, ${resolvedCount} failed earlier and resolved by a restart` : ''})`;
-  return problems.length
-    ? verdict('fail', counts, problems, outdated.length ? 'Run the migration monitor and recovery: cancel stuck migrations, restart each outdated VM (each behind its own gate).' : 'Wait for migrations in flight; look at failed ones with kubectl describe vmim.')
-    : verdict('pass', counts);
+  const extras = [superseded ? `${superseded} failed earlier and superseded by a later success` : '', resolved ? `${resolved} failed earlier and resolved by a restart` : '', past.length ? `${past.length} failed before this upgrade` : ''].filter(Boolean);
+  const counts = `${vmis.length} VM instance(s), ${outdated.length} outdated, ${migrations.length} migration(s) (${succeeded} succeeded${extras.length ? `, ${extras.join(', ')}` : ''})`;
+  if (problems.length) {
+    const hint = outdated.length ? 'Run the migration monitor and recovery: cancel stuck migrations, restart each outdated VM (each behind its own gate).' : 'Wait for migrations in flight; look at failed ones with kubectl describe vmim.';
+    return verdict('fail', counts, [...problems, ...past], hint);
+  }
+  return past.length ? verdict('warn', counts, past, PRE_EXISTING_HINT) : verdict('pass', counts);
 }

@@ -1,8 +1,11 @@
 /**
  * DELETE of one object. The world may refuse (beforeDelete) and reacts afterwards (afterDelete:
- * deleting a migration cancels it). The object is gone when the answer leaves, which matters:
- * `kubectl delete` waits for the object to disappear by getting it again, and the lab has no watch.
- * Answers the deleted object with 200, as the apiserver does, so kubectl prints `... deleted`.
+ * deleting a migration cancels it). As in the apiserver (k8s.io/apiserver `registry/rest`
+ * BeforeDelete, `registry/generic/registry` Store.Delete): an object without finalizers is gone
+ * when the answer leaves; one with finalizers (a VMIM's `kubevirt.io/migrationJobFinalize`) only
+ * gets a `deletionTimestamp` (and `deletionGracePeriodSeconds: 0`, its generation bumped) and stays
+ * until its controller removes the last finalizer; deleting it again changes nothing. Either way
+ * the answer is 200 with the object, so kubectl prints `... deleted`.
  */
 import { parseBody, statusReply } from './http.js';
 import type { Handled, HandlerDeps, KubeRequest } from './request.js';
@@ -47,6 +50,17 @@ export function handleDelete(req: KubeRequest, deps: HandlerDeps): Handled {
 
   if (isDryRun(req, opts)) {
     return { reply: { status: 200, contentType: 'application/json', body: JSON.stringify(current) }, effect: 'ignored', note: `delete ${where} (dry run)` };
+  }
+  if (current.metadata.deletionTimestamp) return { reply: { status: 200, contentType: 'application/json', body: JSON.stringify(current) }, note: `delete ${where} (already being deleted)` };
+  if ((current.metadata.finalizers ?? []).length > 0) {
+    const at = new Date(deps.hooks.now?.() ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const marked = deps.store.update(type.resource, namespace, name!, (o) => {
+      o.metadata.deletionTimestamp = at;
+      o.metadata.deletionGracePeriodSeconds = 0;
+      if (o.metadata.generation !== undefined) o.metadata.generation += 1;
+    })!;
+    deps.hooks.afterDelete?.(type.resource, marked);
+    return { reply: { status: 200, contentType: 'application/json', body: JSON.stringify(deps.store.get(type.resource, namespace, name!) ?? marked) }, note: `delete ${where} (held by finalizers)` };
   }
   const removed = deps.store.remove(type.resource, namespace, name!) ?? current;
   deps.hooks.afterDelete?.(type.resource, removed);

@@ -2,9 +2,9 @@
  * Answers the non-resource paths: `/version`, health checks and discovery documents (GET only).
  */
 import { SERVER_VERSION, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
-import { jsonReply, negotiate, statusReply, type Reply } from './http.js';
+import { jsonReply, negotiate, notFoundPage, statusReply, type Reply } from './http.js';
 import type { Route } from './routes.js';
-import { methodNotAllowed, notAcceptable, pathNotFound } from './status.js';
+import { methodNotAllowed, notAcceptable } from './status.js';
 
 export type NonResourceRoute = Exclude<Route, { kind: 'resource' } | { kind: 'unknown' }>;
 
@@ -22,11 +22,11 @@ export function handleNonResource(route: NonResourceRoute, method: string, accep
       return jsonReply(200, apiGroupList(absentGroups));
     case 'apiGroup': {
       const doc = apiGroupDocument(route.group);
-      return doc ? jsonReply(200, doc) : statusReply(pathNotFound());
+      return doc ? jsonReply(200, doc) : notFoundPage();
     }
     case 'resourceList': {
       const doc = apiResourceList(route.group, route.version);
-      return doc ? jsonReply(200, doc) : statusReply(pathNotFound());
+      return doc ? jsonReply(200, doc) : notFoundPage();
     }
   }
 }

@@ -23,6 +23,16 @@ export function statusReply(err: KubeStatusError, headers?: Record<string, strin
   return { status: err.code, contentType: 'application/json', body: JSON.stringify(statusBody(err)), ...(headers ? { headers } : {}) };
 }
 
+/**
+ * What the apiserver answers for a path nothing serves, a group that is not installed included:
+ * its last handler is Go's `http.NotFound` (k8s.io/apiserver pkg/util/notfoundhandler), plain text,
+ * not a Status. kubectl shows it as `Error from server (NotFound): the server could not find the
+ * requested resource`.
+ */
+export function notFoundPage(): Reply {
+  return { status: 404, contentType: 'text/plain; charset=utf-8', body: '404 page not found\n', headers: { 'X-Content-Type-Options': 'nosniff' } };
+}
+
 export function emptyReply(status: number): Reply {
   return { status, contentType: 'application/json', body: '' };
 }

@@ -45,9 +45,12 @@ export function handleLogs(req: KubeRequest, deps: HandlerDeps): Handled {
   const names = containerNames(pod);
   let container = req.query.get('container') ?? undefined;
   if (container === undefined || container === '') {
-    const main = ((pod.spec as { containers?: unknown[] } | undefined)?.containers ?? []).length;
-    if (main > 1) {
-      throw new KubeStatusException(badRequest(`a container name must be specified for pod ${name!}, choose one of: [${names.join(' ')}]`));
+    const spec = (pod.spec ?? {}) as { containers?: Array<{ name: string }>; initContainers?: Array<{ name: string }> };
+    const main = (spec.containers ?? []).map((c) => c.name);
+    if (main.length > 1) {
+      // The apiserver's words (k8s.io/kubernetes pkg/registry/core/pod/strategy.go LogLocation).
+      const inits = (spec.initContainers ?? []).map((c) => c.name);
+      throw new KubeStatusException(badRequest(`a container name must be specified for pod ${name!}, choose one of: [${main.join(' ')}]${inits.length ? ` or one of the init containers: [${inits.join(' ')}]` : ''}`));
     }
     container = names[0];
   } else if (!names.includes(container)) {

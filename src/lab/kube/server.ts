@@ -12,12 +12,12 @@ import { generateCertificate } from '../cert.js';
 import type { FaultDecision, FaultPlan } from '../faults.js';
 import { BearerToken, forbiddenBy, type ForbiddenRule, type TokenClock, type TokenStyle } from './access.js';
 import { handleNonResource } from './discovery-handler.js';
-import { readBody, statusReply, writeReply, type Reply } from './http.js';
+import { notFoundPage, readBody, statusReply, writeReply, type Reply } from './http.js';
 import type { HandlerDeps } from './request.js';
 import { handleResource } from './resource-handler.js';
 import { parseRoute, type Route } from './routes.js';
 import { checkServerPath, gatewayNotFound, underServerPath } from './server-path.js';
-import { KubeStatusException, pathNotFound, serverError, tooManyRequests, unauthorized } from './status.js';
+import { KubeStatusException, serverError, tooManyRequests, unauthorized } from './status.js';
 import type { ResourceStore } from './store.js';
 import type { KubeLabHooks } from './types.js';
 
@@ -149,7 +149,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
     if (!token.accepts(req.headers.authorization)) return { reply: statusReply(unauthorized()) };
 
     const route = parseRoute(url.pathname);
-    if (route.kind === 'unknown' || absent.has(groupOf(route) ?? '')) return { reply: statusReply(pathNotFound()) };
+    if (route.kind === 'unknown' || absent.has(groupOf(route) ?? '')) return { reply: notFoundPage() };
     if (route.kind !== 'resource') return { reply: handleNonResource(route, method, req.headers.accept, serverAddress, absent) };
 
     const target = route.target;

@@ -4,7 +4,7 @@
  * and, for custom resources, the printer columns their CRDs declare. Priority 1 columns appear
  * only with `-o wide`. A null cell prints as `<none>`.
  */
-import { ageOf, humanDuration } from './human-duration.js';
+import { ageOf, humanDuration } from '../../text/age.js';
 import type { ServedType } from './kinds.js';
 import type { KubeObject } from './types.js';
 

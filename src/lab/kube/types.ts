@@ -14,7 +14,10 @@ export interface ObjectMeta {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   ownerReferences?: Array<Record<string, unknown>>;
+  finalizers?: string[];
+  generation?: number;
   deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
   [key: string]: unknown;
 }
 
@@ -93,6 +96,8 @@ export interface SubresourceRequest {
 }
 
 export interface KubeLabHooks {
+  /** The cluster's clock (the lab's simulated time), for the times the server writes (a deletionTimestamp). */
+  now?(): number;
   /** Before a DELETE is applied; returning an error refuses it. */
   beforeDelete?(resource: string, obj: KubeObject): KubeStatusError | undefined;
   /** After a DELETE (e.g. a deleted migration cancels it). */

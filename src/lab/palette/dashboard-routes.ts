@@ -49,7 +49,7 @@ function summary(ctx: ApiContext, latest: LabProfile): Json {
 }
 
 /** `v1FilterString`: every condition given holds (text compared without case unless `ignoreCase: false`). */
-function matchesText(value: string, filter: Json): boolean {
+export function matchesText(value: string, filter: Json): boolean {
   const fold = (s: string) => (filter.ignoreCase === false ? s : s.toLowerCase());
   const v = fold(value);
   const text = (k: string) => (typeof filter[k] === 'string' ? fold(filter[k] as string) : undefined);

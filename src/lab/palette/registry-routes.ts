@@ -32,10 +32,10 @@ const filterFields: Record<string, (p: LabRegistryPack, registry: LabRegistry) =
   'spec.layer': (p) => p.layer,
 };
 
-type Filter = { field: string; value: string };
+export type Filter = { field: string; value: string };
 
 /** `spec.name=nginxANDspec.version=1.12.1` → its terms; undefined when a term is not `field=value`. */
-function parseFilters(text: string): Filter[] | undefined {
+export function parseFilters(text: string): Filter[] | undefined {
   const terms: Filter[] = [];
   for (const part of text.split('AND')) {
     const eq = part.indexOf('=');

@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { digest, type AuditEntry, type AuditLog } from '../audit.js';
 import type { FaultPlan } from '../faults.js';
-import { apiRoutes, dispatch, type ApiResult } from './api-routes.js';
+import { apiRoutes, dispatch, type ApiResult, type Route } from './api-routes.js';
 import { BodyTooLarge, errorBody, header, newRef, readBody, sameSecret, send } from './http.js';
 import { builtInLabRoutes } from './lab-routes.js';
 import { registryRoutes, type LabRegistry } from './registry-routes.js';
@@ -37,6 +37,8 @@ export interface PaletteServerOptions {
   registries?: LabRegistry[];
   /** How the palette dialect renders the cluster object (a scenario's quirk of a real Palette). */
   clusterShape?: ClusterShape;
+  /** Serve these routes instead of the dialect's and the registries' (a replay serves what was captured). */
+  routes?: Route[];
 }
 
 export interface PaletteServer {
@@ -50,7 +52,7 @@ const mutating = (method: string) => method !== 'GET' && method !== 'HEAD' && me
 export async function startPaletteServer(opts: PaletteServerOptions): Promise<PaletteServer> {
   const { store, hooks, audit, faults, apiKey, projectUid, dialect } = opts;
   const now = opts.now ?? Date.now;
-  const routes = [...apiRoutes(dialect), ...registryRoutes(opts.registries ?? [])];
+  const routes = opts.routes ?? [...apiRoutes(dialect), ...registryRoutes(opts.registries ?? [])];
   const labRoutes: Record<string, LabRouteHandler> = { ...builtInLabRoutes(audit, faults), ...opts.extraRoutes };
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();

@@ -118,6 +118,8 @@ export type PodState =
 export interface ContainerInput {
   name: string;
   image: string;
+  command?: string[];
+  args?: string[];
   ports?: Array<{ containerPort: number; name?: string; protocol?: string }>;
 }
 
@@ -129,6 +131,8 @@ export interface PodInput {
   annotations?: Record<string, string>;
   owner?: { apiVersion: string; kind: string; name: string; uid?: string };
   containers: ContainerInput[];
+  /** Run to completion before the containers (virt-handler's node labeller). */
+  initContainers?: ContainerInput[];
   hostNetwork?: boolean;
   podIP?: string;
   hostIP?: string;
@@ -154,7 +158,8 @@ export function podObject(p: PodInput): KubeObject {
     },
     spec: {
       ...(p.node ? { nodeName: p.node } : {}),
-      containers: p.containers.map((c) => ({ name: c.name, image: c.image, imagePullPolicy: 'IfNotPresent', ...(c.ports ? { ports: c.ports } : {}) })),
+      containers: p.containers.map((c) => ({ name: c.name, image: c.image, imagePullPolicy: 'IfNotPresent', ...(c.command ? { command: c.command } : {}), ...(c.args ? { args: c.args } : {}), ...(c.ports ? { ports: c.ports } : {}) })),
+      ...(p.initContainers ? { initContainers: p.initContainers.map((c) => ({ name: c.name, image: c.image, imagePullPolicy: 'IfNotPresent', ...(c.command ? { command: c.command } : {}), ...(c.args ? { args: c.args } : {}) })) } : {}),
       restartPolicy: p.restartPolicy ?? 'Always',
       schedulerName: 'default-scheduler',
       serviceAccountName: p.serviceAccountName ?? 'default',
@@ -213,7 +218,7 @@ export function setPodState(pod: KubeObject, state: PodState, at: string, ips: {
         ...base,
         containerStatuses: spec.containers.map((c) => containerStatus(c, { running: { startedAt: startTime } }, ready, 0)),
       };
-      return;
+      break;
     }
     case 'pending': {
       const scheduled = state.reason !== 'Unschedulable';
@@ -225,7 +230,7 @@ export function setPodState(pod: KubeObject, state: PodState, at: string, ips: {
         ...(scheduled ? base : { qosClass: 'Burstable' }),
         ...(scheduled ? { containerStatuses: spec.containers.map((c) => containerStatus(c, { waiting: { reason: state.reason, ...(state.reason === 'ContainerCreating' ? {} : { message: state.message }) } }, false, 0)) } : {}),
       };
-      return;
+      break;
     }
     case 'crashLoop': {
       pod.status = {
@@ -241,14 +246,14 @@ export function setPodState(pod: KubeObject, state: PodState, at: string, ips: {
             : containerStatus(c, { running: { startedAt: startTime } }, true, 0),
         ),
       };
-      return;
+      break;
     }
     case 'succeeded':
     case 'failed': {
       const ok = state.kind === 'succeeded';
       pod.status = {
         phase: ok ? 'Succeeded' : 'Failed',
-        conditions: [cond('PodReadyToStartContainers', false), cond('Initialized', true), cond('Ready', false, 'PodCompleted'), cond('ContainersReady', false, 'PodCompleted'), cond('PodScheduled', true)],
+        conditions: [cond('PodReadyToStartContainers', false), cond('Initialized', true), cond('Ready', false, ok ? 'PodCompleted' : 'PodFailed'), cond('ContainersReady', false, ok ? 'PodCompleted' : 'PodFailed'), cond('PodScheduled', true)],
         ...base,
         containerStatuses: spec.containers.map((c) =>
           containerStatus(
@@ -267,10 +272,19 @@ export function setPodState(pod: KubeObject, state: PodState, at: string, ips: {
           ),
         ),
       };
-      return;
+      break;
     }
   }
+  // Init containers (virt-handler's node labeller) ran to completion before the containers started.
+  const inits = (pod.spec as { initContainers?: Array<{ name: string; image: string }> }).initContainers;
+  if (inits?.length && pod.status) {
+    pod.status.initContainerStatuses = inits.map((c) => ({
+      ...containerStatus(c, { terminated: { exitCode: 0, reason: 'Completed', startedAt: startTime, finishedAt: startTime } }, true, 0),
+      started: false,
+    }));
+  }
 }
+
 
 /** A short stable hex digest (image IDs, container IDs). */
 export function hashOf(text: string): string {

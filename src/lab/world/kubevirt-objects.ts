@@ -127,17 +127,21 @@ export interface VmiRuntime {
   launcherPodUid?: string;
 }
 
-export function liveMigratableCondition(vm: VmDefinition, at: string): Record<string, unknown> {
+/**
+ * virt-handler builds LiveMigratable without times, so both serialise as null on every running
+ * VMI (kubevirt pkg/virt-handler/vm.go `newNonMigratableCondition`; runbook VMCannotBeEvicted).
+ */
+export function liveMigratableCondition(vm: VmDefinition): Record<string, unknown> {
   return vm.localDisk
     ? {
         type: 'LiveMigratable',
         status: 'False',
         lastProbeTime: null,
-        lastTransitionTime: at,
+        lastTransitionTime: null,
         reason: 'DisksNotLiveMigratable',
         message: `cannot migrate VMI: PVC ${vm.name}-rootdisk is not shared, live migration requires that all PVCs must be shared (using ReadWriteMany access mode)`,
       }
-    : { type: 'LiveMigratable', status: 'True', lastProbeTime: null, lastTransitionTime: at };
+    : { type: 'LiveMigratable', status: 'True', lastProbeTime: null, lastTransitionTime: null };
 }
 
 export function vmiObject(vm: VmDefinition, vmUid: string, template: Record<string, unknown>, templateLabels: Record<string, string>, rt: VmiRuntime): KubeObject {
@@ -168,8 +172,9 @@ export function vmiObject(vm: VmDefinition, vmUid: string, template: Record<stri
       launcherContainerImageVersion: rt.launcherImage,
       conditions: [
         { type: 'Ready', status: running ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: rt.created, ...(running ? {} : { reason: 'PodNotReady' }) },
-        liveMigratableCondition(vm, rt.created),
-        ...(running ? [{ type: 'AgentConnected', status: 'True', lastProbeTime: null, lastTransitionTime: rt.created }] : []),
+        liveMigratableCondition(vm),
+        // A new AgentConnected gets a probe time and no transition time (vm.go `updateGuestAgentConditions`).
+        ...(running ? [{ type: 'AgentConnected', status: 'True', lastProbeTime: rt.created, lastTransitionTime: null }] : []),
       ],
       guestOSInfo: running ? guestInfo(vm) : {},
       interfaces: running
@@ -278,23 +283,27 @@ export interface MigrationStateInput {
   abortStatus?: 'Succeeded' | 'Failed' | 'Aborting';
 }
 
+/**
+ * A VMI's (and its VMIM's) `status.migrationState` as kubevirt/api v1 serialises it: every field is
+ * `omitempty`, so `completed`/`failed` appear only once true and empty strings not at all;
+ * `migrationConfiguration` is the cluster's migration settings at the time: the lab CR's
+ * `spec.configuration.migrations` (kubevirt-operator.ts) over the defaults of pkg/virt-config.
+ */
 export function migrationState(m: MigrationStateInput): Record<string, unknown> {
   return {
     migrationUid: m.migrationUid,
     sourceNode: m.sourceNode,
     sourcePod: m.sourcePod,
-    targetNode: m.targetNode,
-    targetPod: m.targetPod,
-    targetNodeAddress: '',
-    mode: 'PreCopy',
-    ...(m.startTimestamp ? { startTimestamp: m.startTimestamp } : {}),
+    ...(m.targetNode ? { targetNode: m.targetNode } : {}),
+    ...(m.targetPod ? { targetPod: m.targetPod } : {}),
+    ...(m.startTimestamp ? { mode: 'PreCopy', startTimestamp: m.startTimestamp } : {}),
     ...(m.endTimestamp ? { endTimestamp: m.endTimestamp } : {}),
-    completed: m.completed,
-    failed: m.failed,
+    ...(m.completed ? { completed: true } : {}),
+    ...(m.failed ? { failed: true } : {}),
     ...(m.failureReason ? { failureReason: m.failureReason } : {}),
     ...(m.abortRequested ? { abortRequested: true } : {}),
     ...(m.abortStatus ? { abortStatus: m.abortStatus } : {}),
-    migrationConfiguration: { allowAutoConverge: true, allowPostCopy: false, bandwidthPerMigration: '0', completionTimeoutPerGiB: 800, nodeDrainTaintKey: 'kubevirt.io/drain', parallelMigrationsPerCluster: 5, parallelOutboundMigrationsPerNode: 2, progressTimeout: 150, unsafeMigrationOverride: false },
+    migrationConfiguration: { allowAutoConverge: true, allowPostCopy: false, bandwidthPerMigration: '0Mi', completionTimeoutPerGiB: 800, nodeDrainTaintKey: 'kubevirt.io/drain', parallelMigrationsPerCluster: 5, parallelOutboundMigrationsPerNode: 2, progressTimeout: 150, unsafeMigrationOverride: false },
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * virt-operator and cdi-operator: when the orchestration pack's values name a new KubeVirt (or CDI)
- * version, the CR's target moves, phase goes Deploying, the components roll in KubeVirt's order
+ * version, the CR's target moves (phase stays Deployed, the conditions say UpdateInProgress), the components roll in KubeVirt's order
  * (virt-operator, virt-api, virt-controller, then virt-handler: one canary node, then 10% of nodes
  * per batch), and only then observed = target and phase Deployed. New feature gates and workload
  * update settings reach the CR's spec at once, as the helm upgrade patches it.
@@ -12,6 +12,7 @@ import type { ClusterNodes } from './cluster-nodes.js';
 import { nowStamp, recordEvent, type WorldContext } from './context.js';
 import { kubevirtLine } from './logs.js';
 import { timings } from './timings.js';
+import type { ContainerInput } from './k8s-objects.js';
 import type { Workloads } from './workloads.js';
 
 export interface KubevirtListener {
@@ -82,7 +83,7 @@ export class KubevirtOperator {
         replicas: c.replicas,
         nodes: c.name === 'virt-handler' ? workers : c.name === 'virt-operator' ? cps : workers,
         labels: { 'kubevirt.io': c.name, 'app.kubernetes.io/component': 'kubevirt', 'app.kubernetes.io/managed-by': 'virt-operator', 'app.kubernetes.io/version': this.observed.version },
-        containers: [{ name: c.name, image: `${this.observed.registry}/${c.name}:${this.observed.version}` }],
+        ...(c.name === 'virt-handler' ? handlerContainers(this.observed) : { containers: [{ name: c.name, image: `${this.observed.registry}/${c.name}:${this.observed.version}` }] }),
         priorityClassName: 'kubevirt-cluster-critical',
         serviceAccountName: `kubevirt-${c.name.replace('virt-', '')}`,
       });
@@ -124,6 +125,11 @@ export class KubevirtOperator {
     });
   }
 
+  /** Every component runs the target version (KubeVirt's observed deployment ID equals the target's). */
+  rolledOut(): boolean {
+    return this.observed.version === this.target.version && this.observed.registry === this.target.registry;
+  }
+
   phase(): string {
     return String((this.ctx.store.get('kubevirts', 'kubevirt', 'kubevirt')?.status as { phase?: string } | undefined)?.phase ?? '');
   }
@@ -141,7 +147,8 @@ export class KubevirtOperator {
     const msg = `Transitioning from previous version ${from.version} with registry ${from.registry} to target version ${wanted.version} using registry ${wanted.registry}`;
     const kv = this.ctx.store.update('kubevirts', 'kubevirt', 'kubevirt', (o) => {
       const st = o.status as Record<string, unknown>;
-      st.phase = 'Deploying';
+      // An update keeps phase Deployed: only an empty phase becomes Deploying (kubevirt pkg/virt-operator/kubevirt.go);
+      // the conditions say UpdateInProgress and `Created` is dropped until the new version is in.
       st.targetKubeVirtVersion = wanted.version;
       st.targetKubeVirtRegistry = wanted.registry;
       st.targetDeploymentID = deploymentId(wanted.version, wanted.registry);
@@ -175,8 +182,7 @@ export class KubevirtOperator {
   /** virt-handler: a canary pod first, then batches of 10% of the nodes. */
   private rollHandlers(wanted: Deployed, batch: number, done: () => void): void {
     const gen = this.rolloutGeneration;
-    const containers = [{ name: 'virt-handler', image: `${wanted.registry}/virt-handler:${wanted.version}` }];
-    this.workloads.update('kubevirt', 'virt-handler', { containers }, {
+    this.workloads.update('kubevirt', 'virt-handler', handlerContainers(wanted), {
       batch: (step) => (step === 0 ? 1 : batch),
       stepMs: timings.handlerBatch,
       done: () => {
@@ -213,9 +219,9 @@ export class KubevirtOperator {
       st.phase = 'Upgrading';
       st.targetVersion = version;
       st.conditions = [
-        cond('Available', 'True', 'UpgradeStarted', `Started upgrade to version ${version}`, at),
-        cond('Progressing', 'True', 'UpgradeStarted', `Started upgrade to version ${version}`, at),
-        cond('Degraded', 'False', '', '', at),
+        cdiCond('Available', 'True', 'UpgradeStarted', `Started upgrade to version ${version}`, at),
+        cdiCond('Progressing', 'True', 'UpgradeStarted', `Started upgrade to version ${version}`, at),
+        cdiCond('Degraded', 'False', '', '', at),
       ];
     });
     const chain = (i: number): void => {
@@ -238,7 +244,7 @@ export class KubevirtOperator {
       st.phase = 'Deployed';
       st.observedVersion = version;
       st.operatorVersion = version;
-      st.conditions = [cond('Available', 'True', 'DeployCompleted', 'Deployment Completed', at), cond('Progressing', 'False', 'DeployCompleted', '', at), cond('Degraded', 'False', '', '', at)];
+      st.conditions = [cdiCond('Available', 'True', 'DeployCompleted', 'Deployment Completed', at), cdiCond('Progressing', 'False', 'DeployCompleted', '', at), cdiCond('Degraded', 'False', '', '', at)];
     });
     if (cdi) recordEvent(this.ctx, cdi, 'Normal', 'UpgradeSucceeded', `Successfully upgraded from version ${from} to ${version}`, 'cdi-operator');
   }
@@ -291,10 +297,27 @@ export class KubevirtOperator {
         observedVersion: this.cdiObserved,
         operatorVersion: this.cdiObserved,
         targetVersion: this.cdiObserved,
-        conditions: [cond('Available', 'True', 'DeployCompleted', 'Deployment Completed', at), cond('Progressing', 'False', 'DeployCompleted', '', at), cond('Degraded', 'False', '', '', at)],
+        conditions: [cdiCond('Available', 'True', 'DeployCompleted', 'Deployment Completed', at), cdiCond('Progressing', 'False', 'DeployCompleted', '', at), cdiCond('Degraded', 'False', '', '', at)],
       },
     };
   }
+}
+
+/**
+ * virt-handler's pod as virt-operator renders it (kubevirt pkg/virt-operator/resource/generate/
+ * components/daemonsets.go): the init container `virt-launcher` (the node labeller), the
+ * `virt-handler` container, and, because the CR names image pull secrets, the
+ * `virt-launcher-image-holder` that keeps the launcher image on the node. A log read without a
+ * container name is then refused (400), as on a real cluster.
+ */
+function handlerContainers(d: Deployed): { containers: ContainerInput[]; initContainers: ContainerInput[] } {
+  return {
+    containers: [
+      { name: 'virt-handler', image: `${d.registry}/virt-handler:${d.version}`, command: ['virt-handler'] },
+      { name: 'virt-launcher-image-holder', image: d.launcherImage, command: ['/bin/sh', '-c'], args: ['sleep infinity'] },
+    ],
+    initContainers: [{ name: 'virt-launcher', image: d.launcherImage, command: ['/bin/sh', '-c'], args: ['node-labeller.sh'] }],
+  };
 }
 
 const kubevirtComponents = [
@@ -312,12 +335,24 @@ function cdiImage(component: string, version: string): string {
   return `quay.io/kubevirt/${image}:${version}`;
 }
 
+/** A KubeVirt CR condition that changed: virt-operator stamps both times (pkg/virt-operator/util/client.go `SetConditionTimestamps`). */
 function cond(type: string, status: string, reason: string, message: string, at: string): Record<string, unknown> {
   return { type, status, lastProbeTime: at, lastTransitionTime: at, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
 }
 
+/** A CDI CR condition (openshift/custom-resource-status conditions/v1): a heartbeat and a transition time. */
+function cdiCond(type: string, status: string, reason: string, message: string, at: string): Record<string, unknown> {
+  return { type, status, lastHeartbeatTime: at, lastTransitionTime: at, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+}
+
+/** Deployed: the three conditions changed now; `Created` is new (removed while updating), so it has a probe time and no transition time. */
 function deployedConditions(at: string, ok: string): Array<Record<string, unknown>> {
-  return [cond('Available', 'True', 'AllComponentsReady', ok, at), cond('Progressing', 'False', 'AllComponentsReady', ok, at), cond('Degraded', 'False', 'AllComponentsReady', ok, at), cond('Created', 'True', 'AllResourcesCreated', 'All resources were created.', at)];
+  return [
+    cond('Available', 'True', 'AllComponentsReady', ok, at),
+    cond('Progressing', 'False', 'AllComponentsReady', ok, at),
+    cond('Degraded', 'False', 'AllComponentsReady', ok, at),
+    { type: 'Created', status: 'True', lastProbeTime: at, lastTransitionTime: null, reason: 'AllResourcesCreated', message: 'All resources were created.' },
+  ];
 }
 
 export function kubevirtSpec(config: ClusterConfig): Record<string, unknown> {
@@ -332,6 +367,8 @@ export function kubevirtSpec(config: ClusterConfig): Record<string, unknown> {
     },
     customizeComponents: {},
     imagePullPolicy: 'IfNotPresent',
+    // Images come from a registry that needs credentials; virt-operator then adds the launcher image holder to virt-handler.
+    imagePullSecrets: [{ name: 'vmo-registry-pull-secret' }],
     imageRegistry: k.registry,
     imageTag: k.version,
     monitorAccount: 'prometheus-operator-prometheus',

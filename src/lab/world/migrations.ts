@@ -50,6 +50,9 @@ export interface HandlerLocator {
 }
 
 const finished = (p: MigrationPhase) => p === 'Succeeded' || p === 'Failed';
+
+/** What libvirt reports for a migration job cancelled on request; virt-launcher reads "canceled by client" as an abort that succeeded. */
+const abortedReason = "Live migration failed error encountered during MigrateToURI3 libvirt api call: virError(Code=78, Domain=10, Message='operation aborted: migration out job: canceled by client')";
 const active = (p: MigrationPhase) => !finished(p) && p !== 'Pending';
 
 /** KubeVirt keeps this many finished migrations per VMI before garbage-collecting older ones. */
@@ -60,6 +63,7 @@ export class MigrationController {
   /** Migrations per VMI (`namespace/name`), so per-VMI questions do not scan thousands. */
   private readonly byVmi = new Map<string, Set<Migration>>();
   private readonly backoff = new Map<string, { failures: number; until: number }>();
+  private abortFails = new Set<string>();
 
   constructor(
     private readonly ctx: WorldContext,
@@ -131,7 +135,7 @@ export class MigrationController {
    * A migration as a scenario starts with it: already Succeeded or Failed (history), or hanging in
    * Running after a skipped minor. The VMI's migrationState shows the last one.
    */
-  seed(namespace: string, vmiName: string, state: 'Succeeded' | 'Failed' | 'Stuck', ageMs: number): void {
+  seed(namespace: string, vmiName: string, state: 'Succeeded' | 'Failed' | 'Stuck', ageMs: number, past?: { reason?: string; abortStatus?: 'Succeeded' }): void {
     const vmi = this.ctx.store.get('virtualmachineinstances', namespace, vmiName);
     const currentPod = this.vms.vmiLauncherPod(namespace, vmiName);
     if (!vmi || !currentPod) return;
@@ -160,7 +164,8 @@ export class MigrationController {
       completed: state !== 'Stuck',
       failed: state === 'Failed',
       ...(state === 'Stuck' ? {} : { endTimestamp: stamp(now - ageMs + 50_000) }),
-      ...(state === 'Failed' ? { failureReason: closedSocketReason } : {}),
+      ...(state === 'Failed' ? { failureReason: past?.reason ?? closedSocketReason } : {}),
+      ...(state === 'Failed' && past?.abortStatus ? { abortStatus: past.abortStatus } : {}),
     };
     const phases: MigrationPhase[] = ['Pending', 'Scheduling', 'Scheduled', 'PreparingTarget', 'TargetReady', 'Running', ...(state === 'Stuck' ? [] : [phase])];
     this.ctx.store.update('virtualmachineinstancemigrations', namespace, name, (o) => {
@@ -189,39 +194,65 @@ export class MigrationController {
       );
       m.targetPodUid = created.metadata.uid!;
     }
-    if (state === 'Failed') this.noteFailure(namespace, vmiName);
-    if (state !== 'Succeeded') this.writeSkipLogs(m, state === 'Failed');
+    // A failure long past holds no back-off today; only the skipped minor's own failures leave its symptoms.
+    if (state === 'Failed' && ageMs < timings.migrationBackoffMax) this.noteFailure(namespace, vmiName);
+    if (state !== 'Succeeded' && !past?.reason) this.writeSkipLogs(m, state === 'Failed');
   }
 
-  /** Deleting a VMIM: a migration not yet finished is cancelled; the VMI stays on its source. */
+  /** VMIs (`namespace/name`) whose migration's abort fails: KubeVirt reports `abortStatus: Failed` and the migration goes on. */
+  setAbortFailures(vmis: Iterable<string>): void {
+    this.abortFails = new Set(vmis);
+  }
+
+  /**
+   * A VMIM was deleted. Its finalizer (`kubevirt.io/migrationJobFinalize`) keeps it, with its
+   * deletionTimestamp, until the migration is final (kubevirt pkg/virt-controller/watch/migration):
+   * before the hand-off to virt-handler (Pending, Scheduling, Scheduled) the controller fails it at
+   * once; after it, the VMI's `migrationState.abortRequested` is set and virt-handler aborts
+   * (`abortStatus` Aborting, then Succeeded: the migration fails and the object goes; or Failed:
+   * the migration runs on and the object stays until it ends some other way).
+   */
   deleted(obj: KubeObject): void {
     const key = `${obj.metadata.namespace}/${obj.metadata.name}`;
     const m = this.migrations.get(key);
-    if (!m) return;
-    this.untrack(m);
-    if (finished(m.phase)) return;
-    m.epoch += 1;
-    const wasRunning = m.phase === 'Running';
-    this.removeTargetPod(m);
-    if (m.phase !== 'Pending') {
-      const at = nowStamp(this.ctx);
-      this.updateVmiState(m, {
-        completed: true,
-        failed: true,
-        ...(m.startTimestamp ? { startTimestamp: m.startTimestamp } : {}),
-        endTimestamp: at,
-        abortRequested: true,
-        abortStatus: 'Succeeded',
-        ...(wasRunning ? { failureReason: 'Migration aborted: the VirtualMachineInstanceMigration was deleted' } : {}),
-      });
-      this.ctx.store.update('virtualmachineinstances', m.namespace, m.vmiName, (o) => {
-        delete (o.metadata.labels ?? {})['kubevirt.io/migrationTargetNodeName'];
-      });
-      const vmi = this.ctx.store.get('virtualmachineinstances', m.namespace, m.vmiName);
-      if (vmi) recordEvent(this.ctx, vmi, 'Normal', 'MigrationAborted', `VirtualMachineInstance migration uid ${m.uid} was aborted`, 'virt-handler');
-      this.noteFailure(m.namespace, m.vmiName);
+    if (!m || finished(m.phase)) {
+      this.release(obj.metadata.namespace ?? '', obj.metadata.name);
+      return;
     }
-    this.pump();
+    this.ctx.store.update('virtualmachineinstancemigrations', m.namespace, m.name, (o) => {
+      const st = (o.status ??= {}) as { conditions?: unknown[] };
+      // A new KubeVirt condition gets a probe time and no transition time.
+      st.conditions = [...(st.conditions ?? []), { type: 'migrationAbortRequested', status: 'True', lastProbeTime: nowStamp(this.ctx), lastTransitionTime: null }];
+    });
+    const vmim = this.ctx.store.get('virtualmachineinstancemigrations', m.namespace, m.name);
+    if (m.phase === 'Pending' || m.phase === 'Scheduling' || m.phase === 'Scheduled') {
+      if (vmim) recordEvent(this.ctx, vmim, 'Warning', 'FailedMigration', 'Migration failed due to being canceled', 'virtualmachineinstancemigration-controller');
+      this.fail(m, 'Migration aborted: the VirtualMachineInstanceMigration was deleted', false, { abortStatus: 'Succeeded' });
+      return;
+    }
+    const vmi = this.ctx.store.get('virtualmachineinstances', m.namespace, m.vmiName);
+    if (vmi) recordEvent(this.ctx, vmi, 'Normal', 'Migrating', 'VirtualMachineInstance is aborting migration.', 'virt-handler');
+    this.updateVmiState(m, { completed: false, failed: false, ...(m.startTimestamp ? { startTimestamp: m.startTimestamp } : {}), abortRequested: true, abortStatus: 'Aborting' });
+    const epoch = m.epoch;
+    this.ctx.clock.after(timings.migrationAbort, () => {
+      if (m.epoch !== epoch || !this.migrations.has(key)) return;
+      if (this.abortFails.has(`${m.namespace}/${m.vmiName}`)) {
+        this.updateVmiState(m, { completed: false, failed: false, ...(m.startTimestamp ? { startTimestamp: m.startTimestamp } : {}), abortRequested: true, abortStatus: 'Failed' });
+        const source = this.kubevirt.handlerPodOn(m.sourceNode);
+        if (source) this.ctx.logs.append('kubevirt', source.metadata.name, kubevirtLine(this.ctx.clock.now(), 'virt-handler', 'error', 'Failed to abort live migration', { kind: 'VirtualMachineInstance', name: m.vmiName, namespace: m.namespace, uid: m.vmiUid, reason: 'virError(Code=55, Domain=10, Message=\'Requested operation is not valid: no job is active on the domain\')' }));
+        return;
+      }
+      this.fail(m, abortedReason, true, { abortStatus: 'Succeeded' });
+    });
+  }
+
+  /** The controller drops the finalizer: the object goes once its delete was asked for. */
+  private release(namespace: string, name: string): void {
+    const obj = this.ctx.store.get('virtualmachineinstancemigrations', namespace, name);
+    if (!obj?.metadata.deletionTimestamp) return;
+    const m = this.migrations.get(`${namespace}/${name}`);
+    if (m) this.untrack(m);
+    this.ctx.store.remove('virtualmachineinstancemigrations', namespace, name);
   }
 
   /** A migration's target pod was deleted: that migration fails (the VMI stays on its source). */
@@ -342,25 +373,29 @@ export class MigrationController {
     this.handlerLog(m, 'Live migration succeeded', m.targetNode!);
     const vmi = this.ctx.store.get('virtualmachineinstances', m.namespace, m.vmiName);
     if (vmi) recordEvent(this.ctx, vmi, 'Normal', 'Migrated', `The VirtualMachineInstance migrated to node ${m.targetNode!}.`, 'virt-handler');
+    this.release(m.namespace, m.name);
     this.collectGarbage(m.namespace, m.vmiName);
     this.pump();
   }
 
-  private fail(m: Migration, reason: string, countsForBackoff: boolean): void {
+  private fail(m: Migration, reason: string, countsForBackoff: boolean, abort?: { abortStatus: 'Succeeded' }): void {
     const at = nowStamp(this.ctx);
     m.epoch += 1;
-    const started = m.phase !== 'Pending';
+    // The VMI hears of a migration only at the hand-off to virt-handler (PreparingTarget on).
+    const started = m.phase === 'PreparingTarget' || m.phase === 'TargetReady' || m.phase === 'Running';
     this.setPhase(m, 'Failed');
     this.removeTargetPod(m);
     if (started) {
-      this.updateVmiState(m, { completed: true, failed: true, ...(m.startTimestamp ? { startTimestamp: m.startTimestamp } : {}), endTimestamp: at, failureReason: reason });
+      this.updateVmiState(m, { completed: true, failed: true, ...(m.startTimestamp ? { startTimestamp: m.startTimestamp } : {}), endTimestamp: at, failureReason: reason, ...(abort ? { abortRequested: true, abortStatus: abort.abortStatus } : {}) });
       this.ctx.store.update('virtualmachineinstances', m.namespace, m.vmiName, (o) => {
         delete (o.metadata.labels ?? {})['kubevirt.io/migrationTargetNodeName'];
       });
       const vmi = this.ctx.store.get('virtualmachineinstances', m.namespace, m.vmiName);
-      if (vmi) recordEvent(this.ctx, vmi, 'Warning', 'MigrationFailed', `VirtualMachineInstance migration uid ${m.uid} failed. reason:${reason}`, 'virt-handler');
+      // virt-handler records a failed migration under the reason Migrated (kubevirt pkg/virt-handler/vm.go).
+      if (vmi) recordEvent(this.ctx, vmi, 'Warning', 'Migrated', `VirtualMachineInstance migration uid ${m.uid} failed. reason:${reason}`, 'virt-handler');
     }
     if (countsForBackoff) this.noteFailure(m.namespace, m.vmiName);
+    this.release(m.namespace, m.name);
     this.collectGarbage(m.namespace, m.vmiName);
     this.pump();
   }
@@ -415,9 +450,9 @@ export class MigrationController {
     if (m.targetPod && this.ctx.store.get('pods', m.namespace, m.targetPod)) this.ctx.logs.append(m.namespace, m.targetPod, launcherNetworkCacheLine(now, ref), 'compute');
   }
 
-  /** Keeps the newest finished migrations per VMI, as KubeVirt's garbage collection does. */
+  /** Keeps the newest finished migrations per VMI, as KubeVirt's garbage collection does (those being deleted are not counted). */
   private collectGarbage(namespace: string, vmiName: string): void {
-    const done = [...(this.byVmi.get(`${namespace}/${vmiName}`) ?? [])].filter((m) => finished(m.phase));
+    const done = [...(this.byVmi.get(`${namespace}/${vmiName}`) ?? [])].filter((m) => finished(m.phase) && !this.ctx.store.get('virtualmachineinstancemigrations', m.namespace, m.name)?.metadata.deletionTimestamp);
     if (done.length <= finishedPerVmiKept) return;
     const byAge = done
       .map((m) => ({ m, created: String(this.ctx.store.get('virtualmachineinstancemigrations', m.namespace, m.name)?.metadata.creationTimestamp ?? '') }))

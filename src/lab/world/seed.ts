@@ -9,6 +9,7 @@ import { labSite } from '../data/site.js';
 import { readClusterConfig } from './applied-config.js';
 import { namespaceObject } from './k8s-objects.js';
 import type { ScenarioSpec } from './scenarios/types.js';
+import { FAILED_POD_COUNT, seedFailedPods } from './failed-pods.js';
 import { skippedMinorOutcome } from './skip-minor.js';
 import type { World } from './world.js';
 
@@ -65,6 +66,7 @@ export function seedWorld(world: World, spec: ScenarioSpec): void {
     reclaimPolicy: 'Retain',
     volumeBindingMode: 'WaitForFirstConsumer',
   });
+  if (spec.multus === false) world.absentGroups.add('k8s.cni.cncf.io');
   for (const n of spec.networks) {
     ctx.store.upsert('network-attachment-definitions', {
       apiVersion: 'k8s.cni.cncf.io/v1',
@@ -73,7 +75,7 @@ export function seedWorld(world: World, spec: ScenarioSpec): void {
       spec: { config: JSON.stringify({ cniVersion: '0.3.1', name: n.name, type: 'bridge', bridge: 'br0', vlan: n.vlan, macspoofchk: true, ipam: {} }) },
     });
   }
-  if (spec.totalPods !== undefined) addApplicationPods(world, spec.totalPods - spec.vms.filter((v) => v.runStrategy !== 'Halted').length);
+  if (spec.totalPods !== undefined) addApplicationPods(world, spec.totalPods - spec.vms.filter((v) => v.runStrategy !== 'Halted').length - FAILED_POD_COUNT);
 
   // A node that stopped reporting takes no new VMs
   until(seedSpanMs - 30 * day);
@@ -86,7 +88,9 @@ export function seedWorld(world: World, spec: ScenarioSpec): void {
 
   // Recent history, as of a minute ago
   until(seedSpanMs - 60_000);
-  for (const m of spec.migrations) world.migrations.seed(m.namespace, m.vmi, m.state, m.ageMs);
+  world.migrations.setAbortFailures(spec.abortFails ?? []);
+  for (const m of spec.migrations) world.migrations.seed(m.namespace, m.vmi, m.state, m.ageMs, m.reason ? { reason: m.reason, ...(m.abortStatus ? { abortStatus: m.abortStatus } : {}) } : undefined);
+  seedFailedPods(world);
   if (spec.skippedMinorMigrations) {
     for (const v of [...world.vms.runningVmis()].filter((x) => !x.def.localDisk)) {
       const key = `${v.namespace}/${v.name}`;

@@ -43,6 +43,8 @@ export const timings = {
   migrationCopyPerGiB: 4 * s,
   /** A migration that fails after a skipped minor fails this long into Running. */
   migrationFailAfter: 8 * s,
+  /** virt-handler aborting a running migration after its VMIM was deleted (libvirt's job cancel). */
+  migrationAbort: 4 * s,
   /** The source launcher pod of a finished migration is removed after this. */
   sourcePodCleanup: 1 * min,
 

@@ -130,6 +130,8 @@ export class VmController {
     this.aborter?.abortFor(r.def.namespace, r.def.name, 'VM was deleted');
     this.teardown(r);
     this.vms.delete(key);
+    // Its finalizer (kubevirt.io/virtualMachineControllerFinalize) goes once the VMI is gone, and the VM with it.
+    this.ctx.store.remove('virtualmachines', r.def.namespace, r.def.name);
   }
 
   /** The active launcher pod was deleted: the domain dies with it and the VMI fails. */
@@ -296,7 +298,7 @@ export class VmController {
         if (r.epoch !== epoch) return;
         vmiPhase('Running', (st) => {
           st.conditions = (st.conditions as Array<Record<string, unknown>>).map((c) => (c.type === 'Ready' ? { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: nowStamp(this.ctx) } : c));
-          (st.conditions as unknown[]).push({ type: 'AgentConnected', status: 'True', lastProbeTime: null, lastTransitionTime: nowStamp(this.ctx) });
+          (st.conditions as unknown[]).push({ type: 'AgentConnected', status: 'True', lastProbeTime: nowStamp(this.ctx), lastTransitionTime: null });
           st.interfaces = [{ name: 'default', interfaceName: 'eth0', ipAddress: podIP, ipAddresses: podIP ? [podIP] : [], infoSource: 'domain, guest-agent', queueCount: 1 }];
         });
         if (r.vmi) r.vmi.running = true;

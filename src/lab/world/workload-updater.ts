@@ -40,7 +40,8 @@ export class WorkloadUpdater {
     const outdated = this.vms.markOutdated(current);
     this.kubevirt.setOutdatedCount(outdated);
     this.migrations.pump();
-    if (outdated === 0 || this.kubevirt.phase() !== 'Deployed') return;
+    // As KubeVirt's updater: only once Deployed and the observed deployment is the target one.
+    if (outdated === 0 || this.kubevirt.phase() !== 'Deployed' || !this.kubevirt.rolledOut()) return;
 
     const methods = this.methods();
     const liveMigrate = methods.includes('LiveMigrate');

@@ -23,6 +23,7 @@ export interface WorkloadSpec {
   /** Pod labels (also the selector). */
   labels: Record<string, string>;
   containers: ContainerInput[];
+  initContainers?: ContainerInput[];
   hostNetwork?: boolean;
   priorityClassName?: string;
   serviceAccountName?: string;
@@ -97,7 +98,7 @@ export class Workloads {
    * Changes the workload: new images roll the pods (one batch per step, each new pod Running after
    * `podReplace`); new health or nodes apply at once. Calls `done` when every pod is current.
    */
-  update(namespace: string, name: string, change: Partial<Pick<WorkloadSpec, 'containers' | 'health' | 'nodes' | 'replicas'>>, opts: { batch?: number | ((step: number) => number); stepMs?: number; done?: () => void } = {}): void {
+  update(namespace: string, name: string, change: Partial<Pick<WorkloadSpec, 'containers' | 'initContainers' | 'health' | 'nodes' | 'replicas'>>, opts: { batch?: number | ((step: number) => number); stepMs?: number; done?: () => void } = {}): void {
     const t = this.tracked.get(`${namespace}/${name}`);
     if (!t) throw new Error(`no workload ${namespace}/${name}`);
     const imagesChanged = change.containers !== undefined && change.containers.map((c) => c.image).join() !== t.spec.containers.map((c) => c.image).join();
@@ -262,6 +263,7 @@ export class Workloads {
         labels,
         owner: { apiVersion: spec.kind === 'Job' ? 'batch/v1' : spec.kind === 'Static' ? 'v1' : 'apps/v1', kind: ownerKind, name: ownerName },
         containers: spec.containers,
+        ...(spec.initContainers ? { initContainers: spec.initContainers } : {}),
         ...(spec.hostNetwork ? { hostNetwork: true } : {}),
         ...(podIP ? { podIP } : {}),
         ...(hostIP ? { hostIP } : {}),

@@ -90,6 +90,8 @@ export class World {
   /** The palette flavor's cluster (apply, repave, events); undefined in the spec flavor. */
   readonly palette: PaletteCluster | undefined;
   readonly kubeHooks: KubeLabHooks;
+  /** API groups this cluster has no CRDs for (a scenario without Multus). */
+  readonly absentGroups = new Set<string>();
   readonly paletteHooks: PaletteLabHooks;
   private readonly timers: number[] = [];
   private cachedConfig: { generation: number; config: ClusterConfig } | undefined;
@@ -139,6 +141,7 @@ export class World {
     });
 
     this.kubeHooks = {
+      now: () => this.ctx.clock.now(),
       afterDelete: (resource, obj) => this.afterDelete(resource, obj),
       subresource: (req) => (req.resource === 'virtualmachines' && req.subresource === 'restart' && req.method === 'PUT' ? this.vms.restart(req.namespace ?? '', req.name) : undefined),
       logs: (namespace, pod, o) => this.ctx.logs.read(namespace, pod, o.container),

@@ -7,7 +7,7 @@ import type { Vmi } from '../../kube/schemas.js';
 import { keyOf, parseTime, vmiKeyOf, type MigrationView } from './cluster-view.js';
 import type { SourceText } from './diagnose-types.js';
 import type { MigrationsOutput } from './monitor-types.js';
-import { phaseOf } from './phases.js';
+import { failuresSinceSuccess, phaseOf } from './phases.js';
 import type { FailureReason } from './signatures.js';
 
 export interface AffectedVmi {
@@ -39,9 +39,13 @@ export function findAffected(view: MigrationView, monitor: MigrationsOutput | un
   const reasons: FailureReason[] = [];
   const reasonSources: SourceText[] = [];
   const withFailedVmim = new Set<string>();
-  for (const m of view.migrations) {
+  // A VMI is judged by its latest migrations: failures a later success superseded are not evidence.
+  const failing = failuresSinceSuccess(
+    view.migrations.filter((m) => outdated.has(vmiKeyOf(m))),
+    { vmi: vmiKeyOf, phase: phaseOf, created: (m) => parseTime(m.metadata.creationTimestamp) ?? now },
+  );
+  for (const m of [...failing.values()].flat()) {
     const vmi = vmiKeyOf(m);
-    if (phaseOf(m) !== 'Failed' || !outdated.has(vmi)) continue;
     const ms = m.status?.migrationState;
     withFailedVmim.add(vmi);
     bump(vmi, [ms?.sourceNode, ms?.targetNode, outdated.get(vmi)?.status?.nodeName]);

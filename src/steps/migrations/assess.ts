@@ -10,7 +10,7 @@ import type { VmImpact } from '../contracts.js';
 import { predictImpact } from '../plan/impact.js';
 import { imageTag, keyOf, liveMigratable, parseTime, vmiKeyOf, type KubevirtRef, type MigrationView } from './cluster-view.js';
 import type { KubevirtProgress, MigrationProblem, MigrationRow, OutdatedVmi, StallReason } from './monitor-types.js';
-import { countPhases, isInFlight, phaseOf } from './phases.js';
+import { countPhases, failuresSinceSuccess, isInFlight, phaseOf } from './phases.js';
 
 export interface MonitorLimits {
   /** A migration Running longer than this is stuck. */
@@ -117,10 +117,16 @@ export function sortRows(rows: MigrationRow[]): MigrationRow[] {
   return rows.sort((a, b) => rank(a) - rank(b) || (b.runningMs ?? b.ageMs) - (a.runningMs ?? a.ageMs) || a.key.localeCompare(b.key));
 }
 
-export function assessPoll(view: MigrationView, now: number, limits: MonitorLimits, ref: KubevirtRef, expected?: string): PollAssessment {
+/**
+ * `since`: when this session began (cluster clock). The table (and its counts) show the session's
+ * migrations and any still in flight, not the finished ones KubeVirt keeps from days before; the
+ * judgement (stuck, failing repeatedly) reads them all.
+ */
+export function assessPoll(view: MigrationView, now: number, limits: MonitorLimits, ref: KubevirtRef, expected?: string, since?: number): PollAssessment {
   const nodeOfVmi = new Map(view.outdated.map((v) => [keyOf(v), v.status?.nodeName ?? '?']));
   const outdatedKeys = new Set(nodeOfVmi.keys());
-  const rows = sortRows(view.migrations.map((m) => row(m, now, nodeOfVmi)));
+  const all = sortRows(view.migrations.map((m) => row(m, now, nodeOfVmi)));
+  const rows = since === undefined ? all : all.filter((r) => isInFlight(r.phase) || r.ageMs <= now - since);
   const counts = countPhases(rows.map((r) => r.phase));
   const inFlight = rows.filter((r) => isInFlight(r.phase)).length;
   const fate = fates(view);
@@ -129,15 +135,17 @@ export function assessPoll(view: MigrationView, now: number, limits: MonitorLimi
 
   const problems: MigrationProblem[] = [];
   const stall: StallReason[] = [];
-  for (const r of rows) {
+  for (const r of all) {
     if (r.phase === 'Running' && (r.runningMs ?? 0) > limits.migrationLimit) {
       problems.push({ kind: 'stuck', vmi: r.vmi, migration: r.key, phase: r.phase, source: r.source, target: r.target, ageMs: r.runningMs ?? r.ageMs });
       stall.push({ kind: 'migration-too-long', vmi: r.vmi, text: `${r.vmi}: migration ${r.key} Running for ${formatDuration(r.runningMs ?? 0)} (limit ${formatDuration(limits.migrationLimit)})` });
     }
   }
-  // Failures matter while their VMI is still outdated; an old failure of a VMI that later moved does not.
-  const failures = new Map<string, MigrationRow[]>();
-  for (const r of rows) if (r.phase === 'Failed' && outdatedKeys.has(r.vmi)) failures.set(r.vmi, [...(failures.get(r.vmi) ?? []), r]);
+  // Failures matter while their VMI is still outdated, and only those since its last success.
+  const failures = failuresSinceSuccess(
+    all.filter((r) => outdatedKeys.has(r.vmi)),
+    { vmi: (r) => r.vmi, phase: (r) => r.phase, created: (r) => now - r.ageMs },
+  );
   for (const [vmi, failed] of [...failures].sort((a, b) => a[0].localeCompare(b[0]))) {
     const latest = [...failed].sort((a, b) => a.ageMs - b.ageMs)[0]!;
     for (const f of failed) problems.push({ kind: 'failed', vmi, migration: f.key, phase: f.phase, source: f.source, target: f.target, ageMs: f.ageMs, ...(f.reason ? { reason: f.reason } : {}) });

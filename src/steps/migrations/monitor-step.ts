@@ -13,6 +13,7 @@ import { defineStepKind, succeeded } from '../../engine/step-kind.js';
 import { clockTimeOf, type Clock } from '../../engine/clock.js';
 import { steps } from '../../engine/state.js';
 import { currentHop, latestPlan } from '../contracts.js';
+import { sessionStart } from '../session-start.js';
 import { assessPoll, type MonitorLimits, type PollAssessment } from './assess.js';
 import { defaultKubevirtRef, readMigrationView } from './cluster-view.js';
 import type { MigrationsLive, MigrationsOutput, StallReason } from './monitor-types.js';
@@ -105,11 +106,13 @@ export const migrationsStep = defineStepKind({
     const trackOpts = { stallAfter: ctx.params.stallAfter, confirmPolls: ctx.params.confirmPolls, historyPoints: HISTORY_POINTS };
     let state = startTracker(clock.now());
     const ledger = startLedger(hopStart(ctx));
+    // The live table shows this session's migrations (and any in flight), not the cluster's history.
+    const since = sessionStart(ctx);
 
     for (;;) {
       const view = await readMigrationView(reader, ref);
       const now = clock.now();
-      const poll = assessPoll(view, now, limits, ref, expected);
+      const poll = assessPoll(view, now, limits, ref, expected, since);
       recordPoll(ledger, view.migrations, poll, clock);
       const judged = track(state, poll, now, trackOpts);
       state = judged.state;

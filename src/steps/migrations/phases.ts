@@ -19,3 +19,20 @@ export function countPhases(phases: Iterable<string>): Record<string, number> {
   for (const p of phases) counts[p] = (counts[p] ?? 0) + 1;
   return counts;
 }
+
+/**
+ * Per VMI, its failed migrations since its last success, oldest first: a VMI is judged by its
+ * latest migrations. KubeVirt keeps up to five finished migrations per VMI, so a failure that a
+ * later success superseded (days ago, another upgrade) says nothing about whether it moves today.
+ */
+export function failuresSinceSuccess<T>(items: readonly T[], of: { vmi: (t: T) => string; phase: (t: T) => string; created: (t: T) => number }): Map<string, T[]> {
+  const perVmi = new Map<string, T[]>();
+  for (const t of items) perVmi.set(of.vmi(t), [...(perVmi.get(of.vmi(t)) ?? []), t]);
+  const out = new Map<string, T[]>();
+  for (const [vmi, list] of perVmi) {
+    const ordered = [...list].sort((a, b) => of.created(a) - of.created(b));
+    const tail = ordered.slice(ordered.findLastIndex((t) => of.phase(t) === 'Succeeded') + 1).filter((t) => of.phase(t) === 'Failed');
+    if (tail.length) out.set(vmi, tail);
+  }
+  return out;
+}

@@ -8,7 +8,7 @@ import { Duration } from '../../engine/duration-schema.js';
 import { findStep } from '../../engine/state.js';
 import type { LifecycleReader } from './lifecycle.js';
 import type { RestartProgram } from './recover-requests.js';
-import type { CancelState, RecoverLive, RecoverVmRow, VmState } from './recover-types.js';
+import type { CancelOutcomes, CancelState, RecoverLive, RecoverVmRow, VmState } from './recover-types.js';
 
 export const RecoverParams = z.strictObject({
   /** The operator types the VM's name to approve its restart. */
@@ -30,7 +30,7 @@ export interface RecoverDeps {
   program: RestartProgram;
   baseline: 'snapshot' | 'first-look';
   rows: Map<string, RecoverVmRow>;
-  cancel?: { migrations: string[]; state: CancelState };
+  cancel?: { migrations: string[]; state: CancelState; outcomes?: CancelOutcomes };
   waiting?: RecoverLive['waiting'];
   /**
    * Restarts offered again outside recovery (verification's "offer the restarts again"): each

@@ -21,8 +21,19 @@ import type { RecoverOutput, RecoverVmRow } from './recover-types.js';
 import { restartOne } from './restart-one.js';
 import { restartTimings } from './restart-timing.js';
 
+/** The cancels that did not take, and why: never reported as cancelled. */
+function cancelFailures(deps: RecoverDeps): NonNullable<RecoverOutput['cancelFailed']> {
+  const o = deps.cancel?.outcomes;
+  if (!o) return [];
+  return [
+    ...o.abortFailed.map((migration) => ({ migration, why: 'KubeVirt could not abort it (abortStatus Failed): it goes on until its VM is restarted' })),
+    ...o.stillAborting.map((migration) => ({ migration, why: 'still aborting when the wait ended' })),
+  ];
+}
+
 function outputOf(deps: RecoverDeps, notOffered: NotOffered[], cancelled: string[], aborted: boolean): RecoverOutput {
   const rows = [...deps.rows.values()];
+  const cancelFailed = cancelFailures(deps);
   const with_ = (...states: RecoverVmRow['state'][]) => rows.filter((r) => states.includes(r.state)).map((r) => r.vm).sort();
   return {
     restarted: with_('restarted', 'not-back'),
@@ -30,6 +41,7 @@ function outputOf(deps: RecoverDeps, notOffered: NotOffered[], cancelled: string
     skipped: with_('skipped'),
     wouldRestart: with_('would-restart'),
     cancelled,
+    ...(cancelFailed.length ? { cancelFailed } : {}),
     notOffered,
     vms: rows.slice(0, 500),
     baseline: deps.baseline,
@@ -44,6 +56,7 @@ function summaryOf(out: RecoverOutput): string {
   const list = (xs: string[]) => `${xs.slice(0, 5).join(', ')}${xs.length > 5 ? ', …' : ''}`;
   if (out.rehearsal) return `rehearsal: would cancel ${out.cancelled.length} migration(s) and restart ${out.wouldRestart.length} VM(s); nothing was sent${out.outstanding.length ? `; ${out.outstanding.length} would stay outstanding` : ''}`;
   const parts = [`restarted ${out.restarted.length} VM(s)${out.restarted.length ? ` (${list(out.restarted)})` : ''}`];
+  if (out.cancelFailed?.length) parts.unshift(`the cancel of ${out.cancelFailed.length} migration(s) did not take (${list(out.cancelFailed.map((f) => f.migration))})`);
   if (out.cancelled.length) parts.unshift(`cancelled ${out.cancelled.length} migration(s)`);
   if (out.outstanding.length) parts.push(`${out.outstanding.length} outstanding on the old launcher (${list(out.outstanding)})`);
   return parts.join('; ');
@@ -65,7 +78,7 @@ async function restartEach(deps: RecoverDeps, offers: Offers): Promise<Turns> {
       setRow(deps, o.c.vm, refused ? 'outstanding' : 'up-to-date', notOfferedNow);
       continue;
     }
-    const turn = await restartOne(deps, o.c, { why: o.why, position: { index: i + 1, total: offers.all.length }, ...(notOfferedNow ? { notOfferedNow } : {}) });
+    const turn = await restartOne(deps, o.c, { why: deps.rows.get(o.c.vm)?.why ?? o.why, position: { index: i + 1, total: offers.all.length }, ...(notOfferedNow ? { notOfferedNow } : {}) });
     publish(deps);
     if (turn.pending) pending.push(turn.pending);
     if (turn.result === 'aborted') return { kind: 'aborted' };
@@ -127,7 +140,7 @@ export const recoverStep = defineStepKind({
     publish(deps);
 
     const cancel = await cancelStuck(deps, stuck);
-    const cancelled = cancel.kind === 'cancelled' ? (deps.cancel?.migrations ?? []) : [];
+    const cancelled = cancel.kind === 'cancelled' ? cancel.outcomes.cancelled : [];
     if (cancel.kind === 'pending') throw pendingWithCancel(deps, offers, cancel.pending);
     if (cancel.kind === 'aborted') return aborted(deps, offers.notOffered, cancelled);
 

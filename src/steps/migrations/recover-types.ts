@@ -31,12 +31,30 @@ export interface RecoverVmRow {
   note?: string;
 }
 
-export type CancelState = 'asking' | 'cancelling' | 'cancelled' | 'left-running' | 'would-cancel' | 'awaiting-approval';
+/**
+ * `cancelled`: every cancelled migration is gone or its abort succeeded (or it finished first);
+ * `abort-failed`: KubeVirt could not abort at least one, which runs on; `still-aborting`: at least
+ * one was still aborting when the wait ended. A delete alone is not a cancel: KubeVirt's
+ * finalizer keeps the migration until its abort is over.
+ */
+export type CancelState = 'asking' | 'cancelling' | 'cancelled' | 'abort-failed' | 'still-aborting' | 'left-running' | 'would-cancel' | 'awaiting-approval';
+
+/** How each cancelled migration ended, as read back from the cluster. */
+export interface CancelOutcomes {
+  /** Gone, or its abort succeeded: it no longer runs. */
+  cancelled: string[];
+  /** KubeVirt could not abort it (`abortStatus: Failed`): it goes on until its VM is restarted. */
+  abortFailed: string[];
+  /** It succeeded before the abort took: nothing runs any more. */
+  finished: string[];
+  /** Still aborting when the wait ended. */
+  stillAborting: string[];
+}
 
 export interface RecoverLive {
   headline: string;
   vms: RecoverVmRow[];
-  cancel?: { migrations: string[]; state: CancelState };
+  cancel?: { migrations: string[]; state: CancelState; outcomes?: CancelOutcomes };
   waiting?: { vm: string; state: string; elapsedMs: number; limitMs: number };
   baseline: 'snapshot' | 'first-look';
   rehearsal: boolean;
@@ -46,7 +64,10 @@ export interface RecoverOutput extends RecoverContract {
   skipped: string[];
   /** Rehearsal: the restarts that were recorded (nothing was sent). */
   wouldRestart: string[];
+  /** Migrations whose cancel took (gone, or aborted). */
   cancelled: string[];
+  /** Migrations whose cancel did not take: the abort failed, or was still running when the wait ended. */
+  cancelFailed?: Array<{ migration: string; why: string }>;
   notOffered: NotOffered[];
   vms: RecoverVmRow[];
   baseline: 'snapshot' | 'first-look';

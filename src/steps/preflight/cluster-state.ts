@@ -8,6 +8,7 @@ import { isKubeError } from '../../kube/errors.js';
 import { storageHealth } from '../../kube/checks/storage-health.js';
 import type { ClusterReader } from '../../kube/reader.js';
 import { OUTDATED_LABEL, type Node, type Vmim } from '../../kube/schemas.js';
+import { failuresSinceSuccess } from '../migrations/phases.js';
 import { timed } from './failure.js';
 import { firstOf, notChecked, pass, red, warn, type PreflightItem } from './types.js';
 
@@ -59,10 +60,20 @@ async function components(reader: ClusterReader, site: Params): Promise<Prefligh
   return pass('kubevirt-cdi', TITLES.components, summary);
 }
 
+/**
+ * A VMI is judged by its latest migrations: KubeVirt keeps up to five finished ones per VMI, so a
+ * failure that a later success superseded (last week's drain) is history, not a warning today.
+ */
 export function migrationsItem(migrations: Vmim[]): PreflightItem {
-  const failed = migrations.filter((m) => m.status?.phase === 'Failed');
+  const failing = new Set(
+    [...failuresSinceSuccess(migrations, { vmi: (m) => `${m.metadata.namespace ?? ''}/${m.spec.vmiName}`, phase: (m) => m.status?.phase || 'Pending', created: (m) => Date.parse(m.metadata.creationTimestamp ?? '') || 0 }).values()].flat(),
+  );
+  const failed = migrations.filter((m) => failing.has(m));
+  const superseded = migrations.filter((m) => m.status?.phase === 'Failed' && !failing.has(m)).length;
   const inFlight = migrations.filter((m) => m.status?.phase !== 'Succeeded' && m.status?.phase !== 'Failed');
-  if (failed.length === 0 && inFlight.length === 0) return pass('migrations', TITLES.migrations, `${migrations.length} migration(s), all Succeeded.`);
+  if (failed.length === 0 && inFlight.length === 0) {
+    return pass('migrations', TITLES.migrations, `${migrations.length} migration(s), ${superseded ? `the ${superseded} that failed superseded by a later success` : 'all Succeeded'}.`);
+  }
   const lines = [
     ...failed.map((m) => `${nsName(m.metadata)} of ${m.spec.vmiName}: Failed${m.status?.migrationState?.failureReason ? `: ${m.status.migrationState.failureReason}` : ''}`),
     ...inFlight.map((m) => `${nsName(m.metadata)} of ${m.spec.vmiName}: ${m.status?.phase || 'Pending'}`),

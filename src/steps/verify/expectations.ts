@@ -6,6 +6,7 @@
 import type { StepContext } from '../../engine/context.js';
 import type { VerifyExpectations } from '../../kube/checks/types.js';
 import { latestPlan } from '../contracts.js';
+import { sessionStart } from '../session-start.js';
 
 /** The fields of other steps' outputs that verification reads (each step kind owns its full output type). */
 export interface PlanExpectations {
@@ -25,6 +26,8 @@ export function sessionExpectations(ctx: StepContext<unknown>): VerifyExpectatio
   const exp: VerifyExpectations = {
     ...(snapshot?.baseline ? { baseline: snapshot.baseline } : {}),
     ...(outstanding.length ? { outstandingVms: outstanding } : {}),
+    since: sessionStart(ctx),
+    now: ctx.effects.clock.now(),
   };
   const target = plan?.expectations;
   if (!target) return exp;
@@ -34,3 +37,4 @@ export function sessionExpectations(ctx: StepContext<unknown>): VerifyExpectatio
   }
   return { ...exp, ...target };
 }
+

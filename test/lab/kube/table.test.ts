@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageOf, humanDuration } from '../../../src/lab/kube/human-duration.js';
+import { ageOf, humanDuration } from '../../../src/text/age.js';
 import { servedType } from '../../../src/lab/kube/kinds.js';
 import { KubeStatusException } from '../../../src/lab/kube/status.js';
 import { parseIncludeObject, tableBody } from '../../../src/lab/kube/table.js';

@@ -7,6 +7,8 @@
 import { packStack, type PackDefaults, type VmoVersion } from '../../../src/lab/data/pack-catalog.js';
 import { buildProfiles, profileLabel, type LabProfiles } from '../../../src/lab/data/profiles.js';
 import { customizePack, type CustomizationId } from '../../../src/lab/data/site.js';
+import { handleDelete } from '../../../src/lab/kube/delete-handler.js';
+import { servedType } from '../../../src/lab/kube/kinds.js';
 import { ResourceStore } from '../../../src/lab/kube/store.js';
 import type { KubeObject } from '../../../src/lab/kube/types.js';
 import { ProfileStore } from '../../../src/lab/palette/store.js';
@@ -39,6 +41,8 @@ export interface Harness {
   runUntil(done: () => boolean, maxMs: number, stepMs?: number): boolean;
   get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined;
   list(resource: string, opts?: { namespace?: string; labelSelector?: string; fieldSelector?: string }): KubeObject[];
+  /** DELETE through the lab's own handler (finalizers honoured, the world told), as kubectl delete would. */
+  delete(resource: string, namespace: string | undefined, name: string): number;
   close(): void;
 }
 
@@ -93,6 +97,11 @@ export function createHarness(scenario: ScenarioName, opts: { seed?: number; siz
     },
     get: (resource, namespace, name) => store.get(resource, namespace, name),
     list: (resource, o) => store.list(resource, o),
+    delete(resource, namespace, name) {
+      const type = servedType(resource);
+      const target = { type, group: type.group, name, ...(namespace !== undefined ? { namespace } : {}) };
+      return handleDelete({ method: 'DELETE', target, query: new URLSearchParams(), accept: undefined, contentType: undefined, body: Buffer.alloc(0) }, { store, hooks: world.kubeHooks }).reply.status;
+    },
     close() {
       world.stop();
       clock.stop();

@@ -89,6 +89,50 @@ describe('assessPoll', () => {
   });
 });
 
+describe('assessPoll against the history real clusters keep', () => {
+  const day = 86_400_000;
+  const hist = [
+    vmim('vms', 'old-f1', 'db', { phase: 'Failed', ageMs: 6 * day, reason: closedSocket }),
+    vmim('vms', 'old-f2', 'db', { phase: 'Failed', ageMs: 6 * day - 20 * 60_000, reason: closedSocket }),
+    vmim('vms', 'old-s', 'db', { phase: 'Succeeded', ageMs: 5 * day }),
+  ];
+  const sessionStartedAgo = 10 * 60_000;
+
+  it('shows this session’s migrations and those in flight; the finished ones from days before are not in the table', () => {
+    const now = Date.now();
+    const p = assessPoll(
+      view({ outdated: [vmi('vms', 'db'), vmi('vms', 'web')], migrations: [...hist, vmim('vms', 'new', 'web', { phase: 'Succeeded', ageMs: 2 * 60_000 }), vmim('vms', 'stuck', 'db', { phase: 'Running', runningForMs: 3 * day })] }),
+      now,
+      limits,
+      ref,
+      undefined,
+      now - sessionStartedAgo,
+    );
+    expect(p.rows.map((r) => r.key).sort()).toEqual(['vms/new', 'vms/stuck']);
+    expect(p.counts).toMatchObject({ Succeeded: 1, Failed: 0, Running: 1 });
+  });
+
+  it('failures a later success superseded do not count against a VMI that is outdated again', () => {
+    const now = Date.now();
+    const p = assessPoll(view({ outdated: [vmi('vms', 'db')], migrations: hist }), now, limits, ref, undefined, now - sessionStartedAgo);
+    expect(p.stall).toEqual([]);
+    expect(p.problems).toEqual([]);
+    // Two new failures after that success stall it, whatever the session.
+    const again = [...hist, vmim('vms', 'f3', 'db', { phase: 'Failed', ageMs: 8 * 60_000, reason: closedSocket }), vmim('vms', 'f4', 'db', { phase: 'Failed', ageMs: 60_000, reason: closedSocket })];
+    const q = assessPoll(view({ outdated: [vmi('vms', 'db')], migrations: again }), now, limits, ref, undefined, now - sessionStartedAgo);
+    expect(q.stall.map((s) => s.text)).toEqual([`vms/db: 2 failed migration(s), the latest: ${closedSocket}`]);
+    expect(q.problems.map((x) => x.migration)).toEqual(['vms/f3', 'vms/f4']);
+  });
+
+  it('failures from before the session that no success superseded still stall it (a skipped minor found at the start)', () => {
+    const now = Date.now();
+    const before = [vmim('vms', 'f1', 'db', { phase: 'Failed', ageMs: 45 * 60_000, reason: closedSocket }), vmim('vms', 'f2', 'db', { phase: 'Failed', ageMs: 12 * 60_000, reason: closedSocket })];
+    const p = assessPoll(view({ outdated: [vmi('vms', 'db')], migrations: before }), now, limits, ref, undefined, now - 5 * 60_000);
+    expect(p.rows).toEqual([]);
+    expect(p.stall.map((s) => s.kind)).toEqual(['failures']);
+  });
+});
+
 describe('track: the verdict over polls', () => {
   const opts = { stallAfter: 10_000, confirmPolls: 2, historyPoints: 4 };
   const at = (p: PollAssessment, state: TrackerState, now: number) => track(state, p, now, opts);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Vm, Vmi, Vmim } from '../../../src/kube/schemas.js';
 import { migrationsToCancel, predictedCandidates, selectCandidates, type Baseline } from '../../../src/steps/migrations/candidates.js';
+import { cancelProgress } from '../../../src/steps/migrations/cancel-phase.js';
 import { vm, vmi, vmim } from './support/objects.js';
 
 const snapshot = (...vmis: string[]): Baseline => ({ vmis: new Set(vmis), source: 'snapshot' });
@@ -63,5 +64,21 @@ describe('migrationsToCancel', () => {
       vmim('vms', 'other', 'up-to-date', { phase: 'Running' }),
     ] as unknown as Vmim[];
     expect(migrationsToCancel(migrations, [vmi('vms', 'a')] as Vmi[], Date.now()).map((m) => `${m.key} ${m.phase}`)).toEqual(['vms/pending Pending', 'vms/running Running']);
+  });
+});
+
+describe('cancelProgress: a delete is a request, not a cancel', () => {
+  const m = (phase: string, extra: Record<string, unknown> = {}, abortStatus?: string) =>
+    ({ metadata: { name: 'm', namespace: 'vms', deletionTimestamp: '2026-03-11T14:09:31Z', ...extra }, spec: { vmiName: 'v' }, status: { phase, migrationState: { abortRequested: true, ...(abortStatus ? { abortStatus } : {}) } } }) as unknown as Vmim;
+  it.each<[string, Vmim | undefined, string]>([
+    ['gone (the finalizer let it go)', undefined, 'cancelled'],
+    ['failed: the abort stopped it', m('Failed', {}, 'Succeeded'), 'cancelled'],
+    ['abort succeeded, phase not yet updated', m('Running', {}, 'Succeeded'), 'cancelled'],
+    ['held by the finalizer while aborting', m('Running', {}, 'Aborting'), 'aborting'],
+    ['deleted, KubeVirt has not looked yet', m('Running'), 'aborting'],
+    ['the abort failed: it runs on', m('Running', {}, 'Failed'), 'abort-failed'],
+    ['it finished before the abort took', m('Succeeded', {}, 'Failed'), 'finished'],
+  ])('%s', (_what, vmim, expected) => {
+    expect(cancelProgress(vmim)).toBe(expected);
   });
 });

@@ -57,8 +57,8 @@ describe('diagnose (Kubernetes double, real kubectl)', () => {
     expect(finding!.confirmed).toBe(true);
     expect(finding!.signatures.map((s) => `${s.id} ${s.matches}`)).toEqual(['closed-client-socket 2', 'dirty-rate-unimplemented 3', 'network-info-cache-missing 2']);
     expect(finding!.evidence.map((e) => `${e.signature} ← ${e.source}`)).toEqual([
-      'closed-client-socket ← migration vms/kubevirt-workload-update-w110 (VMI vms/web-01)',
       'closed-client-socket ← migration vms/kubevirt-workload-update-w140 (VMI vms/web-01)',
+      'closed-client-socket ← migration vms/kubevirt-workload-update-w110 (VMI vms/web-01)',
       'dirty-rate-unimplemented ← virt-handler kubevirt/virt-handler-node-1 on node-1 (last 50 lines)',
       'dirty-rate-unimplemented ← virt-handler kubevirt/virt-handler-node-3 on node-3 (last 50 lines)',
       'network-info-cache-missing ← virt-launcher vms/virt-launcher-web-01-abcde (VMI vms/web-01, last 20 lines)',

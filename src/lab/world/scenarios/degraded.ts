@@ -5,7 +5,7 @@
  * holds a load-balancer address handed out while autoAssign was on. Preflight should stop here.
  */
 import { labSite } from '../../data/site.js';
-import { smallNetworks, smallNodes, smallVms, vmSshServices, webFrontendService } from './small-cluster.js';
+import { smallNetworks, smallNodes, smallVms, vmSshServices, webFrontendService, pastMigrations } from './small-cluster.js';
 import type { ScenarioSpec } from './types.js';
 
 export function degradedScenario(): ScenarioSpec {
@@ -19,7 +19,7 @@ export function degradedScenario(): ScenarioSpec {
     nodes: smallNodes,
     vms: smallVms,
     networks: smallNetworks,
-    migrations: [],
+    migrations: pastMigrations,
     skippedMinorMigrations: false,
     services: [
       webFrontendService,

@@ -1,12 +1,12 @@
 /**
  * `healthy`: VMO 4.4.10 (KubeVirt 1.2) deployed with every site customization, target 4.6.3: two
  * one-minor hops (4.5.4, then 4.6.3). Everything migrates except the VM with a node-local disk;
- * the Halted VM stays stopped.
+ * the Halted VM stays stopped. The cluster keeps the past any long-running one has: db-01's
+ * failed migrations a later success superseded, a week-old evicted pod, a failed Job's pod.
  */
-import { smallNetworks, smallNodes, smallVms, vmSshServices, webFrontendService } from './small-cluster.js';
+import { smallNetworks, smallNodes, smallVms, vmSshServices, webFrontendService, pastMigrations } from './small-cluster.js';
 import { noFaults, type ScenarioSpec } from './types.js';
 
-const day = 24 * 3_600_000;
 
 export function healthyScenario(): ScenarioSpec {
   return {
@@ -18,7 +18,7 @@ export function healthyScenario(): ScenarioSpec {
     nodes: smallNodes,
     vms: smallVms,
     networks: smallNetworks,
-    migrations: [{ namespace: 'virtual-machines', vmi: 'db-01', state: 'Succeeded', ageMs: 6 * day }],
+    migrations: pastMigrations,
     skippedMinorMigrations: false,
     services: [webFrontendService, ...vmSshServices],
     faults: noFaults(),

@@ -3,6 +3,7 @@ import { degradedScenario } from './degraded.js';
 import { healthyScenario } from './healthy.js';
 import { largeScenario } from './large.js';
 import { lostCustomizationsScenario } from './lost-customizations.js';
+import { noMultusScenario } from './no-multus.js';
 import { noProfileVersionScenario } from './no-profile-version.js';
 import { rookCephScenario } from './rook-ceph.js';
 import { rookCephNoPlacementScenario } from './rook-ceph-no-placement.js';
@@ -35,5 +36,7 @@ export function scenarioSpec(name: ScenarioName, sizes: Partial<LabSizes> = {}):
       return noProfileVersionScenario();
     case 'rook-ceph-no-placement':
       return rookCephNoPlacementScenario();
+    case 'no-multus':
+      return noMultusScenario();
   }
 }

@@ -5,7 +5,7 @@
  * customizations must be merged, not copied; publishing the plain defaults loses all twelve, and
  * each loss shows in the cluster.
  */
-import { smallNetworks, smallNodes, smallVms, vmSshServices, webFrontendService } from './small-cluster.js';
+import { smallNetworks, smallNodes, smallVms, vmSshServices, webFrontendService, pastMigrations } from './small-cluster.js';
 import { noFaults, type ScenarioSpec } from './types.js';
 
 export function lostCustomizationsScenario(): ScenarioSpec {
@@ -19,7 +19,7 @@ export function lostCustomizationsScenario(): ScenarioSpec {
     nodes: smallNodes,
     vms: smallVms,
     networks: smallNetworks,
-    migrations: [],
+    migrations: pastMigrations,
     skippedMinorMigrations: false,
     services: [webFrontendService, ...vmSshServices],
     faults: noFaults(),

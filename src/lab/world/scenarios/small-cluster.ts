@@ -9,7 +9,7 @@
  */
 import { labSite } from '../../data/site.js';
 import type { VmDefinition } from '../kubevirt-objects.js';
-import { noFaults, type NetworkDefinition, type NodePlan, type ScenarioSpec } from './types.js';
+import { noFaults, type NetworkDefinition, type NodePlan, type ScenarioSpec, type SeededMigration } from './types.js';
 
 export const smallNodes: NodePlan[] = [
   { name: 'vmo-cp-1', controlPlane: true, storage: true },
@@ -53,7 +53,22 @@ export const vmSshServices: ScenarioSpec['services'] = [
   { namespace: 'ns-product', name: 'api', type: 'ClusterIP', ports: [{ name: 'http', port: 80, targetPort: 8080 }], selector: { app: 'api' } },
 ];
 
-/** The small cluster as it stands when nothing went wrong before: no earlier migrations, no faults. */
+const day = 24 * 3_600_000;
+
+/**
+ * The finished migrations a cluster that has run for months keeps (KubeVirt: the newest five per
+ * VMI): a week ago db-01's migrations timed out twice during a node drain (virt-launcher aborts a
+ * migration that makes no progress for 150 s, `abortStatus: Succeeded`), then one succeeded; web-01
+ * moved cleanly. Oldest first, so each VMI's migrationState shows its latest.
+ */
+export const pastMigrations: SeededMigration[] = [
+  { namespace: 'virtual-machines', vmi: 'db-01', state: 'Failed', ageMs: 6 * day + 40 * 60_000, reason: 'Live migration stuck for 150 seconds and has been aborted', abortStatus: 'Succeeded' },
+  { namespace: 'virtual-machines', vmi: 'db-01', state: 'Failed', ageMs: 6 * day + 20 * 60_000, reason: 'Live migration stuck for 150 seconds and has been aborted', abortStatus: 'Succeeded' },
+  { namespace: 'virtual-machines', vmi: 'db-01', state: 'Succeeded', ageMs: 6 * day },
+  { namespace: 'virtual-machines', vmi: 'web-01', state: 'Succeeded', ageMs: 6 * day - 10 * 60_000 },
+];
+
+/** The small cluster as it stands when nothing went wrong lately: its past migrations, no faults. */
 export function quietSmallCluster(): Pick<ScenarioSpec, 'nodes' | 'vms' | 'networks' | 'migrations' | 'skippedMinorMigrations' | 'services' | 'faults'> {
-  return { nodes: smallNodes, vms: smallVms, networks: smallNetworks, migrations: [], skippedMinorMigrations: false, services: [webFrontendService, ...vmSshServices], faults: noFaults() };
+  return { nodes: smallNodes, vms: smallVms, networks: smallNetworks, migrations: pastMigrations, skippedMinorMigrations: false, services: [webFrontendService, ...vmSshServices], faults: noFaults() };
 }

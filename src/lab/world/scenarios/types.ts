@@ -8,7 +8,7 @@ import type { ClusterShape } from '../../palette/types.js';
 import type { ServiceInput } from '../k8s-objects.js';
 import type { VmDefinition } from '../kubevirt-objects.js';
 
-export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'rook-ceph-no-placement'] as const;
+export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement'] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
 export interface LabSizes {
@@ -26,7 +26,12 @@ export interface NodePlan {
   storage: boolean;
 }
 
-export type SeededMigration = { namespace: string; vmi: string; state: 'Succeeded' | 'Failed' | 'Stuck'; ageMs: number };
+/**
+ * A migration a scenario starts with. A Failed one from the cluster's past carries its own `reason`
+ * (without it, the skipped-minor symptoms are written too) and, for a migration KubeVirt gave up on
+ * (`Live migration stuck for 150 seconds and has been aborted`), `abortStatus: Succeeded`.
+ */
+export type SeededMigration = { namespace: string; vmi: string; state: 'Succeeded' | 'Failed' | 'Stuck'; ageMs: number; reason?: string; abortStatus?: 'Succeeded' };
 
 export interface ScenarioFaults {
   /** Nodes whose kubelet stopped reporting. */
@@ -66,6 +71,10 @@ export interface ScenarioSpec {
   migrations: SeededMigration[];
   /** Add the failed / hanging workload-update migrations a skipped minor leaves. */
   skippedMinorMigrations: boolean;
+  /** Multus is installed (default): without it the `k8s.cni.cncf.io` group does not exist and its paths answer 404. */
+  multus?: boolean;
+  /** VMIs (`namespace/name`) whose migration's abort fails when the migration is cancelled (`abortStatus: Failed`; the migration goes on). */
+  abortFails?: string[];
   /** Services beyond the platform's (VM services, a leaked LoadBalancer). */
   services: Array<Omit<ServiceInput, 'clusterIP' | 'created'>>;
   faults: ScenarioFaults;

@@ -1,4 +1,5 @@
 /**
+ * Ages as kubectl shows them, for the lab's tables and for the product's "failed 7d ago".
  * The apiserver's AGE format (apimachinery `duration.HumanDuration`): two or three significant
  * figures, e.g. `45s`, `3m20s`, `47m`, `5h10m`, `3d4h`, `120d`, `2y14d`. Tables carry it as text,
  * so the lab must produce exactly what a real cluster would.
