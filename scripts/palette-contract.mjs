@@ -25,6 +25,8 @@ const OPERATIONS = [
   ['put', '/v1/clusterprofiles/{uid}'],
   ['patch', '/v1/clusterprofiles/{uid}/publish'],
   ['post', '/v1/clusterprofiles/{uid}/clone'],
+  ['get', '/v1/clusterprofiles/{uid}/variables'],
+  ['put', '/v1/clusterprofiles/{uid}/variables'],
   ['get', '/v1/clusterprofiles/{uid}/packs/{packName}/manifests'],
   ['get', '/v1/dashboard/clusterprofiles/metadata'],
   ['post', '/v1/dashboard/clusterprofiles'],
@@ -40,7 +42,7 @@ const OPERATIONS = [
 ];
 
 /** Answers whose shape the test also checks (the lists and the clone's answer; the lab serves them). */
-const ANSWERS = ['v1Uid', 'v1ClusterProfilesMetadata', 'v1ClusterProfilesSummary'];
+const ANSWERS = ['v1Uid', 'v1ClusterProfilesMetadata', 'v1ClusterProfilesSummary', 'v1Variables'];
 
 const { values } = parseArgs({
   options: { spec: { type: 'string' }, commit: { type: 'string' }, compare: { type: 'string', multiple: true } },

@@ -9,6 +9,7 @@
 import { Box, useApp, useInput, useStdout, type Key } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Choice, GateRequest } from './engine/gate.js';
+import type { VariableValues } from './palette/variable-values.js';
 import type { RunOutcome } from './engine/runner.js';
 import { currentStep, steps, type StepState } from './engine/state.js';
 import { toErrorInfo } from './errors.js';
@@ -61,6 +62,8 @@ export interface AppController {
   labTime?: boolean;
   /** On resume: how the session stopped and what happened since (shown above the screen until a key). */
   resumed?: () => ResumeSummary | undefined;
+  /** Where values typed hidden at a gate go (profile variables): the run's memory, never the journal. */
+  variables?: Pick<VariableValues, 'set'>;
 }
 
 type Overlay = 'help' | 'quit' | 'guide';
@@ -209,6 +212,7 @@ export function App({ controller }: { controller: AppController }) {
     const effect = step.effect;
     if (!effect) return;
     const label = g.options.find((o) => o.choice === effect.choice)?.label ?? effect.choice;
+    if (effect.kind === 'decide' && effect.secrets && guard.isArmed(g) && !decided.current.has(g)) for (const [name, value] of Object.entries(effect.secrets)) controller.variables?.set(name, value);
     if (!answer(g, effect.choice, undefined, effect.pressed)) return;
     if (effect.kind === 'quit') {
       setTookSafe(label);
@@ -222,6 +226,9 @@ export function App({ controller }: { controller: AppController }) {
     if (overlayRef.current) return overlayKey(input, key);
     setBannerOpen(false);
     if (screenKeys.capturing()) return screenKeys.deliver(input, key);
+    // A gate taking typed text (a name to confirm, a hidden value) gets every key: `?` or `[` may be part of it.
+    const typingAt = gateStateRef.current;
+    if (boxed && typingAt?.gate === boxed && (typingAt.view.typing || typingAt.view.secret) && (!selectedRef.current || selectedRef.current === gateStep?.id)) return boxedKey(boxed, input, key);
     const k = keyPress(input, key);
     if (k.text === '?') return setOverlay('help');
     if (k.text === '[' || k.text === ']') return browse(k.text);
@@ -247,7 +254,9 @@ export function App({ controller }: { controller: AppController }) {
         ? [['y', 'quit'], ['n/Esc', 'stay']]
         : outcome
     ? [['q', 'exit'], ['[ ]', 'steps'], ['?', 'help']]
-    : boxed && following
+    : boxed && following && (gateView?.view.typing || gateView?.view.secret)
+      ? [['Enter', 'take it'], ['Esc', 'back to the options']]
+      : boxed && following
       ? [[boxed.options.map((o) => o.key).join(' '), 'choose'], ['←→', 'move'], ['Enter', 'focused'], ['Esc', 'safe'], ['↑↓', 'scroll'], ['?', 'help']]
       : inline
         ? [...inline.options.map((o): Hint => [o.key, o.label.toLowerCase()]), ['?', 'help']]

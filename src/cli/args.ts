@@ -13,7 +13,7 @@ import { hoistKubectlFlags } from './kubectl-plugin.js';
 import { parseSince, SINCE_ACCEPTS, type SinceArg } from '../steps/verify/since.js';
 import { serverPathProblem } from '../lab/kube/server-path.js';
 
-export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus'] as const;
+export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement'] as const;
 
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
 export const approvableGates = ['draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift'] as const;
@@ -38,6 +38,10 @@ export interface CliOptions {
   'approve-restart': string[];
   'approve-all-restarts': boolean;
   'skip-restart': string[];
+  /** Rule ids whose offered fix goes into the drafts. */
+  'accept-fix': string[];
+  /** Where each profile variable's value comes from. */
+  variable: Array<{ name: string; from: { env: string } | { file: string } }>;
   notify: string[];
   'notify-command'?: string;
   'notify-rehearsal': boolean;
@@ -133,6 +137,31 @@ const gates: Check<string[]> = (raw, flag) => {
   return named;
 };
 
+const ruleIds: Check<string[]> = (raw, flag) =>
+  splitList(list(raw)).map((v) => {
+    if (!/^[a-z][a-z0-9-]*$/.test(v)) throw new OptionIssue(`--${flag} takes the id of a runbook rule (such as storage-class-virt-annotation), got "${v}"`);
+    return v;
+  });
+
+const nameRe = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `NAME=env:VAR` or `NAME=file:PATH`: where a value comes from. A value itself would show in `ps`. */
+const variableSources: Check<CliOptions['variable']> = (raw, flag) =>
+  list(raw).map((v) => {
+    const eq = v.indexOf('=');
+    const name = eq > 0 ? v.slice(0, eq) : '';
+    const from = eq > 0 ? v.slice(eq + 1) : '';
+    const usage = `--${flag} takes NAME=env:VAR or NAME=file:PATH (where the value comes from, never the value: a command line shows in the process list)`;
+    if (!nameRe.test(name)) throw new OptionIssue(`${usage}; got "${name || v.split('=')[0]}" as the name`);
+    if (from.startsWith('env:')) {
+      const env = from.slice(4);
+      if (!nameRe.test(env)) throw new OptionIssue(`${usage}; "${env}" is not an environment variable name`);
+      return { name, from: { env } };
+    }
+    if (from.startsWith('file:') && from.length > 5) return { name, from: { file: from.slice(5) } };
+    throw new OptionIssue(`${usage}; ${name} was given neither env: nor file:`);
+  });
+
 const notifyUrls: Check<string[]> = (raw, flag) =>
   list(raw).map((v) => {
     if (v === '') throw new OptionIssue(`--${flag} takes a webhook URL`);
@@ -154,6 +183,8 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
   'approve-restart': vmRefs,
   'approve-all-restarts': present,
   'skip-restart': vmRefs,
+  'accept-fix': ruleIds,
+  variable: variableSources,
   notify: notifyUrls,
   'notify-command': (raw, f) => {
     if (raw === '') throw new OptionIssue(`--${f} takes a command`);

@@ -23,6 +23,8 @@ export const options = {
   'approve-restart': { name: 'approve-restart', type: 'string', multiple: true, value: 'NS/NAME', description: 'Approve the restart of one VM (repeatable)' },
   'approve-all-restarts': { name: 'approve-all-restarts', type: 'boolean', description: 'Approve the restart of every VM that needs one' },
   'skip-restart': { name: 'skip-restart', type: 'string', multiple: true, value: 'NS/NAME', description: 'Decline the restart of one VM; it stays listed as outstanding (repeatable)' },
+  'accept-fix': { name: 'accept-fix', type: 'string', multiple: true, value: 'RULE-ID', description: "Put a rule's offered fix into the drafts (a setting the site did not have; repeatable). Nothing is added unless chosen" },
+  variable: { name: 'variable', type: 'string', multiple: true, value: 'NAME=env:VAR|NAME=file:PATH', description: "Where a new profile variable's value comes from (repeatable); never the value itself" },
   notify: { name: 'notify', type: 'string', multiple: true, value: 'URL', description: 'POST a JSON message to this webhook (https; Slack, Teams or any) when a gate waits, the run stops or ends (repeatable)' },
   'notify-command': { name: 'notify-command', type: 'string', value: 'CMD', description: 'Run CMD (no shell) with the same JSON message on its stdin, time-limited' },
   'notify-rehearsal': { name: 'notify-rehearsal', type: 'boolean', description: 'Notify in a rehearsal too (off by default)' },
@@ -32,7 +34,7 @@ export const options = {
   'state-dir': { name: 'state-dir', type: 'string', value: 'DIR', description: 'Where sessions are kept (default: $XDG_STATE_HOME/upgrade-pilot)' },
   'api-key-file': { name: 'api-key-file', type: 'string', value: 'FILE', description: 'File holding the profile API key (else $UPGRADE_PILOT_API_KEY); never pass the key itself' },
   'allow-insecure-http': { name: 'allow-insecure-http', type: 'boolean', description: 'Allow a plain http:// profile API on another host (the key then crosses the network unencrypted)' },
-  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-multus' },
+  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, no-multus, rook-ceph-no-placement' },
   serve: { name: 'serve', type: 'boolean', description: 'Only serve the lab (write lab.json, run until Ctrl+C)' },
   'server-path': {
     name: 'server-path',
@@ -66,7 +68,7 @@ export interface CommandSpec {
 }
 
 const target: OptionName[] = ['runbook', 'params', 'kubeconfig', 'context', 'state-dir', 'api-key-file', 'allow-insecure-http'];
-const approvals: OptionName[] = ['approve', 'approve-restart', 'approve-all-restarts', 'skip-restart'];
+const approvals: OptionName[] = ['approve', 'approve-restart', 'approve-all-restarts', 'skip-restart', 'accept-fix', 'variable'];
 const output: OptionName[] = ['non-interactive', 'json'];
 const notify: OptionName[] = ['notify', 'notify-command', 'notify-rehearsal', 'notify-allow-http'];
 

@@ -4,7 +4,10 @@
  * the state on disk can answer (saved session ids). The latter runs on every Tab press: it loads
  * nothing but the session folder listing, and never prints an error into the operator's line.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
+import { bundledRunbook } from '../engine/bundled-runbook.js';
 import { bashScript } from '../cli/completion/bash.js';
 import { fishScript } from '../cli/completion/fish.js';
 import { completionSpec } from '../cli/completion/spec.js';
@@ -25,8 +28,19 @@ export function runCompletionCommand(shell: string | undefined, registry: StepRe
     });
   }
   const gates = registry.all().flatMap((k) => (k.gate ? [k.gate] : []));
-  write(render(completionSpec(gates)).trimEnd());
+  write(render(completionSpec(gates, 'upgrade-pilot', fixableRules())).trimEnd());
   return ExitCode.ok;
+}
+
+/** The bundled runbook's rules that say what value must hold (the ones a fix can be offered for). */
+function fixableRules(): string[] {
+  try {
+    const doc = parse(readFileSync(bundledRunbook(), 'utf8')) as { rules?: Array<{ id?: unknown; assert?: unknown; packs?: Record<string, { assert?: unknown }> }> };
+    const fixable = (a: unknown) => a === 'equals' || a === 'contains';
+    return (doc.rules ?? []).filter((r) => typeof r.id === 'string' && (fixable(r.assert) || Object.values(r.packs ?? {}).some((p) => fixable(p.assert)))).map((r) => r.id as string);
+  } catch {
+    return [];
+  }
 }
 
 /** `__complete sessions [--state-dir DIR]`: saved session ids, newest first, one a line. */

@@ -32,7 +32,7 @@ export async function runDiffCommand(options: CliOptions, io: RunIO, registry: S
     const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
     const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
     scratch.onDispose(() => kube.kubectl.close());
-    const plan = await computePlan({ site: params, palette, kube, signal: new AbortController().signal });
+    const plan = await computePlan({ site: params, palette, kube, signal: new AbortController().signal, notes: runbook.versionNotes });
     const cluster = params.cluster.name ?? params.cluster.uid;
     if (plan.status !== 'planned') {
       if (options.json) out(JSON.stringify({ cluster, plan }));
@@ -44,13 +44,13 @@ export async function runDiffCommand(options: CliOptions, io: RunIO, registry: S
       else out(`${cluster}: the pack is already at ${params.target}; nothing will be published, so nothing needs carrying.`);
       return ExitCode.ok;
     }
-    const result = await computeCustomizations({ plan, site: params, rules: runbook.rules, settings: runbook.values, sources: new PackSources(palette, params.valuesDir, undefined, params.palette.registryUid), decisions: {} });
+    const result = await computeCustomizations({ plan, site: params, rules: runbook.rules, settings: runbook.values, sources: new PackSources(palette, params.valuesDir, undefined, params.palette.registryUid), decisions: {}, notes: runbook.versionNotes });
     if (options.json) {
       // The full values are long; the JSON gives every decision and the rules, not the documents.
       const slim = { ...result, byHop: result.byHop.map((h) => ({ ...h, profiles: h.profiles.map((p) => ({ ...p, packs: p.packs.map(({ values: _v, deployedValues: _d, ...rest }) => rest) })) })) };
       out(JSON.stringify({ cluster, ...slim }));
     } else {
-      out(`upgrade-pilot diff: ${cluster}: customizations to carry forward (${result.conflicts} conflict(s) keep the site value unless decided otherwise in the TUI)`);
+      out(`upgrade-pilot diff: ${cluster}: customizations to carry forward (${result.conflicts} conflict(s) keep the site value unless decided otherwise in the TUI; a key the new version removed is dropped unless kept)`);
       for (const line of renderCustomizationsText(result)) out(line);
     }
     return result.ruleFailures === 0 ? ExitCode.ok : ExitCode.failed;

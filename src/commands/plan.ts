@@ -4,8 +4,7 @@
  * minor, a downgrade, a missing reference: the target or the params are wrong), 4 when the API or the cluster cannot be reached.
  */
 import type { CliOptions } from '../cli/args.js';
-import { loadParams, loadRunbook } from '../engine/load.js';
-import { RunbookSchema } from '../engine/runbook.js';
+import { bundledRunbook, loadParams, loadRunbook } from '../engine/load.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InputError } from '../errors.js';
 import { readApiKey } from '../run/api-key.js';
@@ -22,8 +21,8 @@ export async function runPlanCommand(options: CliOptions, io: RunIO, registry: S
   const redactor = new Redactor();
   const key = readApiKey(options['api-key-file'], io.env, redactor);
   const { params } = loadParams(options.params);
-  // kubectl settings come from a runbook only when one is named; the plan itself needs no steps.
-  const settings = options.runbook ? loadRunbook(options.runbook, params, registry).runbook.settings : RunbookSchema.shape.settings.parse(undefined);
+  // kubectl settings and the version notes (stepping stones, new variables) come from the runbook.
+  const { settings, versionNotes } = loadRunbook(options.runbook ?? bundledRunbook(), params, registry).runbook;
   const scratch = makeScratch('kube');
   const cacheDir = scratch.dir;
   const controller = new AbortController();
@@ -31,7 +30,7 @@ export async function runPlanCommand(options: CliOptions, io: RunIO, registry: S
     const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
     const kube = buildKube({ runbook: { settings }, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
     scratch.onDispose(() => kube.kubectl.close());
-    const plan = await computePlan({ site: params, palette, kube, signal: controller.signal });
+    const plan = await computePlan({ site: params, palette, kube, signal: controller.signal, notes: versionNotes });
     const cluster = params.cluster.name ?? params.cluster.uid;
     const out = (s: string) => io.stdout.write(`${safeOut(redactor.text(s), options.json)}\n`);
     if (options.json) out(JSON.stringify({ cluster, ...plan }));

@@ -12,6 +12,8 @@ export interface Approvals {
   allRestarts: boolean;
   /** `namespace/name` from --skip-restart. */
   skipRestarts: string[];
+  /** Rule ids from --accept-fix: a rule's fix offered at the customizations review goes into the drafts. */
+  acceptFixes?: string[];
 }
 
 export const noApprovals: Approvals = { gates: [], restarts: [], allRestarts: false, skipRestarts: [] };
@@ -41,6 +43,16 @@ export function decideByPolicy(request: GateRequest, approvals: Approvals, rehea
   return approvals.gates.includes(request.gate) ? { choice: 'approve', by: 'flag', flag: `--approve ${request.gate}` } : { choice: 'ask' };
 }
 
+/**
+ * The fixes a review offers that `--accept-fix` chooses and that are not chosen yet (the review is
+ * then answered "apply and review again", by these flags). Undefined when the flags choose nothing new.
+ */
+export function fixesByFlag(request: Pick<GateRequest, 'offers'>, approvals: Approvals): { ids: string[]; flag: string } | undefined {
+  const open = new Set((request.offers ?? []).filter((o) => !o.accepted).map((o) => o.id));
+  const ids = [...new Set((approvals.acceptFixes ?? []).filter((id) => open.has(id)))];
+  return ids.length ? { ids, flag: ids.map((id) => `--accept-fix ${id}`).join(' ') } : undefined;
+}
+
 /** The approvals as the flags that gave them (`--approve draft,publish --skip-restart vms/db-1`), for the record. */
 export function approvalFlagsText(a: Approvals): string {
   return [
@@ -48,5 +60,6 @@ export function approvalFlagsText(a: Approvals): string {
     ...a.restarts.map((vm) => `--approve-restart ${vm}`),
     ...(a.allRestarts ? ['--approve-all-restarts'] : []),
     ...a.skipRestarts.map((vm) => `--skip-restart ${vm}`),
+    ...(a.acceptFixes ?? []).map((id) => `--accept-fix ${id}`),
   ].join(' ');
 }

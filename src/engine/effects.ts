@@ -5,6 +5,7 @@
 import { EnvironmentError } from '../errors.js';
 import type { KubeApi } from '../kube/api.js';
 import type { PaletteApi } from '../palette/api.js';
+import type { VariableValues } from '../palette/variable-values.js';
 import type { Clock } from './clock.js';
 import type { ConfirmFn } from './gate.js';
 import type { MutationRequest } from './mutation.js';
@@ -16,6 +17,8 @@ export interface Effects {
   clock: Clock;
   confirm: ConfirmFn;
   log: (line: Omit<LogLine, 'at'>) => void;
+  /** Values of profile variables for this run (in memory only; see palette/variable-values.ts). */
+  variables?: VariableValues;
 }
 
 /**

@@ -41,6 +41,17 @@ export interface GateRequest {
    * rehearsals take the safe choice and go on instead of stopping.
    */
   informational?: boolean;
+  /**
+   * Fixes the review offers (rules' fixes, by rule id): none is written unless chosen, at the review
+   * or with `--accept-fix ID`; a flag answers with `data: {acceptFixes: [ids]}` and choice `skip`
+   * (apply and review again).
+   */
+  offers?: Array<{ id: string; accepted: boolean }>;
+  /**
+   * Values to type before approving (profile variables): hidden, never part of the answer's data;
+   * the TUI hands them to the run's variable values (palette/variable-values.ts).
+   */
+  secretInputs?: Array<{ name: string; label: string }>;
 }
 
 /**

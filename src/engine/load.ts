@@ -33,12 +33,14 @@ export function loadParams(file: string): LoadedParams {
   const abs = (p: string | undefined) => (p === undefined || isAbsolute(p) ? p : resolve(base, p));
   const kubeconfig = abs(params.cluster.kubeconfig);
   const valuesDir = abs(params.valuesDir);
+  const variables = Object.fromEntries(Object.entries(params.variables).map(([name, from]) => [name, 'file' in from ? { file: abs(from.file)! } : from]));
   return {
     file: path,
     params: {
       ...params,
       cluster: { ...params.cluster, ...(kubeconfig ? { kubeconfig } : {}) },
       ...(valuesDir ? { valuesDir } : {}),
+      variables,
     },
   };
 }

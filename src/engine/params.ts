@@ -147,6 +147,19 @@ export const ParamsSchema = z.strictObject({
       bell: z.boolean().default(true),
     })
     .prefault({}),
+  /**
+   * Where the values of profile variables a new version introduces come from (`LOCAL_ADMIN_PASSWORD:
+   * {env: VMO_ADMIN_PASSWORD}` or `{file: ./admin-password}`), for plain mode; the TUI asks when none
+   * is given. Never the value itself: a params file is often shared and kept in a repository.
+   */
+  variables: z
+    .record(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a variable name such as LOCAL_ADMIN_PASSWORD'),
+      z.union([z.strictObject({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name') }), z.strictObject({ file: NonEmpty })], {
+        error: 'expected {env: NAME} or {file: PATH}: where the value comes from, never the value itself',
+      }),
+    )
+    .default({}),
   /** Free-form values a custom runbook may reference as `${params.extra.x}`. */
   extra: z.record(z.string(), z.unknown()).default({}),
 });

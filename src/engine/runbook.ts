@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { RuleSpecSchema } from '../values/rule-schema.js';
 import { ValuesSettingsSchema } from '../values/settings-schema.js';
+import { VersionNoteSchema } from '../values/version-notes-schema.js';
 import { CheckSpecSchema } from '../kube/check-schema.js';
 import { KnownIssueSchema } from '../steps/known-issue-schema.js';
 import { Duration } from './duration-schema.js';
@@ -67,6 +68,8 @@ export const RunbookSchema = z.strictObject({
   steps: z.array(z.union([StepSpecSchema, GroupSpecSchema])).min(1),
   values: ValuesSettingsSchema.prefault({}),
   rules: z.array(RuleSpecSchema).default([]),
+  /** What the packs' vendors say changes between versions: moved and removed keys, stepping stones, new variables. */
+  versionNotes: z.array(VersionNoteSchema).default([]),
   checks: z.array(CheckSpecSchema).default([]),
   knownIssues: z.array(KnownIssueSchema).default([]),
 });
@@ -75,6 +78,7 @@ export type Runbook = z.output<typeof RunbookSchema>;
 export type RuleSpec = Runbook['rules'][number];
 export type CheckSpec = Runbook['checks'][number];
 export type KnownIssue = Runbook['knownIssues'][number];
+export type VersionNote = Runbook['versionNotes'][number];
 
 export function isGroup(spec: StepSpec | GroupSpec): spec is GroupSpec {
   return 'forEach' in spec;

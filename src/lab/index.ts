@@ -126,6 +126,7 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
     layout,
     ...(spec.history ? { history: spec.history } : {}),
     ...(spec.referenceTags ? { referenceTags: spec.referenceTags } : {}),
+    upTo: spec.target,
   });
   const profiles = new ProfileStore([...profileSet.earlier, profileSet.addon, profileSet.infra, ...profileSet.references.flatMap((r) => [r.addon, r.infra])]);
 

@@ -81,8 +81,9 @@ export const labFilePaths = (stateDir: string) => ({
  * per pack whose tag changes between the versions, the tag of each version after the deployed one
  * (what the lab's reference profiles hold, so both kinds of params plan the same hops).
  */
-export function labMoveWith(deployed: VmoVersion, layout: SiteLayout, referenceTags: LabFilesInput['referenceTags'] = {}): Record<string, Record<string, string>> {
-  const later = vmoVersions.slice(vmoVersions.indexOf(deployed));
+export function labMoveWith(deployed: VmoVersion, layout: SiteLayout, referenceTags: LabFilesInput['referenceTags'] = {}, target?: string): Record<string, Record<string, string>> {
+  const last = target && (vmoVersions as readonly string[]).includes(target) ? vmoVersions.indexOf(target as VmoVersion) : vmoVersions.length - 1;
+  const later = vmoVersions.slice(vmoVersions.indexOf(deployed), Math.max(last, vmoVersions.indexOf(deployed)) + 1);
   const stacks = later.map((v) => ({ v, packs: [...packStack(v, layout).addon, ...packStack(v, layout).infra].map((p) => ({ ...p, tag: referenceTags[v]?.[p.name] ?? p.tag })) }));
   const out: Record<string, Record<string, string>> = {};
   for (const pack of stacks[0]?.packs ?? []) {
@@ -98,7 +99,7 @@ export function labMoveWith(deployed: VmoVersion, layout: SiteLayout, referenceT
 function siteOf(input: LabFilesInput): { packs: Record<string, string | null>; site: Record<string, unknown> } {
   const base = { orchestration: 'virtual-machine-orchestrator', loadBalancer: 'lb-metallb-helm', network: 'cni-cilium-oss' };
   const agentNamespace = `cluster-${input.clusterUid}`;
-  if (input.layout === 'rook-ceph') {
+  if (input.layout === 'rook-ceph' || input.layout === 'rook-ceph-no-placement') {
     return {
       packs: { ...base, ingress: 'none', monitoring: 'none', storage: 'csi-rook-ceph-helm' },
       site: {
@@ -146,7 +147,7 @@ export function labParams(input: LabFilesInput, withReferences = false): Record<
     target: input.target,
     ...(withReferences
       ? { references: input.references.map((r) => ({ version: r.version, addon: r.addon, infra: r.infra, labels: r.labels })) }
-      : { moveWith: labMoveWith(input.deployed, input.layout, input.referenceTags) }),
+      : { moveWith: labMoveWith(input.deployed, input.layout, input.referenceTags, input.target) }),
     site,
     kubevirt: { namespace: 'kubevirt', name: 'kubevirt' },
     cdi: { name: 'cdi' },

@@ -34,6 +34,7 @@ import { toDeployedProfiles, toPackManifests, toProfileDoc } from './normalize.j
 import { RateLimiter, type RateLimits } from './rate-limit.js';
 import { PackRegistry } from './registry.js';
 import { RegistryReads } from './registry-client.js';
+import { ProfileVariables } from './variables.js';
 import { defaultRetryPolicy, type RetryInfo, type RetryPolicy } from './retry.js';
 import { ProfileLists } from './profile-lists.js';
 import { ClusterProfilesSchema, ManifestEntitiesSchema, ProfileSchema } from './schemas.js';
@@ -77,6 +78,8 @@ export class PaletteClient implements PaletteApi {
   private readonly baseUrl: string;
   /** The pack registry's reads, memoized for as long as this client lives (one session run). */
   readonly registry: PackRegistry = new PackRegistry(new RegistryReads((call, schema) => this.getJson(call, schema)));
+  /** A real Palette's profile variables (variables.ts). */
+  readonly variables: ProfileVariables = new ProfileVariables((call, schema) => this.getJson(call, schema));
   private readonly cluster: ClusterReads;
   private readonly lists: ProfileLists;
   /** The label of each profile version object read for a cluster that did not give it (a version's label never changes). */

@@ -5,6 +5,8 @@
 import { steps, type SessionState, type StepState } from '../engine/state.js';
 import { sanitizeText } from '../text/sanitize.js';
 import type { PlanContract, SnapshotContract } from '../steps/contracts.js';
+import { chooserText } from '../steps/customize/render-text.js';
+import type { Chooser } from '../steps/customize/types.js';
 import type { DraftOutput } from '../steps/hop/draft.js';
 import type { ReconcileOutput } from '../steps/hop/reconcile.js';
 import type { VerifyOutput } from '../steps/verify/verify.js';
@@ -26,15 +28,24 @@ interface Summarised {
 }
 
 interface CustomizeLike {
-  byHop?: Array<{ index: number; profiles: Array<{ role: string; packs: Array<{ name: string; entries?: Summarised['entries'] }>; rules: Array<{ id: string; title: string; status: string; message: string }> }> }>;
+  byHop?: Array<{
+    index: number;
+    profiles: Array<{
+      role: string;
+      packs: Array<{ name: string; entries?: Summarised['entries'] }>;
+      rules: Array<{ id: string; title: string; status: string; message: string }>;
+      additions?: Array<{ pack: string; path: string; value: unknown; source: 'ruleFix' | 'entered' | 'other'; rule?: string; what: string; included: boolean; chosenBy?: Chooser }>;
+    }>;
+  }>;
 }
 
 const text = (v: unknown) => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v));
 
-function customizationsOf(all: StepState[]): Pick<ReportData, 'customizations' | 'rules'> {
+function customizationsOf(all: StepState[]): Pick<ReportData, 'customizations' | 'rules' | 'additions'> {
   const out = outputs<CustomizeLike>(all, 'customize').at(-1)?.out;
   const customizations: ReportData['customizations'] = [];
   const rules: ReportData['rules'] = [];
+  const additions: ReportData['additions'] = [];
   for (const hop of out?.byHop ?? []) {
     for (const p of hop.profiles) {
       for (const pack of p.packs) {
@@ -45,10 +56,20 @@ function customizationsOf(all: StepState[]): Pick<ReportData, 'customizations' |
           customizations.push({ hop: hop.index, profile: p.role, pack: pack.name, path: e.path, label: e.label, ...(deployed ? { deployed } : {}), ...(newDefault ? { newDefault } : {}), ...(e.decision ? { decision: e.decision } : {}) });
         }
       }
-      for (const r of p.rules) rules.push({ stage: `hop ${hop.index} draft (${p.role})`, id: r.id, title: r.title, status: r.status, message: r.message });
+      // A profile the hop leaves alone has no draft: its rules were judged on what it runs.
+      const stage = p.packs.length ? `hop ${hop.index} draft (${p.role})` : `hop ${hop.index} (${p.role}, unchanged)`;
+      for (const r of p.rules) rules.push({ stage, id: r.id, title: r.title, status: r.status, message: r.message });
+      for (const a of p.additions ?? []) {
+        additions.push({ hop: hop.index, profile: p.role, pack: a.pack, path: a.path, value: text(a.value) ?? '', source: a.source, ...(a.rule ? { rule: a.rule } : {}), what: a.what, included: a.included, ...(a.chosenBy ? { chosenBy: chooserText(a.chosenBy) } : {}) });
+      }
     }
   }
-  return { customizations, rules };
+  return { customizations, rules, additions };
+}
+
+/** The profile variables the plan's hops introduced: names and where they were declared, never a value. */
+function variablesOf(plan: PlanContract | undefined): ReportData['variables'] {
+  return (plan?.hops ?? []).flatMap((h) => (h.variables ?? []).map((v) => ({ hop: h.index, profile: v.role, name: v.name, since: v.since, source: v.source })));
 }
 
 /** Every string, cleaned of terminal control sequences (log lines and reasons come from servers). */
@@ -103,6 +124,7 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
     ...(verify ? { verification: { overall: verify.overall, rehearsal: verify.rehearsal, results: verify.results } } : {}),
     rollback: wayBackOf(state, plan, snapshot),
     ...customizationsOf(all),
+    variables: variablesOf(plan),
     preChecks: outputs<Summarised>(all, 'preflight').flatMap(({ out }) => out.checks ?? []),
     steps: all.map((s) => ({
       id: s.id,

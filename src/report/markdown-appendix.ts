@@ -3,7 +3,7 @@
  * pack), every customization carried, and the live migrations the hop sections do not list.
  */
 import { exampleChange, withoutImageHunks } from './image-tags.js';
-import { cut, seconds, table } from './markdown-parts.js';
+import { cut, ruleResultWord, seconds, table } from './markdown-parts.js';
 import type { ReportData, ReportPackDiff } from './model.js';
 
 /** Live migrations listed in a hop's section; the rest are in the appendix. */
@@ -33,7 +33,7 @@ function customizations(r: ReportData): string[] {
   if (r.customizations.length === 0 && r.rules.length === 0) return [];
   const out = ['### Customizations carried forward', ''];
   out.push(...table(['Hop', 'Profile', 'Pack', 'Path', 'Label', 'Deployed', 'New default', 'Decision'], r.customizations.map((c) => [c.hop, c.profile, c.pack, `\`${c.path}\``, c.label, c.deployed, c.newDefault, c.decision])), '');
-  if (r.rules.length) out.push('Rules (spec 9.2):', '', ...table(['Where', 'Rule', 'Result', 'Detail'], r.rules.map((x) => [x.stage, x.title, x.status.toUpperCase(), x.message])), '');
+  if (r.rules.length) out.push('Rules (spec 9.2):', '', ...table(['Where', 'Rule', 'Result', 'Detail'], r.rules.map((x) => [x.stage, x.title, ruleResultWord[x.status] ?? x.status.toUpperCase(), x.message])), '');
   return out;
 }
 

@@ -48,3 +48,6 @@ export function vmDetail(v: ReportVm, start: string, labTime: boolean): string {
   }
   return v.reason ?? '';
 }
+
+/** A rule's result as the report says it: amber is the site's own state, not a failure. */
+export const ruleResultWord: Record<string, string> = { pass: 'PASS', fail: 'FAIL', notOnSite: 'WARN: not on this site before the upgrade', notApplicable: 'N/A' };

@@ -5,7 +5,7 @@
  */
 import { formatDuration } from '../engine/duration.js';
 import { renderAppendix, MIGRATIONS_SHOWN } from './markdown-appendix.js';
-import { cell, cut, dateTime, seconds, sourceText, spread, table, timeOf, vmDetail } from './markdown-parts.js';
+import { cell, cut, dateTime, ruleResultWord, seconds, sourceText, spread, table, timeOf, vmDetail } from './markdown-parts.js';
 import type { ReportData, ReportVm } from './model.js';
 
 const statusWord: Record<string, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', unknown: 'UNKNOWN' };
@@ -146,19 +146,28 @@ function wayBack(r: ReportData): string[] {
 }
 
 function carried(r: ReportData): string[] {
-  if (r.customizations.length === 0 && r.rules.length === 0) return [];
+  if (r.customizations.length === 0 && r.rules.length === 0 && r.additions.length === 0 && r.variables.length === 0) return [];
   const labels = new Map<string, number>();
   for (const c of r.customizations) labels.set(c.label, (labels.get(c.label) ?? 0) + 1);
-  // A rule whose pack kind the site does not run is neither a pass nor a failure (issue 16).
+  // A rule whose pack kind the site does not run is neither a pass nor a failure (issue 16); one the
+  // site did not have before the upgrade either is amber, never a failure (issue 25).
   const applicable = r.rules.filter((x) => x.status !== 'notApplicable');
-  const failed = applicable.filter((x) => x.status !== 'pass');
+  const failed = applicable.filter((x) => x.status === 'fail');
+  const amber = applicable.filter((x) => x.status === 'notOnSite');
   const notApplicable = r.rules.length - applicable.length;
   const out = ['## Customizations carried forward', ''];
   out.push(
-    `${r.customizations.length} value(s): ${[...labels].map(([l, n]) => `${n} ${l}`).join(', ') || 'none'} (every one in the appendix). Rules (spec 9.2): ${applicable.length - failed.length} of ${applicable.length} pass${notApplicable ? `, ${notApplicable} not applicable to this site's packs` : ''}.`,
+    `${r.customizations.length} value(s): ${[...labels].map(([l, n]) => `${n} ${l}`).join(', ') || 'none'} (every one in the appendix). Rules (spec 9.2): ${applicable.length - failed.length - amber.length} of ${applicable.length} pass${amber.length ? `, ${amber.length} not on this site before the upgrade (left as they were)` : ''}${failed.length ? `, ${failed.length} fail` : ''}${notApplicable ? `, ${notApplicable} not applicable to this site's packs` : ''}.`,
     '',
   );
-  if (failed.length) out.push(...table(['Where', 'Rule', 'Result', 'Detail'], failed.map((x) => [x.stage, x.title, x.status.toUpperCase(), x.message])), '');
+  if (failed.length || amber.length) out.push(...table(['Where', 'Rule', 'Result', 'Detail'], [...failed, ...amber].map((x) => [x.stage, x.title, ruleResultWord[x.status] ?? x.status, x.message])), '');
+  if (r.additions.length) {
+    const inDraft = r.additions.filter((a) => a.included);
+    out.push(`Additions - a rule's fix, a value typed at the review, or any value neither the site had nor the new defaults bring: ${inDraft.length} in the drafts (each chosen), ${r.additions.length - inDraft.length} left out.`, '');
+    out.push(...table(['Hop', 'Profile', 'Pack', 'Path', 'Value', 'What it changes', 'In the draft', 'Chosen by'], r.additions.map((a) => [a.hop, a.profile, a.pack, `\`${a.path}\``, a.value, a.what, a.included ? 'yes' : 'no, left out', a.chosenBy ?? (a.rule ? `nobody (--accept-fix ${a.rule} adds it)` : 'nobody')])), '');
+  }
+  for (const v of r.variables) out.push(`- Hop ${v.hop} introduced the profile variable ${v.name} (${v.since}, ${v.profile} profile; ${v.source}): declared on the new version, its value set for the cluster with the apply and recorded nowhere.`);
+  if (r.variables.length) out.push('');
   return out;
 }
 

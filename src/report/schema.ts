@@ -179,7 +179,28 @@ export const ReportSchema = z
     customizations: z.array(
       z.object({ hop: z.number().int().optional(), profile: z.string(), pack: z.string(), path: z.string(), label: z.string(), deployed: z.string().optional(), newDefault: z.string().optional(), decision: z.string().optional() }),
     ),
-    rules: z.array(z.object({ stage: z.string(), id: z.string(), title: z.string(), status: z.string(), message: z.string() })),
+    rules: z.array(
+      z.object({ stage: z.string(), id: z.string(), title: z.string(), status: z.string().describe('pass | fail | notOnSite (amber: the site did not have it before either) | notApplicable'), message: z.string() }),
+    ),
+    additions: z
+      .array(
+        z.object({
+          hop: z.number().int(),
+          profile: z.string(),
+          pack: z.string(),
+          path: z.string(),
+          value: z.string(),
+          source: z.enum(['ruleFix', 'entered', 'other']),
+          rule: z.string().optional(),
+          what: z.string(),
+          included: z.boolean(),
+          chosenBy: z.string().optional().describe('who chose it: "flag --accept-fix ID", "operator, key f"'),
+        }),
+      )
+      .describe('Every addition to the drafts (a rule\'s fix, a typed value, any value that is neither the site\'s nor a new default), in or left out, and who chose it'),
+    variables: z
+      .array(z.object({ hop: z.number().int(), profile: z.string(), name: z.string(), since: z.string(), source: z.string() }))
+      .describe('Profile variables the hops introduced (names only: values are never recorded)'),
     preChecks: z.array(z.object({ title: z.string(), status: z.string(), summary: z.string() })),
     steps: z.array(Step),
     diffs: z.array(Diff),

@@ -1,5 +1,5 @@
 /** The two answers to `confirm`: a policy from the flags (plain mode), or the flags then the operator (TUI). */
-import { decideByPolicy, unattendedAnswer, type Approvals, type PolicyAnswer } from '../engine/approval-policy.js';
+import { decideByPolicy, fixesByFlag, unattendedAnswer, type Approvals, type PolicyAnswer } from '../engine/approval-policy.js';
 import type { ConfirmFn, Decision } from '../engine/gate.js';
 import type { ConfirmQueue } from './confirm-queue.js';
 
@@ -11,9 +11,17 @@ function decisionOf(answer: Exclude<PolicyAnswer, { choice: 'ask' }>): Decision 
   return { choice: answer.choice, by: answer.by, policy: answer.policy, at: stamp() };
 }
 
+/** `--accept-fix` answers a review that offers the fixes it names: apply them and review again. */
+function byFixFlags(request: Parameters<ConfirmFn>[0], approvals: Approvals): Decision | undefined {
+  const fixes = fixesByFlag(request, approvals);
+  return fixes ? { choice: 'skip', by: 'flag', flag: fixes.flag, at: stamp(), data: { acceptFixes: fixes.ids } } : undefined;
+}
+
 /** Plain mode: what the flags do not approve is `pending` (the run stops at exit 3, naming the flag). */
 export function plainConfirm(approvals: Approvals, rehearsal: boolean): ConfirmFn {
   return async (request) => {
+    const fixes = byFixFlags(request, approvals);
+    if (fixes) return fixes;
     const answer = unattendedAnswer(request) ?? decideByPolicy(request, approvals, rehearsal);
     if (answer.choice === 'ask') return { choice: 'pending', by: 'policy', policy: 'no flag approves this gate', at: stamp() };
     return decisionOf(answer);
@@ -26,6 +34,8 @@ export function plainConfirm(approvals: Approvals, rehearsal: boolean): ConfirmF
  */
 export function tuiConfirm(queue: ConfirmQueue, approvals: Approvals, rehearsal: boolean): ConfirmFn {
   return async (request, signal) => {
+    const fixes = byFixFlags(request, approvals);
+    if (fixes) return fixes;
     if (rehearsal && request.informational) return queue.confirm(request, signal).then((d) => ({ ...d, by: 'rehearsal' as const, policy: 'a rehearsal sends nothing' }));
     if (rehearsal) {
       const shown = { ...request, options: [{ choice: 'approve' as const, label: 'Continue (rehearsal: nothing is sent)', key: 'c' }], safeChoice: 'approve' as const };

@@ -11,6 +11,7 @@ import type { PaletteApi } from '../palette/api.js';
 import { PaletteClient, type PaletteClientOptions } from '../palette/client.js';
 import { defaultRateLimits } from '../palette/rate-limit.js';
 import type { Redactor } from '../session/redact.js';
+import { VariableValues, withVariableValues, type VariableSource } from '../palette/variable-values.js';
 
 export interface EffectsInput {
   params: Params | undefined;
@@ -28,6 +29,8 @@ export interface EffectsInput {
   clock?: Clock;
   /** `--allow-insecure-http`: a plain http:// profile API on another host is accepted. */
   allowInsecureHttp?: boolean;
+  /** Values of profile variables for this run; default: from the params' `variables:` sources, never asked. */
+  variables?: VariableValues;
 }
 
 export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 'redactor' | 'allowInsecureHttp'> & Pick<PaletteClientOptions, 'onReply'>, log?: Effects['log']): PaletteApi {
@@ -75,6 +78,14 @@ export function buildKube(input: KubeInput): KubeApi {
   return new KubeClient(new Kubectl(kubectlOptions(input)));
 }
 
+/** The run's variable values: the params' sources, the flags' after them; every value learned is redacted. */
+export function buildVariables(params: Params | undefined, redactor: Redactor, opts: { flags?: Readonly<Record<string, VariableSource>>; canAsk?: boolean; env?: NodeJS.ProcessEnv } = {}): VariableValues {
+  return new VariableValues({ sources: { ...params?.variables, ...opts.flags }, env: opts.env ?? process.env, canAsk: opts.canAsk ?? false, onValue: (v) => redactor.add(v) });
+}
+
 export function buildEffects(input: EffectsInput): Effects {
-  return { palette: buildPalette(input, input.log), kube: buildKube(input), clock: input.clock ?? systemClock, confirm: input.confirm, log: input.log };
+  const variables = input.variables ?? buildVariables(input.params, input.redactor);
+  // A request that sets a variable holds a marker; the value goes in as it is sent, and nowhere else.
+  const palette = withVariableValues(buildPalette(input, input.log), variables);
+  return { palette, kube: buildKube(input), clock: input.clock ?? systemClock, confirm: input.confirm, log: input.log, variables };
 }

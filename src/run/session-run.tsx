@@ -24,7 +24,7 @@ import { makeScratch } from './scratch.js';
 import { ConfirmQueue } from './confirm-queue.js';
 import { plainConfirm, tuiConfirm } from './confirm.js';
 import type { Kubectl } from '../kube/kubectl.js';
-import { buildEffects } from './effects.js';
+import { buildEffects, buildVariables } from './effects.js';
 import { checkKeyDestinations, clockFor } from './lab-clock.js';
 import { createPlainPrinter } from './plain-printer.js';
 import { writeReport } from '../report/write.js';
@@ -66,7 +66,16 @@ export function approvalsFrom(options: CliOptions): Approvals {
     restarts: options['approve-restart'],
     allRestarts: options['approve-all-restarts'],
     skipRestarts: options['skip-restart'],
+    acceptFixes: options['accept-fix'] ?? [],
   };
+}
+
+/** `--accept-fix` names rules of the runbook in use: a typo must not pass silently (the fix would never be written). */
+function checkAcceptFixes(ids: readonly string[], loaded: LoadedRunbook): void {
+  const known = loaded.runbook.rules.map((r) => r.id);
+  const unknown = ids.filter((id) => !known.includes(id));
+  if (unknown.length === 0) return;
+  throw new InputError('usage.accept-fix', `--accept-fix names no rule of the runbook ${loaded.file}: ${unknown.join(', ')}.`, { hint: `Rules: ${known.join(', ')}.` });
 }
 
 function whoAmI(): string {
@@ -95,6 +104,7 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
       checkKeyDestinations(params?.params, { allowInsecureHttp: options['allow-insecure-http'] });
       check(params);
       const runbook = loadRunbook(meta.runbook.file, params?.params, registry);
+      checkAcceptFixes(options['accept-fix'] ?? [], runbook);
       if (runbook.digest !== meta.runbook.digest) {
         throw new InputError('session.runbook-changed', `The runbook ${meta.runbook.file} changed since session ${meta.id} started.`, {
           hint: 'Restore the runbook as it was, or start a new session with the changed one.',
@@ -111,6 +121,7 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
   checkKeyDestinations(params?.params, { allowInsecureHttp: options['allow-insecure-http'] });
   check(params);
   const runbook = loadRunbook(options.runbook ?? bundledRunbook(), params?.params, registry);
+  checkAcceptFixes(options['accept-fix'] ?? [], runbook);
   const site = params?.params;
   const context = options.context ?? site?.cluster.context;
   const meta: SessionMeta = {
@@ -183,7 +194,9 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
 
   try {
     const clock = await clockFor(params?.params, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
+    const variables = buildVariables(params?.params, redactor, { flags: Object.fromEntries((options.variable ?? []).map((v) => [v.name, v.from])), canAsk: interactive, env: io.env });
     const effects = (req.effects ?? buildEffects)({
+      variables,
       clock,
       params: params?.params,
       runbook: runbook.runbook,
@@ -247,6 +260,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
               // The TUI sees the state without control characters (names and reasons come from the network).
               source: displaySafeSource(runner),
               queue,
+              variables,
               rehearsal: dryRun,
               ...(req.lab ? { guide: req.lab.guide } : {}),
               outcome: run.then((o) => {

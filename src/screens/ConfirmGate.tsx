@@ -8,6 +8,32 @@ import { ScrollView } from './ScrollView.js';
 import { colour } from './theme.js';
 import { sanitizeText } from '../text/sanitize.js';
 
+/** Typing a hidden value (a profile variable): bullets only, then the same again to confirm. */
+function SecretLines({ request, view }: { request: GateRequest; view: GateView }) {
+  const red = colour('fail');
+  const entry = view.secret!;
+  const input = request.secretInputs?.[entry.index];
+  const again = entry.first !== undefined;
+  const problem = entry.problem === 'mismatch' ? 'The two did not match; type it again.' : entry.problem === 'empty' ? 'Type a value (Esc goes back).' : 'Hidden: never shown, logged or written.';
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        {again ? 'Again, to confirm: ' : 'Type '}
+        <Text bold>{sanitizeText(input?.name ?? '', { max: 80 })}</Text>
+        {(request.secretInputs?.length ?? 0) > 1 ? ` (${entry.index + 1} of ${request.secretInputs!.length})` : ''}, Enter (Esc: back)
+      </Text>
+      <Text wrap="truncate-end">
+        {'> '}
+        {'•'.repeat(Math.min(entry.typed.length, 64))}
+        <Text inverse> </Text>
+      </Text>
+      <Text wrap="truncate-end" {...(entry.problem && red ? { color: red } : {})} dimColor={!entry.problem}>
+        {problem}
+      </Text>
+    </Box>
+  );
+}
+
 export interface ConfirmGateProps {
   request: GateRequest;
   view: GateView;
@@ -87,7 +113,9 @@ export function ConfirmGate({ request, view, rehearsal, width, height, armed, co
       <Text dimColor wrap="truncate-end">
         {scrollLine}
       </Text>
-      {view.typing ? (
+      {view.secret ? (
+        <SecretLines request={request} view={view} />
+      ) : view.typing ? (
         <Box flexDirection="column">
           <Text wrap="truncate-end">
             Type <Text bold>{request.confirmText}</Text> to confirm, Enter to approve, Esc to go back:

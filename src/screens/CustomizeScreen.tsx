@@ -3,7 +3,8 @@ import SelectInput from 'ink-select-input';
 import { useMemo } from 'react';
 import { parse as parseYamlValue } from 'yaml';
 import { valuesDiff } from '../steps/hop/payload-diff.js';
-import { decisionKey, type CustomizeEntry, type CustomizeLive, type CustomizeOutput, type DecisionMap, type PackCustomization } from '../steps/customize/types.js';
+import { chooserText } from '../steps/customize/render-text.js';
+import { decisionKey, type CustomizeEntry, type CustomizeLive, type CustomizeOutput, type DecisionMap, type FixChoices, type PackCustomization } from '../steps/customize/types.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { DiffLines, foldImageTags } from './DiffLines.js';
 import { ErrorPanel } from './ErrorPanel.js';
@@ -28,12 +29,40 @@ interface PackRow {
   pack: PackCustomization;
 }
 
+/** Something the drafts would hold that the site never had: a rule's fix (by rule id) or another addition (by its key). */
+interface FixRow {
+  id: string;
+  title: string;
+  where: string;
+  what: string;
+  effect: string;
+}
+
+/** The fixes and additions the review offers, once each (a fix is chosen for every hop where it is offered). */
+function fixRows(out: CustomizeOutput | undefined): FixRow[] {
+  const rows = new Map<string, FixRow>();
+  for (const h of out?.byHop ?? []) {
+    for (const p of h.profiles) {
+      for (const f of p.fixes) {
+        const prev = rows.get(f.rule);
+        const what = f.items.map((i) => `${i.path} = ${JSON.stringify(i.value)}`).join(', ');
+        rows.set(f.rule, { id: f.rule, title: f.title, where: prev ? `${prev.where}, ${h.index}` : `${f.pack}, hop ${h.index}`, what, effect: f.effect });
+      }
+      for (const a of p.additions.filter((x) => x.source === 'other')) {
+        const id = `${h.index}/${p.role}/${a.pack}/${a.path}`;
+        rows.set(id, { id, title: `a value neither side has (${a.pack})`, where: `${a.pack}, hop ${h.index}`, what: `${a.path} = ${JSON.stringify(a.value)}`, effect: a.what });
+      }
+    }
+  }
+  return [...rows.values()];
+}
+
 type Decision = DecisionMap[string];
 type Choice = { kind: 'set'; decision: Decision } | { kind: 'proposal' } | { kind: 'enter' };
 
 function decisionText(key: string, e: CustomizeEntry, pending: DecisionMap): string {
   const d = pending[key];
-  if (d === undefined) return e.label !== 'conflict' ? '' : e.decision === 'merged' ? 'merge both (proposed)' : 'keep site (proposed)';
+  if (d === undefined) return e.label !== 'conflict' ? '' : e.decision === 'merged' ? 'merge both (proposed)' : e.removed ? 'drop: removed in the new version (proposed)' : 'keep site (proposed)';
   if (d === 'keepSite') return 'keep site';
   if (d === 'takeNew') return 'take new default';
   if (d === 'merge') return 'merge both';
@@ -55,8 +84,8 @@ function countsLine(n: PackCustomization['counts']): string {
 /** A conflict's possible decisions, as a plain choice list (wrapping round it is harmless: nothing is decided until Enter). */
 function choicesFor(e: CustomizeEntry): Array<{ key: string; label: string; value: Choice }> {
   return [
-    { key: 'keep', label: `Keep the site value: ${show(e.deployed)}`, value: { kind: 'set', decision: 'keepSite' } },
-    { key: 'new', label: `Take the new default: ${show(e.newDefault)}`, value: { kind: 'set', decision: 'takeNew' } },
+    { key: 'keep', label: `Keep the site value: ${show(e.deployed)}${e.removed ? ' (at a key the new version no longer reads)' : ''}`, value: { kind: 'set', decision: 'keepSite' } },
+    { key: 'new', label: e.removed ? 'Drop it (the new version removed this key)' : `Take the new default: ${show(e.newDefault)}`, value: { kind: 'set', decision: 'takeNew' } },
     ...(e.suggestion !== undefined ? [{ key: 'merge', label: `Merge both lists: ${show(e.suggestion)}`, value: { kind: 'set', decision: 'merge' } as Choice }] : []),
     { key: 'enter', label: 'Enter a value…', value: { kind: 'enter' } },
     { key: 'proposal', label: 'Back to the proposal', value: { kind: 'proposal' } },
@@ -77,10 +106,13 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
   );
   const [packScroll, setPackScroll, packRef] = useRefState<ScrollState>(initialScroll);
   const [entryScroll, setEntryScroll, entryRef] = useRefState<ScrollState>(initialScroll);
-  const [focus, setFocus, focusRef] = useRefState<'packs' | 'entries' | 'diff'>('packs');
+  const [focus, setFocus, focusRef] = useRefState<'packs' | 'entries' | 'diff' | 'fixes'>('packs');
   const [mode, setMode, modeRef] = useRefState<'list' | 'choose' | 'edit'>('list');
   const [typed, setTyped, typedRef] = useRefState('');
   const [pending, setPending, pendingRef] = useRefState<DecisionMap>(() => (step.notes.decisions as DecisionMap | undefined) ?? {});
+  const [fixes, setFixes, fixesRef] = useRefState<FixChoices>(() => (step.notes.fixes as FixChoices | undefined) ?? {});
+  const [fixIndex, setFixIndex, fixIndexRef] = useRefState(0);
+  const offered = useMemo(() => fixRows(out), [out]);
 
   const packIndex = Math.min(packScroll.offset, Math.max(0, rows.length - 1));
   const row = rows[packIndex];
@@ -92,10 +124,13 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
   const rules = (out?.byHop ?? []).flatMap((h) => h.profiles.flatMap((p) => p.rules.map((r) => ({ ...r, hop: h.index }))));
   const red = rules.filter((r) => r.status === 'fail');
   const grey = rules.filter((r) => r.status === 'notApplicable');
+  const amber = rules.filter((r) => r.status === 'notOnSite');
+  const amberRules = [...new Map(amber.map((r) => [r.id, r])).values()];
 
   // The packs take up to half the height; the differences the rest (the terminal’s height, not a fixed few rows).
-  const listRoom = Math.max(3, Math.min(rows.length, Math.floor((height - 14) / 2)));
-  const entryRoom = Math.max(3, height - listRoom - 13);
+  const extra = (amberRules.length ? 1 : 0) + (offered.length ? 1 : 0);
+  const listRoom = Math.max(3, Math.min(rows.length, Math.floor((height - 14 - extra) / 2)));
+  const entryRoom = Math.max(3, height - listRoom - 13 - extra);
   const diffScroll = useScroll({ total: diff?.length ?? 0, page: entryRoom, textAt: (i) => diff?.[i]?.text ?? '' });
 
   // What the key handler acts on, read through refs (see useRefState).
@@ -178,15 +213,33 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
         if (k.text === 'd' || k.name === 'escape') setFocus('packs');
         return;
       }
+      if (f === 'fixes') {
+        const row = offered[Math.min(fixIndexRef.current, offered.length - 1)];
+        if (k.name === 'up' || k.text === 'k') setFixIndex((i) => Math.max(0, i - 1));
+        else if (k.name === 'down' || k.text === 'j') setFixIndex((i) => Math.min(offered.length - 1, i + 1));
+        else if (k.text === 'f' && row) {
+          // Choosing writes a setting the site never had: the key that chose it goes into the report.
+          setFixes((all) => {
+            const next = { ...all };
+            if (next[row.id]) delete next[row.id];
+            else next[row.id] = { by: 'operator', key: 'f', at: new Date().toISOString() };
+            return next;
+          });
+        } else if (k.name === 'tab' || k.name === 'escape') setFocus('packs');
+        else if (gate && decide && k.text === 'c') decide('approve', { decisions: pendingRef.current, fixes: fixesRef.current }, 'c');
+        else if (gate && decide && k.text === 'a') decide('skip', { decisions: pendingRef.current, fixes: fixesRef.current }, 'a');
+        else if (gate && decide && k.text === 's') decide('abort', undefined, 's');
+        return;
+      }
       if (moveIn(f, k)) return;
-      if (k.name === 'tab') setFocus(f === 'packs' ? 'entries' : 'packs');
+      if (k.name === 'tab') setFocus(f === 'packs' ? 'entries' : f === 'entries' && offered.length ? 'fixes' : 'packs');
       else if (k.text === 'd') {
         diffScroll.reset();
         setFocus('diff');
       } else if (k.name === 'enter' && f === 'entries' && current().e?.label === 'conflict') setMode('choose');
       else if (k.name === 'enter' && f === 'packs') setFocus('entries');
-      else if (gate && decide && k.text === 'c') decide('approve', { decisions: pendingRef.current }, 'c');
-      else if (gate && decide && k.text === 'a') decide('skip', { decisions: pendingRef.current }, 'a');
+      else if (gate && decide && k.text === 'c') decide('approve', { decisions: pendingRef.current, fixes: fixesRef.current }, 'c');
+      else if (gate && decide && k.text === 'a') decide('skip', { decisions: pendingRef.current, fixes: fixesRef.current }, 'a');
       else if (gate && decide && k.text === 's') decide('abort', undefined, 's');
     },
     { isActive, capture: typingNow },
@@ -230,7 +283,32 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
           {row.pack.mode === 'threeWay' ? '3-way' : '2-way (old defaults unknown)'} · new defaults from {row.pack.sources.newDefaults}
         </Text>
       ) : null}
-      {focus === 'diff' && diff ? (
+      {focus === 'fixes' ? (
+        <Box flexDirection="column" marginTop={1}>
+          <Text bold wrap="truncate-end">
+            Fixes offered: settings the site did not have. None goes into a draft unless chosen. <Text dimColor>↑↓ move · f choose / leave out · Tab back</Text>
+          </Text>
+          {offered.slice(0, Math.max(1, Math.floor(entryRoom / 3))).map((o, i) => {
+            const at = i === Math.min(fixIndex, offered.length - 1);
+            const chosen = fixes[o.id];
+            return (
+              <Box key={o.id} flexDirection="column">
+                <Text wrap="truncate-end" {...(at && isActive ? { inverse: true } : {})}>
+                  {at ? '❯ ' : '  '}
+                  {chosen ? '[x] ' : '[ ] '}
+                  <Text bold>{o.id}</Text>: {chosen ? `in the drafts, chosen by ${chooserText(chosen)}` : 'left out'} <Text dimColor>({o.where})</Text>
+                </Text>
+                <Box paddingLeft={6} flexDirection="column">
+                  <Text wrap="truncate-end">sets {sanitizeText(o.what, { max: 400 })}</Text>
+                  <Text wrap="wrap" dimColor>
+                    {sanitizeText(o.effect, { max: 400 })}
+                  </Text>
+                </Box>
+              </Box>
+            );
+          })}
+        </Box>
+      ) : focus === 'diff' && diff ? (
         <Box flexDirection="column" marginTop={1}>
           <Text bold wrap="truncate-end">
             YAML diff of {row?.pack.name}: deployed → draft <Text dimColor>↑↓ PgUp PgDn g G scroll · / search · d close</Text>
@@ -252,7 +330,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
             return (
               <Text key={e.path} wrap="truncate-end" {...(at && isActive ? { inverse: true } : {})}>
                 {at ? '❯ ' : '  '}
-                <Text {...(tone ? { color: tone } : {})}>{fit(e.label === 'ruleFix' ? 'rule fix' : e.label === 'newDefault' ? 'new default' : e.label, 12)}</Text>
+                <Text {...(tone ? { color: tone } : {})}>{fit(e.removed ? 'removed' : e.movedFrom ? 'moved' : e.label === 'ruleFix' ? 'chosen fix' : e.label === 'newDefault' ? 'new default' : e.label, 12)}</Text>
                 {fitLeft(e.path, pathWidth)} {fit(show(e.deployed), valueWidth)} → {fit(show(e.result), valueWidth)}
               </Text>
             );
@@ -263,6 +341,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
             <Box flexDirection="column">
               <Text wrap="truncate-end">
                 <Text bold>{entry.path}</Text>
+                {entry.movedFrom ? <Text dimColor> (moved from {entry.movedFrom})</Text> : null}
                 {entry.note ? <Text dimColor> ({entry.note})</Text> : null}
               </Text>
               {entry.label === 'conflict' ? (
@@ -294,10 +373,20 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
           <Text bold {...(colour(red.length ? 'fail' : 'pass') ? { color: colour(red.length ? 'fail' : 'pass')! } : {})}>
             {red.length ? 'RULES FAIL' : 'RULES PASS'}
           </Text>{' '}
-          {rules.length - red.length - grey.length}/{rules.length - grey.length} customization rules hold
+          {rules.length - red.length - grey.length - amber.length}/{rules.length - grey.length} customization rules hold{amber.length ? `, ${amber.length} not on this site before the upgrade` : ''}
           {red.length ? `: ${red.map((r) => `hop ${r.hop} ${r.title}`).join('; ')}` : ''}
         </Text>
       </Box>
+      {amberRules.length ? (
+        <Text wrap="truncate-end" {...(colour('warn') ? { color: colour('warn')! } : {})}>
+          {`WARN not on this site before the upgrade (never blocks): ${amberRules.map((r) => r.title).join('; ')}`}
+        </Text>
+      ) : null}
+      {offered.length && focus !== 'fixes' ? (
+        <Text wrap="truncate-end">
+          {`Fixes offered: ${offered.map((o) => `${o.id} ${fixes[o.id] ? '(chosen)' : '(left out)'}`).join(', ')}`} <Text dimColor>(Tab to the fixes; f chooses one)</Text>
+        </Text>
+      ) : null}
       {grey.length ? (
         <Text dimColor wrap="truncate-end">
           {`N/A ${grey.length}: ${[...new Map(grey.map((r) => [r.id, `${r.title} (${r.message})`])).values()].join('; ')}`}
@@ -306,7 +395,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
       {step.error ? <ErrorPanel error={step.error} /> : null}
       {isActive && gate ? (
         <Text dimColor wrap="wrap">
-          Tab packs/differences · ↑↓ move · d YAML diff · / search · Enter on a conflict: choose its value · a apply and review
+          Tab packs/differences{offered.length ? '/fixes' : ''} · ↑↓ move · d YAML diff · / search · Enter on a conflict: choose its value{offered.length ? ' · f on a fix: choose it' : ''} · a apply and review
         </Text>
       ) : null}
     </Box>

@@ -54,6 +54,12 @@ function Hop({ hop, registry }: { hop: PlannedHop; registry: string | undefined 
           {p.stays?.length ? <Text dimColor>{`    stay: ${p.stays.join(', ')}`}</Text> : null}
         </Box>
       ))}
+      {(hop.variables ?? []).map((v) => (
+        <Text key={v.name} wrap="truncate-end">
+          {'  '}new profile variable <Text bold>{v.name}</Text>
+          <Text dimColor> ({v.since}): declared before the draft; its value is asked at the draft gate{v.sensitive ? ', hidden' : ''}, and written nowhere</Text>
+        </Text>
+      ))}
     </Box>
   );
 }
@@ -88,7 +94,7 @@ export function PlanScreen({ step, isActive, height, width }: StepScreenProps) {
     );
   }
   const ladder = [out.deployed, ...out.hops.map((h) => h.to)].join(' ─▶ ');
-  const hopLines = out.hops.reduce((n, h) => n + 1 + h.profiles.reduce((m, p) => m + 1 + p.packs.length + (p.stays?.length ? 1 : 0), 0), 0);
+  const hopLines = out.hops.reduce((n, h) => n + 1 + (h.variables?.length ?? 0) + h.profiles.reduce((m, p) => m + 1 + p.packs.length + (p.stays?.length ? 1 : 0), 0), 0);
   const wayBack = out.wayBack ?? [];
   const tableHeight = Math.max(3, height - hopLines - (out.versionSource ? 1 : 0) - out.notes.length - (wayBack.length ? wayBack.length + 1 : 0) - 8);
   const ok = colour('pass');

@@ -49,9 +49,10 @@ export function gateRows(request: Pick<GateRequest, 'title' | 'options' | 'safeC
 }
 
 /** Rows a gate needs besides its content: border, title, options, the scroll line, and room to type a name. */
-export function gatePinnedRows(request: Pick<GateRequest, 'title' | 'options' | 'safeChoice' | 'confirmText'>, width: number, rehearsal: boolean): number {
+export function gatePinnedRows(request: Pick<GateRequest, 'title' | 'options' | 'safeChoice' | 'confirmText' | 'secretInputs'>, width: number, rehearsal: boolean): number {
   const { title, options } = gateRows(request, width, rehearsal, 0);
-  const typing = request.confirmText && !rehearsal ? 3 : 0;
+  // Typing a name to confirm, or a hidden value: a prompt, the input and a line for what went wrong.
+  const typing = (request.confirmText || request.secretInputs?.length) && !rehearsal ? 3 : 0;
   return 2 + title.length + Math.max(options.reduce((n, o) => n + o.length, 0), typing) + 1;
 }
 

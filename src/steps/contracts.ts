@@ -40,6 +40,24 @@ export interface PlannedHop {
   /** Component versions this hop deploys, when the pack values say (e.g. KubeVirt v1.3.1). */
   kubevirtVersion?: string;
   cdiVersion?: string;
+  /**
+   * Profile variables the hop's new version introduces (version notes): declared on the profile
+   * holding the orchestration pack before its draft, their values asked at the draft gate.
+   */
+  variables?: PlannedVariable[];
+}
+
+export interface PlannedVariable {
+  name: string;
+  /** The profile that declares it (the one holding the pack whose version introduces it). */
+  role: ProfileRole;
+  displayName?: string;
+  description: string;
+  sensitive: boolean;
+  format: string;
+  /** The version that introduced it, and where that is said. */
+  since: string;
+  source: string;
 }
 
 /** What each VM will go through when the pack is published (from the plan, before anything is sent). */
@@ -92,6 +110,8 @@ export interface SnapshotContract {
     vms: Array<{ vm: string; runStrategy?: string; phase?: string; node?: string }>;
     loadBalancerServices: Array<{ service: string; addresses: string[] }>;
     storageClasses: string[];
+    /** Each StorageClass's annotations before the upgrade (without Helm's bookkeeping): verification tells a lost one from one never set. */
+    storageClassAnnotations?: Record<string, Record<string, string>>;
     nodes: { total: number; notReady: string[] };
     kubevirtVersion?: string;
     cdiVersion?: string;
@@ -121,12 +141,23 @@ export interface RuleOutcome {
   id: string;
   title: string;
   profile: ProfileRole;
-  /** `notApplicable`: the site runs no pack of the rule's kind, or its pack has no such setting (grey, never blocks). */
-  status: 'pass' | 'fail' | 'notApplicable';
+  /**
+   * A rule judges the change (values/rule-judgment.ts): `fail` is a loss (or a `required` rule not
+   * met) and blocks before any write; `notOnSite`: the site did not have it before the upgrade
+   * either (amber, never blocks); `notApplicable`: the site runs no pack of the rule's kind, or its
+   * pack has no such setting (grey, never blocks).
+   */
+  status: 'pass' | 'fail' | 'notOnSite' | 'notApplicable';
   message: string;
   reason: string;
   /** The pack the rule was checked on, when the site runs one. */
   pack?: string;
+  /** Where the setting lives (the values path, or `manifest <name>`). */
+  target?: string;
+  /** The rule on what the site ran before this hop. */
+  before?: 'pass' | 'fail';
+  /** The judgment in words ("not on this site before the upgrade (left as it is)"). */
+  verdict?: string;
 }
 
 /** The fields of the customize step's output that later steps read. */

@@ -1,7 +1,8 @@
 /**
  * A customization rule of spec 9.2, as written in the runbook: what it is about (a pack kind, or one
  * named pack), where the setting lives (a values path or a manifest name, per pack the rule knows
- * when its kind is played by different packs on different sites), what must hold, and why.
+ * when its kind is played by different packs on different sites), what must hold, and why. A rule
+ * judges the change (deployed → draft): see rule-judgment.ts.
  *
  *   kind: storage
  *   packs:
@@ -56,6 +57,13 @@ export const RuleSpecSchema = z
     assert: RuleAssertion,
     value: z.unknown().optional(),
     reason: z.string().min(1),
+    /**
+     * The rule is a guard on the change: it blocks a draft that loses what the site had. A site that
+     * never had the setting is told so (amber) and not blocked, unless the rule is `required`.
+     */
+    required: z.boolean().optional(),
+    /** What adding the setting changes on the cluster, in words (shown where the fix is offered). */
+    effect: z.string().min(1).optional(),
   })
   .refine((r) => (r.kind === undefined) !== (r.pack === undefined), { message: 'a rule names exactly one of `kind` or `pack`' })
   .refine((r) => [r.path, r.manifest, r.packs].filter((x) => x !== undefined).length === 1, { message: 'a rule names exactly one of `path`, `manifest` or `packs`' })

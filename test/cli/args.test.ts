@@ -45,6 +45,12 @@ describe('options that are accepted', () => {
     ['the old name of --flavor', ['lab', '--dialect', 'spec'], { dialect: 'spec' }],
     ['switches', ['start', '--dry-run', '--json', '--approve-all-restarts'], { 'dry-run': true, json: true, 'approve-all-restarts': true }],
     ['webhooks, repeated', ['start', '--notify', 'https://a.example/x', '--notify', 'https://b.example/y'], { notify: ['https://a.example/x', 'https://b.example/y'] }],
+    ['fixes chosen by rule id, repeated or with commas', ['start', '--accept-fix', 'storage-class-virt-annotation', '--accept-fix', 'a-rule,b-rule'], { 'accept-fix': ['storage-class-virt-annotation', 'a-rule', 'b-rule'] }],
+    [
+      'where variable values come from',
+      ['start', '--variable', 'LOCAL_ADMIN_PASSWORD=env:VMO_PW', '--variable', 'OTHER=file:./secrets/other'],
+      { variable: [{ name: 'LOCAL_ADMIN_PASSWORD', from: { env: 'VMO_PW' } }, { name: 'OTHER', from: { file: './secrets/other' } }] },
+    ],
     ['--since as an RFC 3339 time', ['verify', '--since', '2026-03-11T15:00:00+01:00'], { since: { kind: 'time', at: Date.parse('2026-03-11T14:00:00Z'), text: '2026-03-11T15:00:00+01:00' } }],
     ['--since as a duration before now', ['verify', '--since=1d12h'], { since: { kind: 'ago', ms: 36 * 3_600_000, text: '1d12h' } }],
   ])('%s', (_what, argv, expected) => {
@@ -66,7 +72,7 @@ describe('options that are refused (exit 2, the flag named)', () => {
     ['a --since without a zone', ['verify', '--since', '2026-03-11T14:00:00'], /^--since takes an RFC 3339 time/],
     ['a --since of zero', ['verify', '--since', '0h'], /^--since takes/],
     ['--since on another command', ['start', '--since', '2h'], /Unknown option --since for `start`/],
-    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, no-multus, got "chaos"$/],
+    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, no-multus, rook-ceph-no-placement, got "chaos"$/],
     ['an unknown flavor', ['lab', '--flavor', 'real'], /^--flavor must be spec or palette, got "real"$/],
     ['an unknown dialect', ['lab', '--dialect', 'x'], /^--dialect must be spec or palette, got "x"$/],
     ['a size in words', ['lab', '--vms', 'many'], /^--vms takes a whole number$/],
@@ -79,6 +85,10 @@ describe('options that are refused (exit 2, the flag named)', () => {
     ['a server path on another command', ['verify', '--server-path', '/x'], /^Unknown option --server-path for `verify`/],
     ['a speed of zero', ['lab', '--speed', '0'], /^--speed must be between 0 and 100000$/],
     ['a speed beyond the limit', ['lab', '--speed', '100001'], /^--speed must be between 0 and 100000$/],
+    ['a fix that is not a rule id', ['start', '--accept-fix', 'Storage Class'], /^--accept-fix takes the id of a runbook rule/],
+    ['a variable value on the command line', ['start', '--variable', 'LOCAL_ADMIN_PASSWORD=hunter2'], /never the value: a command line shows in the process list\); LOCAL_ADMIN_PASSWORD was given neither env: nor file:$/],
+    ['a variable without a name', ['start', '--variable', '=env:X'], /^--variable takes NAME=env:VAR or NAME=file:PATH/],
+    ['a variable from a bad environment name', ['start', '--variable', 'X=env:1-bad'], /"1-bad" is not an environment variable name$/],
     ['a cap in words', ['capture', '--max-size', 'big'], /^--max-size takes a size such as 256MiB or 64MB, got "big"$/],
     ['a cap beyond what a capture can be', ['capture', '--max-size', '1GiB'], /^--max-size must be between 16 KiB and 500 MiB, got 1GiB$/],
     ['a cap too small for a manifest', ['capture', '--max-size', '1000'], /^--max-size must be between 16 KiB and 500 MiB/],
@@ -101,7 +111,7 @@ describe('options that are refused (exit 2, the flag named)', () => {
 
 describe('the values completion offers', () => {
   it.each<[Parameters<typeof optionChoices>[0], readonly string[] | undefined]>([
-    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus']],
+    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement']],
     ['flavor', ['spec', 'palette']],
     ['dialect', ['spec', 'palette']],
     ['params', undefined],

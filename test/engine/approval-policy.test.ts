@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideByPolicy, noApprovals, type Approvals } from '../../src/engine/approval-policy.js';
+import { decideByPolicy, fixesByFlag, noApprovals, type Approvals } from '../../src/engine/approval-policy.js';
 import { approveOrDecline, restartOptions, type GateRequest } from '../../src/engine/gate.js';
 
 const gate = (name: string): GateRequest => ({ gate: name, key: `k/${name}`, title: name, lines: [], options: approveOrDecline('ok'), safeChoice: 'abort' });
@@ -37,5 +37,18 @@ describe('approval policy', () => {
     expect(decideByPolicy(restart, a({ restarts: ['vms/db-1'], allRestarts: true }), false)).toMatchObject({ by: 'flag', flag: '--approve-restart vms/db-1' });
     expect(decideByPolicy(restart, a({ allRestarts: true }), false)).toMatchObject({ by: 'flag', flag: '--approve-all-restarts' });
     expect(decideByPolicy(restart, a({ skipRestarts: ['vms/db-1'], allRestarts: true }), false)).toMatchObject({ choice: 'skip', by: 'flag', flag: '--skip-restart vms/db-1' });
+  });
+});
+
+describe('--accept-fix at the customizations review', () => {
+  const review = (offers: GateRequest['offers']): GateRequest => ({ gate: 'customize', key: 'k/review', title: 'review', lines: [], options: approveOrDecline('ok'), safeChoice: 'approve', informational: true, ...(offers ? { offers } : {}) });
+  it.each<[string, GateRequest, Approvals, ReturnType<typeof fixesByFlag>]>([
+    ['no flag chooses nothing', review([{ id: 'a', accepted: false }]), noApprovals, undefined],
+    ['a flag chooses the fix it names, saying so', review([{ id: 'a', accepted: false }, { id: 'b', accepted: false }]), a({ acceptFixes: ['b'] }), { ids: ['b'], flag: '--accept-fix b' }],
+    ['a fix already chosen is not chosen again (the review then goes on)', review([{ id: 'a', accepted: true }]), a({ acceptFixes: ['a'] }), undefined],
+    ['a flag for a fix not offered here chooses nothing', review([{ id: 'a', accepted: false }]), a({ acceptFixes: ['z'] }), undefined],
+    ['a gate without offers is not a review of fixes', gate('draft'), a({ acceptFixes: ['a'] }), undefined],
+  ])('%s', (_n, request, approvals, expected) => {
+    expect(fixesByFlag(request, approvals)).toEqual(expected);
   });
 });

@@ -19,6 +19,7 @@ const ANSWER_MODULES = {
   'src/palette/schemas.ts': () => import('../../src/palette/schemas.js'),
   'src/palette/cluster-schemas.ts': () => import('../../src/palette/cluster-schemas.js'),
   'src/palette/registry-schemas.ts': () => import('../../src/palette/registry-schemas.js'),
+  'src/palette/variables.ts': () => import('../../src/palette/variables.js'),
   'src/palette/list-schemas.ts': () => import('../../src/palette/list-schemas.js'),
   'src/steps/migrations/lifecycle.ts': () => import('../../src/steps/migrations/lifecycle.js'),
   'src/steps/plan/kubevirt-config.ts': () => import('../../src/steps/plan/kubevirt-config.js'),
@@ -53,6 +54,7 @@ const OWN_INPUT_MODULES = new Set([
   'src/steps/verify/verify.ts',
   'src/values/rule-schema.ts',
   'src/values/settings-schema.ts',
+  'src/values/version-notes-schema.ts',
 ]);
 
 type Path = Array<string | number>;

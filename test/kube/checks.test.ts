@@ -105,6 +105,19 @@ describe('verification checks', () => {
     expect(r.remediation).toBeTruthy();
   });
 
+  it.each<[string, Record<string, string> | undefined, string]>([
+    ['without a baseline (verify on its own): red', undefined, 'fail'],
+    ['the class had it before the upgrade: lost, red', { 'storageclass.kubevirt.io/is-default-virt-class': 'true' }, 'fail'],
+    ['the class never had it: amber, not on this site before the upgrade', {}, 'warn'],
+  ])('a StorageClass without the VM annotation, %s', (_n, before, status) => {
+    const data = healthy();
+    (data.storageClasses as { value: Array<{ metadata: { annotations: object } }> }).value[0]!.metadata.annotations = {};
+    const exp: VerifyExpectations = { ...expectations, ...(before ? { baseline: { runningVmis: [], nads: [], storageClassAnnotations: { 'px-vm-block': before } } } : {}) };
+    const r = runChecks(specs, data, exp).find((x) => x.id === 'storage')!;
+    expect(r.status).toBe(status);
+    if (status === 'warn') expect(r.evidence.join('\n')).toContain('(not on this site before the upgrade either)');
+  });
+
   it('a check that cannot read its data is unknown with the reason, never pass', () => {
     const data = healthy();
     data.storageCluster = { ok: false, reason: 'The cluster access file is not allowed to get storageclusters.core.libopenstorage.org', ms: 3 };

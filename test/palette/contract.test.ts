@@ -92,8 +92,17 @@ describe('the checker', () => {
     for (const version of ['4.4', '4.6', '4.7']) {
       expect(palette.versionsCompared?.[version]).toMatchObject({ title: `Palette APIs - ${version}`, operationsThatDiffer: ['GET /v1/clusterprofiles/{uid}', 'PUT /v1/clusterprofiles/{uid}'] });
     }
-    // None of the bodies the product sends differs; only the list filter gained resourceType in 4.7.
-    expect((palette.versionsCompared?.['4.6'] as Json).definitionsThatDiffer).toEqual(['v1ClusterProfileFilterSpec', 'v1ClusterProfileResourceType', 'v1ClusterProfileStatusSummary']);
+    // None of the bodies the product sends differs; the list filter gained resourceType in 4.7, and a
+    // profile variable inputType, options and the base64 format (which the product does not send).
+    expect((palette.versionsCompared?.['4.6'] as Json).definitionsThatDiffer).toEqual([
+      'v1ClusterProfileFilterSpec',
+      'v1ClusterProfileResourceType',
+      'v1ClusterProfileStatusSummary',
+      'v1Variable',
+      'v1VariableFormat',
+      'v1VariableInputType',
+      'v1VariableOption',
+    ]);
     expect(paletteChecker.operationOf('GET', '/v1/clusterprofiles')).toBeUndefined();
     expect(paletteChecker.operationOf('POST', '/v1/dashboard/clusterprofiles')?.op.operationId).toBe('v1ClusterProfilesFilterSummary');
   });
@@ -228,6 +237,20 @@ describe('the palette flavor keeps palette-sdk-go\'s spec', () => {
       const put = urls.findIndex((u, j) => j > i && u.startsWith('PUT '));
       expect(urls.slice(i + 1, put).filter((u) => u.includes('/dashboard/'))).toEqual([]);
     }
+  }, 300_000);
+
+  it('a version with a new profile variable: declared (PUT variables) before its draft, its value sent with the apply', async () => {
+    const s = await site('rook-ceph-no-placement', 'palette');
+    const run = await cli(['start', '--params', s.params, '--state-dir', s.state, ...approveAll, '--variable', 'LOCAL_ADMIN_PASSWORD=env:VMO_PW'], { UPGRADE_PILOT_API_KEY: s.lab.apiKey, VMO_PW: 'contract-test-only' }, 240_000);
+    ok(run);
+    all.push(...s.proxy.requests);
+    expect(paletteChecker.check(s.proxy.requests)).toEqual([]);
+    const urls = s.proxy.requests.map((r) => `${r.method} ${r.url}`);
+    const declared = urls.findIndex((u) => /^PUT \/v1\/clusterprofiles\/[^/]+\/variables$/.test(u));
+    expect(declared).toBeGreaterThan(-1);
+    expect(urls.indexOf(urls[declared]!.replace('/variables', ''))).toBeGreaterThan(declared);
+    const apply = s.proxy.requests.filter((r) => r.method === 'PATCH' && r.url.includes('/profiles?')).map((r) => JSON.stringify(r.body));
+    expect(apply.some((b) => b.includes('"variables":[{"name":"LOCAL_ADMIN_PASSWORD","value":"contract-test-only"}]'))).toBe(true);
   }, 300_000);
 
   it('every published operation the product uses was exercised; the reads no run reached go through the client', async () => {

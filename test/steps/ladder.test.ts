@@ -47,6 +47,33 @@ describe('upgrade ladder', () => {
     }
   });
 
+  describe('stepping stones (VMO 4.10.0 needs 4.9.9 or later first)', () => {
+    const stone = { since: '4.10.0', version: '4.9.9', reason: 'VMO Manager replaces the VM Dashboard', source: 'upgrade-vmo-pack.md' };
+    it.each<[string, string, string, string[], boolean, string | RegExp, string | undefined]>([
+      ['a patch below the stone: the stone comes first, as a hop of its own', '4.9.3', '4.10.0', ['4.9.3', '4.9.9'], false, '4.9.3>4.9.9,4.9.9>4.10.0', '4.9.9'],
+      ['the highest patch of the minor is the stone: kept, and said why', '4.8.4', '4.10.0', ['4.9.3', '4.9.9'], false, '4.8.4>4.9.9,4.9.9>4.10.0', '4.9.9'],
+      ['a later patch than the stone is fine', '4.8.4', '4.10.0', ['4.9.9', '4.9.12'], false, '4.8.4>4.9.12,4.9.12>4.10.0', '4.9.12'],
+      ['already on the stone: nothing added', '4.9.9', '4.10.0', [], false, '4.9.9>4.10.0', undefined],
+      ['a hop that does not cross the stone is left alone', '4.8.4', '4.9.3', ['4.9.3'], false, '4.8.4>4.9.3', undefined],
+      ['no version at or above the stone below 4.10.0: refused', '4.8.4', '4.10.0', ['4.9.3'], false, /goes to 4\.10\.0 or later without 4\.9\.9 or later first: VMO Manager replaces the VM Dashboard/, undefined],
+      ["the operator's own hop list without the stone: refused, not changed", '4.9.3', '4.10.0', [], true, /without 4\.9\.9 or later first/, undefined],
+      ["the operator's own hop list with it", '4.9.3', '4.10.0', ['4.9.9'], true, '4.9.3>4.9.9,4.9.9>4.10.0', '4.9.9'],
+    ])('%s', (_n, deployed, target, available, explicit, expected, why) => {
+      const ladder = buildLadder(deployed, target, available, explicit, [stone]);
+      if (typeof expected !== 'string') {
+        expect(ladder.ok).toBe(false);
+        if (!ladder.ok) expect(ladder.reason).toMatch(expected);
+        return;
+      }
+      expect(ladder.ok, ladder.ok ? '' : ladder.reason).toBe(true);
+      if (!ladder.ok) return;
+      expect(ladder.hops.map((h) => `${h.from}>${h.to}`).join(',')).toBe(expected);
+      const reasons = ladder.hops.filter((h) => h.reason);
+      expect(reasons.map((h) => h.to)).toEqual(why ? [why] : []);
+      if (why) expect(reasons[0]!.reason).toBe('a stepping stone: 4.10.0 and later need 4.9.9 or later first (VMO Manager replaces the VM Dashboard; upgrade-vmo-pack.md)');
+    });
+  });
+
   it('orders versions by numbers, then by build suffix', () => {
     const sorted = ['1.10.0', '1.9.9', 'v1.9.10', '1.9.9-spectro.1', '1.9.9-spectro.10', '1.9.9-spectro.2'].map((t) => parseVersion(t)!).sort(compareVersions).map((v) => v.raw);
     expect(sorted).toEqual(['1.9.9', '1.9.9-spectro.1', '1.9.9-spectro.2', '1.9.9-spectro.10', 'v1.9.10', '1.10.0']);

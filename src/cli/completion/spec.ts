@@ -44,10 +44,11 @@ export interface CompletionSpec {
   globals: CompletionOption[];
 }
 
-function valueOf(name: OptionName, gates: readonly string[]): ValueCompletion | undefined {
+function valueOf(name: OptionName, gates: readonly string[], rules: readonly string[]): ValueCompletion | undefined {
   const o = options[name];
   if (o.type === 'boolean') return undefined;
   if (name === 'approve') return { kind: 'words', words: gates, list: true };
+  if (name === 'accept-fix' && rules.length) return { kind: 'words', words: rules };
   const choices = optionChoices(name);
   if (choices) return { kind: 'words', words: choices };
   if (name === 'context') return { kind: 'context' };
@@ -67,13 +68,14 @@ function positionalOf(command: CommandSpec): CompletionCommand['positional'] {
 
 /**
  * `gates`: the step kinds' gate names (the registry's `gate`), added to those `--approve` accepts.
- * The parser refuses a gate it does not list, so a test keeps the two in step.
+ * The parser refuses a gate it does not list, so a test keeps the two in step. `rules`: the bundled
+ * runbook's rule ids whose fix `--accept-fix` may choose.
  */
-export function completionSpec(gates: readonly string[] = [], program = 'upgrade-pilot'): CompletionSpec {
+export function completionSpec(gates: readonly string[] = [], program = 'upgrade-pilot', rules: readonly string[] = []): CompletionSpec {
   const allGates = [...new Set([...approvableGates, ...gates])];
   const option = (name: OptionName): CompletionOption => {
     const o = options[name];
-    const value = valueOf(name, allGates);
+    const value = valueOf(name, allGates, rules);
     return {
       name,
       ...(name === 'help' ? { short: 'h' } : {}),

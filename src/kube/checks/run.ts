@@ -27,7 +27,7 @@ function evaluate(spec: CheckSpec, data: VerifyData, exp: VerifyExpectations): V
     case 'workloads':
       return checkWorkloads(data, exp);
     case 'storage':
-      return checkStorage(data, spec.with);
+      return checkStorage(data, spec.with, exp);
     case 'network':
       return checkNetwork(data, exp, spec.with);
     case 'nodes':

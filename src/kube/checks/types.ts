@@ -32,8 +32,8 @@ export interface VerifyExpectations {
   kubevirtVersion?: string;
   /** CDI version the upgrade targets. */
   cdiVersion?: string;
-  /** VMIs running at the baseline (`ns/name`), and NADs that existed then. */
-  baseline?: { runningVmis: string[]; nads: string[] };
+  /** VMIs running at the baseline (`ns/name`), NADs that existed then, and the StorageClasses' annotations then. */
+  baseline?: { runningVmis: string[]; nads: string[]; storageClassAnnotations?: Record<string, Record<string, string>> };
   /** VMs the operator chose not to restart: listed as outstanding, not hidden. */
   outstandingVms?: string[];
   /**

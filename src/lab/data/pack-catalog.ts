@@ -12,7 +12,11 @@ import type { Document } from 'yaml';
 import { readAsset } from './assets.js';
 import { deleteValue, parseValues, printValues, setValue } from './yaml-edit.js';
 
-export const vmoVersions = ['4.4.10', '4.5.4', '4.6.3'] as const;
+/**
+ * 4.4.10 and 4.6.3 come from real values documents; the others are derived from those (below).
+ * 4.9.3 and 4.9.9 are two patches of one minor: 4.10.0 needs 4.9.9 or later first (Palette docs).
+ */
+export const vmoVersions = ['4.4.10', '4.5.4', '4.6.3', '4.7.2', '4.8.4', '4.9.3', '4.9.9', '4.10.0'] as const;
 export type VmoVersion = (typeof vmoVersions)[number];
 
 export type PackType = 'spectro' | 'helm' | 'manifest';
@@ -39,12 +43,14 @@ export interface PackDefaults {
  * Portworx). `rook-ceph`: the public VMO tutorial's choice of storage, and a lean add-on profile
  * (only the load balancer beside the orchestration pack: no ingress, no monitoring).
  */
-export const siteLayouts = ['standard', 'rook-ceph'] as const;
+export const siteLayouts = ['standard', 'rook-ceph', 'rook-ceph-no-placement'] as const;
 export type SiteLayout = (typeof siteLayouts)[number];
 
 const layoutPacks: Record<SiteLayout, { addon: string[]; infra: string[] }> = {
   standard: { addon: ['lb-metallb-helm', 'nginx', 'virtual-machine-orchestrator', 'prometheus-operator'], infra: ['ubuntu-maas', 'kubernetes', 'cni-cilium-oss', 'csi-portworx-generic'] },
   'rook-ceph': { addon: ['lb-metallb-helm', 'virtual-machine-orchestrator'], infra: ['ubuntu-maas', 'kubernetes', 'cni-cilium-oss', 'csi-rook-ceph-helm'] },
+  // The same packs; the site set fewer storage settings (site.ts says which).
+  'rook-ceph-no-placement': { addon: ['lb-metallb-helm', 'virtual-machine-orchestrator'], infra: ['ubuntu-maas', 'kubernetes', 'cni-cilium-oss', 'csi-rook-ceph-helm'] },
 };
 
 export interface PackStack {
@@ -70,8 +76,42 @@ interface PackLine {
   name: string;
   layer: string;
   type: PackType;
-  byStack: Record<VmoVersion, Variant>;
+  /** A version without an entry keeps the pack of the closest earlier version that has one. */
+  byStack: { '4.4.10': Variant } & Partial<Record<VmoVersion, Variant>>;
 }
+
+/** The pack a line publishes with a VMO version: its own entry, else the closest earlier one's. */
+function variantFor(line: PackLine, vmo: VmoVersion): Variant {
+  for (let i = vmoVersions.indexOf(vmo); i >= 0; i--) {
+    const v = line.byStack[vmoVersions[i]!];
+    if (v) return v;
+  }
+  return line.byStack['4.4.10'];
+}
+
+/**
+ * VMO 4.7 to 4.9 have the 4.6.3 layout, plus `snapshotController.installCRDs`, which the 4.10.0
+ * upgrade page names among the 4.9.x parameters (and says 4.10.0 removed).
+ */
+const vmoDashboardLayout = (doc: Document): void => {
+  setValue(doc, ['charts', 'virtual-machine-orchestrator', 'snapshotController', 'installCRDs'], true);
+};
+
+/**
+ * VMO 4.10.0 (Palette docs, vm-management/vmo-pack/upgrade-vmo-pack.md): VMO Manager replaces the VM
+ * Dashboard (its image and service settings go; the vmo-manager sub-chart comes, vmo-manager-4.10.0.yaml),
+ * `snapshotController.installCRDs` is removed, VLAN filtering is off by default (vmo-pack-parameters.md).
+ * The console address stays at appConfig.clusterInfo as well (configure-console-base-address.md).
+ */
+const vmoManagerLayout = (doc: Document): void => {
+  const chart = ['charts', 'virtual-machine-orchestrator'];
+  deleteValue(doc, [...chart, 'image']);
+  deleteValue(doc, [...chart, 'service']);
+  deleteValue(doc, [...chart, 'snapshotController']);
+  setValue(doc, [...chart, 'vlanFiltering', 'enabled'], false);
+  const manager = parseValues(readAsset('vmo-manager-4.10.0.yaml'));
+  for (const key of ['vmo-manager', 'vmo-manager-crds', 'cleanup']) doc.setIn([...chart, key], manager.get(key, true));
+};
 
 const nginxOlder = (doc: Document): void => {
   // Topology aware routing arrived with controller 1.12
@@ -130,6 +170,18 @@ const packLines: PackLine[] = [
       // No fixture for 4.5: the 4.6.3 document with KubeVirt v1.3.1, CDI v1.60.3 and dashboard 4.5.4
       '4.5.4': { tag: '4.5.4', asset: 'virtual-machine-orchestrator-4.6.3.yaml', replace: [['v1.4.0', 'v1.3.1'], ['v1.61.0', 'v1.60.3'], ['4.6.3', '4.5.4']] },
       '4.6.3': { tag: '4.6.3', asset: 'virtual-machine-orchestrator-4.6.3.yaml' },
+      // No public document names the KubeVirt and CDI versions of 4.7 to 4.10: the lab assumes one
+      // KubeVirt minor at most per VMO minor (see packs/README.md).
+      '4.7.2': { tag: '4.7.2', asset: 'virtual-machine-orchestrator-4.6.3.yaml', replace: [['v1.4.0', 'v1.5.0'], ['v1.61.0', 'v1.62.0'], ['4.6.3', '4.7.2']], edit: vmoDashboardLayout },
+      '4.8.4': { tag: '4.8.4', asset: 'virtual-machine-orchestrator-4.6.3.yaml', replace: [['v1.4.0', 'v1.5.2'], ['v1.61.0', 'v1.62.0'], ['4.6.3', '4.8.4']], edit: vmoDashboardLayout },
+      '4.9.3': { tag: '4.9.3', asset: 'virtual-machine-orchestrator-4.6.3.yaml', replace: [['v1.4.0', 'v1.6.0'], ['v1.61.0', 'v1.63.0'], ['4.6.3', '4.9.3']], edit: vmoDashboardLayout },
+      '4.9.9': { tag: '4.9.9', asset: 'virtual-machine-orchestrator-4.6.3.yaml', replace: [['v1.4.0', 'v1.6.2'], ['v1.61.0', 'v1.63.1'], ['4.6.3', '4.9.9']], edit: vmoDashboardLayout },
+      '4.10.0': {
+        tag: '4.10.0',
+        asset: 'virtual-machine-orchestrator-4.6.3.yaml',
+        replace: [['v1.4.0', 'v1.7.0'], ['v1.61.0', 'v1.64.0'], ['palette/spectro-vm-dashboard:4.6.3', 'palette/vmo-manager:4.10.0'], ['4.6.3', '4.10.0']],
+        edit: vmoManagerLayout,
+      },
     },
   },
   {
@@ -220,6 +272,11 @@ const componentVersions: Record<VmoVersion, { kubevirt: string; cdi: string }> =
   '4.4.10': { kubevirt: 'v1.2.0', cdi: 'v1.58.0' },
   '4.5.4': { kubevirt: 'v1.3.1', cdi: 'v1.60.3' },
   '4.6.3': { kubevirt: 'v1.4.0', cdi: 'v1.61.0' },
+  '4.7.2': { kubevirt: 'v1.5.0', cdi: 'v1.62.0' },
+  '4.8.4': { kubevirt: 'v1.5.2', cdi: 'v1.62.0' },
+  '4.9.3': { kubevirt: 'v1.6.0', cdi: 'v1.63.0' },
+  '4.9.9': { kubevirt: 'v1.6.2', cdi: 'v1.63.1' },
+  '4.10.0': { kubevirt: 'v1.7.0', cdi: 'v1.64.0' },
 };
 
 /** A registry pack uid: 24 hex digits, stable for a pack name and tag. */
@@ -253,7 +310,7 @@ function packVersion(line: PackLine, v: Variant): PackDefaults {
 /** The pack versions and default values published with one VMO version, for a site's layout. */
 export function packStack(vmo: VmoVersion, layout: SiteLayout = 'standard'): PackStack {
   const { addon, infra } = layoutPacks[layout];
-  const pick = (names: string[]) => names.map((name) => packLines.find((l) => l.name === name)!).map((line) => packVersion(line, line.byStack[vmo]));
+  const pick = (names: string[]) => names.map((name) => packLines.find((l) => l.name === name)!).map((line) => packVersion(line, variantFor(line, vmo)));
   return { vmo, ...componentVersions[vmo], addon: pick(addon), infra: pick(infra) };
 }
 
@@ -262,7 +319,7 @@ export function catalogVersions(): PackDefaults[] {
   const seen = new Map<string, PackDefaults>();
   for (const line of packLines) {
     for (const vmo of vmoVersions) {
-      const v = line.byStack[vmo];
+      const v = variantFor(line, vmo);
       if (!seen.has(`${line.name}@${v.tag}`)) seen.set(`${line.name}@${v.tag}`, packVersion(line, v));
     }
   }

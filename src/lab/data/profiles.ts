@@ -12,7 +12,8 @@ import { customizePack, type CustomizationId } from './site.js';
 export const profileNames = { addon: 'vmo-core-addon', infra: 'vmo-infra' } as const;
 
 /** The profile version label published with each VMO version. */
-export const profileLabel = (vmo: VmoVersion): string => ({ '4.4.10': '1.4.0', '4.5.4': '1.5.0', '4.6.3': '1.6.0' })[vmo];
+export const profileLabel = (vmo: VmoVersion): string =>
+  ({ '4.4.10': '1.4.0', '4.5.4': '1.5.0', '4.6.3': '1.6.0', '4.7.2': '1.7.0', '4.8.4': '1.8.0', '4.9.3': '1.9.0', '4.9.9': '1.9.9', '4.10.0': '1.10.0' })[vmo];
 
 export interface ReferenceProfiles {
   version: VmoVersion;
@@ -45,6 +46,8 @@ export interface ProfileOptions {
   layout?: SiteLayout;
   /** Pack tags a version's reference profiles carry instead of the stack's (`{'4.6.3': {kubernetes: '1.32.3'}}`). */
   referenceTags?: Partial<Record<VmoVersion, Record<string, string>>>;
+  /** Reference profiles for the versions up to this one (default: up to 4.6.3, the versions of the first scenarios). */
+  upTo?: VmoVersion;
   /**
    * `palette`: as on a real Palette each earlier version is its own object (same name, own uid);
    * `spec` (default): the deployed profile carries every earlier label in its history.
@@ -86,7 +89,7 @@ export function buildProfiles(opts: ProfileOptions): LabProfiles {
 
   const layout = opts.layout ?? 'standard';
   const stack = packStack(opts.deployed, layout);
-  const site = (packs: PackDefaults[]) => packs.map((p) => customizePack(p, opts.without));
+  const site = (packs: PackDefaults[]) => packs.map((p) => customizePack(p, opts.without, layout));
   const label = profileLabel(opts.deployed);
   const historyVersions = opts.history ?? vmoVersions.slice(0, vmoVersions.indexOf(opts.deployed) + 1);
   const palette = opts.flavor === 'palette';
@@ -103,7 +106,8 @@ export function buildProfiles(opts: ProfileOptions): LabProfiles {
         })
     : [];
 
-  const references = vmoVersions.map((version): ReferenceProfiles => {
+  const last = vmoVersions.indexOf(opts.upTo && vmoVersions.indexOf(opts.upTo) > vmoVersions.indexOf('4.6.3') ? opts.upTo : '4.6.3');
+  const references = vmoVersions.slice(0, last + 1).map((version): ReferenceProfiles => {
     const tags = opts.referenceTags?.[version] ?? {};
     const base = packStack(version, layout);
     const s = { ...base, infra: base.infra.map((p) => (tags[p.name] ? retag(p, tags[p.name]!) : p)), addon: base.addon.map((p) => (tags[p.name] ? retag(p, tags[p.name]!) : p)) };

@@ -13,7 +13,10 @@ export const labRegistryName = 'Palette Registry';
 const derivedTags: Array<[string, string, string]> = [
   ['virtual-machine-orchestrator', '4.5.1', '4.5.4'],
   ['virtual-machine-orchestrator', '4.6.0', '4.6.3'],
+  ['virtual-machine-orchestrator', '4.8.1', '4.8.4'],
   ['kubernetes', '1.32.3', '1.32.2'],
+  // The Rook-Ceph patch the `rook-ceph-no-placement` site takes with VMO 4.10.0.
+  ['csi-rook-ceph-helm', '1.16.4', '1.16.3'],
 ];
 
 export function labRegistry(uid: string): LabRegistry {

@@ -5,7 +5,7 @@
  * rules use, so comments and macros stay as they were.
  */
 import { isMap, isScalar, type Document } from 'yaml';
-import type { PackDefaults, PackManifestDefaults } from './pack-catalog.js';
+import type { PackDefaults, PackManifestDefaults, SiteLayout } from './pack-catalog.js';
 import { appendUnique, parseValues, printValues, setMapEntry, setQuoted, setValue } from './yaml-edit.js';
 
 export const labSite = {
@@ -237,13 +237,52 @@ export const rookCustomizations: Array<Customization<RookCustomizationId>> = [
   { id: 'rook-storage-control-plane', role: 'infra', pack: 'csi-rook-ceph-helm', setting: 'charts.rook-ceph-cluster.cephClusterSpec.placement.all.tolerations', applyValues: (doc) => setValue(doc, [...rookAll, 'tolerations'], rookPlacement.tolerations) },
 ];
 
+export type VmoAccessCustomizationId = 'vmo-console-address' | 'vmo-snapshot-crds';
+
+/**
+ * The `rook-ceph-no-placement` site reaches its VM dashboard directly (Palette docs,
+ * vm-management/vmo-pack/configure-console-base-address.md: the address goes into
+ * `appConfig.clusterInfo.consoleBaseAddress`), and its CSI brings its own snapshot CRDs (so the VMO
+ * pack installs none: `snapshotController.installCRDs`, a 4.9.x parameter that 4.10.0 removed).
+ */
+export const vmoAccessCustomizations: Array<Customization<VmoAccessCustomizationId>> = [
+  {
+    id: 'vmo-console-address',
+    role: 'addon',
+    pack: 'virtual-machine-orchestrator',
+    setting: 'charts.virtual-machine-orchestrator.appConfig.clusterInfo.consoleBaseAddress',
+    applyValues: (doc) => setQuoted(doc, ['charts', 'virtual-machine-orchestrator', 'appConfig', 'clusterInfo', 'consoleBaseAddress'], labNoPlacementSite.consoleBaseAddress),
+  },
+  {
+    id: 'vmo-snapshot-crds',
+    role: 'addon',
+    pack: 'virtual-machine-orchestrator',
+    setting: 'charts.virtual-machine-orchestrator.snapshotController.installCRDs',
+    applyValues: (doc) => setValue(doc, ['charts', 'virtual-machine-orchestrator', 'snapshotController', 'installCRDs'], false),
+  },
+];
+
+/** The Rook-Ceph site that never set storage placement, a control-plane toleration or the VM class annotation. */
+export const labNoPlacementSite = {
+  consoleBaseAddress: 'https://vmo.dc1.example.internal',
+  never: new Set<RookCustomizationId>(['rook-storage-placement', 'rook-storage-control-plane', 'rook-storage-class-virt-annotation']),
+} as const;
+
+type AnyCustomizationId = CustomizationId | RookCustomizationId | VmoAccessCustomizationId;
+
+/** What a site layout sets beyond the shared customizations, and what it never set. */
+function layoutCustomizations(layout: SiteLayout): Array<Customization<AnyCustomizationId>> {
+  const all: Array<Customization<AnyCustomizationId>> = [...customizations, ...rookCustomizations];
+  if (layout !== 'rook-ceph-no-placement') return all;
+  return [...all.filter((c) => !labNoPlacementSite.never.has(c.id as RookCustomizationId)), ...vmoAccessCustomizations];
+}
+
 /**
  * A pack as the site runs it: the version's defaults with every customization for that pack
- * applied, except those listed in `without` (to reproduce a profile that lost them).
+ * applied (those of the site's layout), except those listed in `without` (to reproduce a profile that lost them).
  */
-export function customizePack(pack: PackDefaults, without: ReadonlySet<CustomizationId | RookCustomizationId> = new Set()): PackDefaults {
-  const all: Array<Customization<CustomizationId | RookCustomizationId>> = [...customizations, ...rookCustomizations];
-  const mine = all.filter((c) => c.pack === pack.name && !without.has(c.id));
+export function customizePack(pack: PackDefaults, without: ReadonlySet<AnyCustomizationId> = new Set(), layout: SiteLayout = 'standard'): PackDefaults {
+  const mine = layoutCustomizations(layout).filter((c) => c.pack === pack.name && !without.has(c.id));
   if (mine.length === 0) return pack;
   const editors = mine.filter((c) => c.applyValues);
   let values = pack.values;

@@ -11,6 +11,7 @@ import { errorBody } from './http.js';
 import { clusterRoutes } from './cluster-routes.js';
 import { dashboardRoutes } from './dashboard-routes.js';
 import { packVersionRefusal, storedValues } from './palette-put.js';
+import { refuseUndefinedVariables, variableRoutes } from './variable-routes.js';
 import { interpretPut } from './put-payload.js';
 import type { LabRegistry } from './registry-routes.js';
 import { clusterProfilesDocument, listItem, manifestsDocument, profileDocument } from './shapes.js';
@@ -89,6 +90,8 @@ const putProfile = withProfile((ctx, profile, _params, body) => {
     if (refused) return fail(ctx, 400, refused.code, refused.message);
     for (const pack of outcome.draft.packs) pack.values = storedValues(pack.values);
   }
+  const undeclared = refuseUndefinedVariables(ctx, profile, outcome.draft.packs);
+  if (undeclared) return undeclared;
   // On a real Palette each version is its own object: another label renames this one in place.
   const label = (profile.draft ?? profile.published)?.version;
   const renames = palette && label !== undefined && label !== outcome.draft.version;
@@ -159,7 +162,7 @@ export function apiRoutes(dialect: PaletteDialect): Route[] {
     routes.push({ method: 'POST', pattern: /^\/v1\/clusterprofiles$/, handler: createProfile });
     routes.push({ method: 'GET', pattern: new RegExp(`^/v1/clusterprofiles/${segment}/packs/${segment}/manifests$`), handler: packManifests });
     routes.push({ method: 'GET', pattern: new RegExp(`^/v1/spectroclusters/${segment}/profiles$`), handler: clusterProfiles });
-    routes.push(...dashboardRoutes(), ...clusterRoutes());
+    routes.push(...dashboardRoutes(), ...clusterRoutes(), ...variableRoutes());
   }
   return routes;
 }

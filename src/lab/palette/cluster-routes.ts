@@ -11,6 +11,7 @@ import { isVersionLabel, versionLabelRule } from '../../palette/version-label.js
 import type { ApiContext, ApiResult } from './api-routes.js';
 import { clusterDocument, eventItem, notificationItem, page, settledView } from './cluster-shapes.js';
 import { errorBody } from './http.js';
+import { recordApplyVariables } from './variable-routes.js';
 import type { LabClusterView, LabResult } from './types.js';
 
 type Handler = (ctx: ApiContext, params: string[], body: string, query: URLSearchParams) => ApiResult;
@@ -81,7 +82,9 @@ const applyProfiles: Handler = (ctx, params, body, query) => {
   const parsed = parse(ctx, body, ApplyBody);
   if ('error' in parsed) return parsed.error;
   const entries = parsed.data.profiles.map((p) => (p.replaceWithProfile ? { uid: p.uid, replaceWithProfile: p.replaceWithProfile } : { uid: p.uid }));
-  return fromResult(ctx, ctx.hooks.cluster.apply(uid, entries, query.get('resolveNotification') === 'true'));
+  const result = fromResult(ctx, ctx.hooks.cluster.apply(uid, entries, query.get('resolveNotification') === 'true'));
+  if (result.status === 204) recordApplyVariables(ctx, uid, parsed.data.profiles);
+  return result;
 };
 
 const approveRepave: Handler = (ctx, params) => {

@@ -44,7 +44,23 @@ export interface LabProfile {
   history: string[];
   /** Extra top-level and spec fields the lab returns, to prove unknown fields survive a round trip. */
   extraMetadata?: Record<string, unknown>;
+  /** Profile variables the version declares (palette dialect; variable-routes.ts). */
+  variables?: LabVariable[];
   extraSpec?: Record<string, unknown>;
+}
+
+/** A profile variable's declaration (palette-sdk-go `v1Variable`). */
+export interface LabVariable {
+  name: string;
+  displayName?: string | undefined;
+  description?: string | undefined;
+  format?: string | undefined;
+  required?: boolean | undefined;
+  hidden?: boolean | undefined;
+  immutable?: boolean | undefined;
+  isSensitive?: boolean | undefined;
+  defaultValue?: string | undefined;
+  regex?: string | undefined;
 }
 
 /** A profile as deployed on the cluster (what the cluster-profiles read returns). */

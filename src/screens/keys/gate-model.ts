@@ -15,6 +15,7 @@
 import type { Choice, GateOption, GateRequest } from '../../engine/gate.js';
 import { pressedName, type KeyPress } from './key-press.js';
 import { initialScroll, scrollKey, type ScrollBounds, type ScrollState } from './scroll-model.js';
+import { secretKey, startSecret, type SecretEntry } from './secret-entry.js';
 
 export interface GateView {
   focus: number;
@@ -29,12 +30,14 @@ export interface GateView {
   note?: string;
   /** Decided: no more keys. */
   done: boolean;
+  /** Approving needs values typed hidden (profile variables): which one, and what was typed (secret-entry.ts). */
+  secret?: SecretEntry;
 }
 
-export type GateEffect = { kind: 'decide'; choice: Choice; pressed: string } | { kind: 'quit'; choice: Choice; pressed: string };
+export type GateEffect = { kind: 'decide'; choice: Choice; pressed: string; secrets?: Record<string, string> } | { kind: 'quit'; choice: Choice; pressed: string };
 
 export interface GateKeyContext {
-  request: Pick<GateRequest, 'options' | 'safeChoice' | 'confirmText'>;
+  request: Pick<GateRequest, 'options' | 'safeChoice' | 'confirmText' | 'secretInputs'>;
   rehearsal: boolean;
   /** The content's rows and the window over them. */
   bounds: ScrollBounds;
@@ -64,6 +67,10 @@ interface Step {
 const decided = (view: GateView, choice: Choice, pressed: string): Step => ({ view: { ...view, done: true, typing: false }, effect: { kind: 'decide', choice, pressed } });
 
 function choose(view: GateView, option: GateOption, pressed: string, ctx: GateKeyContext): Step {
+  if (option.choice === 'approve' && ctx.request.secretInputs?.length && !ctx.rehearsal) {
+    const { note: _n, ...rest } = view;
+    return { view: { ...rest, secret: startSecret() } };
+  }
   if (option.choice === 'approve' && ctx.request.confirmText && !ctx.rehearsal) {
     const { note: _n, ...rest } = view;
     return { view: { ...rest, typing: true, typed: '', mismatch: false } };
@@ -85,6 +92,16 @@ function typingKey(view: GateView, key: KeyPress, ctx: GateKeyContext): Step {
 export function gateKey(view: GateView, key: KeyPress, ctx: GateKeyContext): Step {
   if (view.done) return { view };
   if (view.typing) return typingKey(view, key, ctx);
+  if (view.secret) {
+    const r = secretKey(view.secret, key, ctx.request.secretInputs ?? []);
+    if (r.kind === 'cancel') {
+      const { secret: _s, ...rest } = view;
+      return { view: rest };
+    }
+    if (r.kind === 'typing') return { view: { ...view, secret: r.entry } };
+    const { secret: _s, ...rest } = view;
+    return { view: { ...rest, done: true }, effect: { kind: 'decide', choice: 'approve', pressed: 'Enter', secrets: r.values } };
+  }
   const { options, safeChoice } = ctx.request;
   const { note: _note, ...fresh } = view;
   const safe = options[safeIndex(ctx.request)];

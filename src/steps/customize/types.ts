@@ -21,7 +21,50 @@ export interface CustomizeEntry {
   /** For lists both sides changed: the item-level merge (new default's items plus the site's). */
   suggestion?: unknown;
   note?: string;
+  /** The site's value came from this key, which the new version moved here (version notes). */
+  movedFrom?: string;
+  /** The new version removed this key (no new place known): why. Dropped unless the operator keeps it. */
+  removed?: string;
 }
+
+/** Who chose something the draft holds: the operator at the review (with the key), or a flag. */
+export type Chooser = { by: 'operator'; key?: string; at?: string } | { by: 'flag'; flag: string };
+
+/**
+ * A rule's fix: settings that would make a rule hold that does not hold in the draft. Never written
+ * unless chosen (`--accept-fix RULE-ID`, or a key at the review): a value nobody chose is not added.
+ */
+export interface FixOffer {
+  rule: string;
+  title: string;
+  pack: string;
+  /** The settings the fix writes. */
+  items: Array<{ path: string; value: unknown }>;
+  /** What adding it changes on the cluster, in words. */
+  effect: string;
+  accepted: boolean;
+  chosenBy?: Chooser;
+}
+
+/**
+ * A value the draft would hold that is neither the site's (before the hop) nor the new default: a
+ * rule's fix, a value typed at the review, or anything else. In the draft only when chosen.
+ */
+export interface DraftAddition {
+  pack: string;
+  path: string;
+  value: unknown;
+  source: 'ruleFix' | 'entered' | 'other';
+  /** The rule whose fix it is. */
+  rule?: string;
+  /** What it changes, in words. */
+  what: string;
+  included: boolean;
+  chosenBy?: Chooser;
+}
+
+/** Fixes chosen so far: rule id → who chose it. */
+export type FixChoices = Record<string, Chooser>;
 
 export interface PackCustomization {
   name: string;
@@ -46,13 +89,20 @@ export interface ProfileCustomization {
   name: string;
   packs: PackCustomization[];
   rules: RuleOutcome[];
+  /** Fixes offered for rules that do not hold in the draft (accepted or not). */
+  fixes: FixOffer[];
+  /** Every value of the drafts that is neither the site's nor a new default, and whether it is in. */
+  additions: DraftAddition[];
 }
 
 export interface CustomizeOutput {
   /** Per hop (named `byHop`, not `hops`: only the plan's output carries `hops`, which the runner expands). */
   byHop: Array<{ index: number; from: string; to: string; profiles: ProfileCustomization[] }>;
   conflicts: number;
+  /** Rules that block: a loss, or a `required` rule not met. */
   ruleFailures: number;
+  /** Rules the site did not have before the upgrade and the draft does not add (amber). */
+  notOnSite: number;
 }
 
 export interface CustomizeLive {

@@ -21,6 +21,7 @@ import { checkHopDrafts } from './hop-check.js';
 import { outstandingWarning } from './outstanding.js';
 import { withPackUids } from './pack-uids.js';
 import { valuesDiff, type ValuesDiff } from './payload-diff.js';
+import { declareVariables, hopVariables, requireValues, variableGate } from './variables.js';
 
 export interface DraftPackSummary {
   name: string;
@@ -83,6 +84,8 @@ export const draftStep = defineStepKind({
     }
 
     const hop = await hopFlavor(ctx);
+    const vars = hopVariables(ctx, role);
+    const asked = variableGate(ctx, vars, hop.choice, 'draft');
     // Every profile of the hop not written yet is read and checked before this hop's first write.
     const target = (await checkHopDrafts(ctx, hop)).get(role)!;
     // A real Palette's changed packs carry their registry uids (read during the check: no new request).
@@ -117,18 +120,20 @@ export const draftStep = defineStepKind({
     ctx.progress({ headline: `Draft of ${plan.name}: ${target.source.version} → ${target.label}`, draft: summary } satisfies DraftLive);
 
     const gateKey = `${ctx.step.id}/draft`;
-    const warnings = [...target.warnings, ...[outstandingWarning(ctx)].filter((w): w is string => w !== undefined)];
+    const warnings = [...target.warnings, ...asked.warnings, ...[outstandingWarning(ctx)].filter((w): w is string => w !== undefined)];
     const decision = await ctx.confirm({
       gate: 'draft',
       key: gateKey,
       title: target.how === 'clone' ? `Create ${plan.name} ${target.label} (clone) and write its draft` : `Write the draft of ${plan.name} ${target.label}`,
-      lines: target.lines,
+      lines: [...target.lines, ...asked.lines],
+      ...(asked.secretInputs ? { secretInputs: asked.secretInputs } : {}),
       items: packs.map((p) => `${p.name} ${p.from} → ${p.to}: values +${p.diff.added} −${p.diff.removed}${p.carried ? `, ${p.carried} site value(s) carried` : ''}`),
       ...(warnings.length ? { warnings } : {}),
       options: approveOrDecline(target.how === 'clone' ? 'Clone and write draft' : 'Write draft'),
       safeChoice: 'abort',
     });
     if (decision.choice !== 'approve') throw new InterruptedError(`Not approved: the draft of ${plan.name} was not written.`, 'Resume when ready; you will be asked again.');
+    requireValues(ctx, vars, hop.choice);
 
     const palette = ctx.effects.palette;
     const cloneKey = `${ctx.step.id}/clone`;
@@ -145,6 +150,7 @@ export const draftStep = defineStepKind({
       await ctx.mutate({ key: cloneKey, request: interrupted.request, approvedBy: gateKey, settle: async () => 'done' });
     }
     const written = await hop.resolveTarget(ctx, target, plan.name);
+    await declareVariables(ctx, { uid: written.uid, sourceUid: target.source.uid, deployedUid: plan.uid, name: plan.name, label: target.label }, vars, hop.choice, gateKey);
     const body = buildDraftBody(written.before, { version: target.label, packs: changes });
     assertSafeDraft(written.before, body, hop.labelRule);
     const output = { ...summary, uid: written.uid };

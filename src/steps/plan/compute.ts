@@ -15,6 +15,8 @@ import { planHops, packsOf, stateOf } from './hops.js';
 import { countImpact, predictImpact } from './impact.js';
 import { readUpdateConfig } from './kubevirt-config.js';
 import { buildLadder } from './ladder.js';
+import { steppingStones, withVariables } from './version-notes.js';
+import type { VersionNote } from '../../engine/runbook.js';
 import { registryFacts, moveWithNote } from './registry-facts.js';
 import { registryVersions, registryView } from './registry-source.js';
 import { availableVersions, referenceFor, sameVersion, valuesFolder, type ValuesFolder } from './sources.js';
@@ -29,6 +31,8 @@ export interface PlanDeps {
   signal: AbortSignal;
   /** Default: the params' `valuesDir`. */
   folder?: ValuesFolder | undefined;
+  /** The runbook's version notes: stepping stones and the profile variables a version introduces. */
+  notes?: readonly VersionNote[] | undefined;
   progress?: (headline: string) => void;
 }
 
@@ -132,10 +136,10 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     available = { versions: fromRegistry.versions, explicit: false, source: fromRegistry.label };
     target = fromRegistry.target;
   }
-  const ladder = buildLadder(deployedTag, target, available.versions, available.explicit);
+  const ladder = buildLadder(deployedTag, target, available.versions, available.explicit, steppingStones(deps.notes ?? [], pack));
   if (!ladder.ok) return refused(ladder.reason, ladder.hint);
   notes.unshift(...ladder.notes);
-  const versionSources = new Map(ladder.hops.map((h) => [h.to, sameVersion(h.to, target) ? 'the target in the params file' : available.explicit ? available.source : `the highest ${minorText(h.to)} tag in ${available.source}`]));
+  const versionSources = new Map(ladder.hops.map((h) => [h.to, h.reason ?? (sameVersion(h.to, target) ? 'the target in the params file' : available.explicit ? available.source : `the highest ${minorText(h.to)} tag in ${available.source}`)]));
 
   deps.progress?.('Reading the reference profiles…');
   const uids = [...new Set(ladder.hops.flatMap((h) => profileRoles.map((r) => referenceFor(site, h.to)?.[r]).filter((u): u is string => u !== undefined)))];
@@ -145,6 +149,7 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   const current = { addon: stateOf('addon', docs.addon), infra: stateOf('infra', docs.infra) };
   const hops = planHops({ site, ladder: ladder.hops, current, usedLabels: { addon: usedLabels(docs.addon, list), infra: usedLabels(docs.infra, list) }, references, folder, registry: facts, versionSources });
   if (!hops.ok) return refused(hops.reason, hops.hint);
+  withVariables(hops.hops, deps.notes ?? [], pack, vmoRole);
   if (hops.hops.some((h) => h.profiles.some((p) => p.reference?.kind !== 'profile'))) notes.unshift(moveWithNote(site));
 
   const deployedValues = packsOf(docs[vmoRole]).find((p) => p.name === pack)?.values;

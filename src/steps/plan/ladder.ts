@@ -1,13 +1,27 @@
 /**
  * The upgrade ladder: from the deployed orchestration pack version to the target in hops of exactly
  * one minor version (spec 9.1.1: skipping a minor breaks every live migration, because the old and
- * new launchers cannot talk). Pure; refusals name the missing minor and the reason.
+ * new launchers cannot talk), with the stepping stones the vendor names (VMO 4.10 needs 4.9.9 or
+ * later first) as stops of their own. Pure; refusals name the missing version and the reason.
  */
-import { compareVersions, parseVersion, type Version } from './version.js';
+import { compareVersions, minorOf, parseVersion, type Version } from './version.js';
 
 export interface Hop {
   from: string;
   to: string;
+  /** Why this version is a stop of its own, when a stepping stone made it one. */
+  reason?: string;
+}
+
+/**
+ * A stepping stone (version notes `requires`): going to `since` or above needs `version` or a later
+ * one first (VMO 4.10.0 needs 4.9.9 or later). `reason` and `source` say why and who says so.
+ */
+export interface SteppingStone {
+  since: string;
+  version: string;
+  reason: string;
+  source: string;
 }
 
 export type Ladder = { ok: true; hops: Hop[]; notes: string[] } | { ok: false; reason: string; hint: string };
@@ -22,7 +36,7 @@ function refuse(reason: string, hint: string): Ladder {
  * `available`: versions that can be stepped through (params `hops`, or the versions of the reference
  * sources). `explicit`: true when they are the operator's own list of hops, used as given.
  */
-export function buildLadder(deployedTag: string, targetTag: string, available: string[], explicit = false): Ladder {
+export function buildLadder(deployedTag: string, targetTag: string, available: string[], explicit = false, stones: readonly SteppingStone[] = []): Ladder {
   const deployed = parseVersion(deployedTag);
   const target = parseVersion(targetTag);
   if (!deployed) return refuse(`The deployed pack tag "${deployedTag}" is not a version.`, 'Check the deployed profile; pack tags look like 4.6.3 or 1.4.2-spectro.1.');
@@ -74,6 +88,10 @@ export function buildLadder(deployedTag: string, targetTag: string, available: s
     chain.push(target);
   }
 
+  const stoned = withStones(deployed, chain, steps, explicit, stones);
+  if ('reason' in stoned) return refuse(stoned.reason, stoned.hint);
+  chain = stoned.chain;
+
   const hops: Hop[] = [];
   const notes: string[] = [];
   let prev = deployed;
@@ -83,9 +101,54 @@ export function buildLadder(deployedTag: string, targetTag: string, available: s
       return refuse(`The hop ${prev.raw} → ${v.raw} skips the minor version ${missing}; ${SKIP_REASON}.`, `Add a ${missing}.x version between them.`);
     }
     if (v.minor === prev.minor) notes.push(`${prev.raw} → ${v.raw} changes only the patch version.`);
-    hops.push({ from: prev.raw, to: v.raw });
+    const why = stoned.why.get(v.raw);
+    hops.push({ from: prev.raw, to: v.raw, ...(why ? { reason: why } : {}) });
+    if (why) notes.push(`${v.raw} is ${why}.`);
     prev = v;
   }
   return { ok: true, hops, notes };
+}
+
+const stoneWords = (s: SteppingStone) => `a stepping stone: ${s.since} and later need ${s.version} or later first (${s.reason}; ${s.source})`;
+
+/**
+ * The chain with every stepping stone it crosses: where a hop goes from below a stone's `version` to
+ * its `since` or above, the highest available version from `version` up to (not including) `since`
+ * comes first, and says why. A hop list of the operator's own is not changed: it is refused instead.
+ */
+function withStones(deployed: Version, chain: Version[], available: Version[], explicit: boolean, stones: readonly SteppingStone[]): { chain: Version[]; why: Map<string, string> } | { reason: string; hint: string } {
+  const why = new Map<string, string>();
+  let out = [...chain];
+  for (const stone of stones) {
+    const since = parseVersion(stone.since);
+    const need = parseVersion(stone.version);
+    if (!since || !need) continue;
+    let prev = deployed;
+    for (let i = 0; i < out.length; i++) {
+      const v = out[i]!;
+      const crosses = compareVersions(prev, since) < 0 && compareVersions(v, since) >= 0;
+      if (crosses && compareVersions(prev, need) >= 0) {
+        // Already standing on the stone: say why this stop matters, when it is one of the plan's.
+        if (i > 0) why.set(prev.raw, stoneWords(stone));
+        break;
+      }
+      if (crosses) {
+        const best = available.filter((x) => compareVersions(x, need) >= 0 && compareVersions(x, since) < 0 && compareVersions(x, prev) > 0).sort(compareVersions).pop();
+        if (!best || explicit) {
+          return {
+            reason: `The hop ${prev.raw} → ${v.raw} goes to ${stone.since} or later without ${stone.version} or later first: ${stone.reason} (${stone.source}).`,
+            hint: explicit
+              ? `Add ${stone.version} (or a later ${minorOf(need)}.x below ${stone.since}) to the hops list in the params file, before ${v.raw}.`
+              : `No version from ${stone.version} up to ${stone.since} is available; add a reference (or a values folder entry) for ${stone.version}, then plan again.`,
+          };
+        }
+        out = [...out.slice(0, i), best, ...out.slice(i)];
+        why.set(best.raw, stoneWords(stone));
+        break;
+      }
+      prev = v;
+    }
+  }
+  return { chain: out, why };
 }
 

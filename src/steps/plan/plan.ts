@@ -34,6 +34,7 @@ export const planStep = defineStepKind({
       palette: ctx.effects.palette,
       kube: ctx.effects.kube,
       signal: ctx.signal,
+      notes: ctx.runbook.versionNotes,
       progress: (headline) => ctx.progress({ headline } satisfies PlanLive),
     });
     if (out.status === 'refused') return failed(refusalError(out), out);

@@ -42,6 +42,9 @@ export function renderPlanText(out: PlanOutput, cluster: string): string[] {
       for (const k of p.packs) lines.push(`    ${k.name} ${k.from} → ${k.to}${k.source && p.reference?.kind !== 'profile' ? `  (${k.source})` : ''}`);
       if (p.stays?.length) lines.push(`    stay: ${p.stays.join(', ')}`);
     }
+    for (const v of hop.variables ?? []) {
+      lines.push(`  new profile variable ${v.name} (${v.role === 'addon' ? 'add-on' : 'infrastructure'} profile, ${v.since}): ${v.description} Declared before the draft; its value is asked at the draft gate${v.sensitive ? ' (hidden, never written)' : ''} and set for the cluster with the apply.`);
+    }
   }
   if (out.wayBack?.length) {
     lines.push('', 'The way back (what the cluster runs now):');

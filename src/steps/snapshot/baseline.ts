@@ -31,6 +31,11 @@ function runStrategyOf(vm: Vm): string | undefined {
   return undefined;
 }
 
+/** A class's own annotations: Helm's bookkeeping and kubectl's last-applied copy say nothing about the site. */
+function ownAnnotations(a: Record<string, string> | null | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(a ?? {}).filter(([k]) => !k.startsWith('meta.helm.sh/') && k !== 'kubectl.kubernetes.io/last-applied-configuration'));
+}
+
 export function summarizeBaseline(input: BaselineInput): Baseline {
   const vmis = new Map(input.vmis.map((v) => [key(v.metadata), v]));
   const vms: Baseline['vms'] = [];
@@ -65,6 +70,7 @@ export function summarizeBaseline(input: BaselineInput): Baseline {
     vms,
     loadBalancerServices,
     storageClasses: input.storageClasses.map((s) => s.metadata.name).sort(byName),
+    storageClassAnnotations: Object.fromEntries(input.storageClasses.map((s) => [s.metadata.name, ownAnnotations(s.metadata.annotations)])),
     nodes: { total: input.nodes.length, notReady: notReady.sort(byName) },
     ...(kubevirtVersion ? { kubevirtVersion } : {}),
     ...(cdiVersion ? { cdiVersion } : {}),

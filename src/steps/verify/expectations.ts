@@ -13,7 +13,7 @@ export interface PlanExpectations {
   expectations?: Pick<VerifyExpectations, 'profiles' | 'kubevirtVersion' | 'cdiVersion'>;
 }
 export interface SnapshotBaseline {
-  baseline?: { runningVmis: string[]; nads: string[] };
+  baseline?: { runningVmis: string[]; nads: string[]; storageClassAnnotations?: Record<string, Record<string, string>> };
 }
 export interface RecoverOutstanding {
   outstanding?: string[];

@@ -46,6 +46,7 @@ describe('CustomizeScreen, rules that do not apply', () => {
     const out: CustomizeOutput = {
       conflicts: 0,
       ruleFailures: 0,
+      notOnSite: 0,
       byHop: [
         {
           index: 1,
@@ -60,6 +61,8 @@ describe('CustomizeScreen, rules that do not apply', () => {
                 { id: 'storage-class-name', title: 'Block StorageClass keeps its name', profile: 'infra', status: 'pass', message: 'csi-rook-ceph-helm (draft): "ceph-vm-block"', reason: 'r', pack: 'csi-rook-ceph-helm' },
                 { id: 'storage-no-license-activation', title: 'No storage license activation', profile: 'infra', status: 'notApplicable', message: 'Rook-Ceph has no licence to activate', reason: 'r', pack: 'csi-rook-ceph-helm' },
               ],
+              fixes: [],
+              additions: [],
             },
           ],
         },

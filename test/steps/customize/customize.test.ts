@@ -9,6 +9,7 @@ import { runDiffCommand } from '../../../src/commands/diff.js';
 import { noApprovals } from '../../../src/engine/approval-policy.js';
 import type { ConfirmFn } from '../../../src/engine/gate.js';
 import { findStep } from '../../../src/engine/state.js';
+import { buildReport } from '../../../src/report/build.js';
 import { startLab, type LabHandle } from '../../../src/lab/index.js';
 import type { CustomizeOutput, PackCustomization } from '../../../src/steps/customize/types.js';
 import { builtinSteps } from '../../../src/steps/index.js';
@@ -34,8 +35,9 @@ const at = (values: string, path: string[]): unknown => path.reduce<unknown>((o,
 async function customize(l: LabHandle, confirm?: ConfirmFn) {
   const run = labRun(l, RUNBOOK);
   const outcome = await run.runner({ approvals: noApprovals, ...(confirm ? { confirm } : {}) }).run();
-  const step = findStep(run.store.load(run.id), 'customize')!;
-  return { outcome, step, out: step.output as CustomizeOutput };
+  const state = run.store.load(run.id);
+  const step = findStep(state, 'customize')!;
+  return { outcome, step, out: step.output as CustomizeOutput, state };
 }
 
 describe('customize against the lab', () => {
@@ -72,19 +74,39 @@ describe('customize against the lab', () => {
     expect(out.ruleFailures).toBe(0);
   });
 
-  it("an operator's take-new-default that would break a rule is overruled, visibly, by a rule fix", async () => {
+  it("an operator's take-new-default that loses a customization is red (nothing written); the rule's fix is offered, and written only when chosen", async () => {
     lab = await start('lost-customizations');
-    const confirm: ConfirmFn = async (req) =>
+    const name = '1/infra/csi-portworx-generic/charts.portworx-generic.storageClass.name';
+    const decide = (fixes?: Record<string, unknown>): ConfirmFn => async (req) =>
       req.gate === 'customize' && req.key.endsWith('/review/1')
-        ? { choice: 'approve', by: 'operator', at: new Date().toISOString(), data: { decisions: { '1/infra/csi-portworx-generic/charts.portworx-generic.storageClass.name': 'takeNew' } } }
+        ? { choice: 'skip', by: 'operator', at: new Date().toISOString(), data: { decisions: { [name]: 'takeNew' }, ...(fixes ? { fixes } : {}) } }
         : { choice: 'approve', by: 'operator', at: new Date().toISOString() };
-    const { out, step } = await customize(lab, confirm);
+
+    // Taken as decided: the draft would lose the site's class name, so the rule is a regression and blocks.
+    const lost = await customize(lab, decide());
+    expect(lost.step.status).toBe('failed');
+    expect(lost.step.error?.code).toBe('customize.rules-red');
+    const rule = lost.out.byHop[0]!.profiles.flatMap((p) => p.rules).find((r) => r.id === 'storage-class-name')!;
+    expect(rule).toMatchObject({ status: 'fail', before: 'pass', verdict: 'held before the upgrade and would be lost by the draft' });
+    const offer = lost.out.byHop[0]!.profiles.flatMap((p) => p.fixes).find((f) => f.rule === 'storage-class-name')!;
+    expect(offer).toMatchObject({ accepted: false, items: [{ path: 'charts.portworx-generic.storageClass.name', value: 'px-vm-block' }] });
+    expect(at(pack(lost.out, 1, 'csi-portworx-generic').values, ['charts', 'portworx-generic', 'storageClass', 'name'])).toBe('px-csi-replicated');
+    expect(lab.audit.entries({ api: 'palette' }).filter((e) => e.method !== 'GET')).toEqual([]);
+    await lab.close();
+
+    // Chosen at the review (key f): the fix is in the draft, marked as chosen by the operator, and the rule holds.
+    lab = await start('lost-customizations');
+    const { out, step, state } = await customize(lab, decide({ 'storage-class-name': { by: 'operator', key: 'f' } }));
+    expect(step.status).toBe('succeeded');
     const px = pack(out, 1, 'csi-portworx-generic');
     expect(px.entries.find((e) => e.label === 'conflict' && e.path.endsWith('storageClass.name'))?.decision).toBe('takeNew');
     expect(px.entries.find((e) => e.label === 'ruleFix' && e.path.endsWith('storageClass.name'))).toMatchObject({ result: 'px-vm-block' });
     expect(at(px.values, ['charts', 'portworx-generic', 'storageClass', 'name'])).toBe('px-vm-block');
-    expect(step.notes.decisions).toBeDefined();
-  });
+    expect(out.byHop[0]!.profiles.flatMap((p) => p.fixes).find((f) => f.rule === 'storage-class-name')).toMatchObject({ accepted: true, chosenBy: { by: 'operator', key: 'f' } });
+    expect(step.notes.fixes).toEqual({ 'storage-class-name': { by: 'operator', key: 'f' } });
+    // The report lists the value the fix writes, and who chose it.
+    expect(buildReport(state).additions).toContainEqual(expect.objectContaining({ hop: 1, pack: 'csi-portworx-generic', path: 'charts.portworx-generic.storageClass.name', value: 'px-vm-block', included: true, chosenBy: 'operator, key f' }));
+  }, 90_000);
 
   it('`upgrade-pilot diff` prints the same, as text and as JSON', async () => {
     lab = await start('lost-customizations');

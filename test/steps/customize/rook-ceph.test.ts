@@ -1,10 +1,11 @@
 /**
  * Rules per pack kind on a site that runs Rook-Ceph and no ingress or monitoring pack (the lab's
  * `rook-ceph` scenario): the rules that apply hold, the others are listed as not applicable with
- * the reason and block nothing; a lost Rook-Ceph setting turns its rule red and stops the run
- * before any draft is written.
+ * the reason and block nothing; a Rook-Ceph setting the site does not have is amber and blocks
+ * nothing, unless a runbook marks its rule `required`: then it is red and the run stops before any
+ * draft is written.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 const env = () => ({ UPGRADE_PILOT_API_KEY: lab.apiKey });
-const ruleLines = (text: string) => [...new Set(text.split('\n').filter((l) => /^ {2}(PASS|FAIL|N\/A) +rule /.test(l)))];
+const ruleLines = (text: string) => [...new Set(text.split('\n').filter((l) => /^ {2}(PASS|FAIL|WARN|N\/A) +rule /.test(l)))];
 
 describe('a Rook-Ceph site without ingress or monitoring packs', () => {
   it('diff exits 0: the applicable rules hold on Rook-Ceph, the others are not applicable, with the reason', async () => {
@@ -47,8 +48,8 @@ describe('a Rook-Ceph site without ingress or monitoring packs', () => {
     }
   }, 60_000);
 
-  it('a lost Rook-Ceph setting turns its rule red (diff exits 1), and the run stops before any draft', async () => {
-    // The deployed profile lost the storage placement (a Rook-Ceph setting no params value can restore).
+  it('a Rook-Ceph setting the deployed profile lacks is amber, not red (diff exits 0); a runbook that marks the rule required stops the run before any draft', async () => {
+    // The deployed profile has no storage placement: the site never had it, so no draft can lose it.
     const infra = lab.profiles.get(lab.profileUids.infra)!;
     const rook = infra.published!.packs.find((p) => p.name === 'csi-rook-ceph-helm')!;
     const before = rook.values;
@@ -57,17 +58,27 @@ describe('a Rook-Ceph site without ingress or monitoring packs', () => {
     rook.values = printValues(doc, before);
     try {
       const r = await runCommand('diff', ['--params', lab.params], env());
-      expect(r.code).toBe(1);
-      expect(ruleLines(r.stdout).filter((l) => l.includes('FAIL'))).toEqual([
-        '  FAIL rule Storage runs on the chosen nodes: csi-rook-ceph-helm (draft): csi-rook-ceph-helm (infra profile): `charts.rook-ceph-cluster.cephClusterSpec.placement.all.nodeAffinity` is not set (charts.rook-ceph-cluster.cephClusterSpec.placement.all has no key `nodeAffinity`); expected set (not null or empty). Why: Controls which nodes run storage',
+      expect(r.code, r.error).toBe(0);
+      const lines = ruleLines(r.stdout);
+      expect(lines.filter((l) => l.includes('FAIL'))).toEqual([]);
+      expect(lines.filter((l) => l.startsWith('  WARN'))).toEqual([
+        '  WARN rule Storage runs on the chosen nodes: csi-rook-ceph-helm (draft): not on this site before the upgrade (left as it is): `charts.rook-ceph-cluster.cephClusterSpec.placement.all.nodeAffinity` is not set',
       ]);
 
-      const run = labRun(lab, bundledRunbook());
+      // The same rule with `required: true` in a runbook of the site's own: red, and nothing is written.
+      const text = readFileSync(bundledRunbook(), 'utf8').replace('    reason: Controls which nodes run storage\n', '    reason: Controls which nodes run storage\n    required: true\n');
+      expect(text).toContain('required: true');
+      const custom = join(dir, 'required.yaml');
+      writeFileSync(custom, text);
+      const run = labRun(lab, custom);
       const outcome = await run.runner({ approvals: { gates: ['draft', 'publish'], restarts: [], allRestarts: true, skipRestarts: [] } }).run();
       expect(outcome.status).toBe('failed');
       const customize = findStep(run.store.load(run.id), 'customize')!;
       expect(customize.status).toBe('failed');
       expect(customize.error?.code).toBe('customize.rules-red');
+      const red = (customize.output as CustomizeOutput).byHop.flatMap((h) => h.profiles.flatMap((p) => p.rules)).filter((x) => x.status === 'fail');
+      expect(red.map((x) => x.id)).toEqual(['storage-node-affinity', 'storage-node-affinity']);
+      expect(red[0]!.verdict).toBe('not on this site before the upgrade, and the runbook requires it');
       expect((customize.output as CustomizeOutput).byHop.flatMap((h) => h.profiles.flatMap((p) => p.rules)).filter((x) => x.status === 'notApplicable')).toHaveLength(8);
       expect(lab.audit.entries({ api: 'palette' }).filter((e) => e.method !== 'GET')).toEqual([]);
     } finally {

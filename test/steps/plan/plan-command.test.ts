@@ -7,7 +7,7 @@ import { parseCommandLine } from '../../../src/cli/args.js';
 import { runPlanCommand } from '../../../src/commands/plan.js';
 import { exitCodeOf } from '../../../src/errors.js';
 import type { RunIO } from '../../../src/run/session-run.js';
-import { StepRegistry } from '../../../src/engine/step-kind.js';
+import { builtinSteps } from '../../../src/steps/index.js';
 import { API_KEY } from '../../lab/palette/support.js';
 import { seedHealthyCluster } from './support/cluster-seed.js';
 import { startDoubles, type Doubles } from './support/doubles.js';
@@ -46,7 +46,7 @@ describe('upgrade-pilot plan (runPlanCommand)', () => {
     const parsed = parseCommandLine(['plan', ...args]);
     if (parsed.kind !== 'run') throw new Error('not a run');
     const c = capture(env);
-    return { c, result: runPlanCommand(parsed.invocation.options, c.io, new StepRegistry()) };
+    return { c, result: runPlanCommand(parsed.invocation.options, c.io, builtinSteps()) };
   };
 
   beforeAll(async () => {

@@ -82,7 +82,7 @@ describe('a registry without what the plan needs', () => {
   it('lacks the target tag: exit 2 naming the pack, the tag and the registry', async () => {
     const r = await runCommand('plan', ['--params', params('no-target', (p) => (p.target = '4.6.9'))], env());
     expect(r.code).toBe(2);
-    expect(r.error).toMatch(/^The pack registry "Palette Registry" \([0-9a-f]{24}\) has no virtual-machine-orchestrator 4\.6\.9 \(the target\)\. It holds virtual-machine-orchestrator 4\.4\.10, 4\.5\.1, 4\.5\.4, 4\.6\.0, 4\.6\.3\.$/);
+    expect(r.error).toMatch(/^The pack registry "Palette Registry" \([0-9a-f]{24}\) has no virtual-machine-orchestrator 4\.6\.9 \(the target\)\. It holds virtual-machine-orchestrator 4\.6\.0, 4\.6\.3, 4\.7\.2, 4\.8\.1, 4\.8\.4, 4\.9\.3, 4\.9\.9, 4\.10\.0\.$/);
     expect(mutations()).toEqual([]);
   });
 

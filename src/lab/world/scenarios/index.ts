@@ -3,9 +3,10 @@ import { degradedScenario } from './degraded.js';
 import { healthyScenario } from './healthy.js';
 import { largeScenario } from './large.js';
 import { lostCustomizationsScenario } from './lost-customizations.js';
+import { noMultusScenario } from './no-multus.js';
 import { noProfileVersionScenario } from './no-profile-version.js';
 import { rookCephScenario } from './rook-ceph.js';
-import { noMultusScenario } from './no-multus.js';
+import { rookCephNoPlacementScenario } from './rook-ceph-no-placement.js';
 import { packErrorScenario } from './pack-error.js';
 import { repaveScenario } from './repave.js';
 import { skipMinorScenario } from './skip-minor.js';
@@ -33,6 +34,8 @@ export function scenarioSpec(name: ScenarioName, sizes: Partial<LabSizes> = {}):
       return packErrorScenario();
     case 'no-profile-version':
       return noProfileVersionScenario();
+    case 'rook-ceph-no-placement':
+      return rookCephNoPlacementScenario();
     case 'no-multus':
       return noMultusScenario();
   }

@@ -17,6 +17,7 @@ import { currentHop, hopOutputs, latestPlan } from '../../contracts.js';
 import type { AppliedVersion, ApplyLive, ApplyOutput } from '../apply.js';
 import type { DraftOutput } from '../draft.js';
 import { writtenDrafts } from '../draft-changes.js';
+import { applyVariables, hopVariables, requireValues, variableGate } from '../variables.js';
 import { outstandingWarning } from '../outstanding.js';
 import type { PublishOutput } from '../publish.js';
 import { wayBackHint } from '../way-back.js';
@@ -81,14 +82,16 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
     ctx.log(`${name} already runs ${replaced.map((r) => `${r.name} ${r.to.version}`).join(', ')}: nothing to apply`, 'warn');
     return succeeded(output('already'), `${name} already runs the new versions: nothing sent`);
   }
-  const entries: ApplyProfile[] = replaced.map((r) => (inPlace || r.from.uid === r.to.uid ? { uid: r.to.uid } : { uid: r.to.uid, replaceWithProfile: r.from.uid }));
+  const entries: ApplyProfile[] = replaced.map((r) => ({ ...(inPlace || r.from.uid === r.to.uid ? { uid: r.to.uid } : { uid: r.to.uid, replaceWithProfile: r.from.uid }), ...applyVariables(hopVariables(ctx, r.role), choice) }));
+  const asked = variableGate(ctx, replaced.flatMap((r) => hopVariables(ctx, r.role)), choice, 'apply');
   const gateKey = `${ctx.step.id}/apply`;
   const warning = outstandingWarning(ctx);
   const decision = await ctx.confirm({
     gate: 'apply',
     key: gateKey,
     title: `Apply ${replaced.map((r) => `${r.name} ${r.to.version}`).join(' and ')} to ${name}`,
-    lines: gateLines(replaced, drafts, ctx, name, clusterUid, inPlace),
+    lines: [...gateLines(replaced, drafts, ctx, name, clusterUid, inPlace), ...asked.lines],
+    ...(asked.secretInputs ? { secretInputs: asked.secretInputs } : {}),
     items: replaced.map((r) => (inPlace ? `${r.name} ${r.to.version} (uid ${r.to.uid}): apply the pending update` : `${r.name} ${r.from.version} (uid ${r.from.uid}) → ${r.to.version} (uid ${r.to.uid})`)),
     ...(warning ? { warnings: [warning] } : {}),
     options: approveOrDecline('Apply to the cluster'),
@@ -97,6 +100,7 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
   if (decision.choice !== 'approve') {
     throw new InterruptedError(`Not approved: nothing was applied to ${name}; it keeps running ${replaced.map((r) => `${r.name} ${r.from.version}`).join(', ')}.`, 'The new versions are published and wait. Resume when ready; you will be asked again.');
   }
+  requireValues(ctx, replaced.flatMap((r) => hopVariables(ctx, r.role)), choice);
   const summary = inPlace
     ? `apply the pending update of ${replaced.map((r) => r.name).join(' and ')} to ${name}`
     : `attach ${replaced.map((r) => `${r.name} ${r.to.version} (in place of ${r.from.version})`).join(' and ')} to ${name}`;

@@ -2,7 +2,6 @@
 import { parseCommandLine } from '../../../../src/cli/args.js';
 import { runDiffCommand } from '../../../../src/commands/diff.js';
 import { runPlanCommand } from '../../../../src/commands/plan.js';
-import { StepRegistry } from '../../../../src/engine/step-kind.js';
 import { exitCodeOf, PilotError } from '../../../../src/errors.js';
 import type { RunIO } from '../../../../src/run/session-run.js';
 import { builtinSteps } from '../../../../src/steps/index.js';
@@ -24,7 +23,7 @@ export async function runCommand(command: 'plan' | 'diff', args: string[], env: 
   const io = { stdout: { write: (s: string) => ((stdout += s), true) }, stderr: { write: (s: string) => ((stderr += s), true) }, stdin: {}, env } as unknown as RunIO;
   const run = command === 'plan' ? runPlanCommand : runDiffCommand;
   try {
-    const code = await run(parsed.invocation.options, io, command === 'plan' ? new StepRegistry() : builtinSteps());
+    const code = await run(parsed.invocation.options, io, builtinSteps());
     return { code, stdout, stderr };
   } catch (err) {
     return { code: exitCodeOf(err), stdout, stderr, error: err instanceof Error ? err.message : String(err), ...(err instanceof PilotError && err.hint ? { hint: err.hint } : {}) };

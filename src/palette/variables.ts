@@ -1,0 +1,84 @@
+/**
+ * Profile variables on a real Palette (palette-sdk-go spec 4.8, `/v1/clusterprofiles/{uid}/variables`):
+ * declared on a profile version (`v1Variables {variables: v1Variable[]}`), not in the profile's GET
+ * or PUT body. A PUT of pack values that reference `{{.spectro.var.NAME}}` for a NAME the version does
+ * not declare is refused (`PackVariablesUndefined`), so a new version's variables are declared before
+ * its draft is written. A clone copies the source's declarations; `PUT` replaces the whole list, so
+ * the request carries the ones already there plus the new. The value is set per cluster, with the
+ * apply (`profiles[].variables` of `PATCH /v1/spectroclusters/{uid}/profiles`).
+ */
+import { z } from 'zod';
+import { opt } from '../io/optional-field.js';
+import type { PaletteMutation } from '../engine/mutation.js';
+import type { VariableNote } from '../values/version-notes-schema.js';
+import type { JsonGet } from './registry-client.js';
+
+/** `v1Variable` as the spec defines it; fields the tool does not set are kept as read. */
+export const VariableSchema = z.looseObject({
+  name: z.string().min(1),
+  displayName: opt(z.string()),
+  description: opt(z.string()),
+  format: opt(z.string()),
+  required: opt(z.boolean()),
+  hidden: opt(z.boolean()),
+  immutable: opt(z.boolean()),
+  isSensitive: opt(z.boolean()),
+  defaultValue: opt(z.string()),
+  regex: opt(z.string()),
+});
+export type ProfileVariable = z.output<typeof VariableSchema>;
+
+/** `v1Variables`: `variables` may be absent or null on a version that declares none. */
+export const VariablesSchema = z.looseObject({ variables: opt(z.array(VariableSchema)) });
+
+const seg = (uid: string) => (uid.startsWith('<') && uid.endsWith('>') ? uid : encodeURIComponent(uid));
+export const variablesPath = (uid: string): string => `/v1/clusterprofiles/${seg(uid)}/variables`;
+
+/**
+ * The declaration of a variable a version introduces. Not `required`: the spec wants a default for a
+ * required variable, and a password has no business being a default stored on the profile; its value
+ * is set for the cluster at the apply.
+ */
+export function declaration(note: VariableNote): ProfileVariable {
+  return {
+    name: note.name,
+    displayName: note.displayName ?? note.name,
+    description: note.description,
+    format: note.format,
+    required: false,
+    hidden: false,
+    immutable: false,
+    isSensitive: note.sensitive,
+  };
+}
+
+/** `PUT /v1/clusterprofiles/{uid}/variables` with the whole list (what is there, plus what is new). */
+export function putVariablesRequest(uid: string, variables: ProfileVariable[], summary: string): PaletteMutation {
+  return { target: 'palette', method: 'PUT', path: variablesPath(uid), body: { variables }, summary };
+}
+
+/** The reads, over the client's transport (auth, retries, rate limits, error mapping). */
+export class ProfileVariables {
+  constructor(private readonly get: JsonGet) {}
+
+  /** `GET /v1/clusterprofiles/{uid}/variables`: what the version declares. */
+  async list(uid: string, signal?: AbortSignal): Promise<ProfileVariable[]> {
+    const answer = await this.get(
+      {
+        method: 'GET',
+        path: variablesPath(uid),
+        retry: true,
+        notFound: { message: `Profile ${uid} was not found (reading its variables)`, hint: 'Check the profile uid; a version made by clone has its own uid.' },
+        ...(signal ? { signal } : {}),
+      },
+      VariablesSchema,
+    );
+    return answer.variables ?? [];
+  }
+}
+
+/** The variables reads behind a client, when it has them (a rehearsal proxy passes them through). */
+export function variablesApi(palette: object): ProfileVariables | undefined {
+  const v = (palette as { variables?: unknown }).variables;
+  return v instanceof ProfileVariables ? v : undefined;
+}
