@@ -14,6 +14,7 @@ import { latestPlan } from '../contracts.js';
 import type { HopContext } from './flavors/types.js';
 import { drainItems, drainPlan, type NodeDrain } from './repave-impact.js';
 import { wayBackHint } from './way-back.js';
+import { healthRestated } from './health-restated.js';
 
 export interface RepaveApproval {
   reasons: string[];
@@ -67,6 +68,8 @@ export async function askRepave(ctx: HopContext, cluster: ClusterDoc, keyBase: s
   }
 
   const controlPlane = drain.nodes.filter((n) => n.controlPlane).length;
+  const health = await healthRestated(ctx);
+  const downtime = restart > 0 ? [`${restart} VM(s) cannot live-migrate and will be down while their node is rebuilt: ${vms.filter((v) => v.moves === 'restarts').map((v) => v.vm).slice(0, 5).join(', ')}${restart > 5 ? ', …' : ''}.`] : [];
   const gateKey = `${keyBase}/repave`;
   const decision = await ctx.confirm({
     gate: 'repave',
@@ -79,7 +82,7 @@ export async function askRepave(ctx: HopContext, cluster: ClusterDoc, keyBase: s
         : `${drain.nodes.length} node(s) (${controlPlane} control plane, ${drain.nodes.length - controlPlane} worker) are drained and rebuilt one at a time, control plane first; each running VM leaves its node as it drains: ${migrate} live-migrate, ${restart} restart (downtime).`,
     ],
     items: drainItems(drain.nodes),
-    ...(restart > 0 ? { warnings: [`${restart} VM(s) cannot live-migrate and will be down while their node is rebuilt: ${vms.filter((v) => v.moves === 'restarts').map((v) => v.vm).slice(0, 5).join(', ')}${restart > 5 ? ', …' : ''}.`] } : {}),
+    ...(downtime.length || health.length ? { warnings: [...downtime, ...health] } : {}),
     options: approveOrDecline('Approve the rebuild'),
     safeChoice: 'abort',
   });
