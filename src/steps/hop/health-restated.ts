@@ -8,7 +8,9 @@ import { healthWarnings, readHealth } from '../preflight/health-read.js';
 export async function healthRestated(ctx: StepContext<unknown>): Promise<string[]> {
   if (!ctx.site) return [];
   try {
-    return healthWarnings(await readHealth(ctx.effects.kube.reader(ctx.signal), ctx.site));
+    // Awaited: a session without cluster access has a stand-in whose every call is a rejection.
+    const reader = await ctx.effects.kube.reader(ctx.signal);
+    return healthWarnings(await readHealth(reader, ctx.site));
   } catch (err) {
     return [`The cluster's health could not be read again (${err instanceof Error ? err.message : String(err)}): it is unknown.`];
   }
