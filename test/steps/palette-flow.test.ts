@@ -196,6 +196,30 @@ describe('palette flavor: node rebuilds and failing packs', () => {
   }, 120_000);
 });
 
+describe('palette flavor: the wait says what blocks', () => {
+  it('a rollout held back by a condition (WorkerNodesReady False on the degraded lab) names it from the first poll, in the headline and the log', async () => {
+    const l = await paletteLab('degraded');
+    const run = labRun(l, RUNBOOK);
+    const stop = new AbortController();
+    const runner = run.runner({ approvals: approve('health', 'draft', 'publish', 'apply', 'repave'), signal: stop.signal });
+    let firstPoll: { headline: string; polls: number } | undefined;
+    const logs: string[] = [];
+    runner.subscribe((_state, event) => {
+      if (event.type === 'log' && event.line.stepId === 'hop1.reconcile') logs.push(event.line.message);
+      if (event.type !== 'step.progress' || event.id !== 'hop1.reconcile') return;
+      const live = event.live as { headline: string; polls?: number };
+      if (live.polls === undefined || firstPoll) return;
+      firstPoll = { headline: live.headline, polls: live.polls };
+      stop.abort();
+    });
+    const outcome = await runner.run();
+    expect(firstPoll, JSON.stringify(outcome)).toBeDefined();
+    expect(firstPoll?.polls).toBe(1);
+    expect(firstPoll?.headline).toMatch(/held back by WorkerNodesReady False \(NodesNotReady: Not Ready: vmo-worker-2\)/);
+    expect(logs).toContain("Held back: the cluster's condition WorkerNodesReady False (NodesNotReady: Not Ready: vmo-worker-2)");
+  }, 120_000);
+});
+
 describe('palette flavor, versions edited in place', () => {
   it('writes the deployed version under its own label, then applies the pending update', async () => {
     const l = await paletteLab();
