@@ -47,7 +47,8 @@ function howItStopped(before: SessionState): string {
     case 'interrupted':
       return `It stopped at ${when}, by the operator${reason}.`;
     case 'awaitingApproval':
-      return `It stopped at ${when} at a gate awaiting approval${reason}.`;
+      // The reason already begins with what the stop was: say it once.
+      return `It stopped at ${when} at a gate awaiting approval${reason.replace(/^: Stopped at a gate awaiting approval(?=: |$)/, '')}.`;
     case 'failed':
       return `It stopped at ${when} because a step failed${reason}.`;
     case 'done':

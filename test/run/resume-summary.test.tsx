@@ -46,7 +46,7 @@ describe('the resume summary', () => {
 
   it.each<[string, SessionEvent, RegExp]>([
     ['an operator’s stop', { type: 'session.stopped', at: at(50), status: 'interrupted', reason: 'Recovery aborted by the operator' }, /^It stopped at \S+ on 2026-11-22, by the operator: Recovery aborted by the operator\.$/],
-    ['a gate', { type: 'session.stopped', at: at(50), status: 'awaitingApproval', reason: 'Stopped at a gate awaiting approval: restart VM vms/db-01' }, /^It stopped at \S+ on 2026-11-22 at a gate awaiting approval: Stopped at a gate/],
+    ['a gate', { type: 'session.stopped', at: at(50), status: 'awaitingApproval', reason: 'Stopped at a gate awaiting approval: restart VM vms/db-01' }, /^It stopped at \S+ on 2026-11-22 at a gate awaiting approval: restart VM vms\/db-01\.$/],
     ['a failure', { type: 'session.stopped', at: at(50), status: 'failed', reason: '1 check(s) not green' }, /because a step failed: 1 check\(s\) not green\.$/],
   ])('after %s', (_what, stop, line) => {
     const before = replay([...stoppedMidRestart, { type: 'mutation.result', at: at(41), key: 'recover/restart/vms/db-01/send', outcome: 'sent' }, stop]);
