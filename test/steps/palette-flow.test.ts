@@ -129,6 +129,15 @@ describe('palette flavor: a new version per hop by clone', () => {
     });
     // Hop 2 starts from hop 1's (not yet made) version.
     expect(requests.find((r) => r.method === 'POST' && r.body && (r.body as { metadata: { version: string } }).metadata.version === '1.6.0')?.path).toBe('/v1/clusterprofiles/<uid of vmo-infra 1.5.0>/clone');
+    // ...and its apply replaces hop 1's version, not the one the cluster ran before the rehearsal.
+    const hop2Apply = recorded.find((m) => m.stepId === 'hop2.apply')!.request as PaletteMutation;
+    expect(hop2Apply.summary).toBe('attach vmo-infra 1.6.0 (in place of 1.5.0) and vmo-core-addon 1.6.0 (in place of 1.5.0) to vmo-prod-east');
+    expect(hop2Apply.body).toEqual({
+      profiles: [
+        { uid: '<uid of vmo-infra 1.6.0>', replaceWithProfile: '<uid of vmo-infra 1.5.0>' },
+        { uid: '<uid of vmo-core-addon 1.6.0>', replaceWithProfile: '<uid of vmo-core-addon 1.5.0>' },
+      ],
+    });
     expect(findStep(state, 'hop1.repave')?.summary).toMatch(/^rehearsal: no OS or Kubernetes pack changes/);
   }, 120_000);
 

@@ -72,7 +72,10 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
   const inPlace = choice.versioning === 'in-place';
   const replaced: AppliedVersion[] = drafts.map((d) => {
     // The version this hop started from, by uid first (another version of the same name may sit beside it).
-    const attached = cluster.profiles.find((p) => p.uid === d.source?.uid) ?? cluster.profiles.find((p) => p.name === d.name);
+    // In a rehearsal the cluster still runs what the session started from: a later hop replaces the
+    // version the earlier hop would have attached (its draft's source), not what the cluster shows.
+    const bySource = cluster.profiles.find((p) => p.uid === d.source?.uid);
+    const attached = bySource ?? (ctx.dryRun && d.source ? undefined : cluster.profiles.find((p) => p.name === d.name));
     const from = attached ? { uid: attached.uid, version: attached.version } : (d.source ?? { uid: d.uid, version: d.fromVersion });
     return { role: d.role, name: d.name, from, to: { uid: d.uid, version: d.toVersion } };
   });
