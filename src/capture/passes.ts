@@ -149,7 +149,7 @@ export const CAPTURE_PASSES: readonly Pass[] = [
 export function endsCapture(err: unknown): boolean {
   if (err instanceof InterruptedError) return true;
   if (err instanceof KubeError) return ['credentials', 'unreachable', 'no-kubectl', 'config', 'timeout'].includes(err.failure);
-  if (err instanceof PaletteApiError) return ['palette.unauthorized', 'palette.forbidden', 'palette.unreachable', 'palette.timeout', 'palette.too-large'].includes(err.code);
+  if (err instanceof PaletteApiError) return ['palette.unauthorized', 'palette.forbidden', 'palette.unreachable', 'palette.tls', 'palette.timeout', 'palette.too-large'].includes(err.code);
   if (err instanceof PilotError) return err.kind === 'environment' && err.code === 'env.unconfigured';
   return true;
 }

@@ -16,7 +16,7 @@ import { serverPathProblem } from '../lab/kube/server-path.js';
 export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement'] as const;
 
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
-export const approvableGates = ['draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift'] as const;
+export const approvableGates = ['health', 'draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift'] as const;
 
 const flavors = ['spec', 'palette'] as const;
 

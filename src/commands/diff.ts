@@ -14,7 +14,7 @@ import type { RunIO } from '../run/session-run.js';
 import { Redactor } from '../session/redact.js';
 import { safeOut } from '../text/sanitize.js';
 import { computeCustomizations } from '../steps/customize/compute.js';
-import { renderCustomizationsText } from '../steps/customize/render-text.js';
+import { renderCustomizationsText, conflictProposals } from '../steps/customize/render-text.js';
 import { PackSources } from '../steps/customize/sources.js';
 import { computePlan } from '../steps/plan/compute.js';
 import { renderPlanText } from '../steps/plan/render-text.js';
@@ -50,7 +50,7 @@ export async function runDiffCommand(options: CliOptions, io: RunIO, registry: S
       const slim = { ...result, byHop: result.byHop.map((h) => ({ ...h, profiles: h.profiles.map((p) => ({ ...p, packs: p.packs.map(({ values: _v, deployedValues: _d, ...rest }) => rest) })) })) };
       out(JSON.stringify({ cluster, ...slim }));
     } else {
-      out(`upgrade-pilot diff: ${cluster}: customizations to carry forward (${result.conflicts} conflict(s) keep the site value unless decided otherwise in the TUI; a key the new version removed is dropped unless kept)`);
+      out(`upgrade-pilot diff: ${cluster}: customizations to carry forward (${conflictProposals(result)}; a key the new version removed is dropped unless kept)`);
       for (const line of renderCustomizationsText(result)) out(line);
     }
     return result.ruleFailures === 0 ? ExitCode.ok : ExitCode.failed;

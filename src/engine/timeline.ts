@@ -85,7 +85,9 @@ function decided(before: SessionState, event: Extract<SessionEvent, { type: 'ste
   const gate = event.type === 'session.decided' ? event.gate : step && !isPlaceholder(step) ? step.gate : undefined;
   const key = event.type === 'step.decided' ? event.key : event.gate.key;
   const d = event.decision;
-  const option = gate?.options.find((o) => o.choice === d.choice);
+  // Two options may share a choice (verification's "re-run" and "offer the restarts again" both
+  // approve): the key that was pressed names the one taken.
+  const option = gate?.options.find((o) => d.key !== undefined && o.key === d.key && o.choice === d.choice) ?? gate?.options.find((o) => o.choice === d.choice);
   const subject = gate?.subject ? `${gate.subject.namespace}/${gate.subject.name}` : undefined;
   return {
     type: 'decided',

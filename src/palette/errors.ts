@@ -156,6 +156,29 @@ export function statusError(call: CallInfo, status: number, body: ErrorBody | un
   });
 }
 
+/** Node's codes for a TLS handshake this machine refused: nothing was sent, the network is not the cause. */
+const TLS_UNTRUSTED = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT', 'CERT_UNTRUSTED']);
+export const isTlsCode = (code: string): boolean => code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID' || TLS_UNTRUSTED.has(code);
+
+/** A certificate problem said as one: which, and what to do (never "cannot reach"). */
+function tlsError(call: CallInfo, code: string, at: string): PaletteApiError | undefined {
+  if (!isTlsCode(code)) return undefined;
+  const host = (() => {
+    try {
+      return new URL(call.baseUrl).host;
+    } catch {
+      return call.baseUrl;
+    }
+  })();
+  const [what, hint] =
+    code === 'ERR_TLS_CERT_ALTNAME_INVALID'
+      ? [`its TLS certificate does not match the host ${host}`, 'Use the address the certificate names in palette.baseUrl. If a proxy answers in front of the API with its own certificate, reach the API directly or through the proxy name its certificate holds.']
+      : code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID'
+        ? [`its TLS certificate has expired or is not yet valid (${code})`, "Check this machine's clock; if it is right, the API's certificate must be renewed."]
+        : [`its TLS certificate is not signed by an authority this machine trusts (${code})`, 'If a TLS-inspecting proxy sits in between, add its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem; otherwise check palette.baseUrl.'];
+  return new PaletteApiError('palette.tls', `The profile API at ${call.baseUrl} was not trusted for ${at}: ${what}. Nothing was sent.`, { hint, where: at, mayHaveApplied: false });
+}
+
 /** Connection-level failures: `code` is Node's (ECONNREFUSED, ECONNRESET, ETIMEDOUT, ...). */
 export function networkError(call: CallInfo, code: string, attempts: number, sent: boolean): PaletteApiError {
   const at = where(call);
@@ -168,6 +191,8 @@ export function networkError(call: CallInfo, code: string, attempts: number, sen
       mayHaveApplied: ambiguous,
     });
   }
+  const tls = tlsError(call, code, at);
+  if (tls) return tls;
   const why = code === 'ECONNRESET' ? 'the connection was closed without an answer' : code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'the host name does not resolve' : code;
   return new PaletteApiError('palette.unreachable', `Cannot reach the profile API at ${call.baseUrl} for ${at}: ${why} (${tries}).`, {
     hint: ambiguous ? settleHint : 'Check palette.baseUrl in the params file, the network, VPN or proxy, and that the API is up.',

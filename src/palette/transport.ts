@@ -18,7 +18,7 @@ import type { Clock } from '../engine/clock.js';
 import { formatBytes, LIMITS } from '../io/limits.js';
 import type { Redactor } from '../session/redact.js';
 import { sanitizeText } from '../text/sanitize.js';
-import { networkError, statusError, tooLargeError, type CallInfo } from './errors.js';
+import { isTlsCode, networkError, statusError, tooLargeError, type CallInfo } from './errors.js';
 import type { Limiter } from './rate-limit.js';
 import { backoffDelay, parseRetryAfter, transientNetworkCode, transientStatus, type RetryInfo, type RetryPolicy } from './retry.js';
 import { ErrorBodySchema, type ErrorBody } from './schemas.js';
@@ -205,7 +205,7 @@ export class Transport {
       if (!(err instanceof RequestError)) throw err;
       // Only the code is kept: got's error carries the request options, headers (the key) included.
       const { code } = err;
-      return { kind: 'network', code, sent: code !== 'ECONNREFUSED' && code !== 'ENOTFOUND' };
+      return { kind: 'network', code, sent: code !== 'ECONNREFUSED' && code !== 'ENOTFOUND' && !isTlsCode(code) };
     }
   }
 

@@ -145,7 +145,8 @@ export function createPlainPrinter(opts: PlainPrinterOptions): (state: SessionSt
         else if (!event.line.stepId) out(`${t}    ${clean(event.line.message)}`);
         return;
       case 'session.stopped':
-        return out(`${t}  ■ stopped (${event.status === 'awaitingApproval' ? 'at a gate' : event.status}): ${clean(event.reason)}`);
+        // A gate's reason already says "Stopped at a gate awaiting approval: ...": not twice in one line.
+        return out(`${t}  ■ stopped (${event.status === 'awaitingApproval' ? 'at a gate' : event.status}): ${clean(event.status === 'awaitingApproval' ? event.reason.replace(/^Stopped at a gate awaiting approval: /, 'awaiting approval: ') : event.reason)}`);
       case 'session.done':
         return out(`${t}  ✔ done${opts.rehearsal ? ' (rehearsal: nothing was sent)' : ''}`);
       default:

@@ -8,7 +8,7 @@ import type { Effects } from '../engine/effects.js';
 import type { Params } from '../engine/params.js';
 import { steps, type SessionState } from '../engine/state.js';
 import { toErrorInfo } from '../errors.js';
-import type { Vmim } from '../kube/schemas.js';
+import { OUTDATED_LABEL, type Vmim } from '../kube/schemas.js';
 import type { PublishOutput } from '../steps/hop/publish.js';
 import { phaseOf } from '../steps/migrations/phases.js';
 import { lastRecorded, type Meanwhile } from './resume-summary.js';
@@ -27,6 +27,14 @@ function awaitedVersions(state: SessionState): Array<{ name: string; version: st
     });
 }
 
+/** VM restarts journaled as sent with no result when the session stopped: `namespace/name`. */
+export function restartsInFlight(state: SessionState): string[] {
+  return Object.values(state.mutations)
+    .filter((m) => m.outcome === undefined && m.request.target === 'kube')
+    .map((m) => /^restart VM (\S+\/\S+)$/.exec(m.request.summary ?? '')?.[1])
+    .filter((vm): vm is string => vm !== undefined);
+}
+
 export async function readMeanwhile(effects: Effects, before: SessionState, site: Params | undefined, signal: AbortSignal): Promise<Meanwhile> {
   const limit = AbortSignal.any([signal, AbortSignal.timeout(LIMIT_MS)]);
   const { clock } = effects;
@@ -36,13 +44,22 @@ export async function readMeanwhile(effects: Effects, before: SessionState, site
   const awaited = awaitedVersions(before);
   // Only what this runbook watches: a session without migration steps has no migrations to report.
   const watchesMigrations = steps(before).some((s) => ['migrations', 'diagnose', 'recover', 'verify'].includes(s.kind));
-  if (!watchesMigrations && awaited.length === 0) return {};
+  const restarts = restartsInFlight(before);
+  if (!watchesMigrations && awaited.length === 0 && restarts.length === 0) return {};
   try {
-    const [migrations, deployed] = await Promise.all([
+    const [migrations, deployed, vmis] = await Promise.all([
       watchesMigrations ? effects.kube.reader(limit).migrations() : Promise.resolve(undefined),
       awaited.length && site ? effects.palette.getClusterProfiles(site.cluster.uid, { signal: limit }) : Promise.resolve(undefined),
+      restarts.length ? effects.kube.reader(limit).vmiPhases() : Promise.resolve(undefined),
     ]);
     const result: Meanwhile = {};
+    if (vmis) {
+      result.restarts = restarts.map((vm) => {
+        const vmi = vmis.find((v) => `${v.metadata.namespace ?? ''}/${v.metadata.name}` === vm);
+        const state = !vmi || vmi.status?.phase !== 'Running' ? 'not-running' : OUTDATED_LABEL in (vmi.metadata.labels ?? {}) ? 'old-launcher' : 'new-launcher';
+        return { vm, state, phase: vmi?.status?.phase ?? 'no instance' };
+      });
+    }
     if (migrations) result.migrations = countSince(migrations, stoppedAt);
     if (deployed) {
       const runs = (a: { name: string; version: string }) => deployed.some((d) => d.name === a.name && d.version === a.version);

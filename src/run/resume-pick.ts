@@ -14,7 +14,8 @@ import { wallDate, wallTime } from '../text/time.js';
 export async function sessionToResume(options: CliOptions, given: string | undefined, io: RunIO): Promise<string | undefined | null> {
   if (given || !isInteractive(options, io)) return given;
   const store = new SessionStore(resolveStateDir(options['state-dir'], io.env), new Redactor());
-  const open = store.list().filter((s) => s.status !== 'done' && s.status !== 'incomplete').sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
+  // A session of the embedded lab cannot go on: its lab ended with the process that ran it.
+  const open = store.list().filter((s) => s.status !== 'done' && s.status !== 'incomplete' && !s.lab).sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
   if (open.length < 2) return undefined;
   const { pick } = await import('./pick.js');
   const when = (iso: string) => `${wallDate(iso)} ${wallTime(iso)}`;

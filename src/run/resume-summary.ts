@@ -14,6 +14,8 @@ export interface Meanwhile {
   migrations?: { succeeded: number; failed: number; running: number };
   /** Published profile versions the cluster now runs, and those it does not run yet. */
   reconciled?: { running: string[]; waiting: string[] };
+  /** VMs whose restart was in flight at the stop, as they are now. */
+  restarts?: Array<{ vm: string; state: 'new-launcher' | 'old-launcher' | 'not-running'; phase: string }>;
   /** The cluster or the API could not be read. */
   unreadable?: string;
 }
@@ -47,7 +49,8 @@ function howItStopped(before: SessionState): string {
     case 'interrupted':
       return `It stopped at ${when}, by the operator${reason}.`;
     case 'awaitingApproval':
-      return `It stopped at ${when} at a gate awaiting approval${reason}.`;
+      // The reason already begins with what the stop was: say it once.
+      return `It stopped at ${when} at a gate awaiting approval${reason.replace(/^: Stopped at a gate awaiting approval(?=: |$)/, '')}.`;
     case 'failed':
       return `It stopped at ${when} because a step failed${reason}.`;
     case 'done':
@@ -81,6 +84,15 @@ function meanwhileLines(m: Meanwhile | undefined): string[] {
     const { running, waiting } = m.reconciled;
     if (running.length) lines.push(`The cluster runs ${running.join(', ')}${waiting.length ? `; not yet ${waiting.join(', ')}` : ''}.`);
     else if (waiting.length) lines.push(`The cluster does not run ${waiting.join(', ')} yet.`);
+  }
+  for (const r of m.restarts ?? []) {
+    const now =
+      r.state === 'new-launcher'
+        ? 'it runs on the new launcher now: the restart took effect, and it is not sent again'
+        : r.state === 'old-launcher'
+          ? 'it still runs on the old launcher: the restart did not take effect; the journal settles it by reading the VM before anything is sent again'
+          : `it is not running now (${r.phase}): the journal settles the restart by reading the VM before anything is sent again`;
+    lines.push(`The restart of ${r.vm} was in flight when the session stopped; ${now}.`);
   }
   if (m.migrations) {
     const { succeeded, failed, running } = m.migrations;

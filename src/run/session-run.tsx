@@ -100,6 +100,11 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
     const session = store.open(req.sessionId);
     try {
       const meta = session.state.meta;
+      if (meta.lab) {
+        throw new InputError('session.lab-ended', `Session ${meta.id} ran on the embedded lab, which ran inside its process and ended with it: its Palette and cluster are gone, so the session cannot go on.`, {
+          hint: `Start a new lab run (npm start, or upgrade-pilot lab); its report stays readable (upgrade-pilot report ${meta.id}). For a lab that stays up between runs: upgrade-pilot lab --serve, then start --params DIR/params.yaml.`,
+        });
+      }
       const params = meta.paramsFile ? loadParams(meta.paramsFile) : undefined;
       checkKeyDestinations(params?.params, { allowInsecureHttp: options['allow-insecure-http'] });
       check(params);

@@ -37,6 +37,8 @@ export interface SessionSummary {
   createdAt: string;
   /** Why a session that cannot be loaded is listed as `damaged` (or `incomplete`). */
   problem?: string;
+  /** Ran on the embedded lab, which lived in its process and ended with it: it cannot go on. */
+  lab?: boolean;
 }
 
 /** A snapshot worth trusting as a cache: the parts every reader relies on are there. */
@@ -228,6 +230,7 @@ export class SessionStore {
         status: state.run.status,
         updatedAt: state.run.updatedAt,
         createdAt: state.meta.createdAt,
+        ...(state.meta.lab ? { lab: true } : {}),
       };
     });
   }

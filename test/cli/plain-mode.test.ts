@@ -29,7 +29,9 @@ describe('plain mode (no TTY)', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/resuming/);
     // What happened, then what comes next.
-    expect(second.stdout).toMatch(/^ {2}It stopped at \d\d:\d\d:\d\d at a gate awaiting approval: Stopped at a gate awaiting approval: Write draft \/v1\/clusterprofiles\/p1\.$/m);
+    expect(second.stdout).toMatch(/^ {2}It stopped at \d\d:\d\d:\d\d at a gate awaiting approval: Write draft \/v1\/clusterprofiles\/p1\.$/m);
+    expect(first.stdout).toMatch(/■ stopped \(at a gate\): awaiting approval: Write draft/);
+    expect(first.stdout).not.toMatch(/approval: Stopped at a gate/);
     expect(second.stdout).toMatch(/^ {2}Next: Write draft \(hop 1\/2\): Write draft \/v1\/clusterprofiles\/p1\.$/m);
     expect(second.stdout).not.toMatch(/could not be read/); // this runbook watches no migrations: nothing read
     expect(second.stdout).toMatch(/✔ done/);
@@ -139,7 +141,7 @@ describe('command line', () => {
   it.each([
     [['launch'], /Unknown command "launch"/, /Commands: start, resume/],
     [['start', '--frobnicate'], /Unknown option --frobnicate for `start`/, /Accepted: --runbook, --params/],
-    [['start', '--approve', 'everything'], /--approve does not know the gate "everything" \(accepted: draft, publish, apply, repave, cancel-migrations, drift\)/, /start --help/],
+    [['start', '--approve', 'everything'], /--approve does not know the gate "everything" \(accepted: health, draft, publish, apply, repave, cancel-migrations, drift\)/, /start --help/],
     [['start', '--approve', 'restart'], /VM restarts are approved per VM: use --approve-restart NS\/NAME or --approve-all-restarts/, /start --help/],
     [['start', '--approve-restart', 'just-a-name'], /--approve-restart takes NAMESPACE\/NAME of a VM, got "just-a-name"/, /start --help/],
     [['start', '--api-key', 'abc'], /--api-key is not accepted: a key on the command line shows in the process list/, /UPGRADE_PILOT_API_KEY/],

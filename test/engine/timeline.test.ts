@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialState, reduce, replaying } from '../../src/engine/reducer.js';
+import type { GateRequest } from '../../src/engine/gate.js';
 import type { TimelineEntry } from '../../src/engine/timeline.js';
 import { at, created, step } from '../support/state-fixtures.js';
 import { storyEvents, storyState } from '../support/timeline-story.js';
@@ -33,6 +34,30 @@ describe('the session timeline', () => {
       ['Restart this VM', true],
       ['Not now (stop here, session saved)', false],
     ]);
+  });
+
+  it('records the option the pressed key named when two options share a choice (verification: re-run, or offer the restarts)', () => {
+    const verifyGate: GateRequest = {
+      gate: 'verify',
+      key: 'a/review/1.1',
+      title: 'Verification: 5 green, 1 red',
+      lines: [],
+      options: [
+        { choice: 'skip', label: 'Finish with these results', key: 'f' },
+        { choice: 'approve', label: 'Re-run the checks', key: 'r' },
+        { choice: 'approve', label: 'Offer the 2 outstanding VM restart(s) again', key: 'o' },
+      ],
+      safeChoice: 'skip',
+      inline: true,
+    };
+    const label = (key: string) =>
+      storyState([
+        { type: 'step.started', at: at(1), id: 'a' },
+        { type: 'step.awaiting', at: at(2), id: 'a', gate: verifyGate },
+        { type: 'step.decided', at: at(3), id: 'a', key: 'a/review/1.1', decision: { choice: 'approve', by: 'operator', key, at: at(3) } },
+      ]).timeline!.find((e) => e.type === 'decided')?.label;
+    expect(label('o')).toBe('Offer the 2 outstanding VM restart(s) again');
+    expect(label('r')).toBe('Re-run the checks');
   });
 
   it('a replay of the journal (in-place appends) rebuilds the same timeline, and earlier states are not changed', () => {

@@ -7,6 +7,7 @@ import type { SessionEvent, SessionState } from '../../src/engine/state.js';
 import { ConfirmQueue } from '../../src/run/confirm-queue.js';
 import { tuiConfirm } from '../../src/run/confirm.js';
 import { resumeLines, resumeSummary } from '../../src/run/resume-summary.js';
+import { restartsInFlight } from '../../src/run/resume-meanwhile.js';
 import { wallTime } from '../../src/text/time.js';
 import { harness } from '../support/engine-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -46,7 +47,7 @@ describe('the resume summary', () => {
 
   it.each<[string, SessionEvent, RegExp]>([
     ['an operator’s stop', { type: 'session.stopped', at: at(50), status: 'interrupted', reason: 'Recovery aborted by the operator' }, /^It stopped at \S+ on 2026-11-22, by the operator: Recovery aborted by the operator\.$/],
-    ['a gate', { type: 'session.stopped', at: at(50), status: 'awaitingApproval', reason: 'Stopped at a gate awaiting approval: restart VM vms/db-01' }, /^It stopped at \S+ on 2026-11-22 at a gate awaiting approval: Stopped at a gate/],
+    ['a gate', { type: 'session.stopped', at: at(50), status: 'awaitingApproval', reason: 'Stopped at a gate awaiting approval: restart VM vms/db-01' }, /^It stopped at \S+ on 2026-11-22 at a gate awaiting approval: restart VM vms\/db-01\.$/],
     ['a failure', { type: 'session.stopped', at: at(50), status: 'failed', reason: '1 check(s) not green' }, /because a step failed: 1 check\(s\) not green\.$/],
   ])('after %s', (_what, stop, line) => {
     const before = replay([...stoppedMidRestart, { type: 'mutation.result', at: at(41), key: 'recover/restart/vms/db-01/send', outcome: 'sent' }, stop]);
@@ -54,6 +55,15 @@ describe('the resume summary', () => {
     expect(s.stopped).toMatch(line);
     expect(s.settled).toEqual([]);
     expect(s.meanwhile).toEqual(['The cluster could not be read at resume (connection refused); the steps read it again as they run.']);
+  });
+
+  it('says what became of a restart in flight at the crash, as the VM is now', () => {
+    const before = replay(stoppedMidRestart);
+    expect(restartsInFlight(before)).toEqual(['vms/db-01']);
+    const line = (state: 'new-launcher' | 'old-launcher' | 'not-running', phase = 'Running') => resumeSummary(before, before, { restarts: [{ vm: 'vms/db-01', state, phase }] }).meanwhile;
+    expect(line('new-launcher')).toEqual(['The restart of vms/db-01 was in flight when the session stopped; it runs on the new launcher now: the restart took effect, and it is not sent again.']);
+    expect(line('old-launcher')[0]).toMatch(/; it still runs on the old launcher: the restart did not take effect; the journal settles it by reading the VM before anything is sent again\.$/);
+    expect(line('not-running', 'Scheduling')[0]).toMatch(/; it is not running now \(Scheduling\)/);
   });
 
   it('names the VMs an earlier recovery left outstanding, offered again later', () => {

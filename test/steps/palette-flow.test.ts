@@ -129,6 +129,15 @@ describe('palette flavor: a new version per hop by clone', () => {
     });
     // Hop 2 starts from hop 1's (not yet made) version.
     expect(requests.find((r) => r.method === 'POST' && r.body && (r.body as { metadata: { version: string } }).metadata.version === '1.6.0')?.path).toBe('/v1/clusterprofiles/<uid of vmo-infra 1.5.0>/clone');
+    // ...and its apply replaces hop 1's version, not the one the cluster ran before the rehearsal.
+    const hop2Apply = recorded.find((m) => m.stepId === 'hop2.apply')!.request as PaletteMutation;
+    expect(hop2Apply.summary).toBe('attach vmo-infra 1.6.0 (in place of 1.5.0) and vmo-core-addon 1.6.0 (in place of 1.5.0) to vmo-prod-east');
+    expect(hop2Apply.body).toEqual({
+      profiles: [
+        { uid: '<uid of vmo-infra 1.6.0>', replaceWithProfile: '<uid of vmo-infra 1.5.0>' },
+        { uid: '<uid of vmo-core-addon 1.6.0>', replaceWithProfile: '<uid of vmo-core-addon 1.5.0>' },
+      ],
+    });
     expect(findStep(state, 'hop1.repave')?.summary).toMatch(/^rehearsal: no OS or Kubernetes pack changes/);
   }, 120_000);
 
@@ -193,6 +202,30 @@ describe('palette flavor: node rebuilds and failing packs', () => {
     expect(step.error?.code).toBe('reconcile.pack-error');
     expect(step.error?.message).toMatch(/^cni-cilium-oss 1\.17\.1 of vmo-infra 1\.6\.0 failed on vmo-prod-east: HelmUpgradeFailed: Error: UPGRADE FAILED: cannot patch "cilium-operator"/);
     expect(step.error?.hint).toMatch(/The way back: vmo-infra 1\.5\.0/);
+  }, 120_000);
+});
+
+describe('palette flavor: the wait says what blocks', () => {
+  it('a rollout held back by a condition (WorkerNodesReady False on the degraded lab) names it from the first poll, in the headline and the log', async () => {
+    const l = await paletteLab('degraded');
+    const run = labRun(l, RUNBOOK);
+    const stop = new AbortController();
+    const runner = run.runner({ approvals: approve('health', 'draft', 'publish', 'apply', 'repave'), signal: stop.signal });
+    let firstPoll: { headline: string; polls: number } | undefined;
+    const logs: string[] = [];
+    runner.subscribe((_state, event) => {
+      if (event.type === 'log' && event.line.stepId === 'hop1.reconcile') logs.push(event.line.message);
+      if (event.type !== 'step.progress' || event.id !== 'hop1.reconcile') return;
+      const live = event.live as { headline: string; polls?: number };
+      if (live.polls === undefined || firstPoll) return;
+      firstPoll = { headline: live.headline, polls: live.polls };
+      stop.abort();
+    });
+    const outcome = await runner.run();
+    expect(firstPoll, JSON.stringify(outcome)).toBeDefined();
+    expect(firstPoll?.polls).toBe(1);
+    expect(firstPoll?.headline).toMatch(/held back by WorkerNodesReady False \(NodesNotReady: Not Ready: vmo-worker-2\)/);
+    expect(logs).toContain("Held back: the cluster's condition WorkerNodesReady False (NodesNotReady: Not Ready: vmo-worker-2)");
   }, 120_000);
 });
 

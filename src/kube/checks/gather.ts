@@ -45,7 +45,7 @@ const BACK_OFF = 'reason=BackOff,type=Warning,involvedObject.kind=Pod';
 /** At most this many flagged pods are read back per round: the cost never follows the cluster's size. */
 const BACK_OFF_READ_LIMIT = 20;
 
-async function backOffPods(reader: ClusterReader): Promise<Pod[]> {
+export async function backOffPods(reader: ClusterReader): Promise<Pod[]> {
   const events = await reader.events({ fieldSelector: BACK_OFF });
   const keys = [...new Set(events.map((e) => `${e.involvedObject.namespace ?? e.metadata.namespace ?? ''}/${e.involvedObject.name ?? ''}`))].slice(0, BACK_OFF_READ_LIMIT);
   // An event outlives the crash loop (an hour by default): read each pod to report only current ones.

@@ -1,6 +1,7 @@
 /** 9.3.5: only intended services hold load-balancer addresses; the ingress has the fixed address; secondary networks remain. */
 import type { CheckSpec } from '../check-schema.js';
 import type { VerifyData, VerifyExpectations } from './types.js';
+import { strayAddresses } from './upgrade-health.js';
 import { nsName, unreadable, value, verdict, type Verdict } from './verdict.js';
 
 type Params = Extract<CheckSpec, { kind: 'network' }>['with'];
@@ -14,10 +15,7 @@ export function checkNetwork(data: VerifyData, exp: VerifyExpectations, p: Param
   const intended = new Set([...p.loadBalancerServices, ...(expectIngress ? [p.ingressService] : [])]);
   const services = value(data.services);
   const holders = services.filter((s) => (s.status?.loadBalancer?.ingress ?? []).length > 0);
-  for (const s of holders) {
-    const name = nsName(s.metadata);
-    if (!intended.has(name)) problems.push(`${name} holds ${s.status!.loadBalancer!.ingress!.map((i) => i.ip ?? i.hostname).join(', ')} but should hold no load-balancer address`);
-  }
+  for (const s of strayAddresses(services, intended)) problems.push(`${s.service} holds ${s.addresses.join(', ')} but should hold no load-balancer address`);
   const ingress = services.find((s) => nsName(s.metadata) === p.ingressService);
   const ingressIps = (ingress?.status?.loadBalancer?.ingress ?? []).map((i) => i.ip);
   if (p.ingressIP === null) {

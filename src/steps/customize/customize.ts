@@ -11,7 +11,7 @@ import { InputError, InterruptedError, StepFailedError } from '../../errors.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { latestPlan } from '../contracts.js';
 import { computeCustomizations } from './compute.js';
-import { chooserText } from './render-text.js';
+import { chooserText, conflictProposals } from './render-text.js';
 import { PackSources } from './sources.js';
 import type { CustomizeLive, CustomizeOutput, DecisionMap, FixChoices } from './types.js';
 import { missingVariableSources } from './variable-sources.js';
@@ -84,7 +84,7 @@ export const customizeStep = defineStepKind({
         title: 'Review the customizations',
         lines: [
           customizeSummary(result),
-          result.conflicts ? 'Conflicts keep the site value unless you decide otherwise; a key the new version removed is dropped unless you keep it.' : 'No conflicts.',
+          result.conflicts ? `${conflictProposals(result)}.` : 'No conflicts.',
           ...(offers.length ? ['A fix writes a setting the site did not have: it goes into the drafts only when chosen (--accept-fix RULE-ID).'] : []),
         ],
         items: reviewItems(result),

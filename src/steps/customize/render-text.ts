@@ -21,6 +21,24 @@ export function additionLine(a: DraftAddition): string {
   return a.included ? `${where}: ${a.what} — in the draft, chosen by ${chooserText(a.chosenBy)}` : `${where}: ${a.what} — left out${a.rule ? ` (--accept-fix ${a.rule} adds it)` : ''}`;
 }
 
+/**
+ * What the conflicts will become unless someone decides otherwise, as the review proposes them:
+ * "2 keep the site value, 1 merges both sides' items, 1 is dropped (removed in the new version)".
+ */
+export function conflictProposals(out: CustomizeOutput): string {
+  const conflicts = out.byHop.flatMap((h) => h.profiles.flatMap((p) => p.packs.flatMap((k) => k.entries.filter((e) => e.label === 'conflict'))));
+  if (conflicts.length === 0) return 'no conflicts';
+  const merged = conflicts.filter((e) => e.decision === 'merged').length;
+  const dropped = conflicts.filter((e) => e.decision !== 'merged' && e.removed).length;
+  const kept = conflicts.length - merged - dropped;
+  const parts = [
+    ...(kept ? [`${kept} keep${kept === 1 ? 's' : ''} the site value`] : []),
+    ...(merged ? [`${merged} merge${merged === 1 ? 's' : ''} both sides' items`] : []),
+    ...(dropped ? [`${dropped} ${dropped === 1 ? 'is' : 'are'} dropped (removed in the new version)`] : []),
+  ];
+  return `${conflicts.length} conflict(s): ${parts.join(', ')}, unless decided otherwise in the TUI`;
+}
+
 export function renderCustomizationsText(out: CustomizeOutput): string[] {
   const lines: string[] = [];
   for (const hop of out.byHop) {

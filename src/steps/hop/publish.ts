@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { InterruptedError, StepFailedError } from '../../errors.js';
+import { healthRestated } from './health-restated.js';
 import { approveOrDecline } from '../../engine/gate.js';
 import { ProfileRole } from '../../engine/params.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
@@ -34,12 +35,15 @@ export const publishStep = defineStepKind({
     const clusterName = ctx.site?.cluster.name ?? ctx.site?.cluster.uid ?? 'the cluster';
     const hop = await hopFlavor(ctx);
     const gateKey = `${ctx.step.id}/publish`;
+    // On the spec's service a publish reaches the cluster by itself: this gate is where it is applied.
+    const health = hop.choice.flavor === 'spec' ? await healthRestated(ctx) : [];
     const decision = await ctx.confirm({
       gate: 'publish',
       key: gateKey,
       title: `Publish ${draft.name} ${draft.toVersion}`,
       lines: hop.publishLines(draft, clusterName),
       items: draft.packs.map((p) => `${p.name} ${p.from} → ${p.to}`),
+      ...(health.length ? { warnings: health } : {}),
       options: approveOrDecline('Publish'),
       safeChoice: 'abort',
     });

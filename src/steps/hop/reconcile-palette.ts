@@ -70,6 +70,32 @@ export function clusterPanel(cluster: ClusterDoc, expected: Expected[], events: 
   };
 }
 
+/** What holds the rollout back, as the cluster says it: each condition that is not True, with its reason. */
+export function blockers(panel: Pick<ClusterPanel, 'conditions'>): string[] {
+  return panel.conditions.filter((c) => c.status !== 'True').map((c) => `${c.type} ${c.status}${c.detail ? ` (${c.detail})` : ''}`);
+}
+
+/**
+ * Says each blocker and event once, as it comes (plain mode prints the log; the TUI shows the panel):
+ * an operator learns within one poll what holds the cluster, not at the time limit.
+ */
+export function newsOf(panel: ClusterPanel, said: Set<string>): Array<{ text: string; level: 'warn' | 'info' }> {
+  const news: Array<{ text: string; level: 'warn' | 'info' }> = [];
+  for (const b of blockers(panel)) {
+    if (said.has(`c:${b}`)) continue;
+    said.add(`c:${b}`);
+    news.push({ text: `Held back: the cluster's condition ${b}`, level: 'warn' });
+  }
+  // Oldest first, so the log reads in the order things happened.
+  for (const e of [...panel.events].reverse()) {
+    const key = `e:${e.at}|${e.reason}|${e.message}`;
+    if (said.has(key)) continue;
+    said.add(key);
+    news.push({ text: `Event ${e.at} ${e.severity} ${e.reason}: ${e.message}`, level: /warn|error/i.test(e.severity) ? 'warn' : 'info' });
+  }
+  return news;
+}
+
 /** The new version of each of the hop's profiles: the uid its draft was written to. */
 function expectedOf(plans: PlannedProfile[], drafts: DraftOutput[]): Expected[] {
   return plans.map((plan) => ({ plan, uid: drafts.find((d) => d.role === plan.role)?.uid ?? plan.uid }));
@@ -89,6 +115,7 @@ export async function watchPaletteCluster(ctx: HopContext, params: { interval: n
   const { clock, palette } = ctx.effects;
   const back = () => wayBackHint(ctx, new Map(expected.map((e) => [e.plan.role, e.uid])));
   const started = clock.now();
+  const said = new Set<string>();
   for (let polls = 1; ; polls++) {
     const cluster = await palette.getCluster(site.cluster.uid, { signal: ctx.signal });
     // Asked once per watch: after the approval, a rebuild still shown Pending is just waited for.
@@ -102,6 +129,7 @@ export async function watchPaletteCluster(ctx: HopContext, params: { interval: n
     const panel = clusterPanel(cluster, expected, events, name);
     const elapsedMs = clock.now() - started;
     const out = { rows, elapsedMs, polls, cluster: panel };
+    for (const n of newsOf(panel, said)) ctx.log(n.text, n.level);
     const broken = panel.packs.filter((p) => p.state === 'error');
     if (broken.length) {
       ctx.progress({ headline: `A pack failed on ${name}`, ...out, nextPollInMs: 0 } satisfies ReconcileLive);
@@ -138,7 +166,12 @@ export async function watchPaletteCluster(ctx: HopContext, params: { interval: n
     }
     const wait = Math.min(params.interval, params.timeout - elapsedMs);
     const ready = panel.packs.filter((p) => p.state === 'ready').length;
-    ctx.progress({ headline: `Applied; ${name} rolls out: ${ready}/${panel.packs.length} pack(s) Ready (${formatDuration(elapsedMs)} so far)`, ...out, nextPollInMs: wait } satisfies ReconcileLive);
+    const held = blockers(panel);
+    ctx.progress({
+      headline: `Applied; ${name} rolls out: ${ready}/${panel.packs.length} pack(s) Ready${held.length ? `, held back by ${held.join('; ')}` : ''} (${formatDuration(elapsedMs)} so far)`,
+      ...out,
+      nextPollInMs: wait,
+    } satisfies ReconcileLive);
     await clock.sleep(wait, ctx.signal);
   }
 }

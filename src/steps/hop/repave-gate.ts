@@ -10,10 +10,11 @@ import { approveOrDecline } from '../../engine/gate.js';
 import type { ClusterDoc, RepaveReason } from '../../palette/cluster-types.js';
 import { approveRepaveRequest } from '../../palette/mutations.js';
 import { sanitizeText } from '../../text/sanitize.js';
-import { latestPlan } from '../contracts.js';
+import { currentHop, latestPlan } from '../contracts.js';
 import type { HopContext } from './flavors/types.js';
-import { drainItems, drainPlan, type NodeDrain } from './repave-impact.js';
+import { downTwice, drainItems, drainPlan, type NodeDrain } from './repave-impact.js';
 import { wayBackHint } from './way-back.js';
+import { healthRestated } from './health-restated.js';
 
 export interface RepaveApproval {
   reasons: string[];
@@ -30,11 +31,16 @@ const approveKey = repaveApproveKey;
 const reasonText = (r: RepaveReason) => sanitizeText(r.pack ?? (r.message || r.code), { max: 300 });
 
 /** Nodes and VMs as they are now (a read that fails leaves the gate with what it knows, and says so). */
-async function readDrain(ctx: HopContext): Promise<{ nodes: NodeDrain[]; unread?: string }> {
+async function readDrain(ctx: HopContext): Promise<{ nodes: NodeDrain[]; unread?: string; kubevirtUpdated?: boolean }> {
   try {
     const reader = ctx.effects.kube.reader(ctx.signal);
-    const [nodes, vmis] = await Promise.all([reader.nodes(), reader.vmis()]);
-    return { nodes: drainPlan(nodes, vmis, latestPlan(ctx)?.impact) };
+    const site = ctx.site;
+    const [nodes, vmis, kv] = await Promise.all([reader.nodes(), reader.vmis(), site ? reader.kubeVirt(site.kubevirt.namespace, site.kubevirt.name) : undefined]);
+    // Whether a VM restarted by the rebuild comes back on the new launcher: KubeVirt runs the hop's version.
+    const wanted = currentHop(ctx)?.kubevirtVersion;
+    const observed = kv?.status?.observedKubeVirtVersion;
+    const kubevirtUpdated = !wanted || (observed === wanted && kv?.status?.targetKubeVirtVersion === observed);
+    return { nodes: drainPlan(nodes, vmis, latestPlan(ctx)?.impact), kubevirtUpdated };
   } catch (err) {
     return { nodes: [], unread: err instanceof Error ? err.message : String(err) };
   }
@@ -67,6 +73,12 @@ export async function askRepave(ctx: HopContext, cluster: ClusterDoc, keyBase: s
   }
 
   const controlPlane = drain.nodes.filter((n) => n.controlPlane).length;
+  const health = await healthRestated(ctx);
+  const twice = downTwice(drain.nodes, latestPlan(ctx)?.impact ?? [], drain.kubevirtUpdated ?? true);
+  const twiceWarning = twice.length
+    ? [`${twice.length} VM(s) go down twice: their node is rebuilt before KubeVirt has moved them to the new launcher, then they are ${twice[0]!.then}: ${twice.slice(0, 5).map((t) => `${t.vm} (on ${t.node})`).join(', ')}${twice.length > 5 ? ', …' : ''}.`]
+    : [];
+  const downtime = restart > 0 ? [`${restart} VM(s) cannot live-migrate and will be down while their node is rebuilt: ${vms.filter((v) => v.moves === 'restarts').map((v) => v.vm).slice(0, 5).join(', ')}${restart > 5 ? ', …' : ''}.`] : [];
   const gateKey = `${keyBase}/repave`;
   const decision = await ctx.confirm({
     gate: 'repave',
@@ -79,7 +91,7 @@ export async function askRepave(ctx: HopContext, cluster: ClusterDoc, keyBase: s
         : `${drain.nodes.length} node(s) (${controlPlane} control plane, ${drain.nodes.length - controlPlane} worker) are drained and rebuilt one at a time, control plane first; each running VM leaves its node as it drains: ${migrate} live-migrate, ${restart} restart (downtime).`,
     ],
     items: drainItems(drain.nodes),
-    ...(restart > 0 ? { warnings: [`${restart} VM(s) cannot live-migrate and will be down while their node is rebuilt: ${vms.filter((v) => v.moves === 'restarts').map((v) => v.vm).slice(0, 5).join(', ')}${restart > 5 ? ', …' : ''}.`] } : {}),
+    ...(downtime.length || twiceWarning.length || health.length ? { warnings: [...downtime, ...twiceWarning, ...health] } : {}),
     options: approveOrDecline('Approve the rebuild'),
     safeChoice: 'abort',
   });

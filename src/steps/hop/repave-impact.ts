@@ -57,3 +57,19 @@ export function drainItems(nodes: NodeDrain[]): string[] {
   const busy = nodes.filter((n) => n.vms.length > 0);
   return [...(empty.length ? [`${empty.map((n) => n.node).join(', ')}: no running VMs`] : []), ...busy.map(drainLine)];
 }
+
+/**
+ * VMs that go down twice: a node rebuilt before KubeVirt has reached the hop's version shuts them
+ * down (they cannot live-migrate) and they come back on the old launcher, then the launcher update
+ * takes them down again (the operator's restart, or KubeVirt's eviction). Empty once KubeVirt runs
+ * the new version: a VM restarted then starts on the new launcher, once.
+ */
+export function downTwice(nodes: NodeDrain[], impact: VmImpact[], kubevirtUpdated: boolean): Array<{ vm: string; node: string; then: string }> {
+  if (kubevirtUpdated) return [];
+  const fate = new Map(impact.map((i) => [i.vm, i.fate]));
+  return nodes.flatMap((n) =>
+    n.vms
+      .filter((v) => v.moves === 'restarts' && (fate.get(v.vm) === 'restart' || fate.get(v.vm) === 'evict'))
+      .map((v) => ({ vm: v.vm, node: n.node, then: fate.get(v.vm) === 'restart' ? 'restarted for the new launcher (its own gate)' : 'evicted by KubeVirt for the new launcher' })),
+  );
+}

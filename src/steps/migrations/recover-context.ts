@@ -75,7 +75,16 @@ const count = (rows: RecoverVmRow[], ...states: VmState[]) => rows.filter((r) =>
 
 export function recoverHeadline(rows: RecoverVmRow[], rehearsal: boolean): string {
   const done = rehearsal ? `${count(rows, 'would-restart')} would be restarted` : `${count(rows, 'restarted')} restarted`;
-  return [`${rows.length} VM(s) on the old launcher`, done, `${count(rows, 'skipped')} skipped`, `${count(rows, 'outstanding', 'not-back', 'awaiting-approval')} outstanding`, `${count(rows, 'pending', 'asking')} to go`].join(' · ');
+  // A restart sent and not yet back is neither done nor to go: said as such, never as "0 ... 0".
+  const restarting = count(rows, 'restarting');
+  return [
+    `${rows.length} VM(s) on the old launcher`,
+    done,
+    ...(restarting ? [`${restarting} restarting`] : []),
+    `${count(rows, 'skipped')} skipped`,
+    `${count(rows, 'outstanding', 'not-back', 'awaiting-approval')} outstanding`,
+    `${count(rows, 'pending', 'asking')} to go`,
+  ].join(' · ');
 }
 
 export function publish(deps: RecoverDeps): void {

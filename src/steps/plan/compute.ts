@@ -156,5 +156,9 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   if (base.impactCounts.restart > 0 && hops.hops.length > 1) {
     notes.push('VMs that need a restart must be restarted after each hop, before the next: two minors behind, they could not live-migrate (spec 9.1.1).');
   }
-  return flavored({ status: 'planned', ...base, versionSource: available.source, hops: hops.hops, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
+  // Already at the target: nothing is published, so no VM moves or needs a restart for it (VMs left
+  // on an old launcher by an earlier upgrade are the recovery's, which lists them itself).
+  const moved = hops.hops.length ? base : { ...base, impact: [], impactCounts: countImpact([]) };
+  if (!hops.hops.length) notes.push('Nothing is published, so no VM moves: a VM still on an older launcher is offered a restart by the recovery step.');
+  return flavored({ status: 'planned', ...moved, versionSource: available.source, hops: hops.hops, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
 }

@@ -13,7 +13,7 @@ import type { PlanLive, PlanOutput } from './types.js';
 export function planSummary(out: PlanOutput): string {
   if (out.status === 'refused') return `refused: ${out.refusal?.reason ?? ''}`;
   const ladder = out.hops.length ? `${out.hops.length} hop(s): ${[out.deployed, ...out.hops.map((h) => h.to)].join(' → ')}` : `no hops: ${out.pack} is already at ${out.deployed}`;
-  return `${ladder}; VMs: ${impactLine(out.impactCounts)}`;
+  return out.hops.length ? `${ladder}; VMs: ${impactLine(out.impactCounts)}` : `${ladder}; nothing is published, so no VM moves`;
 }
 
 /** A refused plan is a target or params that cannot be upgraded to safely: bad input, exit 2. */

@@ -50,7 +50,7 @@ export function renderPlanText(out: PlanOutput, cluster: string): string[] {
     lines.push('', 'The way back (what the cluster runs now):');
     for (const w of out.wayBack) lines.push(`  ${w.name} ${w.version} (uid ${w.uid}): ${w.how}`);
   }
-  lines.push('', `VM impact: ${impactLine(out.impactCounts)}`);
+  lines.push('', out.hops.length ? `VM impact: ${impactLine(out.impactCounts)}` : 'VM impact: none (nothing is published)');
   const costly = sortImpact(out.impact).filter((i) => i.fate !== 'live-migrate');
   for (const i of costly.slice(0, LISTED)) lines.push(`  ${i.fate.padEnd(12)} ${i.vm}${i.node ? ` on ${i.node}` : ''}: ${i.reason}`);
   if (costly.length > LISTED) lines.push(`  … and ${costly.length - LISTED} more (see --json)`);

@@ -1,24 +1,33 @@
 /**
- * Preflight questions about the cluster's state: KubeVirt and CDI exist, and what would complicate
- * the upgrade (amber): migrations failed or in flight, VMIs already on an outdated launcher, nodes
- * not Ready, a storage cluster that is not healthy. One list call per kind.
+ * Preflight questions about the cluster's state: KubeVirt and CDI exist; whether the cluster is fit
+ * to be upgraded (red, each fact named: the `health` gate lists them); and what would complicate the
+ * upgrade (amber): migrations failed or in flight, VMIs already on an outdated launcher. One list
+ * call per kind.
  */
 import type { Params } from '../../engine/params.js';
-import { isKubeError } from '../../kube/errors.js';
 import { storageHealth } from '../../kube/checks/storage-health.js';
+import { factLine, type HealthArea } from '../../kube/checks/upgrade-health.js';
 import type { ClusterReader } from '../../kube/reader.js';
-import { OUTDATED_LABEL, type Node, type Vmim } from '../../kube/schemas.js';
+import { OUTDATED_LABEL, type Vmim } from '../../kube/schemas.js';
 import { failuresSinceSuccess } from '../migrations/phases.js';
 import { timed } from './failure.js';
+import { healthNamespaces, intendedAddresses, readHealth, type HealthReport } from './health-read.js';
 import { firstOf, notChecked, pass, red, warn, type PreflightItem } from './types.js';
 
-const TITLES = {
-  components: 'KubeVirt and CDI are installed',
-  migrations: 'No migration failed or in flight',
-  outdated: 'No VM is already on an outdated launcher',
-  nodes: 'Every node is Ready',
-  storage: 'The storage cluster is healthy',
+/**
+ * Panel names, not claims: each reads right beside a green summary and beside a red one
+ * ("VMs on an outdated launcher: 8 VM instance(s) still run ...").
+ */
+export const STATE_TITLES = {
+  components: 'KubeVirt and CDI',
+  migrations: 'Live migrations',
+  outdated: 'VMs on an outdated launcher',
+  nodes: 'Nodes',
+  storage: 'Storage cluster',
+  pods: 'Pods where the upgrade works',
+  addresses: 'Load-balancer addresses',
 } as const;
+const TITLES = STATE_TITLES;
 
 const nsName = (m: { namespace?: string | undefined; name: string }) => (m.namespace ? `${m.namespace}/${m.name}` : m.name);
 
@@ -30,21 +39,52 @@ export function clusterStateNotChecked(why: string): PreflightItem[] {
     notChecked('outdated-vmis', TITLES.outdated, why),
     notChecked('nodes', TITLES.nodes, why),
     notChecked('storage', TITLES.storage, why),
+    notChecked('pods', TITLES.pods, why),
+    notChecked('addresses', TITLES.addresses, why),
   ];
+}
+
+const HEALTH_HINTS: Record<HealthArea, string> = {
+  components: 'Wait until KubeVirt and CDI are Deployed and Available (a rollout may be in progress), or look at their conditions (kubectl get kubevirt -A -o yaml).',
+  nodes: 'Live migrations need somewhere to go and a rebuild drains every node: bring the nodes back (or uncordon them) before upgrading.',
+  storage: 'VM disks live there: migrations and restarts may fail while storage is unhealthy. Fix it before upgrading.',
+  pods: 'Look at the pods (kubectl describe pod, kubectl logs --previous) and fix them before upgrading: the upgrade rolls these components.',
+  addresses: 'A leaked address means the load balancer handed out addresses it should not (autoAssign): release it or add the service to site.loadBalancerServices.',
+};
+
+/** One health area as a panel: red (the `health` gate) with every fact, green when none. */
+function healthItem(id: string, title: string, area: HealthArea, report: HealthReport, healthy: string): PreflightItem {
+  const unread = report.unread.find((u) => u.area === area);
+  if (unread) throw new Error(unread.reason);
+  const facts = report.facts.filter((f) => f.area === area);
+  if (facts.length === 0) return pass(id, title, healthy);
+  const summary = `${facts[0]!.text}${facts.length > 1 ? ` (and ${facts.length - 1} more)` : ''}.`;
+  return { ...red(id, title, summary, 'health', HEALTH_HINTS[area], firstOf(facts.map(factLine))), health: facts };
 }
 
 export function clusterStateItems(reader: ClusterReader, site: Params): Array<Promise<PreflightItem>> {
+  const health = readHealth(reader, site);
   return [
-    timed('kubevirt-cdi', TITLES.components, () => components(reader, site)),
+    timed('kubevirt-cdi', TITLES.components, async () => components(site, await health)),
     timed('migrations', TITLES.migrations, async () => migrationsItem(await reader.migrations())),
     timed('outdated-vmis', TITLES.outdated, async () => outdatedItem(await reader.vmis({ labelSelector: OUTDATED_LABEL }))),
-    timed('nodes', TITLES.nodes, async () => nodesItem(await reader.nodes())),
-    timed('storage', TITLES.storage, () => storage(reader, site)),
+    timed('nodes', TITLES.nodes, async () => {
+      const r = await health;
+      return healthItem('nodes', TITLES.nodes, 'nodes', r, `${r.reads.nodes?.length ?? 0} node(s), all Ready and schedulable.`);
+    }),
+    timed('storage', TITLES.storage, async () => storage(site, await health)),
+    timed('pods', TITLES.pods, async () => healthItem('pods', TITLES.pods, 'pods', await health, `None crash-looping; all ready in ${healthNamespaces(site).join(', ')}.`)),
+    timed('addresses', TITLES.addresses, async () => {
+      const r = await health;
+      return healthItem('addresses', TITLES.addresses, 'addresses', r, `Only the intended services hold one (${intendedAddresses(site).join(', ') || 'none'}).`);
+    }),
   ];
 }
 
-async function components(reader: ClusterReader, site: Params): Promise<PreflightItem> {
-  const [kv, cdi] = await Promise.all([reader.kubeVirt(site.kubevirt.namespace, site.kubevirt.name), reader.cdi(site.cdi.name)]);
+function components(site: Params, report: HealthReport): PreflightItem {
+  const unread = report.unread.find((u) => u.area === 'components');
+  if (unread) throw new Error(unread.reason);
+  const { kubevirt: kv, cdi } = report.reads;
   const missing = [
     ...(kv ? [] : [`the KubeVirt resource ${site.kubevirt.namespace}/${site.kubevirt.name}`]),
     ...(cdi ? [] : [`the CDI resource ${site.cdi.name}`]),
@@ -52,12 +92,8 @@ async function components(reader: ClusterReader, site: Params): Promise<Prefligh
   if (missing.length) {
     return red('kubevirt-cdi', TITLES.components, `Not found: ${missing.join(' and ')}.`, 'failed', 'Check that the VM orchestration pack is deployed on this cluster, and the kubevirt/cdi names in the params file.');
   }
-  const kvPhase = kv!.status?.phase ?? 'unknown';
-  const cdiPhase = cdi!.status?.phase ?? 'unknown';
-  const summary = `KubeVirt ${kv!.status?.observedKubeVirtVersion ?? '?'} (${kvPhase}), CDI ${cdi!.status?.observedVersion ?? '?'} (${cdiPhase}).`;
-  const notDeployed = [...(kvPhase !== 'Deployed' ? [`KubeVirt phase ${kvPhase}`] : []), ...(cdiPhase !== 'Deployed' ? [`CDI phase ${cdiPhase}`] : [])];
-  if (notDeployed.length) return warn('kubevirt-cdi', TITLES.components, `${summary} Not settled: ${notDeployed.join(', ')}.`, [], 'Wait until both are Deployed (a rollout may be in progress) before upgrading.');
-  return pass('kubevirt-cdi', TITLES.components, summary);
+  const summary = `KubeVirt ${kv!.status?.observedKubeVirtVersion ?? '?'} (${kv!.status?.phase ?? 'unknown'}), CDI ${cdi!.status?.observedVersion ?? '?'} (${cdi!.status?.phase ?? 'unknown'}).`;
+  return healthItem('kubevirt-cdi', TITLES.components, 'components', report, `${summary} Both Available.`);
 }
 
 /**
@@ -98,41 +134,13 @@ export function outdatedItem(outdated: Array<{ metadata: { namespace?: string | 
   );
 }
 
-export function nodesItem(nodes: Node[]): PreflightItem {
-  const notReady = nodes.filter((n) => n.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True');
-  const cordoned = nodes.filter((n) => n.spec?.unschedulable);
-  if (notReady.length === 0 && cordoned.length === 0) return pass('nodes', TITLES.nodes, `${nodes.length} node(s), all Ready.`);
-  const lines = [
-    ...notReady.map((n) => {
-      const ready = n.status?.conditions?.find((c) => c.type === 'Ready');
-      return `${n.metadata.name}: not Ready${ready?.reason ? ` (${ready.reason})` : ''}`;
-    }),
-    ...cordoned.map((n) => `${n.metadata.name}: cordoned`),
-  ];
-  return warn(
-    'nodes',
-    TITLES.nodes,
-    `${notReady.length} of ${nodes.length} node(s) not Ready${cordoned.length ? `, ${cordoned.length} cordoned` : ''}.`,
-    firstOf(lines),
-    'Live migrations need somewhere to go: bring the nodes back (or drain them on purpose) before upgrading.',
-  );
-}
-
-async function storage(reader: ClusterReader, site: Params): Promise<PreflightItem> {
-  const [namespace, name] = site.site.storageCluster.split('/') as [string, string];
-  const kind = site.site.storageClusterKind;
-  let cluster;
-  try {
-    cluster = await reader.storageCluster(namespace, name, kind);
-  } catch (err) {
-    if (isKubeError(err, 'missing-crd')) return warn('storage', TITLES.storage, `The cluster serves no storage cluster resource (${kind} CRD).`, [], 'Check site.storageCluster and site.storageClusterKind in the params file.');
-    throw err;
+function storage(site: Params, report: HealthReport): PreflightItem {
+  const unread = report.unread.find((u) => u.area === 'storage');
+  if (unread?.missingCrd) {
+    return warn('storage', TITLES.storage, `The cluster serves no storage cluster resource (${site.site.storageClusterKind} CRD).`, [], 'Check site.storageCluster and site.storageClusterKind in the params file.');
   }
-  if (!cluster) return warn('storage', TITLES.storage, `The storage cluster ${site.site.storageCluster} (${kind}) was not found.`, [], 'Check site.storageCluster and site.storageClusterKind in the params file.');
-  const health = storageHealth(kind, cluster);
-  if (health.healthy) return pass('storage', TITLES.storage, `${site.site.storageCluster}: ${health.state}.`);
-  const conditions = (cluster.status?.conditions ?? []).filter((c) => c.status !== 'True' || c.type === 'RuntimeState').map((c) => `${c.type}: ${c.status}${c.message ? ` (${c.message})` : ''}`);
-  const lines = kind === 'CephCluster' ? health.problems : conditions;
-  const phase = kind === 'CephCluster' ? health.state : (cluster.status?.phase ?? 'unknown');
-  return warn('storage', TITLES.storage, `${site.site.storageCluster}: phase ${phase}.`, firstOf(lines), 'VM disks live there: migrations and restarts may fail while storage is unhealthy. Fix it before upgrading.');
+  const found = report.reads.storage;
+  if (!unread && !found?.cluster) return warn('storage', TITLES.storage, `The storage cluster ${site.site.storageCluster} (${site.site.storageClusterKind}) was not found.`, [], 'Check site.storageCluster and site.storageClusterKind in the params file.');
+  const state = found?.cluster ? storageHealth(site.site.storageClusterKind, found.cluster).state : '';
+  return healthItem('storage', TITLES.storage, 'storage', report, `${site.site.storageCluster}: ${state}.`);
 }

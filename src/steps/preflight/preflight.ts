@@ -9,11 +9,12 @@ import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-ki
 import { clusterAccessItems } from './cluster-access.js';
 import { clusterStateItems, clusterStateNotChecked } from './cluster-state.js';
 import { flavorShort } from '../../palette/flavor.js';
+import { askHealthGate } from './health-gate.js';
 import { flavorItem, flavorDrift, profileApiItems } from './profile-api.js';
 import { countItems, type PreflightItem, type PreflightLive, type PreflightOutput } from './types.js';
 
 /** The order panels are shown in, whatever order the answers arrive in. */
-const ORDER = ['profile-api', 'profiles', 'flavor', 'cluster', 'kubectl', 'cluster-api', 'access-freshness', 'kubevirt-cdi', 'migrations', 'outdated-vmis', 'nodes', 'storage'];
+const ORDER = ['profile-api', 'profiles', 'flavor', 'cluster', 'kubectl', 'cluster-api', 'access-freshness', 'kubevirt-cdi', 'migrations', 'outdated-vmis', 'nodes', 'storage', 'pods', 'addresses'];
 
 export function overallOf(items: PreflightItem[]): PreflightOutput['overall'] {
   if (items.some((i) => i.status === 'fail')) return 'fail';
@@ -23,9 +24,11 @@ export function overallOf(items: PreflightItem[]): PreflightOutput['overall'] {
 /**
  * The error a red preflight stops with: the environment's (exit 4) when any red item is one, else
  * bad input (exit 2) when the params name a profile or cluster that does not exist, else exit 1.
+ * Undefined when the only reds are the cluster's health (the `health` gate asks about those).
  */
 export function preflightError(items: PreflightItem[]): EnvironmentError | InputError | StepFailedError | undefined {
-  const reds = items.filter((i) => i.status === 'fail');
+  // Health reds are the `health` gate's to decide; any other red stops the run here.
+  const reds = items.filter((i) => i.status === 'fail' && i.failure !== 'health');
   if (reds.length === 0) return undefined;
   const first = reds.find((i) => i.failure === 'environment') ?? reds.find((i) => i.failure === 'input') ?? reds[0]!;
   const message = `Preflight: ${reds.length} red item(s): ${reds.map((i) => i.title).join('; ')}. ${first.summary}`;
@@ -90,6 +93,11 @@ export const preflightStep = defineStepKind({
     // Plain mode shows the log: every panel that is not green gets a line there too.
     for (const item of items.filter((i) => i.status === 'warn' || i.status === 'fail')) ctx.log(`${item.title}: ${item.summary}`, item.status === 'fail' ? 'error' : 'warn');
     const error = preflightError(items);
+    const unhealthy = items.filter((i) => i.status === 'fail' && i.failure === 'health');
+    if (!error && unhealthy.length) {
+      await askHealthGate(ctx, unhealthy);
+      output.health = unhealthy.flatMap((i) => i.health ?? []);
+    }
     // The summary line (step list, plain mode) says which profile API the session talks to.
     return error ? failed(error, output) : succeeded(output, `${countItems(items)}${flavor ? `; profile API: ${flavorShort(flavor)}` : ''}`);
   },

@@ -1,7 +1,9 @@
 /** What preflight shows and records: one item per question, green/red/amber/grey with words. */
+import type { HealthFact } from '../../kube/checks/upgrade-health.js';
 import type { FlavorChoice } from '../../palette/flavor.js';
 
 export type ItemStatus = 'pass' | 'fail' | 'warn' | 'unknown';
+export type RedFailure = 'environment' | 'input' | 'failed' | 'health';
 
 export interface PreflightItem {
   id: string;
@@ -12,11 +14,12 @@ export interface PreflightItem {
   lines: string[];
   hint?: string;
   /**
-   * For a red item: `environment` when the API or the cluster is unreachable or refuses us (exit 4),
-   * `failed` when something in the setup is wrong (exit 1).
+   * Why it is red: the environment (exit 4), the params naming what does not exist (exit 2), a
+   * check (exit 1), or the cluster's health: the `health` gate lists it and the operator decides.
    */
-  /** Why it is red: the environment (exit 4), the params naming what does not exist (exit 2), or a check (exit 1). */
-  failure?: 'environment' | 'input' | 'failed';
+  failure?: RedFailure;
+  /** A health panel's facts (their keys tell a resume what is new). */
+  health?: HealthFact[];
   ms?: number;
 }
 
@@ -29,6 +32,8 @@ export interface PreflightOutput {
   serverVersion?: string;
   /** When the cluster access file stops working (ISO), when known. */
   accessExpiresAt?: string;
+  /** The unhealthy facts the operator went on with at the `health` gate (a resume tells new ones by their keys). */
+  health?: HealthFact[];
 }
 
 export interface PreflightLive {
@@ -45,7 +50,7 @@ export const countItems = (items: PreflightItem[]): string => {
 
 export const pass = (id: string, title: string, summary: string, lines: string[] = []): PreflightItem => ({ id, title, status: 'pass', summary, lines });
 export const warn = (id: string, title: string, summary: string, lines: string[], hint?: string): PreflightItem => ({ id, title, status: 'warn', summary, lines, ...(hint ? { hint } : {}) });
-export const red = (id: string, title: string, summary: string, failure: 'environment' | 'input' | 'failed', hint?: string, lines: string[] = []): PreflightItem => ({
+export const red = (id: string, title: string, summary: string, failure: RedFailure, hint?: string, lines: string[] = []): PreflightItem => ({
   id,
   title,
   status: 'fail',

@@ -9,6 +9,9 @@ import { isoNow } from '../../engine/clock.js';
 import { latestPlan, type SnapshotContract } from '../contracts.js';
 import { countBaseline, summarizeBaseline, type BaselineCounts } from './baseline.js';
 import { profileDrift } from './drift.js';
+import { healthDrift } from './health-drift.js';
+import { readHealth } from '../preflight/health-read.js';
+import type { PreflightOutput } from '../preflight/types.js';
 
 export interface SnapshotOutput extends SnapshotContract {
   takenAt: string;
@@ -61,7 +64,11 @@ export const snapshotStep = defineStepKind({
   async precondition(ctx, output: SnapshotOutput) {
     const site = ctx.site;
     if (!site) return [];
-    const now = await ctx.effects.palette.getClusterProfiles(site.cluster.uid, { signal: ctx.signal });
-    return profileDrift(output.baseline.deployedProfiles, now, latestPlan(ctx));
+    // Health is news only while nothing has reached the cluster: after a publish or an apply, pods
+    // roll and nodes are rebuilt on purpose, and the watch steps and the gates say what holds.
+    const untouched = ctx.outputsOfKind('publish').length === 0 && ctx.outputsOfKind('apply').length === 0;
+    const [now, health] = await Promise.all([ctx.effects.palette.getClusterProfiles(site.cluster.uid, { signal: ctx.signal }), untouched ? readHealth(ctx.effects.kube.reader(ctx.signal), site) : undefined]);
+    const known = ctx.outputOf<PreflightOutput>('preflight')?.health ?? [];
+    return [...profileDrift(output.baseline.deployedProfiles, now, latestPlan(ctx)), ...(health ? healthDrift(known, health) : [])];
   },
 });

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { StepFailedError } from '../../errors.js';
 import { gatherVerifyData } from '../../kube/checks/gather.js';
 import { overallStatus, runChecks } from '../../kube/checks/run.js';
-import type { CheckResult } from '../../kube/checks/types.js';
+import type { CheckResult, VerifyData } from '../../kube/checks/types.js';
+import { OUTDATED_LABEL } from '../../kube/schemas.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import type { RecoverLive } from '../migrations/recover-types.js';
 import { deployedProfileViews } from './profiles-source.js';
@@ -36,6 +37,12 @@ export interface VerifyLive {
 
 /** The review gate's answer that asks for the outstanding restarts again. */
 export const OFFER_RESTARTS = 'offer-restarts';
+
+/** VMs on an outdated launcher in what a round read (`ns/name`); undefined when the VMs were not read. */
+export function outdatedNow(data: VerifyData): Set<string> | undefined {
+  if (!data.vmis?.ok) return undefined;
+  return new Set(data.vmis.value.filter((v) => OUTDATED_LABEL in (v.metadata.labels ?? {})).map((v) => `${v.metadata.namespace ?? ''}/${v.metadata.name}`));
+}
 
 function merge(a: ReofferOutcome | undefined, b: ReofferOutcome): ReofferOutcome {
   if (!a) return b;
@@ -84,7 +91,9 @@ export const verifyStep = defineStepKind({
       ctx.progress({ headline: `Running ${specs.length} checks (round ${round})…`, running: true, results, round, ...(restarts ? { restarts } : {}) } satisfies VerifyLive);
       const data = await gatherVerifyData(specs, { reader, profiles });
       results = runChecks(specs, data, sessionExpectations(ctx));
-      const outstanding = ctx.dryRun ? [] : outstandingFromRecovery(ctx).filter((vm) => !reoffered?.restarted.includes(vm));
+      // Offered from what this round read: a VM already on the new launcher is not offered a restart.
+      const stillOld = outdatedNow(data);
+      const outstanding = ctx.dryRun ? [] : outstandingFromRecovery(ctx).filter((vm) => !reoffered?.restarted.includes(vm) && (!stillOld || stillOld.has(vm)));
       const headline = `${countLine(results)}${ctx.dryRun ? ' (rehearsal: today’s health, not the target versions)' : ''}`;
       ctx.progress({ headline, running: false, results, round, ...(restarts ? { restarts } : {}), ...(outstanding.length ? { outstanding } : {}) } satisfies VerifyLive);
       const decision = await ctx.confirm({

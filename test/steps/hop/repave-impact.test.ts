@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Node, Vmi } from '../../../src/kube/schemas.js';
 import { packState } from '../../../src/palette/cluster-types.js';
-import { drainItems, drainLine, drainPlan } from '../../../src/steps/hop/repave-impact.js';
+import { downTwice, drainItems, drainLine, drainPlan } from '../../../src/steps/hop/repave-impact.js';
 
 const node = (name: string, cp = false): Node => ({ metadata: { name, labels: cp ? { 'node-role.kubernetes.io/control-plane': '' } : { 'node-role.kubernetes.io/worker': '' } } });
 const vmi = (ns: string, name: string, nodeName: string, migratable?: boolean, phase = 'Running'): Vmi => ({
@@ -39,5 +39,26 @@ describe('packState (as the terraform provider decides it)', () => {
     [undefined, 'progressing'],
   ] as const)('%o is %s', (condition, want) => {
     expect(packState(condition)).toBe(want);
+  });
+});
+
+describe('downTwice', () => {
+  const nodes = [node('w-1'), node('w-2')];
+  const vmis = [vmi('a', 'cache', 'w-1', false), vmi('a', 'batch', 'w-2', false), vmi('a', 'web', 'w-2', true)];
+  const impact = [
+    { vm: 'a/cache', fate: 'restart' as const, reason: 'node-local disk' },
+    { vm: 'a/batch', fate: 'evict' as const, reason: 'evicted by the workload updater' },
+    { vm: 'a/web', fate: 'live-migrate' as const, reason: 'migrates' },
+  ];
+
+  it('names each VM the rebuild shuts down before KubeVirt has the new version, with what takes it down again', () => {
+    expect(downTwice(drainPlan(nodes, vmis, impact), impact, false)).toEqual([
+      { vm: 'a/cache', node: 'w-1', then: 'restarted for the new launcher (its own gate)' },
+      { vm: 'a/batch', node: 'w-2', then: 'evicted by KubeVirt for the new launcher' },
+    ]);
+  });
+
+  it('is empty once KubeVirt runs the new version: a VM restarted then comes back on the new launcher, once', () => {
+    expect(downTwice(drainPlan(nodes, vmis, impact), impact, true)).toEqual([]);
   });
 });

@@ -14,10 +14,10 @@ import { kubeFor, runSteps, type StepsRun } from './support/run-steps.js';
 
 const DAY = 24 * 3_600_000;
 
-async function labRun(lab: LabHandle, kubeconfig = lab.kubeconfig, kinds = ['preflight', 'snapshot', 'plan']): Promise<StepsRun> {
+async function labRun(lab: LabHandle, kubeconfig = lab.kubeconfig, kinds = ['preflight', 'snapshot', 'plan'], approve: string[] = []): Promise<StepsRun> {
   const { params: site } = loadParams(lab.params);
   const palette = clientFor(lab.paletteUrl, { apiKey: lab.apiKey, projectUid: lab.projectUid, clusterCollection: site.palette.clusterCollection }).client;
-  return runSteps({ site, palette, kube: kubeFor(kubeconfig, site.cluster.context), kinds });
+  return runSteps({ site, palette, kube: kubeFor(kubeconfig, site.cluster.context), kinds, approve });
 }
 
 /** The lab's access file plus a client certificate valid for 30 days: an expiry preflight can read. */
@@ -80,19 +80,24 @@ describe('against the lab: healthy', () => {
 });
 
 describe('against the lab: degraded', () => {
-  it('preflight warns about the NotReady node and the degraded storage; the plan has one hop', async () => {
+  it('preflight names the NotReady node, the degraded storage, the crash-looping pod and the stray address (red, passed at the health gate); the plan has one hop', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'up6-lab-'));
     const lab = await startLab({ scenario: 'degraded', stateDir, seed: 6, speed: 1 });
     try {
-      const run = await labRun(lab, await withCertificate(lab));
+      const run = await labRun(lab, await withCertificate(lab), undefined, ['health']);
       expect(run.outcome.status).toBe('done');
       const out = run.step('preflight').output as PreflightOutput;
-      expect(out.items.filter((i) => i.status !== 'pass').map((i) => [i.id, i.status])).toEqual([
-        ['nodes', 'warn'],
-        ['storage', 'warn'],
+      expect(out.items.filter((i) => i.status !== 'pass').map((i) => [i.id, i.status, i.failure])).toEqual([
+        ['nodes', 'fail', 'health'],
+        ['storage', 'fail', 'health'],
+        ['pods', 'fail', 'health'],
+        ['addresses', 'fail', 'health'],
       ]);
-      expect(out.items.find((i) => i.id === 'nodes')!.lines[0]).toMatch(/^vmo-worker-2: not Ready/);
-      expect(out.items.find((i) => i.id === 'storage')!.summary).toBe('portworx/px-cluster: phase Degraded.');
+      expect(out.items.find((i) => i.id === 'nodes')!.lines[0]).toMatch(/^node vmo-worker-2: NotReady \(Ready Unknown, NodeStatusUnknown/);
+      expect(out.items.find((i) => i.id === 'storage')!.summary).toBe('storage cluster portworx/px-cluster (StorageCluster): phase Degraded; RuntimeState Degraded (1 storage node(s) offline (vmo-worker-2)).');
+      expect(out.items.find((i) => i.id === 'pods')!.lines[0]).toMatch(/^pod monitoring\/prometheus-operator-kube-state-metrics-\S+ on vmo-worker-\d: CrashLoopBackOff \(restarts \d+\)$/);
+      expect(out.items.find((i) => i.id === 'addresses')!.summary).toMatch(/^service monitoring\/grafana-external holds load-balancer address 10\.10\.100\.50/);
+      expect(out.health?.map((f) => f.key)).toContain('node:vmo-worker-2:not-ready');
       const plan = run.step('plan').output as PlanOutput;
       expect(plan.hops.map((h) => `${h.from}→${h.to}`)).toEqual(['4.5.4→4.6.3']);
       expect((run.step('snapshot').output as SnapshotOutput).baseline.nodes.notReady).toEqual(['vmo-worker-2']);

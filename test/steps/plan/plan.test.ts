@@ -171,7 +171,7 @@ describe('plan against the Palette and Kubernetes doubles', () => {
 });
 
 describe('plan when the pack is already at the target', () => {
-  it('has no hops (not an error), expects what is deployed, and still predicts the impact', async () => {
+  it('has no hops (not an error), expects what is deployed, and lists no VM impact (nothing is published, nothing moves)', async () => {
     const d = await startDoubles({ seed: seedHealthyCluster, deployed: '4.6.3', dialect: 'spec' });
     try {
       const r = await runSteps({ site: d.site, palette: d.palette, kube: kubeFor(d.kube.kubeconfig, 'lab'), kinds: ['plan'] });
@@ -181,8 +181,9 @@ describe('plan when the pack is already at the target', () => {
       expect(plan.notes[0]).toBe('The pack is already at 4.6.3: nothing to publish.');
       expect(plan.expectations?.profiles?.map((p) => `${p.name} ${p.version}`)).toEqual(['vmo-infra 1.6.0', 'vmo-core-addon 1.6.0']);
       expect(plan.expectations).toMatchObject({ kubevirtVersion: 'v1.4.0', cdiVersion: 'v1.61.0' });
-      expect(plan.impactCounts).toEqual({ 'live-migrate': 3, evict: 0, restart: 1, 'not-running': 1 });
-      expect(r.step('plan').summary).toBe('no hops: virtual-machine-orchestrator is already at 4.6.3; VMs: 3 live-migrate, 0 evicted, 1 need a restart, 1 not running');
+      expect(plan.impactCounts).toEqual({ 'live-migrate': 0, evict: 0, restart: 0, 'not-running': 0 });
+      expect(plan.impact).toEqual([]);
+      expect(r.step('plan').summary).toBe('no hops: virtual-machine-orchestrator is already at 4.6.3; nothing is published, so no VM moves');
     } finally {
       await d.close();
     }

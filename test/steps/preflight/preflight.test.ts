@@ -5,6 +5,10 @@ import type { PreflightItem, PreflightOutput } from '../../../src/steps/prefligh
 import { API_KEY } from '../../lab/palette/support.js';
 import { clientFor } from '../../palette/support.js';
 import { degrade, seedHealthyCluster } from '../plan/support/cluster-seed.js';
+import { node } from '../../lab/kube/seed.js';
+import { findStep } from '../../../src/engine/state.js';
+import { noApprovals } from '../../../src/engine/approval-policy.js';
+import { policyConfirm } from '../../support/engine-harness.js';
 import { startDoubles, type Doubles } from '../plan/support/doubles.js';
 import { kubeFor, runSteps, type StepsRun } from '../plan/support/run-steps.js';
 import { HOUR, kubeconfigWithCertificate } from './support.js';
@@ -27,6 +31,8 @@ const allGreen = {
   'outdated-vmis': 'pass',
   nodes: 'pass',
   storage: 'pass',
+  pods: 'pass',
+  addresses: 'pass',
 };
 
 describe('preflight against the doubles', () => {
@@ -47,7 +53,7 @@ describe('preflight against the doubles', () => {
     expect(byId(run).kubectl!.summary).toBe(`kubectl ${out.kubectlVersion}.`);
     expect(byId(run)['access-freshness']!.summary).toMatch(/^Valid for (1d|23h \d+m) \(until \S+Z\), longer than the planned window of 4h\.$/);
     expect(byId(run).cluster!.summary).toMatch(/vmo-test runs vmo-core-addon 1\.4\.0, vmo-infra 1\.4\.0; virtual-machine-orchestrator 4\.4\.10\./);
-    expect(run.step('preflight').summary).toBe("12 green, 0 red, 0 amber; profile API: the spec's service");
+    expect(run.step('preflight').summary).toBe("14 green, 0 red, 0 amber; profile API: the spec's service");
   });
 
   it('records the flavor it decided on the first profile read; a resumed session keeps it', async () => {
@@ -138,7 +144,7 @@ describe('preflight against the doubles when things are wrong', () => {
     }
   });
 
-  it('shows amber items on a degraded setup: a NotReady node, a failed migration, an outdated VMI', async () => {
+  it('asks the health gate on a NotReady node (red, named), and shows a failed migration and an outdated VMI amber', async () => {
     const d = await startDoubles({
       seed: (s) => {
         seedHealthyCluster(s);
@@ -147,16 +153,30 @@ describe('preflight against the doubles when things are wrong', () => {
     });
     try {
       const file = await kubeconfigWithCertificate(d.kube, 'fresh', 30 * 24 * HOUR);
-      const run = await runSteps({ site: d.site, palette: d.palette, kube: kubeFor(file, 'lab'), kinds: ['preflight'] });
-      expect(statuses(run)).toEqual({ ...allGreen, nodes: 'warn', migrations: 'warn', 'outdated-vmis': 'warn' });
+      const stopped = await runSteps({ site: d.site, palette: d.palette, kube: kubeFor(file, 'lab'), kinds: ['preflight', 'snapshot'] });
+      // Without `--approve health` the run stops at the gate (exit 3), before the snapshot or any write.
+      expect(stopped.outcome.status).toBe('awaitingApproval');
+      expect(exitCodeOf((stopped.outcome as { error: unknown }).error)).toBe(3);
+      expect(stopped.step('snapshot').status).toBe('pending');
+      expect(stopped.step('preflight').gate).toMatchObject({ gate: 'health', confirmText: 'vmo-test', items: ['Nodes: node node-3: NotReady (Ready False, KubeletReady)'] });
+
+      const run = await runSteps({ site: d.site, palette: d.palette, kube: kubeFor(file, 'lab'), kinds: ['preflight', 'snapshot'], approve: ['health'] });
+      expect(statuses(run)).toEqual({ ...allGreen, nodes: 'fail', migrations: 'warn', 'outdated-vmis': 'warn' });
       const items = byId(run);
-      expect(items.nodes!.summary).toBe('1 of 3 node(s) not Ready.');
-      expect(items.nodes!.lines).toEqual(['node-3: not Ready (KubeletReady)']);
+      expect(items.nodes).toMatchObject({ failure: 'health', summary: 'node node-3: NotReady (Ready False, KubeletReady).' });
       expect(items.migrations!.lines).toEqual(['vms/kubevirt-workload-update-x1 of web-02: Failed: client socket is closed']);
       expect(items['outdated-vmis']!.lines).toEqual(['vms/db-01']);
       expect(items['outdated-vmis']!.hint).toMatch(/two versions behind/);
       expect(run.outcome.status).toBe('done');
-      expect(run.step('preflight').summary).toBe("9 green, 0 red, 3 amber; profile API: the spec's service");
+      expect((run.step('preflight').output as PreflightOutput).health?.map((f) => f.key)).toEqual(['node:node-3:not-ready']);
+      expect(run.step('preflight').summary).toBe("11 green, 1 red, 2 amber; profile API: the spec's service");
+
+      // A resume reads the health again: a fact the operator did not go on with is drift, named.
+      d.kube.store.upsert('nodes', node('node-2', { ready: false, ip: '10.10.0.2' }));
+      const resumed = await run.resume({ confirm: policyConfirm(noApprovals) });
+      expect(resumed.outcome.status).toBe('awaitingApproval');
+      const drift = findStep(resumed.state, 'snapshot')?.drift;
+      expect(drift?.findings).toEqual(['not healthy now: node node-2: NotReady (Ready False, KubeletReady)']);
     } finally {
       await d.close();
     }

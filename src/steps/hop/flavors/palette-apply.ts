@@ -19,6 +19,7 @@ import type { DraftOutput } from '../draft.js';
 import { writtenDrafts } from '../draft-changes.js';
 import { applyVariables, hopVariables, requireValues, variableGate } from '../variables.js';
 import { outstandingWarning } from '../outstanding.js';
+import { healthRestated } from '../health-restated.js';
 import type { PublishOutput } from '../publish.js';
 import { wayBackHint } from '../way-back.js';
 import type { HopContext } from './types.js';
@@ -71,7 +72,10 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
   const inPlace = choice.versioning === 'in-place';
   const replaced: AppliedVersion[] = drafts.map((d) => {
     // The version this hop started from, by uid first (another version of the same name may sit beside it).
-    const attached = cluster.profiles.find((p) => p.uid === d.source?.uid) ?? cluster.profiles.find((p) => p.name === d.name);
+    // In a rehearsal the cluster still runs what the session started from: a later hop replaces the
+    // version the earlier hop would have attached (its draft's source), not what the cluster shows.
+    const bySource = cluster.profiles.find((p) => p.uid === d.source?.uid);
+    const attached = bySource ?? (ctx.dryRun && d.source ? undefined : cluster.profiles.find((p) => p.name === d.name));
     const from = attached ? { uid: attached.uid, version: attached.version } : (d.source ?? { uid: d.uid, version: d.fromVersion });
     return { role: d.role, name: d.name, from, to: { uid: d.uid, version: d.toVersion } };
   });
@@ -86,6 +90,7 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
   const asked = variableGate(ctx, replaced.flatMap((r) => hopVariables(ctx, r.role)), choice, 'apply');
   const gateKey = `${ctx.step.id}/apply`;
   const warning = outstandingWarning(ctx);
+  const health = await healthRestated(ctx);
   const decision = await ctx.confirm({
     gate: 'apply',
     key: gateKey,
@@ -93,7 +98,7 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
     lines: [...gateLines(replaced, drafts, ctx, name, clusterUid, inPlace), ...asked.lines],
     ...(asked.secretInputs ? { secretInputs: asked.secretInputs } : {}),
     items: replaced.map((r) => (inPlace ? `${r.name} ${r.to.version} (uid ${r.to.uid}): apply the pending update` : `${r.name} ${r.from.version} (uid ${r.from.uid}) → ${r.to.version} (uid ${r.to.uid})`)),
-    ...(warning ? { warnings: [warning] } : {}),
+    ...(warning || health.length ? { warnings: [...(warning ? [warning] : []), ...health] } : {}),
     options: approveOrDecline('Apply to the cluster'),
     safeChoice: 'abort',
   });

@@ -53,7 +53,7 @@ export interface StepsRun {
   resume(effects?: Partial<Effects>): Promise<{ outcome: RunOutcome; state: SessionState }>;
 }
 
-export async function runSteps(opts: { site: Params; palette: PaletteApi; kube: KubeApi; kinds: string[]; clock?: Clock; dryRun?: boolean }): Promise<StepsRun> {
+export async function runSteps(opts: { site: Params; palette: PaletteApi; kube: KubeApi; kinds: string[]; clock?: Clock; dryRun?: boolean; approve?: string[] }): Promise<StepsRun> {
   const registry = new StepRegistry().register(preflightStep, snapshotStep, planStep);
   const { runbook } = parseRunbook(runbookOf(opts.kinds), '/test/plan.yaml', opts.site, registry);
   const store = new SessionStore(testDir('up6-session-'), new Redactor());
@@ -61,7 +61,7 @@ export async function runSteps(opts: { site: Params; palette: PaletteApi; kube: 
   store.create({ type: 'session.created', at: new Date().toISOString(), meta: { ...meta, id }, entries: plannedEntries(runbook, registry) }).close();
   const once = async (resuming: boolean, extra: Partial<Effects> = {}) => {
     const session = store.open(id);
-    const effects: Effects = { palette: opts.palette, kube: opts.kube, clock: opts.clock ?? systemClock, confirm: policyConfirm({ ...noApprovals, gates: ['drift'] }), log: () => undefined, ...extra };
+    const effects: Effects = { palette: opts.palette, kube: opts.kube, clock: opts.clock ?? systemClock, confirm: policyConfirm({ ...noApprovals, gates: ['drift', ...(opts.approve ?? [])] }), log: () => undefined, ...extra };
     const runner = new Runner({ state: session.state, registry, runbook, site: opts.site, effects, journal: session, dryRun: opts.dryRun ?? false, signal: new AbortController().signal, resuming });
     try {
       const outcome = await runner.run();
