@@ -112,7 +112,6 @@ export function App({ controller }: { controller: AppController }) {
   const [overlay, setOverlay, overlayRef] = useRefState<Overlay | undefined>(controller.guide ? 'guide' : undefined);
   const [overlayScroll, setOverlayScroll, overlayScrollRef] = useRefState<ScrollState>(initialScroll);
   const [overlayRows, setOverlayRows] = useState(0);
-  const [tookSafe, setTookSafe] = useState<string | undefined>();
   const [quitting, setQuitting] = useState(false);
   const [bannerOpen, setBannerOpen] = useState(true);
   const [gateState, setGateState, gateStateRef] = useRefState<{ gate: GateRequest; view: GateView; rows: number } | undefined>(undefined);
@@ -154,9 +153,21 @@ export function App({ controller }: { controller: AppController }) {
   const gateHeight = layout.paneHeight - bannerHeight;
   const viewport = boxed ? gateViewport(boxed, paneInner, gateHeight, controller.rehearsal) : 0;
 
+  /** Ctrl+C: stops the run wherever it is (exit 130); the session is saved. */
   const quit = () => {
     setQuitting(true);
     controller.stop();
+  };
+  /**
+   * A confirmed `q`: at a gate (boxed or inline) the gate is left unanswered and the run stops there
+   * (exit 3, stopped at a gate; a resume asks it again); anywhere else the run is stopped.
+   */
+  const quitConfirmed = () => {
+    const open = controller.queue.current();
+    if (!open) return quit();
+    decided.current.add(open);
+    setQuitting(true);
+    controller.queue.leave(open.key);
   };
 
   /** Answers the open gate once, with the key that decided; nothing inside its guard time. */
@@ -181,11 +192,8 @@ export function App({ controller }: { controller: AppController }) {
     const k = keyPress(input, key);
     const open = overlayRef.current;
     if (open === 'quit') {
-      if (k.text === 'y' || k.text === 'q') quit();
-      else if (k.text === 'n' || k.name === 'escape') {
-        setOverlay(undefined);
-        setTookSafe(undefined);
-      }
+      if (k.text === 'y' || k.text === 'q') quitConfirmed();
+      else if (k.text === 'n' || k.name === 'escape') setOverlay(undefined);
       return;
     }
     // ? on the guide opens the help (help everywhere); on the help it closes it.
@@ -211,13 +219,10 @@ export function App({ controller }: { controller: AppController }) {
     setGateState({ ...before, view: step.view });
     const effect = step.effect;
     if (!effect) return;
-    const label = g.options.find((o) => o.choice === effect.choice)?.label ?? effect.choice;
-    if (effect.kind === 'decide' && effect.secrets && guard.isArmed(g) && !decided.current.has(g)) for (const [name, value] of Object.entries(effect.secrets)) controller.variables?.set(name, value);
-    if (!answer(g, effect.choice, undefined, effect.pressed)) return;
-    if (effect.kind === 'quit') {
-      setTookSafe(label);
-      setOverlay('quit');
-    }
+    // `q` decides nothing: the question opens over the gate, which waits as it was.
+    if (effect.kind === 'ask-quit') return setOverlay('quit');
+    if (effect.secrets && guard.isArmed(g) && !decided.current.has(g)) for (const [name, value] of Object.entries(effect.secrets)) controller.variables?.set(name, value);
+    answer(g, effect.choice, undefined, effect.pressed);
   };
 
   useInput((input, key) => {
@@ -290,7 +295,7 @@ export function App({ controller }: { controller: AppController }) {
           <Box flexDirection="column" paddingX={1} width={layout.paneWidth} height={layout.paneHeight} overflow="hidden">
             {overlay === 'quit' ? (
               <Box flexShrink={0}>
-                <QuitConfirm resumeCommand={resumeCommand} inProcessLab={inProcessLab} tookSafe={tookSafe} />
+                <QuitConfirm resumeCommand={resumeCommand} inProcessLab={inProcessLab} gate={gate?.title} />
               </Box>
             ) : overlay ? (
               <ScrollView height={layout.paneHeight} offset={Math.min(overlayScroll.offset, maxOffset({ total: overlayRows, page: layout.paneHeight }))} onMeasure={setOverlayRows}>

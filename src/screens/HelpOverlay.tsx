@@ -6,7 +6,7 @@ export const helpSections: Array<{ title: string; keys: Array<[string, string]> 
     title: 'Everywhere',
     keys: [
       ['?', 'show or hide this help'],
-      ['q', 'quit (asks first; at a gate that would change something, it takes the safe option first)'],
+      ['q', 'quit (asks first and decides nothing: at a gate, Stay returns to it; Quit leaves it unanswered, exit 3)'],
       ['Ctrl+C', 'stop now; the session is saved, nothing is lost'],
       ['[ ]', 'look at the previous / next step'],
       ['f', 'follow the current step again (back to a waiting gate)'],
