@@ -68,6 +68,9 @@ export interface AppController {
 
 type Overlay = 'help' | 'quit' | 'guide';
 
+/** The keys that page through the ended run's pane when it is longer than the screen (↑↓ stay the shown screen's). */
+const pageKeys = new Set(['pageUp', 'pageDown', 'home', 'end', 'g', 'G']);
+
 function useGate(queue: ConfirmQueue): GateRequest | undefined {
   const [gate, setGate] = useState(() => queue.current());
   useEffect(() => queue.subscribe(setGate), [queue]);
@@ -112,6 +115,9 @@ export function App({ controller }: { controller: AppController }) {
   const [overlay, setOverlay, overlayRef] = useRefState<Overlay | undefined>(controller.guide ? 'guide' : undefined);
   const [overlayScroll, setOverlayScroll, overlayScrollRef] = useRefState<ScrollState>(initialScroll);
   const [overlayRows, setOverlayRows] = useState(0);
+  // Once the run has ended: the pane (how it ended, the step's error, what to do) scrolls when it is longer than the screen.
+  const [endScroll, setEndScroll, endScrollRef] = useRefState<ScrollState>(initialScroll);
+  const [endRows, setEndRows] = useState(0);
   const [quitting, setQuitting] = useState(false);
   const [bannerOpen, setBannerOpen] = useState(true);
   const [gateState, setGateState, gateStateRef] = useRefState<{ gate: GateRequest; view: GateView; rows: number } | undefined>(undefined);
@@ -154,6 +160,10 @@ export function App({ controller }: { controller: AppController }) {
   const viewport = boxed ? gateViewport(boxed, paneInner, gateHeight, controller.rehearsal) : 0;
 
   /** Ctrl+C: stops the run wherever it is (exit 130); the session is saved. */
+  const endPage = layout.paneHeight - bannerHeight;
+  const endOffset = Math.min(endScroll.offset, maxOffset({ total: endRows, page: endPage }));
+  const endLonger = Boolean(outcome) && endRows > endPage;
+
   const quit = () => {
     setQuitting(true);
     controller.stop();
@@ -240,6 +250,10 @@ export function App({ controller }: { controller: AppController }) {
     if (k.text === 'f' && selectedRef.current) return setSelected(undefined);
     if (outcome) {
       if (k.text === 'q' || k.name === 'escape') return exit();
+      if (endRows > endPage && pageKeys.has(k.name === 'char' ? (k.text ?? '') : k.name)) {
+        const scrolled = scrollKey(endScrollRef.current, k, { total: endRows, page: endPage });
+        if (scrolled.handled) return setEndScroll(scrolled.state);
+      }
       return screenKeys.deliver(input, key);
     }
     const followingNow = !selectedRef.current || selectedRef.current === gateStep?.id;
@@ -258,7 +272,7 @@ export function App({ controller }: { controller: AppController }) {
       : overlay === 'quit'
         ? [['y', 'quit'], ['n/Esc', 'stay']]
         : outcome
-    ? [['q', 'exit'], ['[ ]', 'steps'], ['?', 'help']]
+    ? [['q', 'exit'], ...(endLonger ? ([['PgDn PgUp g G', `scroll (rows ${endOffset + 1}-${Math.min(endRows, endOffset + endPage)} of ${endRows})`]] as Hint[]) : []), ['[ ]', 'steps'], ['?', 'help']]
     : boxed && following && (gateView?.view.typing || gateView?.view.secret)
       ? [['Enter', 'take it'], ['Esc', 'back to the options']]
       : boxed && following
@@ -305,10 +319,12 @@ export function App({ controller }: { controller: AppController }) {
               <>
                 {bannerHeight ? <ResumeBanner rows={banner} /> : null}
                 {outcome ? (
-                  <Box flexShrink={0}>
+                  <ScrollView height={endPage} offset={endOffset} onMeasure={setEndRows}>
                     <OutcomePanel outcome={outcome} resumeCommand={resumeCommand} reportPath={controller.reportPath?.()} stepShowsError={Boolean(shown?.error)} inProcessLab={inProcessLab} />
-                  </Box>
-                ) : null}
+                    {Screen && shown ? <Screen {...screenProps(shown, screenActive, endPage, false)} /> : null}
+                  </ScrollView>
+                ) : (
+                  <>
                 {boxed && !following ? <GateWaits gate={boxed} /> : null}
                 {boxed && following && gateView ? (
                   <ConfirmGate
@@ -329,6 +345,8 @@ export function App({ controller }: { controller: AppController }) {
                     <Screen {...screenProps(shown, screenActive, layout.paneHeight - bannerHeight - (boxed ? 1 : 0), false)} />
                   </Box>
                 ) : null}
+                  </>
+                )}
               </>
             )}
           </Box>

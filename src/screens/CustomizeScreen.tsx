@@ -15,12 +15,12 @@ import { useScroll } from './keys/use-scroll.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, type Tone } from './theme.js';
 import { useRefState } from './use-ref-state.js';
+import { Para } from './Para.js';
+import { fitMiddle } from './fit-text.js';
 
 const labelTone: Record<string, Tone> = { carried: 'pass', candidate: 'pass', ruleFix: 'warn', newDefault: 'info', conflict: 'fail', ignored: 'muted' };
 const show = (v: unknown) => sanitizeText(v === undefined ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v), { max: 300 });
-const fit = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s.padEnd(n));
-/** Paths keep their end, where the setting is named: `…kubevirtResource.additionalFeatureGates`. */
-const fitLeft = (s: string, n: number) => (s.length > n ? `…${s.slice(s.length - n + 1)}` : s.padEnd(n));
+const fit = fitMiddle;
 
 interface PackRow {
   hop: number;
@@ -300,9 +300,9 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
                 </Text>
                 <Box paddingLeft={6} flexDirection="column">
                   <Text wrap="truncate-end">sets {sanitizeText(o.what, { max: 400 })}</Text>
-                  <Text wrap="wrap" dimColor>
+                  <Para dimColor>
                     {sanitizeText(o.effect, { max: 400 })}
-                  </Text>
+                  </Para>
                 </Box>
               </Box>
             );
@@ -331,7 +331,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
               <Text key={e.path} wrap="truncate-end" {...(at && isActive ? { inverse: true } : {})}>
                 {at ? '❯ ' : '  '}
                 <Text {...(tone ? { color: tone } : {})}>{fit(e.removed ? 'removed' : e.movedFrom ? 'moved' : e.label === 'ruleFix' ? 'chosen fix' : e.label === 'newDefault' ? 'new default' : e.label, 12)}</Text>
-                {fitLeft(e.path, pathWidth)} {fit(show(e.deployed), valueWidth)} → {fit(show(e.result), valueWidth)}
+                {fit(e.path, pathWidth)} {fit(show(e.deployed), valueWidth)} → {fit(show(e.result), valueWidth)}
               </Text>
             );
           })}
@@ -394,9 +394,9 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
       ) : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}
       {isActive && gate ? (
-        <Text dimColor wrap="wrap">
+        <Para dimColor>
           Tab packs/differences{offered.length ? '/fixes' : ''} · ↑↓ move · d YAML diff · / search · Enter on a conflict: choose its value{offered.length ? ' · f on a fix: choose it' : ''} · a apply and review
-        </Text>
+        </Para>
       ) : null}
     </Box>
   );

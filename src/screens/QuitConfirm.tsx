@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { sanitizeText } from '../text/sanitize.js';
 import { ResumeHint } from './ResumeHint.js';
+import { Para } from './Para.js';
 
 /**
  * `q` asks first: nothing is decided until the operator says so. It says what quitting leaves (the
@@ -12,9 +13,9 @@ export function QuitConfirm({ resumeCommand, inProcessLab, gate }: { resumeComma
     <Box flexDirection="column" borderStyle="double" paddingX={1}>
       <Text bold>Quit upgrade-pilot?</Text>
       {gate ? (
-        <Text wrap="wrap">
+        <Para>
           The gate “{sanitizeText(gate, { max: 200 })}” stays unanswered: nothing is approved or declined. Stay goes back to it.
-        </Text>
+        </Para>
       ) : null}
       <ResumeHint command={resumeCommand} inProcessLab={inProcessLab} later />
       <Text>

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { formatDuration } from '../engine/duration.js';
 import { isPlaceholder, type Entry } from '../engine/state.js';
 import { colour, stepDisplay, stepIcon } from './theme.js';
+import { fitMiddle } from './fit-text.js';
 
 export interface StepListProps {
   entries: Entry[];
@@ -42,7 +43,7 @@ export function StepList({ entries, selectedId, width, height, now, runStatus, r
   const visible = rows.slice(start, start + room);
   // Durations only where the titles keep room enough; a hop heading takes the whole width.
   const showTime = width >= 29;
-  const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, Math.max(0, n - 1))}…` : text.padEnd(n));
+  const cut = fitMiddle;
   return (
     <Box flexDirection="column" width={width}>
       {visible.map((r) => {
