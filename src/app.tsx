@@ -352,7 +352,7 @@ export function App({ controller }: { controller: AppController }) {
           </Box>
         </Box>
         <CommandLog lines={state.log.filter((l) => l.level !== 'info')} rows={layout.logRows} />
-        <Footer hints={hints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${shown?.title ?? selected}` : undefined} />
+        <Footer columns={columns} hints={hints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${shown?.title ?? selected}` : undefined} />
       </Box>
     </KeyRouter>
   );

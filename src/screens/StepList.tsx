@@ -2,7 +2,6 @@ import { Box, Text } from 'ink';
 import { formatDuration } from '../engine/duration.js';
 import { isPlaceholder, type Entry } from '../engine/state.js';
 import { colour, stepDisplay, stepIcon } from './theme.js';
-import { fitMiddle } from './fit-text.js';
 
 export interface StepListProps {
   entries: Entry[];
@@ -43,7 +42,8 @@ export function StepList({ entries, selectedId, width, height, now, runStatus, r
   const visible = rows.slice(start, start + room);
   // Durations only where the titles keep room enough; a hop heading takes the whole width.
   const showTime = width >= 29;
-  const cut = fitMiddle;
+  // A title is a phrase, cut at its end; hop titles end with their versions and are short enough.
+  const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, Math.max(0, n - 1))}…` : text.padEnd(n));
   return (
     <Box flexDirection="column" width={width}>
       {visible.map((r) => {
