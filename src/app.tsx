@@ -25,7 +25,7 @@ import { gateKey, initialGateView, type GateView } from './screens/keys/gate-mod
 import { keyPress } from './screens/keys/key-press.js';
 import { KeyRouter, ScreenKeys } from './screens/keys/key-router.js';
 import { initialScroll, maxOffset, scrollKey, type ScrollState } from './screens/keys/scroll-model.js';
-import { appLayout, gatePinnedRows, MIN_GATE_CONTENT, tooSmall } from './screens/layout.js';
+import { appLayout, gatePinnedRows, gateTextRows, MIN_GATE_CONTENT, tooSmall } from './screens/layout.js';
 import { OutcomePanel } from './screens/OutcomePanel.js';
 import { QuitConfirm } from './screens/QuitConfirm.js';
 import { bannerRows, ResumeBanner, type ResumeSummary } from './screens/ResumeBanner.js';
@@ -338,7 +338,7 @@ export function App({ controller }: { controller: AppController }) {
                     contentRows={gateView.rows}
                     onMeasure={(n) => setGateState({ ...(gateStateRef.current?.gate === boxed ? gateStateRef.current : gateView), rows: n })}
                   >
-                    {Screen && gateStep ? <Screen {...screenProps(gateStep, false, viewport, true)} /> : null}
+                    {Screen && gateStep ? <Screen {...screenProps(gateStep, false, Math.max(3, viewport - 1 - gateTextRows(boxed, paneInner - 4, controller.rehearsal)), true)} /> : null}
                   </ConfirmGate>
                 ) : Screen && shown ? (
                   <Box flexShrink={0} flexDirection="column">

@@ -69,7 +69,7 @@ function Focus({ rows }: { rows: RecoverVmRow[] }) {
  * outstanding…), the stuck migrations' cancel, and the restart being waited for. The gate for
  * each VM is shown above this screen by the app.
  */
-export function RecoverScreen({ step, isActive, width, height, state, labTime = false }: StepScreenProps) {
+export function RecoverScreen({ step, isActive, width, height, state, labTime = false, inGate = false }: StepScreenProps) {
   const live = step.live as RecoverLive | undefined;
   const out = step.output as RecoverOutput | undefined;
   const rows = live?.vms ?? out?.vms ?? [];
@@ -83,7 +83,9 @@ export function RecoverScreen({ step, isActive, width, height, state, labTime = 
     );
   }
   const gateOpen = state.run.status === 'running' && step.status === 'awaitingApproval';
-  const tableHeight = Math.max(3, (gateOpen ? Math.floor(height / 3) : height) - 9);
+  // Inside its gate the screen is given the rows the gate's text leaves: the table takes them all
+  // (its title, headline, header and scroll line aside). Beside an open gate it keeps a third.
+  const tableHeight = inGate ? Math.max(3, height - 5 - (live?.cancel || out?.cancelled.length ? 1 : 0) - (live?.waiting ? 1 : 0)) : Math.max(3, (gateOpen ? Math.floor(height / 3) : height) - 9);
   const baseline = live?.baseline ?? out?.baseline;
   return (
     <Box flexDirection="column">
@@ -108,7 +110,8 @@ export function RecoverScreen({ step, isActive, width, height, state, labTime = 
         </Para>
       ) : null}
       <WindowedTable columns={columns(width, rows)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.vm} emptyText="No VM needs a restart." />
-      <Focus rows={rows} />
+      {/* Inside its gate the gate says why (its own "Why:" line): not twice. */}
+      {inGate ? null : <Focus rows={rows} />}
       {step.error ? <ErrorPanel error={step.error} title={step.error.kind === 'interrupted' ? 'Recovery stopped' : 'Recovery failed'} /> : null}
     </Box>
   );
