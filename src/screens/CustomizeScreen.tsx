@@ -99,8 +99,11 @@ function choicesFor(e: CustomizeEntry): Array<{ key: string; label: string; valu
  */
 export function detailLines(e: CustomizeEntry, width: number, rows: number): string[] {
   const v = (x: unknown) => sanitizeText(x === undefined ? '(absent)' : typeof x === 'string' ? x : JSON.stringify(x, null, 1).replace(/\n\s*/g, ' '), { max: 4000 });
-  const where = [e.movedFrom ? `moved from ${e.movedFrom}` : '', e.removed ? `removed: ${e.removed}` : '', e.note ?? ''].filter(Boolean).join('; ');
-  const path = `${e.path}${where ? ` (${where})` : ''}`;
+  const where = [...new Set([e.movedFrom ? `moved from ${e.movedFrom}` : '', e.removed ? `removed: ${e.removed}` : '', e.note && !(e.removed && e.note.includes(e.removed)) ? e.note : ''].filter(Boolean))].join('; ');
+  const full = `${e.path}${where ? ` (${where})` : ''}`;
+  // The path, and why it moved or went, in at most half the rows.
+  const pathRoom = Math.max(1, Math.floor(rows / 2)) * width - 2;
+  const path = wrapText(full, width, 0).length <= Math.max(1, Math.floor(rows / 2)) ? full : `${full.slice(0, Math.max(10, pathRoom - 8))}…`;
   const share = Math.max(1, Math.floor((rows - wrapText(path, width, 0).length) / 3));
   const fitted = (label: string, x: unknown) => {
     const line = `${label}: ${v(x)}`;
@@ -154,7 +157,9 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
   // below them (the rules, the keys) is pushed out of sight.
   const textWidth = Math.max(20, width);
   const hintText = `Tab packs/differences${offered.length ? '/fixes' : ''} · ↑↓ move · PgUp PgDn a page · d YAML diff · / search · Enter on a conflict: choose its value${offered.length ? ' · f on a fix: choose it' : ''} · a apply and review`;
-  const hintRows = isActive && gate ? wrapText(hintText, textWidth, 0).length : 0;
+  // In full when there is room; on a short screen one line (the keys are in help, ?), so the lists keep their rows.
+  const hintFull = height >= 30;
+  const hintRows = isActive && gate ? (hintFull ? wrapText(hintText, textWidth, 0).length : 1) : 0;
   const roomy = height >= 30;
   const belowRows = 1 + (amberRules.length ? 1 : 0) + (offered.length ? 1 : 0) + (grey.length ? 1 : 0) + hintRows + (roomy ? 1 : 0);
   const headline = `${step.title} ${live?.headline ?? step.summary ?? ''}`.trim();
@@ -321,21 +326,21 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
   const rulesTone = colour(red.length ? 'fail' : 'pass');
 
   if (mode === 'choose' && entry && row && entry.label === 'conflict') {
-    // The chooser takes the screen: every option, wrapped, with the focus on one; nothing else competes for the rows.
+    // The chooser takes the screen: every option, wrapped, with the focus on one, right under the
+    // conflict's path; the values (each option names its own) follow in the rows left.
     const list = choicesFor(entry);
     const at = Math.min(choiceAt, list.length - 1);
+    const optionRows = list.reduce((n, c) => n + wrapText(`❯ ${c.label}`, textWidth - 4, 0).length, 0);
+    const [path, ...values] = detailLines(entry, textWidth, Math.max(4, height - 5 - optionRows));
     return (
       <Box flexDirection="column">
         <Text bold wrap="truncate-end">
           {step.title}: a conflict in {shortenMiddle(row.pack.name, Math.max(10, width - step.title.length - 16))}
         </Text>
-        <Para bold>{entry.path}</Para>
-        {detailLines(entry, textWidth, Math.max(4, height - 6 - choicesFor(entry).reduce((n, c) => n + wrapText(c.label, textWidth - 6, 0).length, 0))).map((l, i) => (
-          <Para key={i} dimColor>
-            {l}
-          </Para>
-        ))}
-        <Box flexDirection="column" borderStyle="round" paddingX={1} marginTop={roomy ? 1 : 0}>
+        <Text bold wrap="truncate-end">
+          {shortenMiddle(entry.path, width)}
+        </Text>
+        <Box flexDirection="column" borderStyle="round" paddingX={1}>
           <Text bold>What should the draft hold?</Text>
           {list.map((c, i) => (
             <Para key={c.key} bold={i === at} {...(i === at ? { inverse: Boolean(isActive) } : {})}>
@@ -347,6 +352,11 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
             ↑↓ move · Enter choose · Esc back
           </Text>
         </Box>
+        {[path !== entry.path ? path : undefined, ...values].filter((l): l is string => Boolean(l)).map((l, i) => (
+          <Para key={i} dimColor>
+            {l}
+          </Para>
+        ))}
       </Box>
     );
   }
@@ -486,7 +496,12 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
         </Text>
       ) : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}
-      {hintRows ? <Para dimColor>{hintText}</Para> : null}
+      {hintRows && hintFull ? <Para dimColor>{hintText}</Para> : null}
+      {hintRows && !hintFull ? (
+        <Text dimColor wrap="truncate-end">
+          Tab ↑↓ · d diff · / search · Enter · ? keys
+        </Text>
+      ) : null}
     </Box>
   );
 }
