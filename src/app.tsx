@@ -25,7 +25,7 @@ import { gateKey, initialGateView, type GateView } from './screens/keys/gate-mod
 import { keyPress } from './screens/keys/key-press.js';
 import { KeyRouter, ScreenKeys } from './screens/keys/key-router.js';
 import { initialScroll, maxOffset, scrollKey, type ScrollState } from './screens/keys/scroll-model.js';
-import { appLayout, gatePinnedRows, MIN_GATE_CONTENT, tooSmall } from './screens/layout.js';
+import { appLayout, gatePinnedRows, gateTextRows, MIN_GATE_CONTENT, tooSmall } from './screens/layout.js';
 import { OutcomePanel } from './screens/OutcomePanel.js';
 import { QuitConfirm } from './screens/QuitConfirm.js';
 import { bannerRows, ResumeBanner, type ResumeSummary } from './screens/ResumeBanner.js';
@@ -67,6 +67,9 @@ export interface AppController {
 }
 
 type Overlay = 'help' | 'quit' | 'guide';
+
+/** The keys that page through the ended run's pane when it is longer than the screen (↑↓ stay the shown screen's). */
+const pageKeys = new Set(['pageUp', 'pageDown', 'home', 'end', 'g', 'G']);
 
 function useGate(queue: ConfirmQueue): GateRequest | undefined {
   const [gate, setGate] = useState(() => queue.current());
@@ -112,7 +115,9 @@ export function App({ controller }: { controller: AppController }) {
   const [overlay, setOverlay, overlayRef] = useRefState<Overlay | undefined>(controller.guide ? 'guide' : undefined);
   const [overlayScroll, setOverlayScroll, overlayScrollRef] = useRefState<ScrollState>(initialScroll);
   const [overlayRows, setOverlayRows] = useState(0);
-  const [tookSafe, setTookSafe] = useState<string | undefined>();
+  // Once the run has ended: the pane (how it ended, the step's error, what to do) scrolls when it is longer than the screen.
+  const [endScroll, setEndScroll, endScrollRef] = useRefState<ScrollState>(initialScroll);
+  const [endRows, setEndRows] = useState(0);
   const [quitting, setQuitting] = useState(false);
   const [bannerOpen, setBannerOpen] = useState(true);
   const [gateState, setGateState, gateStateRef] = useRefState<{ gate: GateRequest; view: GateView; rows: number } | undefined>(undefined);
@@ -154,9 +159,25 @@ export function App({ controller }: { controller: AppController }) {
   const gateHeight = layout.paneHeight - bannerHeight;
   const viewport = boxed ? gateViewport(boxed, paneInner, gateHeight, controller.rehearsal) : 0;
 
+  /** Ctrl+C: stops the run wherever it is (exit 130); the session is saved. */
+  const endPage = layout.paneHeight - bannerHeight;
+  const endOffset = Math.min(endScroll.offset, maxOffset({ total: endRows, page: endPage }));
+  const endLonger = Boolean(outcome) && endRows > endPage;
+
   const quit = () => {
     setQuitting(true);
     controller.stop();
+  };
+  /**
+   * A confirmed `q`: at a gate (boxed or inline) the gate is left unanswered and the run stops there
+   * (exit 3, stopped at a gate; a resume asks it again); anywhere else the run is stopped.
+   */
+  const quitConfirmed = () => {
+    const open = controller.queue.current();
+    if (!open) return quit();
+    decided.current.add(open);
+    setQuitting(true);
+    controller.queue.leave(open.key);
   };
 
   /** Answers the open gate once, with the key that decided; nothing inside its guard time. */
@@ -181,11 +202,8 @@ export function App({ controller }: { controller: AppController }) {
     const k = keyPress(input, key);
     const open = overlayRef.current;
     if (open === 'quit') {
-      if (k.text === 'y' || k.text === 'q') quit();
-      else if (k.text === 'n' || k.name === 'escape') {
-        setOverlay(undefined);
-        setTookSafe(undefined);
-      }
+      if (k.text === 'y' || k.text === 'q') quitConfirmed();
+      else if (k.text === 'n' || k.name === 'escape') setOverlay(undefined);
       return;
     }
     // ? on the guide opens the help (help everywhere); on the help it closes it.
@@ -211,13 +229,10 @@ export function App({ controller }: { controller: AppController }) {
     setGateState({ ...before, view: step.view });
     const effect = step.effect;
     if (!effect) return;
-    const label = g.options.find((o) => o.choice === effect.choice)?.label ?? effect.choice;
-    if (effect.kind === 'decide' && effect.secrets && guard.isArmed(g) && !decided.current.has(g)) for (const [name, value] of Object.entries(effect.secrets)) controller.variables?.set(name, value);
-    if (!answer(g, effect.choice, undefined, effect.pressed)) return;
-    if (effect.kind === 'quit') {
-      setTookSafe(label);
-      setOverlay('quit');
-    }
+    // `q` decides nothing: the question opens over the gate, which waits as it was.
+    if (effect.kind === 'ask-quit') return setOverlay('quit');
+    if (effect.secrets && guard.isArmed(g) && !decided.current.has(g)) for (const [name, value] of Object.entries(effect.secrets)) controller.variables?.set(name, value);
+    answer(g, effect.choice, undefined, effect.pressed);
   };
 
   useInput((input, key) => {
@@ -235,6 +250,10 @@ export function App({ controller }: { controller: AppController }) {
     if (k.text === 'f' && selectedRef.current) return setSelected(undefined);
     if (outcome) {
       if (k.text === 'q' || k.name === 'escape') return exit();
+      if (endRows > endPage && pageKeys.has(k.name === 'char' ? (k.text ?? '') : k.name)) {
+        const scrolled = scrollKey(endScrollRef.current, k, { total: endRows, page: endPage });
+        if (scrolled.handled) return setEndScroll(scrolled.state);
+      }
       return screenKeys.deliver(input, key);
     }
     const followingNow = !selectedRef.current || selectedRef.current === gateStep?.id;
@@ -253,7 +272,7 @@ export function App({ controller }: { controller: AppController }) {
       : overlay === 'quit'
         ? [['y', 'quit'], ['n/Esc', 'stay']]
         : outcome
-    ? [['q', 'exit'], ['[ ]', 'steps'], ['?', 'help']]
+    ? [['q', 'exit'], ...(endLonger ? ([['PgDn PgUp g G', `scroll (rows ${endOffset + 1}-${Math.min(endRows, endOffset + endPage)} of ${endRows})`]] as Hint[]) : []), ['[ ]', 'steps'], ['?', 'help']]
     : boxed && following && (gateView?.view.typing || gateView?.view.secret)
       ? [['Enter', 'take it'], ['Esc', 'back to the options']]
       : boxed && following
@@ -290,7 +309,7 @@ export function App({ controller }: { controller: AppController }) {
           <Box flexDirection="column" paddingX={1} width={layout.paneWidth} height={layout.paneHeight} overflow="hidden">
             {overlay === 'quit' ? (
               <Box flexShrink={0}>
-                <QuitConfirm resumeCommand={resumeCommand} inProcessLab={inProcessLab} tookSafe={tookSafe} />
+                <QuitConfirm resumeCommand={resumeCommand} inProcessLab={inProcessLab} gate={gate?.title} />
               </Box>
             ) : overlay ? (
               <ScrollView height={layout.paneHeight} offset={Math.min(overlayScroll.offset, maxOffset({ total: overlayRows, page: layout.paneHeight }))} onMeasure={setOverlayRows}>
@@ -300,10 +319,12 @@ export function App({ controller }: { controller: AppController }) {
               <>
                 {bannerHeight ? <ResumeBanner rows={banner} /> : null}
                 {outcome ? (
-                  <Box flexShrink={0}>
+                  <ScrollView height={endPage} offset={endOffset} onMeasure={setEndRows}>
                     <OutcomePanel outcome={outcome} resumeCommand={resumeCommand} reportPath={controller.reportPath?.()} stepShowsError={Boolean(shown?.error)} inProcessLab={inProcessLab} />
-                  </Box>
-                ) : null}
+                    {Screen && shown ? <Screen {...screenProps(shown, screenActive, endPage, false)} /> : null}
+                  </ScrollView>
+                ) : (
+                  <>
                 {boxed && !following ? <GateWaits gate={boxed} /> : null}
                 {boxed && following && gateView ? (
                   <ConfirmGate
@@ -317,19 +338,21 @@ export function App({ controller }: { controller: AppController }) {
                     contentRows={gateView.rows}
                     onMeasure={(n) => setGateState({ ...(gateStateRef.current?.gate === boxed ? gateStateRef.current : gateView), rows: n })}
                   >
-                    {Screen && gateStep ? <Screen {...screenProps(gateStep, false, viewport, true)} /> : null}
+                    {Screen && gateStep ? <Screen {...screenProps(gateStep, false, Math.max(3, viewport - 1 - gateTextRows(boxed, paneInner - 4, controller.rehearsal)), true)} /> : null}
                   </ConfirmGate>
                 ) : Screen && shown ? (
                   <Box flexShrink={0} flexDirection="column">
                     <Screen {...screenProps(shown, screenActive, layout.paneHeight - bannerHeight - (boxed ? 1 : 0), false)} />
                   </Box>
                 ) : null}
+                  </>
+                )}
               </>
             )}
           </Box>
         </Box>
         <CommandLog lines={state.log.filter((l) => l.level !== 'info')} rows={layout.logRows} />
-        <Footer hints={hints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${shown?.title ?? selected}` : undefined} />
+        <Footer columns={columns} hints={hints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${shown?.title ?? selected}` : undefined} />
       </Box>
     </KeyRouter>
   );

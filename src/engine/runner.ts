@@ -104,7 +104,11 @@ export class Runner {
     const { signal } = this.opts;
     if (this.opts.resuming) {
       this.dispatch({ type: 'session.resumed', at: this.now(), ...this.opts.resumedBy });
-      const drift = await this.checkDrift();
+      // The operator may quit at the drift gate: the run stops there, unanswered, as at any gate.
+      const drift = await this.checkDrift().catch((err: unknown) => {
+        if (err instanceof GateStopError) return this.stop('awaitingApproval', err);
+        throw err;
+      });
       if (drift) return drift;
     }
     for (;;) {

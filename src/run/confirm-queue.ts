@@ -2,12 +2,13 @@
  * Bridges the engine's `confirm` to the TUI: the runner awaits a decision, the gate screen shows the
  * open request and answers it. One gate at a time (steps run in order). Aborting rejects the wait.
  */
-import { InterruptedError } from '../errors.js';
-import type { Choice, ConfirmFn, Decision, GateRequest } from '../engine/gate.js';
+import { GateStopError, InterruptedError } from '../errors.js';
+import { approvalFlag, type Choice, type ConfirmFn, type Decision, type GateRequest } from '../engine/gate.js';
 
 interface Open {
   request: GateRequest;
   resolve: (d: Decision) => void;
+  reject: (err: Error) => void;
 }
 
 export class ConfirmQueue {
@@ -28,6 +29,10 @@ export class ConfirmQueue {
           signal?.removeEventListener('abort', onAbort);
           resolve(d);
         },
+        reject: (err) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(err);
+        },
       });
     });
 
@@ -41,6 +46,18 @@ export class ConfirmQueue {
     if (!open || open.request.key !== key) return;
     this.set(undefined);
     open.resolve({ choice, by: 'operator', at: new Date().toISOString(), ...(data !== undefined ? { data } : {}), ...(pressed !== undefined ? { key: pressed } : {}) });
+  }
+
+  /**
+   * The operator quit at this gate (a confirmed `q`): the gate is left unanswered, nothing is
+   * recorded for it, and the run stops there as at any gate without an approval (exit 3). A resume
+   * asks it again.
+   */
+  leave(key: string): void {
+    const open = this.open;
+    if (!open || open.request.key !== key) return;
+    this.set(undefined);
+    open.reject(new GateStopError([{ gate: open.request.gate, title: open.request.title, flag: approvalFlag(open.request) }]));
   }
 
   subscribe(listener: (request: GateRequest | undefined) => void): () => void {

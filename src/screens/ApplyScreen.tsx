@@ -3,6 +3,7 @@ import type { ApplyLive, ApplyOutput } from '../steps/hop/apply.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour } from './theme.js';
+import { Para } from './Para.js';
 
 const confirmedText: Record<ApplyOutput['confirmed'], string> = {
   attached: 'Read back: the cluster shows the new versions attached. The rollout follows.',
@@ -19,7 +20,7 @@ export function ApplyScreen({ step }: StepScreenProps) {
   return (
     <Box flexDirection="column">
       <Text bold>{step.title}</Text>
-      {step.skipReason ? <Text dimColor wrap="wrap">Skipped: {step.skipReason}</Text> : null}
+      {step.skipReason ? <Para dimColor>Skipped: {step.skipReason}</Para> : null}
       {live?.headline && !out ? <Text>{live.headline}</Text> : null}
       {replaced.map((r) => (
         <Text key={r.role}>
@@ -29,7 +30,7 @@ export function ApplyScreen({ step }: StepScreenProps) {
       ))}
       {out ? <Text {...(out.confirmed === 'attached' && ok ? { color: ok } : {})}>{out.confirmed === 'attached' ? '✔ ' : ''}{confirmedText[out.confirmed]}</Text> : null}
       {out && out.how === 'replace' && out.confirmed !== 'rehearsal' ? (
-        <Text dimColor wrap="wrap">The way back: the versions on the left still exist; applying one again (replaceWithProfile = the new one) re-attaches it.</Text>
+        <Para dimColor>The way back: the versions on the left still exist; applying one again (replaceWithProfile = the new one) re-attaches it.</Para>
       ) : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}
     </Box>

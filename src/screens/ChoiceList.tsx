@@ -3,6 +3,7 @@ import { useState } from 'react';
 import SelectInput from 'ink-select-input';
 import { sanitizeText } from '../text/sanitize.js';
 import { colour } from './theme.js';
+import { Para } from './Para.js';
 
 export interface Choice<V> {
   key: string;
@@ -29,16 +30,16 @@ export function ChoiceList<V>({ title, lines = [], choices, initial = 0, onPick,
     <Box flexDirection="column" borderStyle="round" {...(c ? { borderColor: c } : {})} paddingX={1}>
       <Text bold>{title}</Text>
       {lines.map((l, i) => (
-        <Text key={i} wrap="wrap" dimColor>
+        <Para key={i} dimColor>
           {l}
-        </Text>
+        </Para>
       ))}
       <Box marginTop={1}>
         <SelectInput items={choices.map((ch) => ({ key: ch.key, label: sanitizeText(ch.label, { max: 200 }), value: ch.key }))} initialIndex={initial} onHighlight={(item) => setHighlighted(item.value)} onSelect={(item) => onPick(choices.find((ch) => ch.key === item.value)!.value)} />
       </Box>
       {description ? (
         <Box marginTop={1}>
-          <Text wrap="wrap">{sanitizeText(description, { max: 600 })}</Text>
+          <Para>{sanitizeText(description, { max: 600 })}</Para>
         </Box>
       ) : null}
       <Text dimColor>↑↓ choose · Enter pick · Esc cancel</Text>

@@ -7,6 +7,7 @@ import { gatePinnedRows, gateRows } from './layout.js';
 import { ScrollView } from './ScrollView.js';
 import { colour } from './theme.js';
 import { sanitizeText } from '../text/sanitize.js';
+import { Para } from './Para.js';
 
 /** Typing a hidden value (a profile variable): bullets only, then the same again to confirm. */
 function SecretLines({ request, view }: { request: GateRequest; view: GateView }) {
@@ -80,11 +81,11 @@ export function ConfirmGate({ request, view, rehearsal, width, height, armed, co
         </Text>
       ))}
       <ScrollView height={viewport} offset={offset} onMeasure={onMeasure}>
-        {rehearsal ? <Text dimColor wrap="wrap">This is what you would be asked. A rehearsal sends nothing, so no approval is needed.</Text> : null}
+        {rehearsal ? <Para dimColor>This is what you would be asked. A rehearsal sends nothing, so no approval is needed.</Para> : null}
         {request.lines.map((line, i) => (
-          <Text key={i} wrap="wrap">
+          <Para key={i}>
             {sanitizeText(line, { max: 2000 })}
-          </Text>
+          </Para>
         ))}
         {items.length > 0 ? (
           <Box flexDirection="column" marginTop={1}>
@@ -93,16 +94,16 @@ export function ConfirmGate({ request, view, rehearsal, width, height, armed, co
                 <Box flexShrink={0}>
                   <Text>{'  • '}</Text>
                 </Box>
-                <Text wrap="wrap">{sanitizeText(item, { max: 500 })}</Text>
+                <Para>{sanitizeText(item, { max: 500 })}</Para>
               </Box>
             ))}
             {items.length > maxItems ? <Text dimColor>{`  … and ${items.length - maxItems} more (all of them in the report)`}</Text> : null}
           </Box>
         ) : null}
         {(request.warnings ?? []).map((w, i) => (
-          <Text key={i} wrap="wrap" {...(amber ? { color: amber } : {})}>
+          <Para key={i} {...(amber ? { color: amber } : {})}>
             ⚠ WARNING: {sanitizeText(w, { max: 2000 })}
-          </Text>
+          </Para>
         ))}
         {children ? (
           <Box flexDirection="column" marginTop={1}>

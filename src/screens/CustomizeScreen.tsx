@@ -1,5 +1,4 @@
 import { Box, Text } from 'ink';
-import SelectInput from 'ink-select-input';
 import { useMemo } from 'react';
 import { parse as parseYamlValue } from 'yaml';
 import { valuesDiff } from '../steps/hop/payload-diff.js';
@@ -15,12 +14,13 @@ import { useScroll } from './keys/use-scroll.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, type Tone } from './theme.js';
 import { useRefState } from './use-ref-state.js';
+import { Para } from './Para.js';
+import { fitMiddle, shortenMiddle } from './fit-text.js';
+import { wrapText } from './migrations-wrap.js';
 
 const labelTone: Record<string, Tone> = { carried: 'pass', candidate: 'pass', ruleFix: 'warn', newDefault: 'info', conflict: 'fail', ignored: 'muted' };
 const show = (v: unknown) => sanitizeText(v === undefined ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v), { max: 300 });
-const fit = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s.padEnd(n));
-/** Paths keep their end, where the setting is named: `…kubevirtResource.additionalFeatureGates`. */
-const fitLeft = (s: string, n: number) => (s.length > n ? `…${s.slice(s.length - n + 1)}` : s.padEnd(n));
+const fit = fitMiddle;
 
 interface PackRow {
   hop: number;
@@ -93,6 +93,30 @@ function choicesFor(e: CustomizeEntry): Array<{ key: string; label: string; valu
 }
 
 /**
+ * The focused difference: its path, then each value on its own lines, wrapped at its items (never
+ * cut to a column). In `rows` rows of `width`: a value longer than its share ends with where to
+ * read it whole (the YAML diff, d).
+ */
+export function detailLines(e: CustomizeEntry, width: number, rows: number): string[] {
+  const v = (x: unknown) => sanitizeText(x === undefined ? '(absent)' : typeof x === 'string' ? x : JSON.stringify(x, null, 1).replace(/\n\s*/g, ' '), { max: 4000 });
+  const where = [...new Set([e.movedFrom ? `moved from ${e.movedFrom}` : '', e.removed ? `removed: ${e.removed}` : '', e.note && !(e.removed && e.note.includes(e.removed)) ? e.note : ''].filter(Boolean))].join('; ');
+  const full = `${e.path}${where ? ` (${where})` : ''}`;
+  // The path, and why it moved or went, in at most half the rows.
+  const pathRoom = Math.max(1, Math.floor(rows / 2)) * width - 2;
+  const path = wrapText(full, width, 0).length <= Math.max(1, Math.floor(rows / 2)) ? full : `${full.slice(0, Math.max(10, pathRoom - 8))}…`;
+  const share = Math.max(1, Math.floor((rows - wrapText(path, width, 0).length) / 3));
+  const fitted = (label: string, x: unknown) => {
+    const line = `${label}: ${v(x)}`;
+    if (wrapText(line, width, 0).length <= share) return line;
+    const more = ' … (d: the YAML diff)';
+    let cut = Math.max(10, share * width - more.length - 4);
+    while (cut > 10 && wrapText(`${line.slice(0, cut)}${more}`, width, 0).length > share) cut -= Math.max(1, Math.floor(width / 2));
+    return `${line.slice(0, cut)}${more}`;
+  };
+  return [path, fitted('draft', e.result), fitted('deployed', e.deployed), fitted('new default', e.newDefault)];
+}
+
+/**
  * Per pack, the differences with their label and deployed → draft value; a conflict's decision
  * chosen from a list (Enter); a YAML diff per pack (d, image tags folded, `/` searches); the
  * rules as a panel. c continues, a applies the decisions and reviews again, s stops.
@@ -112,6 +136,8 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
   const [pending, setPending, pendingRef] = useRefState<DecisionMap>(() => (step.notes.decisions as DecisionMap | undefined) ?? {});
   const [fixes, setFixes, fixesRef] = useRefState<FixChoices>(() => (step.notes.fixes as FixChoices | undefined) ?? {});
   const [fixIndex, setFixIndex, fixIndexRef] = useRefState(0);
+  // The conflict chooser's focus: it starts on what is decided now and never wraps round.
+  const [choiceAt, setChoiceAt, choiceAtRef] = useRefState(0);
   const offered = useMemo(() => fixRows(out), [out]);
 
   const packIndex = Math.min(packScroll.offset, Math.max(0, rows.length - 1));
@@ -127,10 +153,30 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
   const amber = rules.filter((r) => r.status === 'notOnSite');
   const amberRules = [...new Map(amber.map((r) => [r.id, r])).values()];
 
-  // The packs take up to half the height; the differences the rest (the terminal’s height, not a fixed few rows).
-  const extra = (amberRules.length ? 1 : 0) + (offered.length ? 1 : 0);
-  const listRoom = Math.max(3, Math.min(rows.length, Math.floor((height - 14 - extra) / 2)));
-  const entryRoom = Math.max(3, height - listRoom - 13 - extra);
+  // Every row is counted, so the lists take what is left of the screen's height and nothing
+  // below them (the rules, the keys) is pushed out of sight.
+  const textWidth = Math.max(20, width);
+  const hintText = `Tab packs/differences${offered.length ? '/fixes' : ''} · ↑↓ move · PgUp PgDn a page · d YAML diff · / search · Enter on a conflict: choose its value${offered.length ? ' · f on a fix: choose it' : ''} · a apply and review`;
+  // In full when there is room; on a short screen one line (the keys are in help, ?), so the lists keep their rows.
+  const hintFull = height >= 30;
+  const hintRows = isActive && gate ? (hintFull ? wrapText(hintText, textWidth, 0).length : 1) : 0;
+  const roomy = height >= 30;
+  const belowRows = 1 + (amberRules.length ? 1 : 0) + (offered.length ? 1 : 0) + (grey.length ? 1 : 0) + hintRows + (roomy ? 1 : 0);
+  const headline = `${step.title} ${live?.headline ?? step.summary ?? ''}`.trim();
+  const headlineRows = wrapText(headline, textWidth, 0).length;
+  // The focused difference takes what the lists leave at their smallest (two packs, two differences, their lines).
+  const detailBudget = Math.max(4, height - headlineRows - (roomy ? 3 : 0) - 1 - 1 - 1 - 1 - 4 - 1 - belowRows - (mode === 'edit' ? 1 : 0));
+  const detail = entry && focus === 'entries' ? detailLines(entry, textWidth, Math.min(detailBudget, Math.max(4, Math.floor(height / 2)))) : [];
+  const detailRows = detail.reduce((n, l) => n + wrapText(l, textWidth, 0).length, 0) + (entry?.label === 'conflict' && focus === 'entries' ? 1 : 0);
+  const packLine = row ? `${row.profile} · ${countsLine(row.pack.counts)} · ${row.pack.mode === 'threeWay' ? '3-way' : '2-way (old defaults unknown)'} · new defaults from ${row.pack.sources.newDefaults}` : '';
+  // In full while the packs have the focus; one line (it is said above) while a difference is read.
+  const packLineRows = row ? (focus === 'packs' ? wrapText(packLine, textWidth, 0).length : 1) : 0;
+  const fixedRows = headlineRows + (roomy ? 2 : 0) + 1 + packLineRows + 1 + 1 + detailRows + belowRows + (mode === 'edit' ? 1 : 0);
+  const listsRoom = Math.max(4, height - fixedRows);
+  // The differences get what this pack needs; the packs the rest (at least a third).
+  const entriesWant = Math.max(2, entries.length);
+  const listRoom = Math.max(2, Math.min(rows.length, Math.max(Math.floor(listsRoom / 3), listsRoom - entriesWant)));
+  const entryRoom = Math.max(2, listsRoom - listRoom);
   const diffScroll = useScroll({ total: diff?.length ?? 0, page: entryRoom, textAt: (i) => diff?.[i]?.text ?? '' });
 
   // What the key handler acts on, read through refs (see useRefState).
@@ -188,8 +234,12 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
       const k = keyPress(input, key);
       const m = modeRef.current;
       if (m === 'choose') {
-        // The choice list takes its own keys; Esc leaves it.
+        const e = current().e;
+        const list = e ? choicesFor(e) : [];
         if (k.name === 'escape') setMode('list');
+        else if (k.name === 'up' || k.text === 'k') setChoiceAt((i) => Math.max(0, i - 1));
+        else if (k.name === 'down' || k.text === 'j') setChoiceAt((i) => Math.min(list.length - 1, i + 1));
+        else if (k.name === 'enter' && list[choiceAtRef.current]) onChoice(list[choiceAtRef.current]!);
         return;
       }
       if (m === 'edit') {
@@ -236,7 +286,10 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
       else if (k.text === 'd') {
         diffScroll.reset();
         setFocus('diff');
-      } else if (k.name === 'enter' && f === 'entries' && current().e?.label === 'conflict') setMode('choose');
+      } else if (k.name === 'enter' && f === 'entries' && current().e?.label === 'conflict') {
+        setChoiceAt(0);
+        setMode('choose');
+      }
       else if (k.name === 'enter' && f === 'packs') setFocus('entries');
       else if (gate && decide && k.text === 'c') decide('approve', { decisions: pendingRef.current, fixes: fixesRef.current }, 'c');
       else if (gate && decide && k.text === 'a') decide('skip', { decisions: pendingRef.current, fixes: fixesRef.current }, 'a');
@@ -262,29 +315,85 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
   const pathWidth = Math.floor(avail * 0.42);
   const valueWidth = Math.floor((avail - pathWidth) / 2);
   const focusLine = focus === 'packs' ? searchLine(packScroll) : focus === 'entries' ? searchLine(entryScroll) : undefined;
+  const manyHops = new Set(rows.map((r) => r.hop)).size > 1;
+  // One name column for every pack: with its profile when every row has room for both, else the pack's name.
+  const hopWidth = manyHops ? 'hop 1 · '.length : 0;
+  const versionsWidth = Math.max(0, ...rows.map((r) => `${r.pack.from} → ${r.pack.tag}`.length));
+  const nameRoom = Math.max(8, width - 2 - hopWidth - 1 - versionsWidth);
+  const withProfile = rows.every((r) => `${r.profile} / ${r.pack.name}`.length <= Math.min(nameRoom, 44));
+  const nameOf = (r: PackRow) => (withProfile ? `${r.profile} / ${r.pack.name}` : r.pack.name);
+  const nameWidth = Math.min(nameRoom, Math.max(0, ...rows.map((r) => nameOf(r).length)));
+  const rulesTone = colour(red.length ? 'fail' : 'pass');
+
+  if (mode === 'choose' && entry && row && entry.label === 'conflict') {
+    // The chooser takes the screen: every option, wrapped, with the focus on one, right under the
+    // conflict's path; the values (each option names its own) follow in the rows left.
+    const list = choicesFor(entry);
+    const at = Math.min(choiceAt, list.length - 1);
+    const optionRows = list.reduce((n, c) => n + wrapText(`❯ ${c.label}`, textWidth - 4, 0).length, 0);
+    const [path, ...values] = detailLines(entry, textWidth, Math.max(4, height - 5 - optionRows));
+    return (
+      <Box flexDirection="column">
+        <Text bold wrap="truncate-end">
+          {step.title}: a conflict in {shortenMiddle(row.pack.name, Math.max(10, width - step.title.length - 16))}
+        </Text>
+        <Text bold wrap="truncate-end">
+          {shortenMiddle(entry.path, width)}
+        </Text>
+        <Box flexDirection="column" borderStyle="round" paddingX={1}>
+          <Text bold>What should the draft hold?</Text>
+          {list.map((c, i) => (
+            <Para key={c.key} bold={i === at} {...(i === at ? { inverse: Boolean(isActive) } : {})}>
+              {i === at ? '❯ ' : '  '}
+              {c.label}
+            </Para>
+          ))}
+          <Text dimColor wrap="truncate-end">
+            ↑↓ move · Enter choose · Esc back
+          </Text>
+        </Box>
+        {[path !== entry.path ? path : undefined, ...values].filter((l): l is string => Boolean(l)).map((l, i) => (
+          <Para key={i} dimColor>
+            {l}
+          </Para>
+        ))}
+      </Box>
+    );
+  }
+
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">
+      <Para>
         <Text bold>{step.title}</Text> <Text dimColor>{live?.headline ?? step.summary ?? ''}</Text>
-      </Text>
-      <Box flexDirection="column" marginTop={1}>
+      </Para>
+      <Box flexDirection="column" marginTop={roomy ? 1 : 0}>
         {rows.slice(packStart, packStart + listRoom).map((r, i) => {
           const at = packStart + i === packIndex;
+          // The versions are never cut: the name gives way first (in its middle), then the counts.
+          const versions = `${r.pack.from} → ${r.pack.tag}`.padEnd(versionsWidth);
+          const hop = manyHops ? `hop ${r.hop} · ` : '';
+          const name = nameOf(r);
+          const counts = countsLine(r.pack.counts);
+          const countsFit = width - 2 - hop.length - nameWidth - 1 - versions.length - 2 >= counts.length;
           return (
             <Text key={`${r.hop}/${r.role}/${r.pack.name}`} wrap="truncate-end" {...(at && focus === 'packs' && isActive ? { inverse: true } : {})}>
-              {at ? '❯ ' : '  '}hop {r.hop} · {fit(`${r.profile} / ${r.pack.name}`, 34)} {`${r.pack.from} → ${r.pack.tag}`.padEnd(18)} <Text dimColor>{countsLine(r.pack.counts)}</Text>
+              {at ? '❯ ' : '  '}
+              {hop}
+              {fitMiddle(name, nameWidth)} {versions}
+              {countsFit ? <Text dimColor>{`  ${counts}`}</Text> : null}
             </Text>
           );
         })}
-        {rows.length > listRoom ? <Text dimColor>{`  ${rows.length} packs`}</Text> : null}
+        {rows.length > listRoom ? <Text dimColor wrap="truncate-end">{`  pack ${packIndex + 1} of ${rows.length}${focus === 'packs' ? ' · ↑↓ PgUp PgDn' : ''}`}</Text> : null}
       </Box>
-      {row ? (
+      {row && focus === 'packs' ? <Para dimColor>{packLine}</Para> : null}
+      {row && focus !== 'packs' ? (
         <Text dimColor wrap="truncate-end">
-          {row.pack.mode === 'threeWay' ? '3-way' : '2-way (old defaults unknown)'} · new defaults from {row.pack.sources.newDefaults}
+          {packLine}
         </Text>
       ) : null}
       {focus === 'fixes' ? (
-        <Box flexDirection="column" marginTop={1}>
+        <Box flexDirection="column" marginTop={roomy ? 1 : 0}>
           <Text bold wrap="truncate-end">
             Fixes offered: settings the site did not have. None goes into a draft unless chosen. <Text dimColor>↑↓ move · f choose / leave out · Tab back</Text>
           </Text>
@@ -299,17 +408,15 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
                   <Text bold>{o.id}</Text>: {chosen ? `in the drafts, chosen by ${chooserText(chosen)}` : 'left out'} <Text dimColor>({o.where})</Text>
                 </Text>
                 <Box paddingLeft={6} flexDirection="column">
-                  <Text wrap="truncate-end">sets {sanitizeText(o.what, { max: 400 })}</Text>
-                  <Text wrap="wrap" dimColor>
-                    {sanitizeText(o.effect, { max: 400 })}
-                  </Text>
+                  <Para>sets {sanitizeText(o.what, { max: 400 })}</Para>
+                  <Para dimColor>{sanitizeText(o.effect, { max: 400 })}</Para>
                 </Box>
               </Box>
             );
           })}
         </Box>
       ) : focus === 'diff' && diff ? (
-        <Box flexDirection="column" marginTop={1}>
+        <Box flexDirection="column" marginTop={roomy ? 1 : 0}>
           <Text bold wrap="truncate-end">
             YAML diff of {row?.pack.name}: deployed → draft <Text dimColor>↑↓ PgUp PgDn g G scroll · / search · d close</Text>
           </Text>
@@ -317,7 +424,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
           {diffScroll.line ? <Text>{diffScroll.line}</Text> : null}
         </Box>
       ) : (
-        <Box flexDirection="column" marginTop={1}>
+        <Box flexDirection="column" marginTop={roomy ? 1 : 0}>
           <Text bold wrap="truncate-end">
             {'  '}
             {fit('LABEL', 12)}
@@ -331,33 +438,29 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
               <Text key={e.path} wrap="truncate-end" {...(at && isActive ? { inverse: true } : {})}>
                 {at ? '❯ ' : '  '}
                 <Text {...(tone ? { color: tone } : {})}>{fit(e.removed ? 'removed' : e.movedFrom ? 'moved' : e.label === 'ruleFix' ? 'chosen fix' : e.label === 'newDefault' ? 'new default' : e.label, 12)}</Text>
-                {fitLeft(e.path, pathWidth)} {fit(show(e.deployed), valueWidth)} → {fit(show(e.result), valueWidth)}
+                {fit(e.path, pathWidth)} {fit(show(e.deployed), valueWidth)} → {fit(show(e.result), valueWidth)}
               </Text>
             );
           })}
-          {entries.length > entryRoom ? <Text dimColor>{`  ${entries.length} differences (Tab, then ↑↓)`}</Text> : null}
-          {focusLine ? <Text>{focusLine}</Text> : null}
+          {focusLine ? (
+            <Text>{focusLine}</Text>
+          ) : (
+            <Text dimColor wrap="truncate-end">
+              {entries.length > 0 ? `  ${focus === 'entries' ? `difference ${entryIndex + 1} of ` : ''}${entries.length} difference(s)${focus === 'entries' ? ' · ↑↓ PgUp PgDn · the values in full below' : ' · Tab, then ↑↓: each in full'}` : ' '}
+            </Text>
+          )}
           {focus === 'entries' && entry && row ? (
             <Box flexDirection="column">
-              <Text wrap="truncate-end">
-                <Text bold>{entry.path}</Text>
-                {entry.movedFrom ? <Text dimColor> (moved from {entry.movedFrom})</Text> : null}
-                {entry.note ? <Text dimColor> ({entry.note})</Text> : null}
-              </Text>
               {entry.label === 'conflict' ? (
-                <Text wrap="truncate-end">
+                <Para>
                   Decision: <Text bold>{decisionText(keyOf(row, entry), entry, pending)}</Text> <Text dimColor>(Enter to choose)</Text>
-                </Text>
+                </Para>
               ) : null}
-              <Text dimColor wrap="truncate-end">
-                draft {show(entry.result)} · deployed {show(entry.deployed)} · new default {show(entry.newDefault)}
-              </Text>
-              {mode === 'choose' && entry.label === 'conflict' ? (
-                <Box flexDirection="column" borderStyle="round" paddingX={1}>
-                  <Text bold>What should the draft hold? <Text dimColor>(↑↓ Enter · Esc back)</Text></Text>
-                  <SelectInput items={choicesFor(entry)} onSelect={onChoice} isFocused={isActive} />
-                </Box>
-              ) : null}
+              {detail.map((l, i) => (
+                <Para key={i} {...(i > 0 ? { dimColor: true } : { bold: true })}>
+                  {l}
+                </Para>
+              ))}
             </Box>
           ) : null}
         </Box>
@@ -368,9 +471,9 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
           <Text inverse> </Text>
         </Text>
       ) : null}
-      <Box marginTop={1}>
+      <Box marginTop={roomy ? 1 : 0}>
         <Text wrap="truncate-end">
-          <Text bold {...(colour(red.length ? 'fail' : 'pass') ? { color: colour(red.length ? 'fail' : 'pass')! } : {})}>
+          <Text bold {...(rulesTone ? { color: rulesTone } : {})}>
             {red.length ? 'RULES FAIL' : 'RULES PASS'}
           </Text>{' '}
           {rules.length - red.length - grey.length - amber.length}/{rules.length - grey.length} customization rules hold{amber.length ? `, ${amber.length} not on this site before the upgrade` : ''}
@@ -393,9 +496,10 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide }:
         </Text>
       ) : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}
-      {isActive && gate ? (
-        <Text dimColor wrap="wrap">
-          Tab packs/differences{offered.length ? '/fixes' : ''} · ↑↓ move · d YAML diff · / search · Enter on a conflict: choose its value{offered.length ? ' · f on a fix: choose it' : ''} · a apply and review
+      {hintRows && hintFull ? <Para dimColor>{hintText}</Para> : null}
+      {hintRows && !hintFull ? (
+        <Text dimColor wrap="truncate-end">
+          Tab ↑↓ · d diff · / search · Enter · ? keys
         </Text>
       ) : null}
     </Box>

@@ -10,6 +10,7 @@ import { sanitizeText } from '../text/sanitize.js';
 import { wrapText } from './migrations-wrap.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, toneLabel, type Tone } from './theme.js';
+import { Para } from './Para.js';
 
 const sourceLabel: Record<SourceKind, string> = {
   migrationFailureReason: 'migration failure reasons',
@@ -121,9 +122,9 @@ export function DiagnoseScreen({ step, isActive, width, height }: StepScreenProp
           </Text>
         ))
       ) : (
-        <Text dimColor wrap="wrap">
+        <Para dimColor>
           {step.skipReason ? `Skipped: ${step.skipReason}` : (live?.headline ?? 'Reading…')}
-        </Text>
+        </Para>
       )}
       {rows.slice(start, start + room).map((r, i) => (
         <RowText key={r.key} row={r} hit={start + i === hit} />

@@ -12,6 +12,7 @@ import { useScroll } from './keys/use-scroll.js';
 import type { StepScreenProps } from './step-screen.js';
 import { StatusPanel } from './StatusPanel.js';
 import { colour } from './theme.js';
+import { Para } from './Para.js';
 
 /** Inside a gate the box scrolls the whole diff; this many lines at most are drawn there. */
 const IN_GATE_LINES = 400;
@@ -59,7 +60,7 @@ export function DraftScreen({ step, height, isActive, inGate }: StepScreenProps)
       {packs.map(({ p, folded }) => {
         const tags = foldedCount(folded);
         return (
-          <Text key={p.name} wrap="wrap">
+          <Para key={p.name}>
             {'  '}
             {p.name.padEnd(30)} {p.from} → <Text bold>{p.to}</Text>
             <Text dimColor>
@@ -68,7 +69,7 @@ export function DraftScreen({ step, height, isActive, inGate }: StepScreenProps)
               {p.carried ? ` · ${p.carried} site value(s) carried` : ''}
               {p.manifests.length ? ` · manifests: ${p.manifests.join(', ')}` : ''}
             </Text>
-          </Text>
+          </Para>
         );
       })}
       {notApplied ? (

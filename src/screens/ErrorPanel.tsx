@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { ErrorInfo } from '../errors.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { colour } from './theme.js';
+import { Para } from './Para.js';
 
 /**
  * What happened, where, and what to do next. One component for every error on screen. A stop the
@@ -15,14 +16,25 @@ export function ErrorPanel({ error, title = 'Error' }: { error: ErrorInfo; title
       <Text bold {...(tone ? { color: tone } : {})}>
         {stop ? '⏸' : '✖'} {title.toUpperCase()}
       </Text>
-      <Text wrap="wrap">{sanitizeText(error.message)}</Text>
-      {error.where ? <Text dimColor wrap="wrap">at {sanitizeText(error.where, { max: 300 })}</Text> : null}
-      {error.hint ? (
-        <Text wrap="wrap">
-          <Text bold>What to do: </Text>
-          {sanitizeText(error.hint, { multiline: true })}
-        </Text>
-      ) : null}
+      <Para>{sanitizeText(error.message)}</Para>
+      {error.where ? <Para dimColor>at {sanitizeText(error.where, { max: 300 })}</Para> : null}
+      {error.hint
+        ? sanitizeText(error.hint, { multiline: true })
+            .split('\n')
+            .map((line, i) =>
+              i === 0 ? (
+                <Para key={i}>
+                  <Text bold>What to do: </Text>
+                  {line}
+                </Para>
+              ) : (
+                // A line of its own (a command to paste, an indented step): its indent kept.
+                <Box key={i} paddingLeft={line.length - line.trimStart().length}>
+                  <Para>{line.trimStart()}</Para>
+                </Box>
+              ),
+            )
+        : null}
     </Box>
   );
 }

@@ -8,6 +8,7 @@ import { useScreenKeys } from './keys/key-router.js';
 import { useScroll } from './keys/use-scroll.js';
 import type { LiveHeadline, StepScreenProps } from './step-screen.js';
 import { colour, stepDisplay, stepIcon } from './theme.js';
+import { Para } from './Para.js';
 
 /** The screen of a step kind without a screen of its own: status, live headline, output (scrolled and searched), error. */
 export function GenericStep({ step, state, height, isActive }: StepScreenProps) {
@@ -27,9 +28,9 @@ export function GenericStep({ step, state, height, isActive }: StepScreenProps) 
           {s.icon} {s.label}
         </Text>
       </Text>
-      {step.summary ? <Text wrap="wrap">{sanitizeText(step.summary)}</Text> : null}
-      {step.skipReason ? <Text dimColor wrap="wrap">Skipped: {sanitizeText(step.skipReason)}</Text> : null}
-      {live.headline ? <Text wrap="wrap">{sanitizeText(live.headline)}</Text> : null}
+      {step.summary ? <Para>{sanitizeText(step.summary)}</Para> : null}
+      {step.skipReason ? <Para dimColor>Skipped: {sanitizeText(step.skipReason)}</Para> : null}
+      {live.headline ? <Para>{sanitizeText(live.headline)}</Para> : null}
       {(live.lines ?? []).map((l, i) => (
         <Text key={i} dimColor wrap="truncate-end">
           {sanitizeText(l, { max: 500 })}

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { GateRequest } from '../engine/gate.js';
 import { steps, type SessionState } from '../engine/state.js';
 import { colour } from './theme.js';
+import { Para } from './Para.js';
 
 /** What ran while the guide was open (the read-only steps do not wait for it), and what waits now. */
 export function guideProgress(state: SessionState, gate: GateRequest | undefined): string {
@@ -21,14 +22,14 @@ export function Guide({ lines, state, gate }: { lines: string[]; state: SessionS
   const [title, ...rest] = lines;
   return (
     <Box flexDirection="column" borderStyle="round" {...(c ? { borderColor: c } : {})} paddingX={1} gap={1}>
-      <Text wrap="wrap">
+      <Para>
         <Text bold>{title}</Text> <Text bold>Enter: close this guide and go on</Text> <Text dimColor>(↑↓ scroll it)</Text>
-      </Text>
-      <Text wrap="wrap">{guideProgress(state, gate)}</Text>
+      </Para>
+      <Para>{guideProgress(state, gate)}</Para>
       {rest.map((l, i) => (
-        <Text key={i} wrap="wrap">
+        <Para key={i}>
           {l}
-        </Text>
+        </Para>
       ))}
     </Box>
   );

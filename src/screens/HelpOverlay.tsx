@@ -1,12 +1,13 @@
 import { Box, Text } from 'ink';
 import { ResumeHint } from './ResumeHint.js';
+import { Para } from './Para.js';
 
 export const helpSections: Array<{ title: string; keys: Array<[string, string]> }> = [
   {
     title: 'Everywhere',
     keys: [
       ['?', 'show or hide this help'],
-      ['q', 'quit (asks first; at a gate that would change something, it takes the safe option first)'],
+      ['q', 'quit (asks first and decides nothing: at a gate, Stay returns to it; Quit leaves it unanswered, exit 3)'],
       ['Ctrl+C', 'stop now; the session is saved, nothing is lost'],
       ['[ ]', 'look at the previous / next step'],
       ['f', 'follow the current step again (back to a waiting gate)'],
@@ -44,18 +45,18 @@ export function HelpOverlay({ resumeCommand, inProcessLab }: { resumeCommand: st
         <Box key={s.title} flexDirection="column">
           <Text bold>{s.title}</Text>
           {s.keys.map(([k, d], i) => (
-            <Text key={i} wrap="wrap">
+            <Para key={i}>
               <Text bold>{k.padEnd(8)}</Text>
               {d}
-            </Text>
+            </Para>
           ))}
         </Box>
       ))}
       <Text> </Text>
-      <Text wrap="wrap">Gates: nothing that changes the cluster or a profile happens without your yes. Every VM restart is its own gate, with Skip focused by default.</Text>
-      <Text wrap="wrap">LIVE changes a real cluster; REHEARSAL reads everything and sends nothing; LAB runs against the embedded simulated Palette and cluster.</Text>
-      <Text wrap="wrap">Times are this machine’s clock; what the lab’s simulated cluster measures is marked “lab time”.</Text>
-      <Text wrap="wrap">Every step is journaled before the next action.</Text>
+      <Para>Gates: nothing that changes the cluster or a profile happens without your yes. Every VM restart is its own gate, with Skip focused by default.</Para>
+      <Para>The badge at the top right says what a change reaches. LIVE: a real cluster and its profiles. LAB: only the embedded lab’s simulated Palette and cluster (nothing real). REHEARSAL (LAB REHEARSAL on a lab): nothing at all; every read is real, every change is only recorded.</Para>
+      <Para>Times are this machine’s clock; what the lab’s simulated cluster measures is marked “lab time”.</Para>
+      <Para>Every step is journaled before the next action.</Para>
       <ResumeHint command={resumeCommand} inProcessLab={inProcessLab} later />
       <Text dimColor>↑↓ scroll · ? or Esc close</Text>
     </Box>

@@ -10,6 +10,7 @@ import { StatusPanel } from './StatusPanel.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, type Tone } from './theme.js';
 import { WindowedTable, type Column } from './WindowedTable.js';
+import { Para } from './Para.js';
 
 const phaseTone = (phase: string): Tone => (phase === 'Succeeded' ? 'pass' : phase === 'Failed' ? 'fail' : phase === 'Running' ? 'info' : 'muted');
 
@@ -36,7 +37,7 @@ function Counts({ counts }: { counts: Record<string, number> }) {
   const shown = PHASES.filter((p) => (counts[p] ?? 0) > 0);
   if (shown.length === 0) return <Text dimColor>No migrations.</Text>;
   return (
-    <Text wrap="wrap">
+    <Para>
       {shown.map((p, i) => {
         const c = colour(phaseTone(p));
         return (
@@ -46,7 +47,7 @@ function Counts({ counts }: { counts: Record<string, number> }) {
           </Text>
         );
       })}
-    </Text>
+    </Para>
   );
 }
 
@@ -114,23 +115,23 @@ export function MigrationsScreen({ step, isActive, width, height, labTime = fals
   return (
     <Box flexDirection="column">
       <Text bold>{step.title}</Text>
-      {out && step.summary ? <Text wrap="wrap">{step.summary}</Text> : null}
+      {out && step.summary ? <Para>{step.summary}</Para> : null}
       <Counts counts={data.counts} />
       <OutdatedTrend values={data.history.map((h) => h.outdated)} staying={staying} width={width} />
       <KubevirtLine kv={data.kubevirt} />
       {out?.outcome === 'completed' ? (
-        <Text {...(pass ? { color: pass } : {})} wrap="wrap">
+        <Para {...(pass ? { color: pass } : {})}>
           ✔ DONE: no migration in flight and nothing outdated that KubeVirt could still move.{staying ? ` ${staying} VM(s) will not move by themselves (they cannot live-migrate and are not evicted): recovery offers their restarts.` : ''}
-        </Text>
+        </Para>
       ) : null}
       {rehearsal ? (
         <Box flexDirection="column">
           <Text dimColor>Rehearsal: nothing was published. It would wait until:</Text>
           {rehearsal.wouldWaitFor.map((w, i) => (
-            <Text key={i} wrap="wrap">
+            <Para key={i}>
               {'  • '}
               {w}
-            </Text>
+            </Para>
           ))}
         </Box>
       ) : null}
@@ -138,10 +139,10 @@ export function MigrationsScreen({ step, isActive, width, height, labTime = fals
       {out && rows.length ? <Text bold>Failed or hanging migrations:</Text> : null}
       <WindowedTable columns={columns(width, rows, labTime)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.key} emptyText={out ? 'No failed or hanging migrations.' : 'No migrations yet.'} />
       {live ? (
-        <Text dimColor wrap="wrap">
+        <Para dimColor>
           elapsed {clockDuration(live.elapsedMs, labTime)} · poll {live.polls}
           {live.nextPollInMs ? ` · next poll in ${formatDuration(live.nextPollInMs)}` : ''} · progress {formatDuration(live.sinceProgressMs)} ago
-        </Text>
+        </Para>
       ) : out ? (
         <Text dimColor>
           {out.polls} poll(s) over {clockDuration(out.elapsedMs, labTime)}

@@ -4,6 +4,7 @@ import { InterruptedError, type ErrorInfo } from '../errors.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { ResumeHint } from './ResumeHint.js';
 import { colour } from './theme.js';
+import { Para } from './Para.js';
 
 export interface OutcomeProps {
   outcome: RunOutcome;
@@ -23,7 +24,7 @@ const errorOf = (outcome: Exclude<RunOutcome, { status: 'done' }>): ErrorInfo =>
  * stop, not a failure), or a step failed (red). The report's path at every end.
  */
 export function OutcomePanel({ outcome, resumeCommand, reportPath, stepShowsError, inProcessLab }: OutcomeProps) {
-  const report = reportPath ? <Text wrap="wrap">Report: {reportPath}</Text> : null;
+  const report = reportPath ? <Para>Report: {reportPath}</Para> : null;
   if (outcome.status === 'done') {
     const c = colour('pass');
     return (
@@ -46,13 +47,13 @@ export function OutcomePanel({ outcome, resumeCommand, reportPath, stepShowsErro
         <Text bold {...(amber ? { color: amber } : {})}>
           {title}
         </Text>
-        <Text wrap="wrap">{error.message}</Text>
+        <Para>{error.message}</Para>
         {error.hint && outcome.status === 'awaitingApproval' ? (
-          <Text wrap="wrap">{error.hint}</Text>
+          <Para>{error.hint}</Para>
         ) : (
           <>
             {/* A declined gate's own words (what waits, the way back); a plain interrupt's hint is the resume line below. */}
-            {error.hint && error.hint !== DEFAULT_INTERRUPT_HINT ? <Text wrap="wrap">{error.hint}</Text> : null}
+            {error.hint && error.hint !== DEFAULT_INTERRUPT_HINT ? <Para>{error.hint}</Para> : null}
             <ResumeHint command={resumeCommand} inProcessLab={inProcessLab} />
           </>
         )}

@@ -9,6 +9,7 @@ import { StatusPanel } from './StatusPanel.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, type Tone } from './theme.js';
 import { WindowedTable, type Column } from './WindowedTable.js';
+import { Para } from './Para.js';
 
 const fateLabel: Record<VmImpact['fate'], { text: string; tone: Tone }> = {
   'live-migrate': { text: 'LIVE-MIGRATE', tone: 'pass' },
@@ -22,7 +23,7 @@ const columnsFor = (width: number): Column<VmImpact>[] => [
   { title: 'FATE', value: (r) => fateLabel[r.fate].text, width: 13, colour: (r) => colour(fateLabel[r.fate].tone) },
   { title: 'VM', value: (r) => r.vm, width: 32 },
   { title: 'NODE', value: (r) => r.node ?? '', width: 14 },
-  { title: 'WHY', value: (r) => r.reason, width: Math.max(20, width - 13 - 32 - 14 - 6) },
+  { title: 'WHY', value: (r) => r.reason, cut: 'end', width: Math.max(20, width - 13 - 32 - 14 - 6) },
 ];
 
 /** The screen names the registry once (under the ladder); each hop and profile refers to it in short. */
@@ -123,15 +124,15 @@ export function PlanScreen({ step, isActive, height, width }: StepScreenProps) {
         <WindowedTable columns={columnsFor(width)} rows={sorted} height={tableHeight} isActive={isActive} rowKey={(r) => r.vm} emptyText="No VMs on this cluster." />
       </Box>
       {out.notes.map((n, i) => (
-        <Text key={i} dimColor wrap="wrap">
+        <Para key={i} dimColor>
           • {n}
-        </Text>
+        </Para>
       ))}
       {wayBack.length ? <Text bold>The way back</Text> : null}
       {wayBack.map((w) => (
-        <Text key={w.role} dimColor wrap="wrap">
+        <Para key={w.role} dimColor>
           • {w.name} {w.version} (uid {w.uid}): {w.how}
-        </Text>
+        </Para>
       ))}
     </Box>
   );

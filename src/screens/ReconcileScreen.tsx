@@ -6,6 +6,7 @@ import { ClusterStatusPanel } from './ClusterStatusPanel.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour } from './theme.js';
+import { Para } from './Para.js';
 
 const stateLabel: Record<RowState, { text: string; tone: 'pass' | 'warn' | 'fail' }> = {
   matches: { text: 'MATCHES', tone: 'pass' },
@@ -48,9 +49,9 @@ export function ReconcileScreen({ step, height, labTime = false }: StepScreenPro
             </Text>
             <Box flexDirection="column" paddingLeft={4}>
               {r.differences.map((d, i) => (
-                <Text key={i} dimColor wrap="wrap">
+                <Para key={i} dimColor>
                   • {sanitizeText(d, { max: 500 })}
-                </Text>
+                </Para>
               ))}
             </Box>
           </Box>

@@ -7,6 +7,7 @@ import { fitWidths, longestOf } from './migrations-columns.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, type Tone } from './theme.js';
 import { WindowedTable, type Column } from './WindowedTable.js';
+import { Para } from './Para.js';
 
 /** Every state in words, so the table reads the same without colour. */
 export const vmStateLabel: Record<VmState, { text: string; tone: Tone }> = {
@@ -57,9 +58,9 @@ function Focus({ rows }: { rows: RecoverVmRow[] }) {
   const row = rows.find((r) => r.state === 'asking' || r.state === 'restarting');
   if (!row) return null;
   return (
-    <Text wrap="wrap">
+    <Para>
       <Text bold>{row.vm}</Text>: {row.why}
-    </Text>
+    </Para>
   );
 }
 
@@ -68,7 +69,7 @@ function Focus({ rows }: { rows: RecoverVmRow[] }) {
  * outstanding…), the stuck migrations' cancel, and the restart being waited for. The gate for
  * each VM is shown above this screen by the app.
  */
-export function RecoverScreen({ step, isActive, width, height, state, labTime = false }: StepScreenProps) {
+export function RecoverScreen({ step, isActive, width, height, state, labTime = false, inGate = false }: StepScreenProps) {
   const live = step.live as RecoverLive | undefined;
   const out = step.output as RecoverOutput | undefined;
   const rows = live?.vms ?? out?.vms ?? [];
@@ -82,32 +83,35 @@ export function RecoverScreen({ step, isActive, width, height, state, labTime = 
     );
   }
   const gateOpen = state.run.status === 'running' && step.status === 'awaitingApproval';
-  const tableHeight = Math.max(3, (gateOpen ? Math.floor(height / 3) : height) - 9);
+  // Inside its gate the screen is given the rows the gate's text leaves: the table takes them all
+  // (its title, headline, header and scroll line aside). Beside an open gate it keeps a third.
+  const tableHeight = inGate ? Math.max(3, height - 5 - (live?.cancel || out?.cancelled.length ? 1 : 0) - (live?.waiting ? 1 : 0)) : Math.max(3, (gateOpen ? Math.floor(height / 3) : height) - 9);
   const baseline = live?.baseline ?? out?.baseline;
   return (
     <Box flexDirection="column">
       <Text bold>{step.title}</Text>
-      <Text wrap="wrap">{live?.headline ?? step.summary ?? ''}</Text>
+      <Para>{live?.headline ?? step.summary ?? ''}</Para>
       {live?.rehearsal || out?.rehearsal ? <Text dimColor>Rehearsal: every gate is shown; restarts and cancels are recorded, not sent.</Text> : null}
       {baseline === 'first-look' ? <Text dimColor>No snapshot baseline: only VMs running when recovery first looked are offered.</Text> : null}
       {live?.cancel ? (
-        <Text wrap="wrap">
+        <Para>
           Stuck migrations ({live.cancel.migrations.length}): {cancelLabel[live.cancel.state]}
           {live.cancel.outcomes ? ` (${cancelCounts(live.cancel.outcomes)})` : ''}
-        </Text>
+        </Para>
       ) : out?.cancelled.length || out?.cancelFailed?.length ? (
-        <Text wrap="wrap">
+        <Para>
           Stuck migrations cancelled: {out.cancelled.length}
           {out.cancelFailed?.length ? `; not cancelled: ${out.cancelFailed.map((f) => `${f.migration} (${f.why})`).join(', ')}` : ''}
-        </Text>
+        </Para>
       ) : null}
       {live?.waiting ? (
-        <Text wrap="wrap">
+        <Para>
           Waiting for <Text bold>{live.waiting.vm}</Text> to run on the current launcher: {live.waiting.state} <Text dimColor>({clockDuration(live.waiting.elapsedMs, labTime)} of up to {formatDuration(live.waiting.limitMs)})</Text>
-        </Text>
+        </Para>
       ) : null}
       <WindowedTable columns={columns(width, rows)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.vm} emptyText="No VM needs a restart." />
-      <Focus rows={rows} />
+      {/* Inside its gate the gate says why (its own "Why:" line): not twice. */}
+      {inGate ? null : <Focus rows={rows} />}
       {step.error ? <ErrorPanel error={step.error} title={step.error.kind === 'interrupted' ? 'Recovery stopped' : 'Recovery failed'} /> : null}
     </Box>
   );

@@ -3,6 +3,7 @@ import type { RepaveLive, RepaveOutput } from '../steps/hop/repave.js';
 import { drainItems } from '../steps/hop/repave-impact.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import type { StepScreenProps } from './step-screen.js';
+import { Para } from './Para.js';
 
 /** Whether Palette asked to rebuild nodes, and if so: why, which nodes in which order, and what each VM goes through. */
 export function RepaveScreen({ step, height }: StepScreenProps) {
@@ -13,15 +14,15 @@ export function RepaveScreen({ step, height }: StepScreenProps) {
   return (
     <Box flexDirection="column">
       <Text bold>{step.title}</Text>
-      {step.skipReason ? <Text dimColor wrap="wrap">Skipped: {step.skipReason}</Text> : null}
+      {step.skipReason ? <Para dimColor>Skipped: {step.skipReason}</Para> : null}
       {live?.headline && !out && !step.skipReason ? <Text>{live.headline}</Text> : null}
-      {out?.rehearsal ? <Text dimColor wrap="wrap">Rehearsal: {out.rehearsal}</Text> : null}
+      {out?.rehearsal ? <Para dimColor>Rehearsal: {out.rehearsal}</Para> : null}
       {approval ? (
         <Box flexDirection="column">
-          <Text wrap="wrap">
+          <Para>
             Node rebuild {approval.outcome === 'settled' ? 'approved before the interruption' : approval.outcome === 'rehearsal' ? 'would be approved' : 'approved'}
             {approval.reasons.length ? `: ${approval.reasons.join('; ')}` : ''}
-          </Text>
+          </Para>
           <Text dimColor>
             {approval.nodes.length} node(s), one at a time · {approval.migrate} VM(s) live-migrate · {approval.restart} restart
           </Text>

@@ -1,4 +1,5 @@
 import { Text } from 'ink';
+import { Para } from './Para.js';
 
 /**
  * How to continue a stopped session: a command that works when pasted (it carries --state-dir
@@ -9,15 +10,15 @@ import { Text } from 'ink';
 export function ResumeHint({ command, inProcessLab, later = false }: { command: string; inProcessLab: boolean; later?: boolean }) {
   if (inProcessLab) {
     return (
-      <Text wrap="wrap">
+      <Para>
         The session is journaled, but this lab lives in this process and ends with it. To practise stopping and resuming, serve a lab that stays up:{' '}
         <Text bold>upgrade-pilot lab --serve --state-dir DIR</Text>, then <Text bold>upgrade-pilot start --params DIR/params.yaml</Text>.
-      </Text>
+      </Para>
     );
   }
   return (
-    <Text wrap="wrap">
+    <Para>
       The session is saved. Continue{later ? ' later' : ''} with: <Text bold>{command}</Text>
-    </Text>
+    </Para>
   );
 }

@@ -4,6 +4,7 @@ import { ErrorPanel } from './ErrorPanel.js';
 import type { LiveHeadline, StepScreenProps } from './step-screen.js';
 import { colour } from './theme.js';
 import { wallDate, wallTime } from '../text/time.js';
+import { Para } from './Para.js';
 
 const few = (names: string[], cap = 6): string => (names.length <= cap ? names.join(', ') : `${names.slice(0, cap).join(', ')}, … ${names.length - cap} more`);
 
@@ -38,10 +39,10 @@ export function SnapshotScreen({ step, labTime = false }: StepScreenProps) {
             {'  '}
             <Text bold>{p.name}</Text> {p.version || '?'}
           </Text>
-          <Text dimColor wrap="wrap">
+          <Para dimColor>
             {'    '}
             {p.packs.map((k) => `${k.name} ${k.tag}`).join(' · ')}
-          </Text>
+          </Para>
         </Box>
       ))}
       <Box flexDirection="column" marginTop={1}>
@@ -53,24 +54,24 @@ export function SnapshotScreen({ step, labTime = false }: StepScreenProps) {
           {'  '}Nodes {c.nodes}
           {c.notReadyNodes ? <Text {...(amber ? { color: amber } : {})}> ({c.notReadyNodes} not Ready: {few(b.nodes.notReady)})</Text> : ' (all Ready)'}
         </Text>
-        <Text wrap="wrap">
+        <Para>
           {'  '}Networks {c.nads}
           {c.nads ? `: ${few(b.nads)}` : ''}
-        </Text>
+        </Para>
         {(out.notes ?? []).map((n, i) => (
-          <Text key={`note-${i}`} wrap="wrap" dimColor>
+          <Para key={`note-${i}`} dimColor>
             {'  '}
             {n}
-          </Text>
+          </Para>
         ))}
-        <Text wrap="wrap">
+        <Para>
           {'  '}Load-balancer addresses {c.loadBalancerServices}
           {c.loadBalancerServices ? `: ${few(b.loadBalancerServices.map((s) => `${s.service} ${s.addresses.join(',')}`), 4)}` : ''}
-        </Text>
-        <Text wrap="wrap">
+        </Para>
+        <Para>
           {'  '}Storage classes {c.storageClasses}
           {c.storageClasses ? `: ${few(b.storageClasses)}` : ''}
-        </Text>
+        </Para>
       </Box>
       {step.drift && !step.drift.ok ? (
         <Box flexDirection="column" marginTop={1}>

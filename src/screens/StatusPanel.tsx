@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { colour, toneLabel, type Tone } from './theme.js';
+import { Para } from './Para.js';
 
 export type PanelStatus = Exclude<Tone, 'muted' | 'accent'>;
 
@@ -30,12 +31,12 @@ export function StatusPanel({ status, title, summary, lines = [], expanded = fal
         </Text>
         {note ? <Text dimColor>{note}</Text> : null}
       </Box>
-      {summary ? <Text wrap="wrap">{summary}</Text> : null}
+      {summary ? <Para>{summary}</Para> : null}
       {expanded
         ? lines.map((line, i) => (
-            <Text key={i} wrap="wrap" dimColor={line.startsWith('  ')}>
+            <Para key={i} dimColor={line.startsWith('  ')}>
               {line}
-            </Text>
+            </Para>
           ))
         : null}
     </Box>

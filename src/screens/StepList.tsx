@@ -42,6 +42,7 @@ export function StepList({ entries, selectedId, width, height, now, runStatus, r
   const visible = rows.slice(start, start + room);
   // Durations only where the titles keep room enough; a hop heading takes the whole width.
   const showTime = width >= 29;
+  // A title is a phrase, cut at its end; hop titles end with their versions and are short enough.
   const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, Math.max(0, n - 1))}…` : text.padEnd(n));
   return (
     <Box flexDirection="column" width={width}>

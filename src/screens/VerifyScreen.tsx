@@ -10,8 +10,10 @@ import { useScreenKeys } from './keys/key-router.js';
 import { StatusPanel } from './StatusPanel.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, toneLabel } from './theme.js';
+import { Para } from './Para.js';
+import { fitMiddle } from './fit-text.js';
 
-const fit = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s.padEnd(n));
+const fit = fitMiddle;
 
 /** One check as a one-line tile: status in words and colour, title, time. */
 function Tile({ check, width, focused }: { check: CheckResult; width: number; focused: boolean }) {
@@ -120,10 +122,10 @@ export function VerifyScreen({ step, isActive, width, height, gate, decide }: St
       ) : null}
       {focused && !expanded && lines.length ? <Text dimColor>Enter: show the evidence ({focused.evidence.length}) and what to do</Text> : null}
       {outstanding.length && gate ? (
-        <Text wrap="wrap" {...(colour('warn') ? { color: colour('warn')! } : {})}>
+        <Para {...(colour('warn') ? { color: colour('warn')! } : {})}>
           <Text bold>o</Text>: offer the restart of the {outstanding.length} VM(s) still on the old launcher again ({outstanding.slice(0, 3).join(', ')}
           {outstanding.length > 3 ? ', …' : ''}), each behind its own gate.
-        </Text>
+        </Para>
       ) : null}
       {restarts ? <RestartRows live={restarts} width={width} /> : null}
       {step.error && !gate ? <ErrorPanel error={step.error} title="Verification failed" /> : null}

@@ -5,6 +5,7 @@ import { useScreenKeys } from './keys/key-router.js';
 import { maxOffset } from './keys/scroll-model.js';
 import { useScroll } from './keys/use-scroll.js';
 import { sanitizeText } from '../text/sanitize.js';
+import { fitMiddle, shortenMiddle } from './fit-text.js';
 
 export interface Column<R> {
   title: string;
@@ -12,6 +13,8 @@ export interface Column<R> {
   value: (row: R) => string;
   width?: number;
   align?: 'left' | 'right';
+  /** Names are shortened in the middle (both ends kept); a sentence (a reason) is cut at its end. */
+  cut?: 'middle' | 'end';
   /** Colour for a cell, e.g. by phase. */
   colour?: (row: R) => string | undefined;
 }
@@ -29,9 +32,10 @@ export interface WindowedTableProps<R> {
   follow?: boolean;
 }
 
-const fit = (text: string, width: number, align: 'left' | 'right' = 'left'): string => {
-  const t = text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
-  return align === 'right' ? t.padStart(width) : t.padEnd(width);
+/** A cell: shortened in the middle (a name keeps both ends), padded to its column. */
+const fit = (text: string, width: number, align: 'left' | 'right' = 'left', cut: 'middle' | 'end' = 'middle'): string => {
+  if (cut === 'end' && text.length > width) return `${text.slice(0, Math.max(0, width - 1))}…`;
+  return align === 'right' ? shortenMiddle(text, width).padStart(width) : fitMiddle(text, width);
 };
 
 export function WindowedTable<R>({ columns, rows, height, isActive = false, rowKey, emptyText = 'Nothing to show.', follow = false }: WindowedTableProps<R>) {
@@ -63,7 +67,7 @@ export function WindowedTable<R>({ columns, rows, height, isActive = false, rowK
             const colour = c.colour?.(row);
             return (
               <Text key={j} {...(colour ? { color: colour } : {})}>
-                {fit(sanitizeText(c.value(row), { max: 300 }), widths[j]!, c.align)}
+                {fit(sanitizeText(c.value(row), { max: 300 }), widths[j]!, c.align, c.cut)}
                 {j < columns.length - 1 ? '  ' : ''}
               </Text>
             );

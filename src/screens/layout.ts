@@ -69,3 +69,19 @@ export function tooSmall(columns: number, rows: number, gate?: Pick<GateRequest,
   }
   return columns < need.columns || rows < need.rows ? need : undefined;
 }
+
+/**
+ * Rows a gate's own text takes in its scrolling part (what it says, its items, its warnings), so
+ * the step's screen under it can be given the rest: a table then fills the gate instead of
+ * leaving rows empty below it.
+ */
+export function gateTextRows(request: Pick<GateRequest, 'lines' | 'items' | 'warnings'>, width: number, rehearsal: boolean): number {
+  const rows = (text: string, hanging = 0) => wrapText(sanitizeText(text, { max: 2000 }), width, hanging).length;
+  const items = request.items ?? [];
+  return (
+    (rehearsal ? rows('This is what you would be asked. A rehearsal sends nothing, so no approval is needed.') : 0) +
+    request.lines.reduce((n, l) => n + rows(l), 0) +
+    (items.length ? 1 + items.slice(0, 200).reduce((n, i) => n + wrapText(sanitizeText(i, { max: 500 }), width - 4, 0).length, 0) + (items.length > 200 ? 1 : 0) : 0) +
+    (request.warnings ?? []).reduce((n, w) => n + rows(`⚠ WARNING: ${w}`), 0)
+  );
+}

@@ -6,7 +6,7 @@ import { armed } from './keys/gate-model.js';
 export const DEFAULT_GATE_GUARD_MS = 500;
 
 /**
- * Remembers when each gate was first drawn, and says whether keys count for it yet. A key typed
+ * Remembers when each gate was last drawn (put on screen), and says whether keys count for it yet. A key typed
  * before a gate appeared (buffered while the process was busy) or in the instant after (meant for
  * what was on screen before) arrives inside the guard time and is dropped. Each ask is its own
  * gate, even under a key asked before (a re-offered restart). The app re-renders when the guard
@@ -20,7 +20,9 @@ export function useGateGuard(visible: GateRequest | undefined, guardMs: number, 
   const [, setTick] = useState(0);
   const timers = useRef(new Set<NodeJS.Timeout>());
   useEffect(() => {
-    if (!visible || drawn.current.has(visible)) return;
+    // Each time the gate comes back on screen (after the quit question, the help, another step's
+    // view) its guard starts again: a key typed while it was hidden was meant for what hid it.
+    if (!visible) return;
     drawn.current.set(visible, now());
     if (guardMs <= 0) return;
     const t = setTimeout(() => {

@@ -37,12 +37,22 @@ export function useSessionState(source: StateSource, frameMs = 33): SessionState
   return state;
 }
 
-/** Terminal size, following resizes. */
+/** Clears the screen and puts the cursor at the top left (ECMA-48 ED 2 and CUP). */
+export const CLEAR_SCREEN = '\u001B[2J\u001B[H';
+
+/**
+ * Terminal size, following resizes. On a resize the terminal has already re-wrapped (or scrolled)
+ * the last frame, so erasing it line by line as Ink does leaves parts of it behind: the screen is
+ * cleared first and the frame drawn whole at the new size.
+ */
 export function useTerminalSize(stdout: NodeJS.WriteStream): { columns: number; rows: number } {
   const read = () => ({ columns: stdout.columns || 100, rows: stdout.rows || 30 });
   const [size, setSize] = useState(read);
   useEffect(() => {
-    const onResize = () => setSize(read());
+    const onResize = () => {
+      if (stdout.isTTY) stdout.write(CLEAR_SCREEN);
+      setSize(read());
+    };
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);

@@ -45,7 +45,8 @@ describe('the lab scenario question', () => {
     tmux('send-keys', '-t', 'pick', 'Enter');
     const shell = await waitFor((s) => s.includes('Preflight checks'), 'the lab’s first frame');
     expect(shell).not.toContain('Which lab scenario?');
-    expect(shell.split('\n')[0]).toMatch(/upgrade-pilot · VM orchestration pack upgrade/);
+    // The header keeps the badge and the session, then the cluster, then the runbook's title as room allows.
+    expect(shell.split('\n')[0]).toMatch(/VM orchestration pack upgrade · cluster the lab \(lost-customizations\) +LAB +session starting…/);
     const guide = await waitFor((s) => s.includes('Welcome to the upgrade-pilot lab'), 'the guide', 60_000);
     expect(guide).toContain('Scenario "lost-customizations"');
     tmux('send-keys', '-t', 'pick', 'C-c');

@@ -79,7 +79,8 @@ describe('TUI in a real terminal', () => {
     tmux('new-session', '-d', '-s', 'tui', '-x', '80', '-y', '24', `env -u CI NO_COLOR=1 ${process.execPath} ${CLI} lab --scenario healthy --speed 300 --state-dir ${state} --notify ${listener.url}; sleep 5`);
 
     let s = await waitFor('Enter: close this guide and go on');
-    expect(s).toMatch(/LAB +LIVE/);
+    expect(s).toMatch(/ LAB  session /); // one badge: the lab, not a live cluster
+    expect(s).not.toMatch(/\bLIVE\b(?!-)/);
     expect(s).toContain('Welcome to the upgrade-pilot lab.');
     // `npm start` plays a real Palette, and says so.
     expect(s).toMatch(/Profile API: a real Palette\. Each hop clones/);

@@ -43,7 +43,8 @@ describe("the lab's first frame, drawn before the lab starts", () => {
     const onQuit = vi.fn();
     const ui = render(<LabShellFrame meta={meta} entries={runbookOutline(bundledRunbook()).entries} doing="Starting the embedded lab" onQuit={onQuit} />);
     const frame = plain(ui.lastFrame());
-    expect(frame).toMatch(/LAB +LIVE/);
+    expect(frame).toMatch(/ LAB +session starting…/); // one badge: the lab, never LIVE beside it
+    expect(frame).not.toMatch(/\bLIVE\b/);
     expect(frame).toContain('Preflight checks');
     expect(frame).toContain('Starting the embedded lab…');
     expect(frame).toContain('q quit');

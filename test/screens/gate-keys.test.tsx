@@ -9,6 +9,7 @@ import { noApprovals } from '../../src/engine/approval-policy.js';
 import { findStep } from '../../src/engine/state.js';
 import { ConfirmQueue } from '../../src/run/confirm-queue.js';
 import { tuiConfirm } from '../../src/run/confirm.js';
+import { exitCodeFor } from '../../src/run/session-run.js';
 import { harness, type Harness } from '../support/engine-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { keys, pane, press, waitForFrame, words } from '../support/ui.js';
@@ -157,17 +158,74 @@ describe('a gate takes only keys meant for it', () => {
     expect(h.world.sent).toEqual([]);
   });
 
-  it('q at a gate takes its safe option, then asks whether to quit', async () => {
-    const h = harness(twoDrafts);
-    const { ui, runner } = mount(h, { gateGuardMs: 0 });
-    await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
-    await press(ui.stdin, 'q');
-    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('Quit upgrade-pilot?'));
-    expect(words(frame)).toMatch(/The gate took its safe option: Not now/);
-    await press(ui.stdin, 'y'); // the question's yes: quit, nothing approved
-    await waitForFrame(ui.lastFrame, (f) => !f.includes('Quit upgrade-pilot?') || f.includes('stopping'));
-    expect(findStep(runner.getState(), 'infra')?.decisions['infra/draft']).toMatchObject({ choice: 'abort', key: 'q' });
-    expect(h.world.sent).toEqual([]);
+  describe('q decides nothing until the quit is confirmed', () => {
+    const restartGate = runbook(`  - { id: recover, kind: restart-each, title: Recover VMs, with: { vms: [vms/db-01, vms/web-02] } }\n`);
+
+    it.each([
+      ['q n', ['q', 'n']],
+      ['q Esc', ['q', keys.escape]],
+    ])('%s at a restart gate: back to the same gate, still waiting, its focus kept, nothing recorded or sent', async (_name, sequence) => {
+      const h = harness(restartGate);
+      const { ui, runner, queue } = mount(h, { gateGuardMs: 0 });
+      await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Restart VM vms/db-01'));
+      await press(ui.stdin, keys.right); // focus on Abort recovery: Stay must find it there
+      await press(ui.stdin, sequence[0]!);
+      const ask = await waitForFrame(ui.lastFrame, (f) => f.includes('Quit upgrade-pilot?'));
+      expect(words(ask)).toMatch(/The gate “Restart VM vms\/db-01” stays unanswered: nothing is approved or declined\. Stay goes back to it\./);
+      expect(queue.current()?.title).toBe('Restart VM vms/db-01'); // the question answered nothing
+      await press(ui.stdin, sequence[1]!);
+      const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Restart VM vms/db-01') && !f.includes('Quit upgrade-pilot?'));
+      expect(frame).toMatch(/❯ \[a\] Abort recovery/);
+      expect(queue.current()?.title).toBe('Restart VM vms/db-01');
+      expect(findStep(runner.getState(), 'recover')?.status).toBe('awaitingApproval');
+      expect(findStep(runner.getState(), 'recover')?.decisions).toEqual({});
+      expect(h.world.sent).toEqual([]);
+      // Still the same gate, answered by its own key.
+      await press(ui.stdin, 's');
+      await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Restart VM vms/web-02'));
+      expect(findStep(runner.getState(), 'recover')?.decisions['recover/restart/vms/db-01/gate']).toMatchObject({ choice: 'skip', key: 's' });
+    });
+
+    it.each([
+      ['q y', ['q', 'y']],
+      ['q q', ['q', 'q']],
+    ])('%s at a restart gate: the run stops at the gate, unanswered (exit 3), and a resume asks it again', async (_name, sequence) => {
+      const h = harness(restartGate);
+      const first = mount(h, { gateGuardMs: 0 });
+      await waitForFrame(first.ui.lastFrame, (f) => f.includes('GATE: Restart VM vms/db-01'));
+      await press(first.ui.stdin, ...sequence);
+      const outcome = await first.outcome;
+      expect(outcome.status).toBe('awaitingApproval');
+      expect(exitCodeFor(outcome)).toBe(3);
+      first.ui.unmount();
+      const saved = h.store.load(h.id);
+      expect(findStep(saved, 'recover')?.status).toBe('awaitingApproval');
+      expect(findStep(saved, 'recover')?.decisions).toEqual({});
+      expect(h.world.sent).toEqual([]);
+
+      const second = mount(h, { gateGuardMs: 0 });
+      const frame = await waitForFrame(second.ui.lastFrame, (f) => f.includes('GATE: Restart VM vms/db-01'));
+      expect(frame).toMatch(/❯ \[s\] Skip/);
+    });
+
+    it('q n y typed in a hurry: Stay puts the gate back on screen, and a y inside its guard time approves nothing', async () => {
+      const h = harness(twoDrafts);
+      const guard = new ManualClock();
+      const { ui, runner, queue } = mount(h, { gateGuardMs: 500, guardClock: guard });
+      await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
+      guard.advance(600);
+      await press(ui.stdin, 'q');
+      await waitForFrame(ui.lastFrame, (f) => f.includes('Quit upgrade-pilot?'));
+      await press(ui.stdin, 'n', 'y');
+      await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra') && !f.includes('Quit upgrade-pilot?'));
+      expect(queue.current()?.title).toBe('Write draft /v1/clusterprofiles/infra');
+      expect(findStep(runner.getState(), 'infra')?.decisions).toEqual({});
+      expect(h.world.sent).toEqual([]);
+      // Once the gate has been back on screen for its guard time, its own key counts.
+      guard.advance(600);
+      await press(ui.stdin, 'y');
+      await until('the first draft to be sent', () => h.world.sent.length === 1);
+    });
   });
 
   it('a paste (several keys in one read) chooses nothing', async () => {

@@ -5,7 +5,8 @@
  * - focus starts on the safe option and never wraps; ←/→ move it, ↑↓ PgUp PgDn j/k g/G only scroll
  *   the gate's content, Tab does nothing;
  * - an approving option is chosen by its own letter, or by Enter only once the operator moved the
- *   focus onto it on this gate; Esc is the safe option; `q` is the safe option and the quit question;
+ *   focus onto it on this gate; Esc is the safe option; `q` only asks whether to quit: it decides
+ *   nothing (the app leaves the gate unanswered if the operator confirms, and returns to it if not);
  * - several characters at once (a paste, keys buffered while busy) choose nothing;
  * - once decided, the gate takes no more keys.
  *
@@ -34,7 +35,7 @@ export interface GateView {
   secret?: SecretEntry;
 }
 
-export type GateEffect = { kind: 'decide'; choice: Choice; pressed: string; secrets?: Record<string, string> } | { kind: 'quit'; choice: Choice; pressed: string };
+export type GateEffect = { kind: 'decide'; choice: Choice; pressed: string; secrets?: Record<string, string> } | { kind: 'ask-quit' };
 
 export interface GateKeyContext {
   request: Pick<GateRequest, 'options' | 'safeChoice' | 'confirmText' | 'secretInputs'>;
@@ -106,9 +107,8 @@ export function gateKey(view: GateView, key: KeyPress, ctx: GateKeyContext): Ste
   const { note: _note, ...fresh } = view;
   const safe = options[safeIndex(ctx.request)];
   if (key.name === 'escape') return safe ? decided(fresh, safe.choice, 'Esc') : { view: fresh };
-  if (key.name === 'char' && key.text === 'q') {
-    return { view: { ...fresh, done: true }, effect: { kind: 'quit', choice: safe?.choice ?? safeChoice, pressed: 'q' } };
-  }
+  // The gate stays as it is (focus, scroll) under the question, to be found again on Stay.
+  if (key.name === 'char' && key.text === 'q') return { view: fresh, effect: { kind: 'ask-quit' } };
   if (key.name === 'left' || key.name === 'right') {
     const focus = Math.min(options.length - 1, Math.max(0, view.focus + (key.name === 'left' ? -1 : 1)));
     return { view: { ...fresh, focus, moved: view.moved || focus !== view.focus } };

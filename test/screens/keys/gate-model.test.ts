@@ -44,9 +44,10 @@ describe('keys at a gate', () => {
     ['an approving option by its letter', draft, [char('y')], [{ kind: 'decide', choice: 'approve', pressed: 'y' }], 'n'],
     ['an upper-case letter counts', restart, [char('R')], [{ kind: 'decide', choice: 'approve', pressed: 'R' }], 's'],
     ['Esc is the safe option', restart, [key('escape')], [{ kind: 'decide', choice: 'skip', pressed: 'Esc' }], 's'],
-    ['q is the safe option and the quit question', draft, [char('q')], [{ kind: 'quit', choice: 'abort', pressed: 'q' }], 'n'],
+    ['q only asks whether to quit: it decides nothing', draft, [char('q')], [{ kind: 'ask-quit' }], 'n'],
+    ['q leaves the focus where the operator put it (Stay finds the gate as it was)', restart, [key('left'), char('q')], [{ kind: 'ask-quit' }], 'r'],
     ['a gate decides once: yy approves one thing', draft, [char('y'), char('y')], [{ kind: 'decide', choice: 'approve', pressed: 'y' }], 'n'],
-    ['q then Esc: one answer, the safe one', restart, [char('q'), key('escape')], [{ kind: 'quit', choice: 'skip', pressed: 'q' }], 's'],
+    ['q twice asks twice and decides nothing (the app shows the question once)', restart, [char('q'), char('q')], [{ kind: 'ask-quit' }, { kind: 'ask-quit' }], 's'],
     ['a paste chooses nothing', draft, [press.paste('yy'), press.paste('y\r')], [], 'n'],
     ['keys no option uses do nothing', draft, [char('x'), char('z'), key('backspace')], [], 'n'],
   ];
