@@ -45,6 +45,16 @@ export interface PlannedHop {
    * holding the orchestration pack before its draft, their values asked at the draft gate.
    */
   variables?: PlannedVariable[];
+  /** How long the hop is predicted to take (issue 27): pack rollout, then the VMs' moves. */
+  eta?: HopEtaContract;
+}
+
+/** A hop's predicted duration, median and pessimistic, and what it is made of. */
+export interface HopEtaContract {
+  p50Seconds: number;
+  p90Seconds: number;
+  parts: Array<{ what: 'pack-rollout' | 'migrations'; p50Seconds: number; p90Seconds: number; basis: string }>;
+  summary: string;
 }
 
 export interface PlannedVariable {
@@ -68,6 +78,23 @@ export interface VmImpact {
   /** live-migrate: moved without downtime; evict: restarted by KubeVirt; restart: stays on the old launcher until the operator restarts it. */
   fate: 'live-migrate' | 'evict' | 'restart' | 'not-running';
   reason: string;
+  /** KubeVirt's `LiveMigratable=False` reason code (e.g. DisksNotLiveMigratable), when it cannot live-migrate. */
+  reasonCode?: string;
+  /** That reason in an operator's words: what blocks the move and what would lift it. */
+  explanation?: string;
+  /** The eviction strategy (the VMI's, else the cluster's) and the VM's run strategy that decided the fate. */
+  evictionStrategy?: string;
+  runStrategy?: string;
+  /** Guest memory, bytes. */
+  memoryBytes?: number;
+  /** The MigrationPolicy that selects it. */
+  migrationPolicy?: string;
+  /** Predicted, in each hop's migration phase: seconds after the workload updater starts, and how long (median, pessimistic). */
+  predicted?: { startSeconds: number; durationSeconds: { p50: number; p90: number }; downtimeSeconds?: number };
+  /** Why its migration may never finish (completion timeout, dirty rate), with the remedies. */
+  mayNotConverge?: string[];
+  /** Its own limits (annotations) that the predicted fate breaks. */
+  limitsBroken?: string[];
 }
 
 /**

@@ -26,6 +26,8 @@ export interface VmDefinition {
   /** Secondary networks (NetworkAttachmentDefinitions, `namespace/name`). */
   networks?: string[];
   labels?: Record<string, string>;
+  /** How fast the guest dirties its memory (MiB/s): served as `kubevirt_vmi_dirty_rate_bytes_per_second`; above the bandwidth a migration cannot converge. */
+  dirtyRateMiBps?: number;
 }
 
 const osImages: Record<VmDefinition['os'], string> = {

@@ -131,6 +131,7 @@ export class World {
     this.migrations = new MigrationController(this.ctx, this.nodes, this.network, this.vms, this.kubevirt);
     this.vms.setMigrationAborter(this.migrations);
     this.updater = new WorkloadUpdater(this.ctx, this.kubevirt, this.vms, this.migrations);
+    this.migrations.onFinished = () => this.updater.migrationChanged();
     this.palette =
       opts.flavor === 'palette'
         ? new PaletteCluster({ ctx: this.ctx, reconciler: this.reconciler, nodes: this.nodes, lookup: opts.lookup ?? (() => undefined), deployed: opts.deployed })

@@ -14,6 +14,7 @@ import { finalExpectations } from './expectations.js';
 import { planHops, packsOf, stateOf } from './hops.js';
 import { countImpact, predictImpact } from './impact.js';
 import { readUpdateConfig } from './kubevirt-config.js';
+import { planWindow, readWindow } from './eta/window.js';
 import { buildLadder } from './ladder.js';
 import { steppingStones, withVariables } from './version-notes.js';
 import type { VersionNote } from '../../engine/runbook.js';
@@ -90,22 +91,26 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     readUpdateConfig(reader, site.kubevirt.namespace, site.kubevirt.name, signal),
     reader.vms(),
     reader.vmis(),
+    readWindow(reader),
   ]);
-  const [deployed, addon, infra, list, kubevirt, vms, vmis] = await reads.catch((err: unknown) => {
+  const [deployed, addon, infra, list, kubevirt, vms, vmis, windowReads] = await reads.catch((err: unknown) => {
     stop.abort();
     throw err;
   });
   const attached = await attachedDocs({ addon, infra }, deployed, choice, palette, signal);
   const docs: Record<ProfileRole, ProfileDoc> = attached.docs;
   const flavored = (out: PlanOutput): PlanOutput => withFlavor(out, choice, docs, site.cluster.uid);
-  const impact = predictImpact(kubevirt, vms, vmis);
+  const window = planWindow(kubevirt.limits, predictImpact(kubevirt, vms, vmis), vmis, windowReads);
+  const impact = window.impact;
   const deployedTag = deployedVmo(deployed, pack);
-  const base = { pack, deployed: deployedTag, target: site.target, impactCounts: countImpact(impact), impact };
+  const { eta, ...limitsView } = window.view;
+  const base = { pack, deployed: deployedTag, target: site.target, impactCounts: countImpact(impact), impact, window: limitsView };
   const notes = [
     kubevirt.found
       ? `KubeVirt ${kubevirt.observedVersion ?? '?'}: workload update methods ${kubevirt.methods.join(', ') || 'none'}; eviction strategy ${kubevirt.clusterEvictionStrategy ?? 'not set'}.`
       : `The KubeVirt resource ${site.kubevirt.namespace}/${site.kubevirt.name} was not found: the VM impact assumes no automatic workload update.`,
     ...attached.notes,
+    ...(windowReads.policiesNote ? [`${windowReads.policiesNote}: every VM migrates with the KubeVirt resource's settings.`] : []),
   ];
   const refused = (reason: string, hint: string): PlanOutput => flavored({ status: 'refused', refusal: { reason, hint }, ...base, hops: [], notes });
 
@@ -156,5 +161,7 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   if (base.impactCounts.restart > 0 && hops.hops.length > 1) {
     notes.push('VMs that need a restart must be restarted after each hop, before the next: two minors behind, they could not live-migrate (spec 9.1.1).');
   }
-  return flavored({ status: 'planned', ...base, versionSource: available.source, hops: hops.hops, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
+  // Every hop moves every running VM once more: the same window each time.
+  const timed = hops.hops.map((h) => ({ ...h, eta }));
+  return flavored({ status: 'planned', ...base, versionSource: available.source, hops: timed, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
 }
