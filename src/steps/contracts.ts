@@ -6,6 +6,7 @@
 import type { StepContext } from '../engine/context.js';
 import type { ProfileRole } from '../engine/params.js';
 import { steps } from '../engine/state.js';
+import type { MigrationLimits } from './plan/eta/types.js';
 
 export interface PlannedPack {
   name: string;
@@ -120,6 +121,8 @@ export interface PlanContract {
   /** The previous version of each profile and how to go back to it (plan, report, stop screens). */
   wayBack?: WayBack[];
   impact?: VmImpact[];
+  /** KubeVirt's migration limits as the plan read them (the migrations screen reschedules what is left under them). */
+  window?: { limits: MigrationLimits };
   /** Expectations for verification once every hop is done. */
   expectations?: {
     profiles?: Array<{ name: string; version?: string; packs?: Array<{ name: string; tag: string }> }>;
