@@ -198,6 +198,15 @@ export class World {
     this.rook.refresh();
   }
 
+  /**
+   * What KubeVirt's `kubevirt_vmi_dirty_rate_bytes_per_second` gauge says of each running VMI
+   * (virt-handler's domain stats; labels namespace, name, node): the scenario's rate for a busy
+   * guest, a few MiB/s for an idle one.
+   */
+  dirtyRates(): Array<{ namespace: string; name: string; node: string; bytesPerSecond: number }> {
+    return [...this.vms.runningVmis()].map((v) => ({ namespace: v.namespace, name: v.name, node: v.node, bytesPerSecond: (v.def.dirtyRateMiBps ?? 2) * 2 ** 20 }));
+  }
+
   summary(): WorldSummary {
     const kv = this.ctx.store.get('kubevirts', 'kubevirt', 'kubevirt')?.status as Record<string, unknown> | undefined;
     const cdi = this.ctx.store.get('cdis', undefined, 'cdi')?.status as Record<string, unknown> | undefined;

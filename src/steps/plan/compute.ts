@@ -15,6 +15,9 @@ import { planHops, packsOf, stateOf } from './hops.js';
 import { countImpact, predictImpact } from './impact.js';
 import { readUpdateConfig } from './kubevirt-config.js';
 import { planWindow, readWindow } from './eta/window.js';
+import { readDirtyRates } from './eta/dirty-rate.js';
+import { rangeText } from './eta/format.js';
+import { formatDuration } from '../../engine/duration.js';
 import { buildLadder } from './ladder.js';
 import { steppingStones, withVariables } from './version-notes.js';
 import type { VersionNote } from '../../engine/runbook.js';
@@ -92,15 +95,16 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     reader.vms(),
     reader.vmis(),
     readWindow(reader),
+    site.metrics ? readDirtyRates(site.metrics.prometheusUrl, site.metrics.timeout, signal) : Promise.resolve<{ rates: Map<string, number>; note?: string }>({ rates: new Map() }),
   ]);
-  const [deployed, addon, infra, list, kubevirt, vms, vmis, windowReads] = await reads.catch((err: unknown) => {
+  const [deployed, addon, infra, list, kubevirt, vms, vmis, windowReads, dirty] = await reads.catch((err: unknown) => {
     stop.abort();
     throw err;
   });
   const attached = await attachedDocs({ addon, infra }, deployed, choice, palette, signal);
   const docs: Record<ProfileRole, ProfileDoc> = attached.docs;
   const flavored = (out: PlanOutput): PlanOutput => withFlavor(out, choice, docs, site.cluster.uid);
-  const window = planWindow(kubevirt.limits, predictImpact(kubevirt, vms, vmis), vmis, windowReads);
+  const window = planWindow(kubevirt.limits, predictImpact(kubevirt, vms, vmis), vmis, windowReads, dirty.rates);
   const impact = window.impact;
   const deployedTag = deployedVmo(deployed, pack);
   const { eta, ...limitsView } = window.view;
@@ -111,6 +115,7 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
       : `The KubeVirt resource ${site.kubevirt.namespace}/${site.kubevirt.name} was not found: the VM impact assumes no automatic workload update.`,
     ...attached.notes,
     ...(windowReads.policiesNote ? [`${windowReads.policiesNote}: every VM migrates with the KubeVirt resource's settings.`] : []),
+    ...(dirty.note ? [dirty.note] : []),
   ];
   const refused = (reason: string, hint: string): PlanOutput => flavored({ status: 'refused', refusal: { reason, hint }, ...base, hops: [], notes });
 
@@ -163,5 +168,11 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   }
   // Every hop moves every running VM once more: the same window each time.
   const timed = hops.hops.map((h) => ({ ...h, eta }));
+  const total = { p50: eta.p50Seconds * timed.length, p90: eta.p90Seconds * timed.length };
+  if (timed.length) {
+    notes.push(
+      `All ${timed.length} hop(s): ${rangeText(total.p50, total.p90)}, before restarts at the gates${total.p90 * 1000 > site.window ? `; more than the window of ${formatDuration(site.window)} in the params file when slow: book a longer window or split the hops over two` : `, within the window of ${formatDuration(site.window)} in the params file`}.`,
+    );
+  }
   return flavored({ status: 'planned', ...base, versionSource: available.source, hops: timed, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
 }

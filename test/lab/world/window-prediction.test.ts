@@ -19,7 +19,7 @@ const min = 60_000;
 const workloadUpdate = (m: KubeObject) => m.metadata.name.startsWith('kubevirt-workload-update-');
 
 /** The plan's estimate, from the objects as the product reads them. */
-function predict(h: Harness) {
+function predict(h: Harness, dirtyRates = new Map<string, number>()) {
   const kv = h.get('kubevirts', 'kubevirt', 'kubevirt')!;
   const limits = migrationLimits(kv);
   const vmis = h.list('virtualmachineinstances').map((o) => VmiSchema.parse(o));
@@ -32,7 +32,7 @@ function predict(h: Harness) {
     migrations: h.list('virtualmachineinstancemigrations').map((o) => VmimSchema.parse(o)),
     nodes: h.list('nodes').map((o) => NodeSchema.parse(o)),
   };
-  return planWindow(limits, impact, vmis, reads);
+  return planWindow(limits, impact, vmis, reads, dirtyRates);
 }
 
 /** Publishes the hop and measures its migration phase in simulated seconds. */
@@ -66,6 +66,42 @@ describe('the predicted migration phase against the lab', () => {
       expect(measured.migrations).toBe(migrating);
       expect(Math.abs(predicted.p50Seconds - measured.seconds) / measured.seconds).toBeLessThanOrEqual(0.25);
       expect(predicted.p90Seconds).toBeGreaterThanOrEqual(measured.seconds * 0.9);
+    } finally {
+      h.close();
+    }
+  });
+});
+
+describe('no-converge: a guest that dirties memory faster than it moves', () => {
+  it('is flagged before publish, and its migration stalls in the run as predicted (aborted after progressTimeout)', () => {
+    const h = createHarness('no-converge');
+    try {
+      // The plan's view: the dirty rates as the lab's Prometheus serves them
+      const rates = new Map(h.world.dirtyRates().map((r) => [`${r.namespace}/${r.name}`, r.bytesPerSecond]));
+      const { impact, view } = predict(h, rates);
+      const db = impact.find((i) => i.vm === 'virtual-machines/db-01')!;
+      expect(db).toMatchObject({ fate: 'live-migrate', migrationPolicy: 'databases' });
+      expect(db.mayNotConverge?.[0]).toMatch(/dirties 300 MiB\/s .*progressTimeout 150 s/);
+      expect(impact.filter((i) => i.mayNotConverge?.length).map((i) => i.vm)).toEqual(['virtual-machines/db-01']);
+      expect(view.policies).toEqual([expect.objectContaining({ name: 'databases', allowAutoConverge: false, vms: ['virtual-machines/db-01'] })]);
+      expect(view.eta.summary).toMatch(/1 may not converge/);
+
+      const before = new Set(h.list('virtualmachineinstancemigrations').map((m) => m.metadata.name));
+      h.publishHop('4.5.4');
+      const dbMigrations = () => h.list('virtualmachineinstancemigrations').filter((m) => !before.has(m.metadata.name) && (m.spec as { vmiName: string }).vmiName === 'db-01');
+      const failed = () => dbMigrations().filter((m) => (m.status as { phase?: string }).phase === 'Failed');
+      expect(h.runUntil(() => failed().length > 0, 90 * min, 1000)).toBe(true);
+      const m = failed()[0]!;
+      const state = (m.status as { migrationState: { failureReason: string; abortStatus?: string } }).migrationState;
+      expect(state.failureReason).toBe('Live migration stuck for 150 seconds and has been aborted');
+      expect(state.abortStatus).toBe('Succeeded');
+      // It ran as long as predicted: from creation to the abort
+      const took = (Date.parse(String((m.status as { migrationState: { endTimestamp: string } }).migrationState.endTimestamp)) - Date.parse(m.metadata.creationTimestamp!)) / 1000;
+      console.log(`no-converge: db-01 predicted ${db.predicted!.durationSeconds.p50} s until the abort, measured ${took} s`);
+      expect(Math.abs(db.predicted!.durationSeconds.p50 - took) / took).toBeLessThanOrEqual(0.25);
+      // The VMI stays on the old launcher
+      const vmi = h.get('virtualmachineinstances', 'virtual-machines', 'db-01')!;
+      expect(vmi.metadata.labels?.['kubevirt.io/outdatedLauncherImage']).toBeDefined();
     } finally {
       h.close();
     }

@@ -59,7 +59,9 @@ export function watchLines(impact: readonly VmImpact[]): string[] {
     lines.push('', `Longest migrations (of ${moving.length}; all with --json):`);
     for (const i of moving.slice(0, 5)) {
       const p = i.predicted!;
-      lines.push(`  ${i.vm}${i.memoryBytes ? ` (${memoryText(i.memoryBytes)})` : ''}: starts about ${roughDuration(p.startSeconds)} in, takes ${rangeText(p.durationSeconds.p50, p.durationSeconds.p90).replace(/^about /, '')}`);
+      const when = p.startSeconds < 5 ? 'starts at once' : `starts about ${roughDuration(p.startSeconds)} in`;
+      const how = rangeText(p.durationSeconds.p50, p.durationSeconds.p90).replace(/^about /, '');
+      lines.push(`  ${i.vm}${i.memoryBytes ? ` (${memoryText(i.memoryBytes)})` : ''}: ${when}, ${i.mayNotConverge?.length ? `runs ${how} until KubeVirt aborts it (may not converge)` : `takes ${how}`}`);
     }
   }
   return lines;
