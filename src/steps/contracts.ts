@@ -94,7 +94,9 @@ export interface VmImpact {
   predicted?: { startSeconds: number; durationSeconds: { p50: number; p90: number }; downtimeSeconds?: number };
   /** Why its migration may never finish (completion timeout, dirty rate), with the remedies. */
   mayNotConverge?: string[];
-  /** Its own limits (annotations) that the predicted fate breaks. */
+  /** Its owner's limits, from the VM's annotations upgrade-pilot.io/max-downtime and upgrade-pilot.io/restart-window. */
+  ownLimits?: { maxDowntimeSeconds?: number; restartWindow?: string };
+  /** Its own limits (annotations) that the predicted fate breaks, or that cannot be read. */
   limitsBroken?: string[];
 }
 

@@ -38,6 +38,8 @@ export interface PlanDeps {
   /** The runbook's version notes: stepping stones and the profile variables a version introduces. */
   notes?: readonly VersionNote[] | undefined;
   progress?: (headline: string) => void;
+  /** The cluster's now (the lab's clock in the lab): when the hop would start, for the VMs' restart windows. */
+  now?: number;
 }
 
 /** A wrong uid in the params is not an unreachable API: say which one; bad input, exit 2 rather than 4. */
@@ -104,7 +106,7 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   const attached = await attachedDocs({ addon, infra }, deployed, choice, palette, signal);
   const docs: Record<ProfileRole, ProfileDoc> = attached.docs;
   const flavored = (out: PlanOutput): PlanOutput => withFlavor(out, choice, docs, site.cluster.uid);
-  const window = planWindow(kubevirt.limits, predictImpact(kubevirt, vms, vmis), vmis, windowReads, dirty.rates);
+  const window = planWindow(kubevirt.limits, predictImpact(kubevirt, vms, vmis), vmis, windowReads, dirty.rates, { vms, nowMs: deps.now ?? Date.now() });
   const impact = window.impact;
   const deployedTag = deployedVmo(deployed, pack);
   const { eta, ...limitsView } = window.view;

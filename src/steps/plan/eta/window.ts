@@ -4,7 +4,9 @@
  * nodes), then, purely, each VM's limits and the hop's duration.
  */
 import type { ClusterReader } from '../../../kube/reader.js';
-import type { MigrationPolicy, Namespace, Node, Vmi, Vmim } from '../../../kube/schemas.js';
+import type { MigrationPolicy, Namespace, Node, Vm, Vmi, Vmim } from '../../../kube/schemas.js';
+import { ownLimitFields } from './own-limits.js';
+import { ownLimitsOf } from './vm-limits.js';
 import type { VmImpact } from '../../contracts.js';
 import { estimateBandwidth, migrationSamples, vmiMemoryBytes } from './bandwidth.js';
 import { estimateHop, type VmFacts } from './estimate.js';
@@ -38,7 +40,13 @@ export interface WindowView {
 
 const key = (m: { namespace?: string | undefined; name: string }) => (m.namespace ? `${m.namespace}/${m.name}` : m.name);
 
-export function planWindow(limits: MigrationLimits, impact: readonly VmImpact[], vmis: readonly Vmi[], reads: WindowReads, dirtyRates: ReadonlyMap<string, number> = new Map()): { view: WindowView; impact: VmImpact[] } {
+export interface OwnersInput {
+  vms: readonly Vm[];
+  /** When the hop would be published (the plan's now). */
+  nowMs: number;
+}
+
+export function planWindow(limits: MigrationLimits, impact: readonly VmImpact[], vmis: readonly Vmi[], reads: WindowReads, dirtyRates: ReadonlyMap<string, number> = new Map(), owners?: OwnersInput): { view: WindowView; impact: VmImpact[] } {
   const policies = reads.policies.map(policyView).filter((p): p is MigrationPolicyView => p !== undefined);
   const nsLabels = new Map(reads.namespaces.map((n) => [n.metadata.name, n.metadata.labels ?? {}]));
   const byVmi = new Map(vmis.map((v) => [key(v.metadata), v]));
@@ -53,8 +61,13 @@ export function planWindow(limits: MigrationLimits, impact: readonly VmImpact[],
   });
   const bandwidth = estimateBandwidth(migrationSamples(reads.migrations, vmis), limits.bandwidthPerMigration);
   const { eta, byVm } = estimateHop({ vms: facts, limits, bandwidth, rollout: rolloutEstimate(Math.max(1, reads.nodes.length)) });
+  const annotations = new Map((owners?.vms ?? []).map((v) => [key(v.metadata), v.metadata.annotations]));
+  const hop = { rolloutSeconds: eta.parts.find((p) => p.what === 'pack-rollout')?.p50Seconds ?? 0, totalSeconds: eta.p50Seconds };
   return {
     view: { limits, policies: policies.map((p) => ({ ...p, vms: selected.get(p.name) ?? [] })), bandwidth, eta },
-    impact: impact.map((i) => ({ ...i, ...byVm.get(i.vm) })),
+    impact: impact.map((i) => {
+      const timed = { ...i, ...byVm.get(i.vm) };
+      return owners ? { ...timed, ...ownLimitFields(timed, ownLimitsOf(annotations.get(i.vm)), owners.nowMs, hop) } : timed;
+    }),
   };
 }
