@@ -1,6 +1,7 @@
 /**
  * Which gates the command line already answered. Pure, and tested with tables: nothing disruptive
- * is ever approved implicitly; VM restarts only per VM or with the explicit all-restarts switch.
+ * is ever approved implicitly; VM restarts only per VM or with the explicit all-restarts switch
+ * (which does not cover a VM outside its owner's restart window: that one only by its name).
  */
 import type { Choice, GateRequest } from './gate.js';
 
@@ -37,7 +38,8 @@ export function decideByPolicy(request: GateRequest, approvals: Approvals, rehea
     if (!vm) return { choice: 'ask' };
     if (approvals.skipRestarts.includes(vm)) return { choice: 'skip', by: 'flag', flag: `--skip-restart ${vm}` };
     if (approvals.restarts.includes(vm)) return { choice: 'approve', by: 'flag', flag: `--approve-restart ${vm}` };
-    if (approvals.allRestarts) return { choice: 'approve', by: 'flag', flag: '--approve-all-restarts' };
+    // A VM outside its owner's restart window is restarted only when approved by its name.
+    if (approvals.allRestarts && !request.byNameOnly) return { choice: 'approve', by: 'flag', flag: '--approve-all-restarts' };
     return { choice: 'ask' };
   }
   return approvals.gates.includes(request.gate) ? { choice: 'approve', by: 'flag', flag: `--approve ${request.gate}` } : { choice: 'ask' };

@@ -32,6 +32,11 @@ export interface GateRequest {
   /** For VM restarts: which VM (matched against --approve-restart NS/NAME). */
   subject?: { namespace: string; name: string };
   /**
+   * For VM restarts: why only the VM's own name approves it (outside its owner's restart window):
+   * --approve-all-restarts does not answer it.
+   */
+  byNameOnly?: string;
+  /**
    * The step's own screen shows and answers this gate (e.g. verification panels with "re-run"),
    * instead of the generic gate box.
    */

@@ -125,6 +125,12 @@ export const ParamsSchema = z.strictObject({
     agentNamespace: NonEmpty.optional(),
   }),
   kubevirt: z.strictObject({ namespace: NonEmpty.default('kubevirt'), name: NonEmpty.default('kubevirt') }).prefault({}),
+  /**
+   * The cluster's Prometheus (its HTTP API base, e.g. `https://prometheus.example/` or one behind a
+   * route prefix): the plan reads KubeVirt's `kubevirt_vmi_dirty_rate_bytes_per_second` from it to
+   * flag migrations that may not converge. Without it, only memory and timeouts are judged.
+   */
+  metrics: z.strictObject({ prometheusUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL of the Prometheus HTTP API' }), timeout: Duration.default(10_000) }).optional(),
   cdi: z.strictObject({ name: NonEmpty.default('cdi') }).prefault({}),
   /** How long the upgrade may take; credentials that expire sooner are red in preflight. */
   window: Duration.default(4 * 3_600_000),

@@ -13,6 +13,8 @@ import {
   CdiSchema,
   EventSchema,
   KubeVirtSchema,
+  MigrationPolicySchema,
+  NamespaceSchema,
   NadSchema,
   NodeSchema,
   PodSchema,
@@ -25,6 +27,8 @@ import {
   type Cdi,
   type Event,
   type KubeVirt,
+  type MigrationPolicy,
+  type Namespace,
   type Nad,
   type Node,
   type Pod,
@@ -84,7 +88,7 @@ export function vmiPhasesFromTable(table: KubeTable): unknown[] | undefined {
  * API groups a cluster may well not have. Multus (`k8s.cni.cncf.io`) is not on every cluster: there
  * a list of network attachment definitions answers 404, which means there are none.
  */
-const OPTIONAL_GROUPS: Readonly<Record<string, string>> = { 'k8s.cni.cncf.io': 'Multus' };
+const OPTIONAL_GROUPS: Readonly<Record<string, string>> = { 'k8s.cni.cncf.io': 'Multus', 'migrations.kubevirt.io': 'KubeVirt migration policies' };
 
 /**
  * The items of a resource of an optional API group. `notInstalled` says, once, that the group is
@@ -171,6 +175,15 @@ export class ClusterReader {
       if (isKubeError(err, 'missing-crd') || isKubeError(err, 'not-found')) return true;
       throw err;
     }
+  }
+
+  /** KubeVirt's MigrationPolicies (cluster-scoped); none, said once, where the CRD is not installed. */
+  migrationPolicies(): Promise<OptionalList<MigrationPolicy>> {
+    return this.optionalList(MigrationPolicySchema, 'migrations.kubevirt.io', '/apis/migrations.kubevirt.io/v1alpha1/migrationpolicies', 'migration policies');
+  }
+
+  namespaces(): Promise<Namespace[]> {
+    return this.list(NamespaceSchema, '/api/v1/namespaces', 'list namespaces');
   }
 
   kubeVirt(namespace: string, name: string): Promise<KubeVirt | undefined> {

@@ -102,12 +102,19 @@ export const MigrationState = z.object({
   migrationUid: opt(str),
 });
 
+/** Guest memory as KubeVirt writes it: `spec.domain.memory.guest`, else the memory request; `status.memory.guestCurrent` once running. */
+const VmiDomain = z.object({
+  memory: opt(z.object({ guest: opt(str) })),
+  resources: opt(z.object({ requests: opt(z.object({ memory: opt(str), cpu: opt(z.union([str, z.number()])) })) })),
+});
+
 export const VmiSchema = z.object({
   metadata: Meta,
-  spec: opt(z.object({ evictionStrategy: opt(str) })),
+  spec: opt(z.object({ evictionStrategy: opt(str), domain: opt(VmiDomain) })),
   status: opt(
     z.object({
       phase: opt(str),
+      memory: opt(z.object({ guestCurrent: opt(str) })),
       nodeName: opt(str),
       conditions: opt(z.array(Condition)),
       migrationState: opt(MigrationState),
@@ -129,7 +136,14 @@ export const VmiPhaseSchema = z.object({
 export const VmimSchema = z.object({
   metadata: Meta,
   spec: z.object({ vmiName: str }),
-  status: opt(z.object({ phase: opt(str), migrationState: opt(MigrationState) })),
+  status: opt(
+    z.object({
+      phase: opt(str),
+      migrationState: opt(MigrationState),
+      /** When each phase began (kubevirt/api `VirtualMachineInstanceMigrationPhaseTransitionTimestamp`): how long the target took to start. */
+      phaseTransitionTimestamps: opt(z.array(z.object({ phase: opt(str), phaseTransitionTimestamp: opt(str) }))),
+    }),
+  ),
 });
 
 /** Portworx's StorageCluster, or Rook-Ceph's CephCluster (`status.ceph.health`, `status.message`). */
@@ -155,6 +169,28 @@ export const EventSchema = z.object({
   lastTimestamp: opt(str),
 });
 
+/** Namespaces: their labels select MigrationPolicies. */
+export const NamespaceSchema = z.object({ metadata: Meta });
+
+/**
+ * A MigrationPolicy (kubevirt/api `migrations/v1alpha1`): the settings it overrides and its selectors,
+ * maps of labels (`selectors.namespaceSelector`, `selectors.virtualMachineInstanceSelector`).
+ */
+export const MigrationPolicySchema = z.object({
+  metadata: Meta,
+  spec: opt(
+    z.object({
+      allowAutoConverge: opt(z.boolean()),
+      allowPostCopy: opt(z.boolean()),
+      bandwidthPerMigration: opt(z.union([str, z.number()])),
+      completionTimeoutPerGiB: opt(z.number()),
+      selectors: opt(z.object({ namespaceSelector: opt(z.record(str, z.unknown())), virtualMachineInstanceSelector: opt(z.record(str, z.unknown())) })),
+    }),
+  ),
+});
+
+export type Namespace = z.infer<typeof NamespaceSchema>;
+export type MigrationPolicy = z.infer<typeof MigrationPolicySchema>;
 export type Node = z.infer<typeof NodeSchema>;
 export type Event = z.infer<typeof EventSchema>;
 export type Pod = z.infer<typeof PodSchema>;

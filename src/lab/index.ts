@@ -205,7 +205,21 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
       },
     };
     const registries = [labRegistry(profileSet.registryUid)];
-    palette = await startPaletteServer({ store: profiles, hooks: world.paletteHooks, audit, faults: paletteFaults, apiKey, projectUid, dialect, extraRoutes, now: () => clock.now(), registries, ...(spec.clusterShape ? { clusterShape: spec.clusterShape } : {}) });
+    // The cluster's Prometheus, as far as the plan asks it: one instant query of the dirty-rate gauge
+    // (Prometheus HTTP API `/api/v1/query`: status, data.resultType vector, result[].metric/value).
+    const openRoutes: Record<string, LabRouteHandler> = {
+      'GET /_lab/prometheus/api/v1/query': (req) => {
+        const query = new URL(req.url ?? '/', 'http://lab').searchParams.get('query') ?? '';
+        if (query === '') return json(400, { status: 'error', errorType: 'bad_data', error: 'invalid parameter "query": unknown query' });
+        const at = clock.now() / 1000;
+        const result =
+          query === 'kubevirt_vmi_dirty_rate_bytes_per_second'
+            ? world.dirtyRates().map((r) => ({ metric: { __name__: query, namespace: r.namespace, name: r.name, node: r.node, job: 'kubevirt-prometheus-metrics' }, value: [at, String(r.bytesPerSecond)] }))
+            : [];
+        return json(200, { status: 'success', data: { resultType: 'vector', result } });
+      },
+    };
+    palette = await startPaletteServer({ store: profiles, hooks: world.paletteHooks, audit, faults: paletteFaults, apiKey, projectUid, dialect, extraRoutes, openRoutes, now: () => clock.now(), registries, ...(spec.clusterShape ? { clusterShape: spec.clusterShape } : {}) });
 
     const labJson = await writeLabFiles({
       stateDir: opts.stateDir,

@@ -150,6 +150,8 @@ export function labParams(input: LabFilesInput, withReferences = false): Record<
       : { moveWith: labMoveWith(input.deployed, input.layout, input.referenceTags, input.target) }),
     site,
     kubevirt: { namespace: 'kubevirt', name: 'kubevirt' },
+    // The lab plays the cluster's Prometheus too (the dirty-rate gauge only).
+    metrics: { prometheusUrl: `${input.paletteUrl}/_lab/prometheus` },
     cdi: { name: 'cdi' },
     window: '4h',
     // The lab's cluster runs on accelerated simulated time: tools read its clock here so that ages,

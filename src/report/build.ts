@@ -4,7 +4,8 @@
  */
 import { steps, type SessionState, type StepState } from '../engine/state.js';
 import { sanitizeText } from '../text/sanitize.js';
-import type { PlanContract, SnapshotContract } from '../steps/contracts.js';
+import type { PlanContract, SnapshotContract, VmImpact } from '../steps/contracts.js';
+import type { MigrationsOutput } from '../steps/migrations/monitor-types.js';
 import { chooserText } from '../steps/customize/render-text.js';
 import type { Chooser } from '../steps/customize/types.js';
 import type { DraftOutput } from '../steps/hop/draft.js';
@@ -20,6 +21,20 @@ import { wayBackOf } from './way-back.js';
 
 const outputs = <T>(all: StepState[], kind: string): Array<{ step: StepState; out: T }> =>
   all.filter((s) => s.kind === kind && s.output !== undefined).map((s) => ({ step: s, out: s.output as T }));
+
+/** The plan's migration phase of a hop beside what its migration watch measured (issue 27). */
+function measuredMigrations(all: StepState[], hop: number): { migrations?: ReportData['hops'][number]['migrations'] } {
+  const watched = outputs<MigrationsOutput>(all, 'migrations').filter(({ step, out }) => step.hop?.index === hop && out.planned && out.outcome !== 'rehearsal').at(-1);
+  if (!watched) return {};
+  const { planned, elapsedMs, outcome } = watched.out;
+  return { migrations: { plannedP50Seconds: planned!.p50Seconds, plannedP90Seconds: planned!.p90Seconds, measuredSeconds: Math.round(elapsedMs / 1000), outcome } };
+}
+
+/** A VM of the plan's impact, its fields as the report schema has them. */
+function impactOf(i: VmImpact): ReportData['impact'][number] {
+  const { vm, node, fate, reason, reasonCode, explanation, evictionStrategy, runStrategy, memoryBytes, migrationPolicy, predicted, mayNotConverge, limitsBroken } = i;
+  return Object.fromEntries(Object.entries({ vm, node, fate, reason, reasonCode, explanation, evictionStrategy, runStrategy, memoryBytes, migrationPolicy, predicted, mayNotConverge, limitsBroken }).filter(([, v]) => v !== undefined)) as ReportData['impact'][number];
+}
 
 /** Generic fields that steps of the later kinds expose, read defensively. */
 interface Summarised {
@@ -116,8 +131,10 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
       to: h.to,
       // Defensive: a plan from another runbook may carry hops without per-profile details.
       profiles: (h.profiles ?? []).map((p) => ({ name: p.name, role: p.role, uid: p.uid, fromVersion: p.fromVersion, toVersion: p.toVersion, packs: (p.packs ?? []).map((k) => ({ name: k.name, from: k.from, to: k.to })) })),
+      ...(h.eta ? { eta: h.eta } : {}),
+      ...measuredMigrations(all, h.index ?? i + 1),
     })),
-    impact: (plan?.impact ?? []).map((i) => ({ vm: i.vm, fate: i.fate, reason: i.reason })),
+    impact: (plan?.impact ?? []).map((i) => impactOf(i)),
     requests: requestsOf(state),
     vms: vmFates(state),
     diagnoses: diagnosesOf(state),

@@ -3,6 +3,7 @@
  * first, in a page or two; the evidence that makes it long (payload diffs, every customization,
  * every live migration) in the appendix after it.
  */
+import { rangeText, roughDuration } from '../steps/plan/eta/format.js';
 import { formatDuration } from '../engine/duration.js';
 import { renderAppendix, MIGRATIONS_SHOWN } from './markdown-appendix.js';
 import { cell, cut, dateTime, ruleResultWord, seconds, sourceText, spread, table, timeOf, vmDetail } from './markdown-parts.js';
@@ -93,6 +94,12 @@ function hopSection(r: ReportData, hop: number | null): string[] {
   const title = h ? `## Hop ${h.index}: ${h.from} → ${h.to}` : r.hops.length ? '## Outside the hops' : '## Recovery (no hop: the pack was already at the target)';
   const out = [title, ''];
   if (h) out.push(...table(['Profile', 'Version', 'Pack changes'], h.profiles.map((p) => [p.name, `${p.fromVersion} → ${p.toVersion}`, p.packs.map((k) => `${k.name} ${k.from} → ${k.to}`).join('; ')])), '');
+  if (h?.eta) out.push(`Planned: ${h.eta.summary}.`);
+  if (h?.migrations) {
+    const m = h.migrations;
+    out.push(`Migrations: planned ${rangeText(m.plannedP50Seconds, m.plannedP90Seconds).replace(/^about /, '')}, took ${roughDuration(m.measuredSeconds)}${r.labTime ? ' (lab time)' : ''} (${m.outcome}).`);
+  }
+  if (h?.eta || h?.migrations) out.push('');
   const requests = r.requests.filter((q) => q.hop === hop);
   out.push(`${r.rehearsal ? 'Calls recorded (not sent)' : 'Requests sent'} (${requests.length}):`, '');
   if (requests.length === 0) out.push('- none');

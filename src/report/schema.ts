@@ -98,11 +98,49 @@ const Diagnosis = z.object({
 
 const PackChange = z.object({ name: z.string(), from: z.string(), to: z.string() });
 
+const Seconds = z.number().min(0);
+
+/** A hop's predicted duration, as `plan --json` gives it per hop (issue 27). */
+export const EtaReport = z
+  .object({
+    p50Seconds: Seconds.describe('Median'),
+    p90Seconds: Seconds.describe('Pessimistic bound (90th percentile)'),
+    parts: z.array(z.object({ what: z.enum(['pack-rollout', 'migrations']), p50Seconds: Seconds, p90Seconds: Seconds, basis: z.string().describe('Where the figure comes from, in words') })),
+    summary: z.string().describe('The line the gates show ("about 18-25 min: 40 VM(s) migrate, 5 at a time; ...")'),
+  })
+  .describe("The hop's predicted duration: the pack rollout, then the VMs' moves scheduled as KubeVirt schedules them");
+
+/** One VM as the plan predicts it (`plan --json`'s `impact[]`). */
+export const ImpactReport = z
+  .object({
+    vm: z.string(),
+    node: z.string().optional(),
+    fate: z.string().describe('live-migrate, evict, restart or not-running'),
+    reason: z.string(),
+    reasonCode: z.string().optional().describe("KubeVirt's LiveMigratable=False reason (kubevirt/api core/v1), e.g. DisksNotLiveMigratable"),
+    explanation: z.string().optional().describe('What the reason means and what lifts it'),
+    evictionStrategy: z.string().optional(),
+    runStrategy: z.string().optional(),
+    memoryBytes: z.number().optional(),
+    migrationPolicy: z.string().optional().describe('The MigrationPolicy that selects it'),
+    predicted: z
+      .object({ startSeconds: Seconds.describe('After the workload updater starts'), durationSeconds: z.object({ p50: Seconds, p90: Seconds }), downtimeSeconds: Seconds.optional() })
+      .optional(),
+    mayNotConverge: z.array(z.string()).optional().describe('Why its migration may never finish, with the remedies'),
+    limitsBroken: z.array(z.string()).optional().describe('Its own limits (annotations upgrade-pilot.io/max-downtime, restart-window) the plan breaks'),
+  })
+  .describe('What the plan predicted for one VM');
+
 const HopReport = z.object({
   index: z.number().int(),
   from: z.string(),
   to: z.string(),
   profiles: z.array(z.object({ name: z.string(), role: z.string().optional(), uid: z.string().optional(), fromVersion: z.string(), toVersion: z.string(), packs: z.array(PackChange) })),
+  eta: EtaReport.optional(),
+  migrations: z
+    .object({ plannedP50Seconds: Seconds, plannedP90Seconds: Seconds, measuredSeconds: Seconds, outcome: z.string() })
+    .optional()
+    .describe("The plan's migration phase beside what the migration watch measured (the lab's simulated time when labTime)"),
 });
 
 const Rollback = z
@@ -170,7 +208,7 @@ export const ReportSchema = z
       after: z.array(z.object({ name: z.string(), version: z.string(), source: z.string() })),
     }),
     hops: z.array(HopReport),
-    impact: z.array(z.object({ vm: z.string(), fate: z.string(), reason: z.string() })).describe('What the plan predicted for each VM'),
+    impact: z.array(ImpactReport).describe('What the plan predicted for each VM'),
     requests: z.array(Request),
     vms: z.array(Vm),
     diagnoses: z.array(Diagnosis),

@@ -1,3 +1,4 @@
+import { rangeText } from '../steps/plan/eta/format.js';
 import { Box, Text } from 'ink';
 import { formatDuration } from '../engine/duration.js';
 import { clockDuration } from '../text/time.js';
@@ -140,12 +141,15 @@ export function MigrationsScreen({ step, isActive, width, height, labTime = fals
       <WindowedTable columns={columns(width, rows, labTime)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.key} emptyText={out ? 'No failed or hanging migrations.' : 'No migrations yet.'} />
       {live ? (
         <Para dimColor>
-          elapsed {clockDuration(live.elapsedMs, labTime)} · poll {live.polls}
+          elapsed {clockDuration(live.elapsedMs, labTime)}
+          {live.remaining ? ` · ${rangeText(live.remaining.p50Seconds, live.remaining.p90Seconds)} left` : ''}
+          {live.planned ? ` (planned ${rangeText(live.planned.p50Seconds, live.planned.p90Seconds).replace(/^about /, '')})` : ''} · poll {live.polls}
           {live.nextPollInMs ? ` · next poll in ${formatDuration(live.nextPollInMs)}` : ''} · progress {formatDuration(live.sinceProgressMs)} ago
         </Para>
       ) : out ? (
         <Text dimColor>
           {out.polls} poll(s) over {clockDuration(out.elapsedMs, labTime)}
+          {out.planned ? ` (planned ${rangeText(out.planned.p50Seconds, out.planned.p90Seconds).replace(/^about /, '')})` : ''}
         </Text>
       ) : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}

@@ -6,6 +6,7 @@
 import type { StepContext } from '../engine/context.js';
 import type { ProfileRole } from '../engine/params.js';
 import { steps } from '../engine/state.js';
+import type { MigrationLimits } from './plan/eta/types.js';
 
 export interface PlannedPack {
   name: string;
@@ -45,6 +46,16 @@ export interface PlannedHop {
    * holding the orchestration pack before its draft, their values asked at the draft gate.
    */
   variables?: PlannedVariable[];
+  /** How long the hop is predicted to take (issue 27): pack rollout, then the VMs' moves. */
+  eta?: HopEtaContract;
+}
+
+/** A hop's predicted duration, median and pessimistic, and what it is made of. */
+export interface HopEtaContract {
+  p50Seconds: number;
+  p90Seconds: number;
+  parts: Array<{ what: 'pack-rollout' | 'migrations'; p50Seconds: number; p90Seconds: number; basis: string }>;
+  summary: string;
 }
 
 export interface PlannedVariable {
@@ -68,6 +79,25 @@ export interface VmImpact {
   /** live-migrate: moved without downtime; evict: restarted by KubeVirt; restart: stays on the old launcher until the operator restarts it. */
   fate: 'live-migrate' | 'evict' | 'restart' | 'not-running';
   reason: string;
+  /** KubeVirt's `LiveMigratable=False` reason code (e.g. DisksNotLiveMigratable), when it cannot live-migrate. */
+  reasonCode?: string;
+  /** That reason in an operator's words: what blocks the move and what would lift it. */
+  explanation?: string;
+  /** The eviction strategy (the VMI's, else the cluster's) and the VM's run strategy that decided the fate. */
+  evictionStrategy?: string;
+  runStrategy?: string;
+  /** Guest memory, bytes. */
+  memoryBytes?: number;
+  /** The MigrationPolicy that selects it. */
+  migrationPolicy?: string;
+  /** Predicted, in each hop's migration phase: seconds after the workload updater starts, and how long (median, pessimistic). */
+  predicted?: { startSeconds: number; durationSeconds: { p50: number; p90: number }; downtimeSeconds?: number };
+  /** Why its migration may never finish (completion timeout, dirty rate), with the remedies. */
+  mayNotConverge?: string[];
+  /** Its owner's limits, from the VM's annotations upgrade-pilot.io/max-downtime and upgrade-pilot.io/restart-window. */
+  ownLimits?: { maxDowntimeSeconds?: number; restartWindow?: string };
+  /** Its own limits (annotations) that the predicted fate breaks, or that cannot be read. */
+  limitsBroken?: string[];
 }
 
 /**
@@ -93,6 +123,8 @@ export interface PlanContract {
   /** The previous version of each profile and how to go back to it (plan, report, stop screens). */
   wayBack?: WayBack[];
   impact?: VmImpact[];
+  /** KubeVirt's migration limits as the plan read them (the migrations screen reschedules what is left under them). */
+  window?: { limits: MigrationLimits };
   /** Expectations for verification once every hop is done. */
   expectations?: {
     profiles?: Array<{ name: string; version?: string; packs?: Array<{ name: string; tag: string }> }>;

@@ -18,6 +18,8 @@ const cases: Array<[string, GateRequest, Approvals, boolean, string]> = [
   ['--approve-restart of another VM does not count', restart('vms', 'b'), a({ restarts: ['vms/a'] }), false, 'ask'],
   ['--approve-all-restarts approves any VM', restart('vms', 'b'), a({ allRestarts: true }), false, 'approve'],
   ['--skip-restart wins over --approve-all-restarts', restart('vms', 'b'), a({ allRestarts: true, skipRestarts: ['vms/b'] }), false, 'skip'],
+  ['outside its restart window: --approve-all-restarts does not restart it', { ...restart('vms', 'b'), byNameOnly: 'outside its restart window' }, a({ allRestarts: true }), false, 'ask'],
+  ['outside its restart window: approved by its name', { ...restart('vms', 'b'), byNameOnly: 'outside its restart window' }, a({ allRestarts: true, restarts: ['vms/b'] }), false, 'approve'],
   ['a restart without a subject is always asked', { ...restart('vms', 'a'), subject: undefined } as unknown as GateRequest, a({ allRestarts: true }), false, 'ask'],
   ['a rehearsal needs no approval', gate('publish'), noApprovals, true, 'approve'],
   ['a rehearsal needs no approval for restarts either', restart('vms', 'a'), noApprovals, true, 'approve'],

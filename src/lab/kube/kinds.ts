@@ -146,6 +146,15 @@ export const SERVED_TYPES: readonly ServedType[] = [
     namespaced: true,
     shortNames: ['net-attach-def'],
   }),
+  // virt-operator installs the MigrationPolicy CRD with KubeVirt (kubevirt/api migrations/v1alpha1; cluster-scoped).
+  custom({
+    group: 'migrations.kubevirt.io',
+    version: 'v1alpha1',
+    resource: 'migrationpolicies',
+    kind: 'MigrationPolicy',
+    singular: 'migrationpolicy',
+    namespaced: false,
+  }),
   custom({
     group: 'kubevirt.io',
     version: 'v1',

@@ -31,6 +31,8 @@ export interface PaletteServerOptions {
   port?: number;
   /** `'METHOD /path'` → handler, for the lab assembly's control routes (they need the ApiKey too). */
   extraRoutes?: Record<string, LabRouteHandler>;
+  /** Routes of other services the lab plays (the cluster's Prometheus): no ApiKey, which never goes there. */
+  openRoutes?: Record<string, LabRouteHandler>;
   /** Clock for audit times (the lab's simulated clock); default the wall clock. */
   now?: () => number;
   /** Pack registries the double serves (`/v1/packs`, `/v1/registries/metadata`); none when left out. */
@@ -147,6 +149,11 @@ export async function startPaletteServer(opts: PaletteServerOptions): Promise<Pa
     const url = new URL(req.url ?? '/', 'http://lab');
     readBody(req)
       .then(async (raw) => {
+        const open = opts.openRoutes?.[`${method} ${url.pathname}`];
+        if (open) {
+          const result = await open(req, raw.toString('utf8'));
+          return send(res, result.status, result.body, result.headers);
+        }
         if (url.pathname.startsWith('/_lab/')) return handleLab(req, res, method, url.pathname, raw.toString('utf8'), ref);
         return handleApi(req, res, method, url, raw, ref);
       })

@@ -26,6 +26,10 @@ export interface VmDefinition {
   /** Secondary networks (NetworkAttachmentDefinitions, `namespace/name`). */
   networks?: string[];
   labels?: Record<string, string>;
+  /** The VM's own annotations (an owner's limits: upgrade-pilot.io/max-downtime, restart-window). */
+  annotations?: Record<string, string>;
+  /** How fast the guest dirties its memory (MiB/s): served as `kubevirt_vmi_dirty_rate_bytes_per_second`; above the bandwidth a migration cannot converge. */
+  dirtyRateMiBps?: number;
 }
 
 const osImages: Record<VmDefinition['os'], string> = {
@@ -74,7 +78,7 @@ export function vmObject(vm: VmDefinition, blockStorageClass: string, created: s
       name: vm.name,
       namespace: vm.namespace,
       labels: { 'app.kubernetes.io/managed-by': 'vm-dashboard', ...vm.labels },
-      annotations: { 'kubevirt.io/latest-observed-api-version': 'v1', 'kubevirt.io/storage-observed-api-version': 'v1' },
+      annotations: { 'kubevirt.io/latest-observed-api-version': 'v1', 'kubevirt.io/storage-observed-api-version': 'v1', ...vm.annotations },
       finalizers: ['kubevirt.io/virtualMachineControllerFinalize'],
       generation: 1,
       creationTimestamp: created,

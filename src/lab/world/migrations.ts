@@ -23,6 +23,7 @@ import {
   imageVersion,
 } from './skip-minor.js';
 import { timings } from './timings.js';
+import { clusterLimits, migrationConfigFor } from './migration-config.js';
 import type { KubevirtView, VmController } from './vm-controller.js';
 
 export type MigrationPhase = 'Pending' | 'Scheduling' | 'Scheduled' | 'PreparingTarget' | 'TargetReady' | 'Running' | 'Succeeded' | 'Failed';
@@ -64,6 +65,8 @@ export class MigrationController {
   private readonly byVmi = new Map<string, Set<Migration>>();
   private readonly backoff = new Map<string, { failures: number; until: number }>();
   private abortFails = new Set<string>();
+  /** Told when a migration ends (the workload updater re-runs 5 s later). */
+  onFinished: () => void = () => {};
 
   constructor(
     private readonly ctx: WorldContext,
@@ -152,7 +155,14 @@ export class MigrationController {
     const name = `kubevirt-workload-update-${this.ctx.rng.suffix()}`;
     const phase: MigrationPhase = state === 'Stuck' ? 'Running' : state;
     const obj = this.ctx.store.upsert('virtualmachineinstancemigrations', migrationObject(namespace, name, vmiName, created, true));
-    const m: Migration = { namespace, name, uid: obj.metadata.uid!, vmiName, vmiUid: vmi.metadata.uid!, phase, sourceNode, sourcePod, targetNode, targetPod, startTimestamp: stamp(now - ageMs + 20_000), outcome: state === 'Stuck' ? 'stuck' : state === 'Failed' ? 'fail' : 'succeed', epoch: 0 };
+    // The phases of the past one took what a migration takes in the lab now (start(), run()): the
+    // target pod's start-up, then the memory copy over the lab network.
+    const scheduled = timings.migrationScheduling + timings.migrationTargetPodStart;
+    const offsets = [0, 0, scheduled, scheduled + timings.migrationPreparingTarget, scheduled + timings.migrationPreparingTarget + timings.migrationTargetReady];
+    const runningAt = offsets.at(-1)! + 1000;
+    offsets.push(runningAt);
+    const copyMs = ((this.vms.definition(namespace, vmiName)?.memoryGi ?? 1) * 2 ** 30 * 1000) / timings.migrationNetworkBytesPerSecond;
+    const m: Migration = { namespace, name, uid: obj.metadata.uid!, vmiName, vmiUid: vmi.metadata.uid!, phase, sourceNode, sourcePod, targetNode, targetPod, startTimestamp: stamp(now - ageMs + runningAt), outcome: state === 'Stuck' ? 'stuck' : state === 'Failed' ? 'fail' : 'succeed', epoch: 0 };
     this.track(m);
     const ms: MigrationStateInput = {
       migrationUid: m.uid,
@@ -163,13 +173,13 @@ export class MigrationController {
       startTimestamp: m.startTimestamp,
       completed: state !== 'Stuck',
       failed: state === 'Failed',
-      ...(state === 'Stuck' ? {} : { endTimestamp: stamp(now - ageMs + 50_000) }),
+      ...(state === 'Stuck' ? {} : { endTimestamp: stamp(now - ageMs + runningAt + (state === 'Failed' ? timings.migrationFailAfter : copyMs)) }),
       ...(state === 'Failed' ? { failureReason: past?.reason ?? closedSocketReason } : {}),
       ...(state === 'Failed' && past?.abortStatus ? { abortStatus: past.abortStatus } : {}),
     };
     const phases: MigrationPhase[] = ['Pending', 'Scheduling', 'Scheduled', 'PreparingTarget', 'TargetReady', 'Running', ...(state === 'Stuck' ? [] : [phase])];
     this.ctx.store.update('virtualmachineinstancemigrations', namespace, name, (o) => {
-      o.status = { phase, phaseTransitionTimestamps: phases.map((p, i) => ({ phase: p, phaseTransitionTimestamp: stamp(now - ageMs + i * 4000) })), migrationState: migrationState(ms) };
+      o.status = { phase, phaseTransitionTimestamps: phases.map((p, i) => ({ phase: p, phaseTransitionTimestamp: stamp(now - ageMs + (offsets[i] ?? runningAt + copyMs)) })), migrationState: migrationState(ms) };
     });
     this.ctx.store.update('virtualmachineinstances', namespace, vmiName, (o) => {
       (o.status as Record<string, unknown>).migrationState = migrationState(ms);
@@ -276,6 +286,7 @@ export class MigrationController {
 
   /** Starts waiting migrations while the cluster-wide and per-node limits allow. */
   pump(): void {
+    const limits = clusterLimits(this.ctx.store);
     let running = 0;
     const perNode = new Map<string, number>();
     for (const m of this.migrations.values()) {
@@ -284,9 +295,9 @@ export class MigrationController {
       perNode.set(m.sourceNode, (perNode.get(m.sourceNode) ?? 0) + 1);
     }
     for (const m of this.migrations.values()) {
-      if (running >= timings.parallelMigrationsPerCluster) return;
+      if (running >= limits.perCluster) return;
       if (m.phase !== 'Pending') continue;
-      if ((perNode.get(m.sourceNode) ?? 0) >= timings.parallelOutboundMigrationsPerNode) continue;
+      if ((perNode.get(m.sourceNode) ?? 0) >= limits.perNode) continue;
       running += 1;
       perNode.set(m.sourceNode, (perNode.get(m.sourceNode) ?? 0) + 1);
       this.start(m);
@@ -318,6 +329,7 @@ export class MigrationController {
     const epoch = m.epoch;
     const step = (ms: number, fn: () => void) => this.ctx.clock.after(ms, () => m.epoch === epoch && this.migrations.has(`${m.namespace}/${m.name}`) && fn());
     const memoryGi = def.memoryGi;
+    const dirty = (def.dirtyRateMiBps ?? 0) * 2 ** 20;
     step(timings.migrationScheduling + timings.migrationTargetPodStart, () => {
       this.ctx.store.update('pods', m.namespace, m.targetPod!, (p) => setPodState(p, { kind: 'running' }, nowStamp(this.ctx)));
       this.setPhase(m, 'Scheduled');
@@ -325,13 +337,13 @@ export class MigrationController {
         this.setPhase(m, 'PreparingTarget');
         step(timings.migrationTargetReady, () => {
           this.setPhase(m, 'TargetReady');
-          step(1000, () => this.run(m, podIP, launcherImage, memoryGi, step));
+          step(1000, () => this.run(m, podIP, launcherImage, memoryGi, dirty, step));
         });
       });
     });
   }
 
-  private run(m: Migration, podIP: string | undefined, launcherImage: string, memoryGi: number, step: (ms: number, fn: () => void) => void): void {
+  private run(m: Migration, podIP: string | undefined, launcherImage: string, memoryGi: number, dirty: number, step: (ms: number, fn: () => void) => void): void {
     m.startTimestamp = nowStamp(this.ctx);
     this.setPhase(m, 'Running');
     this.updateVmiState(m, { completed: false, failed: false, startTimestamp: m.startTimestamp });
@@ -350,7 +362,39 @@ export class MigrationController {
       });
       return;
     }
-    step(timings.migrationCopyBase + timings.migrationCopyPerGiB * memoryGi, () => this.succeed(m, podIP, launcherImage));
+    const vmi = this.ctx.store.get('virtualmachineinstances', m.namespace, m.vmiName);
+    const cfg = vmi ? migrationConfigFor(this.ctx.store, vmi) : undefined;
+    const bytes = memoryGi * 2 ** 30;
+    const rate = cfg?.bytesPerSecond ?? timings.migrationNetworkBytesPerSecond;
+    // Auto-converge throttles the guest until its dirty rate falls under the bandwidth; post-copy always finishes.
+    const helped = cfg !== undefined && (cfg.allowAutoConverge || cfg.allowPostCopy);
+    const firstPass = (bytes / rate) * 1000;
+    const completion = cfg ? cfg.completionTimeoutPerGiB * memoryGi * 1000 : Infinity;
+    if (!helped && dirty >= rate) {
+      // The first pass copies everything; after it the remaining data stops shrinking, and
+      // virt-launcher aborts after progressTimeout without progress (or at the completion timeout).
+      const stuck = cfg!.progressTimeout;
+      const at = Math.min(firstPass + stuck * 1000, completion);
+      step(at, () => this.abortedByLauncher(m, at === completion ? `Live migration is not completed after ${cfg!.completionTimeoutPerGiB * memoryGi} seconds and has been aborted` : `Live migration stuck for ${stuck} seconds and has been aborted`));
+      return;
+    }
+    const copy = (bytes / Math.max(1, rate - (helped ? 0 : dirty))) * 1000;
+    if (copy > completion && !cfg?.allowPostCopy) {
+      step(completion, () => this.abortedByLauncher(m, `Live migration is not completed after ${cfg!.completionTimeoutPerGiB * memoryGi} seconds and has been aborted`));
+      return;
+    }
+    step(copy, () => this.succeed(m, podIP, launcherImage));
+  }
+
+  /**
+   * virt-launcher gave up on a migration that does not converge (kubevirt pkg/virt-launcher
+   * live-migration-source.go: the progress and completion timeouts): the migration fails, the VMI
+   * stays on its source and the workload updater tries again after its back-off.
+   */
+  private abortedByLauncher(m: Migration, reason: string): void {
+    const source = this.kubevirt.handlerPodOn(m.sourceNode);
+    if (source) this.ctx.logs.append('kubevirt', source.metadata.name, kubevirtLine(this.ctx.clock.now(), 'virt-handler', 'warning', reason, { kind: 'VirtualMachineInstance', name: m.vmiName, namespace: m.namespace, uid: m.vmiUid }));
+    this.fail(m, reason, true, { abortStatus: 'Succeeded' });
   }
 
   private succeed(m: Migration, podIP: string | undefined, launcherImage: string): void {
@@ -376,6 +420,7 @@ export class MigrationController {
     this.release(m.namespace, m.name);
     this.collectGarbage(m.namespace, m.vmiName);
     this.pump();
+    this.onFinished();
   }
 
   private fail(m: Migration, reason: string, countsForBackoff: boolean, abort?: { abortStatus: 'Succeeded' }): void {
@@ -398,6 +443,7 @@ export class MigrationController {
     this.release(m.namespace, m.name);
     this.collectGarbage(m.namespace, m.vmiName);
     this.pump();
+    this.onFinished();
   }
 
   private noteFailure(namespace: string, vmiName: string): void {

@@ -67,6 +67,7 @@ export function seedWorld(world: World, spec: ScenarioSpec): void {
     volumeBindingMode: 'WaitForFirstConsumer',
   });
   if (spec.multus === false) world.absentGroups.add('k8s.cni.cncf.io');
+  for (const p of spec.migrationPolicies ?? []) ctx.store.upsert('migrationpolicies', { apiVersion: 'migrations.kubevirt.io/v1alpha1', kind: 'MigrationPolicy', metadata: { name: p.name }, spec: p.spec });
   for (const n of spec.networks) {
     ctx.store.upsert('network-attachment-definitions', {
       apiVersion: 'k8s.cni.cncf.io/v1',

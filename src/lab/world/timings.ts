@@ -26,9 +26,6 @@ export const timings = {
   /** KubeVirt's defaults for the workload update strategy. */
   batchEvictionInterval: 1 * min,
   batchEvictionSize: 10,
-  /** `parallelMigrationsPerCluster` and `parallelOutboundMigrationsPerNode` defaults. */
-  parallelMigrationsPerCluster: 5,
-  parallelOutboundMigrationsPerNode: 2,
   /** Backoff before a workload-update migration of a VMI whose last one failed: doubles up to the cap. */
   migrationBackoffInitial: 20 * s,
   migrationBackoffMax: 5 * min,
@@ -38,9 +35,13 @@ export const timings = {
   migrationTargetPodStart: 12 * s,
   migrationPreparingTarget: 3 * s,
   migrationTargetReady: 2 * s,
-  /** Memory copy: base plus per GiB of guest memory. */
-  migrationCopyBase: 10 * s,
-  migrationCopyPerGiB: 4 * s,
+  /**
+   * What one migration moves per second over the lab's network (memory copy = guest memory over
+   * this, capped by `bandwidthPerMigration`): a shared 10 GbE pod network carrying a few at once.
+   */
+  migrationNetworkBytesPerSecond: 200 * 2 ** 20,
+  /** After a migration changes, the workload updater runs again (KubeVirt's re-enqueue throttle). */
+  workloadUpdaterAfterChange: 5 * s,
   /** A migration that fails after a skipped minor fails this long into Running. */
   migrationFailAfter: 8 * s,
   /** virt-handler aborting a running migration after its VMIM was deleted (libvirt's job cancel). */

@@ -131,6 +131,7 @@ export class World {
     this.migrations = new MigrationController(this.ctx, this.nodes, this.network, this.vms, this.kubevirt);
     this.vms.setMigrationAborter(this.migrations);
     this.updater = new WorkloadUpdater(this.ctx, this.kubevirt, this.vms, this.migrations);
+    this.migrations.onFinished = () => this.updater.migrationChanged();
     this.palette =
       opts.flavor === 'palette'
         ? new PaletteCluster({ ctx: this.ctx, reconciler: this.reconciler, nodes: this.nodes, lookup: opts.lookup ?? (() => undefined), deployed: opts.deployed })
@@ -195,6 +196,15 @@ export class World {
     }
     this.storage.refresh();
     this.rook.refresh();
+  }
+
+  /**
+   * What KubeVirt's `kubevirt_vmi_dirty_rate_bytes_per_second` gauge says of each running VMI
+   * (virt-handler's domain stats; labels namespace, name, node): the scenario's rate for a busy
+   * guest, a few MiB/s for an idle one.
+   */
+  dirtyRates(): Array<{ namespace: string; name: string; node: string; bytesPerSecond: number }> {
+    return [...this.vms.runningVmis()].map((v) => ({ namespace: v.namespace, name: v.name, node: v.node, bytesPerSecond: (v.def.dirtyRateMiBps ?? 2) * 2 ** 20 }));
   }
 
   summary(): WorldSummary {

@@ -13,6 +13,8 @@ import { publishRequest } from '../../palette/mutations.js';
 import type { DraftOutput } from './draft.js';
 import { writtenDrafts } from './draft-changes.js';
 import { hopFlavor } from './flavors/index.js';
+import { currentHop, latestPlan } from '../contracts.js';
+import { windowGateLines } from '../plan/eta/gate-lines.js';
 
 export interface PublishOutput {
   role: ProfileRole;
@@ -41,7 +43,8 @@ export const publishStep = defineStepKind({
       gate: 'publish',
       key: gateKey,
       title: `Publish ${draft.name} ${draft.toVersion}`,
-      lines: hop.publishLines(draft, clusterName),
+      // On the spec's service the publish itself sets the hop in motion: say how long it takes.
+      lines: [...hop.publishLines(draft, clusterName), ...(hop.choice.flavor === 'spec' && draft.packs.some((p) => p.name === ctx.site?.packs.orchestration) ? windowGateLines(currentHop(ctx), latestPlan(ctx)?.impact) : [])],
       items: draft.packs.map((p) => `${p.name} ${p.from} → ${p.to}`),
       ...(health.length ? { warnings: health } : {}),
       options: approveOrDecline('Publish'),

@@ -13,6 +13,8 @@ import { defineStepKind, succeeded } from '../../engine/step-kind.js';
 import { clockTimeOf, type Clock } from '../../engine/clock.js';
 import { steps } from '../../engine/state.js';
 import { currentHop, latestPlan } from '../contracts.js';
+import { remainingEstimate } from '../plan/eta/remaining.js';
+import { isInFlight } from './phases.js';
 import { sessionStart } from '../session-start.js';
 import { assessPoll, type MonitorLimits, type PollAssessment } from './assess.js';
 import { defaultKubevirtRef, readMigrationView } from './cluster-view.js';
@@ -84,6 +86,22 @@ function wouldWaitFor(poll: PollAssessment, params: MigrationsParams, ctx: StepC
   ];
 }
 
+/** The plan's estimate of this hop's migration phase (issue 27). */
+function plannedOf(ctx: StepContext<MigrationsParams>): { planned?: { p50Seconds: number; p90Seconds: number } } {
+  const part = currentHop(ctx)?.eta?.parts.find((p) => p.what === 'migrations');
+  return part ? { planned: { p50Seconds: part.p50Seconds, p90Seconds: part.p90Seconds } } : {};
+}
+
+/** The plan's estimate and what is left of it, rescheduled for the migrations in flight and the VMIs still waiting. */
+function windowOf(ctx: StepContext<MigrationsParams>, poll: PollAssessment): Pick<MigrationsLive, 'planned' | 'remaining'> {
+  const plan = latestPlan(ctx);
+  if (!plan?.window || !plan.impact) return plannedOf(ctx);
+  const inFlight = poll.rows.filter((r) => isInFlight(r.phase)).map((r) => ({ vmi: r.vmi, source: r.source, ageMs: r.runningMs ?? 0 }));
+  const waiting = poll.outdated.filter((o) => o.willMove && o.migratable).map((o) => ({ vmi: o.vmi, node: o.node }));
+  const remaining = remainingEstimate(plan.impact, plan.window.limits, inFlight, waiting);
+  return { ...plannedOf(ctx), ...(remaining ? { remaining } : {}) };
+}
+
 /** When this hop began (its first step's start), in the cluster's time: what moved since belongs to it. */
 function hopStart(ctx: StepContext<MigrationsParams>): number {
   const { group, hop } = ctx.step;
@@ -118,6 +136,7 @@ export const migrationsStep = defineStepKind({
       state = judged.state;
       const stall = judged.verdict.kind === 'stalled' ? judged.verdict.reasons : poll.stall;
       const live: MigrationsLive = {
+        ...windowOf(ctx, poll),
         headline: migrationsHeadline(poll),
         rows: poll.rows,
         counts: poll.counts,
@@ -142,12 +161,12 @@ export const migrationsStep = defineStepKind({
         return succeeded(out, stalledToday ? `rehearsal: today the migrations are already stalled (${poll.stall.length} signal(s))` : `rehearsal: would wait until ${out.rehearsal!.wouldWaitFor.slice(0, 3).join('; ')}`);
       }
       if (judged.verdict.kind === 'completed') {
-        const out = outputOf('completed', poll, state, now, [], ledger, clock);
+        const out = { ...outputOf('completed', poll, state, now, [], ledger, clock), ...plannedOf(ctx) };
         const rest = out.totals.needsRestart ? `; ${out.totals.needsRestart} VM(s) will not move by themselves and need a restart (recovery)` : '';
         return succeeded(out, `migrations finished after ${formatDuration(out.elapsedMs)}: ${poll.counts.Succeeded ?? 0} succeeded${rest}`);
       }
       if (judged.verdict.kind === 'stalled') {
-        const out = outputOf('stalled', poll, state, now, judged.verdict.reasons, ledger, clock);
+        const out = { ...outputOf('stalled', poll, state, now, judged.verdict.reasons, ledger, clock), ...plannedOf(ctx) };
         for (const r of out.stall.slice(0, 5)) ctx.log(`Migrations stalled: ${r.text}`, 'warn');
         return succeeded(out, `stalled: ${judged.verdict.reasons.length} signal(s), ${poll.outdated.length} VMI(s) still outdated; diagnosis and recovery follow`);
       }

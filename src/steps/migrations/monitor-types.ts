@@ -87,6 +87,10 @@ export interface MigrationsLive {
   /** The watch has ended (the stall reasons are final). */
   ended: boolean;
   elapsedMs: number;
+  /** What is left, from the plan's per-VM durations rescheduled for what remains (issue 27). */
+  remaining?: { p50Seconds: number; p90Seconds: number };
+  /** The plan's estimate of this hop's migration phase, to compare with the elapsed time. */
+  planned?: { p50Seconds: number; p90Seconds: number };
   sinceProgressMs: number;
   polls: number;
   nextPollInMs: number;
@@ -112,4 +116,6 @@ export interface MigrationsOutput {
   rehearsal?: { wouldWaitFor: string[] };
   /** The VMs that live-migrated (with durations) or were evicted since the hop began. */
   moved?: MovedOutput;
+  /** The plan's estimate of this phase (median, pessimistic), for the report beside `elapsedMs`. */
+  planned?: { p50Seconds: number; p90Seconds: number };
 }

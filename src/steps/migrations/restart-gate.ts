@@ -15,16 +15,27 @@ export interface RestartGateOptions {
   restartWaitMs: number;
   baseline: 'snapshot' | 'first-look';
   position: { index: number; total: number };
+  /** The VM owner's limits, as the plan read them, judged now (issue 27). */
+  owner?: OwnerVerdict;
+}
+
+export interface OwnerVerdict {
+  /** Set when the restart is outside the VM's restart window (or the window cannot be read): why, and when it opens. */
+  outside?: string;
+  /** A warning when a restart costs more downtime than the owner allows. */
+  downtime?: string;
 }
 
 export function restartGate(c: RestartCandidate, o: RestartGateOptions): GateAsk {
   const warnings: string[] = [];
   if (o.baseline === 'first-look') warnings.push('This session has no snapshot baseline: only VMs that were running when recovery first looked are offered.');
   if (c.predicted) warnings.push('Predicted by the plan: today this VM is not on an outdated launcher (rehearsal).');
+  if (o.owner?.outside) warnings.push(`Its owner limits restarts: ${o.owner.outside}. Only --approve-restart ${c.vm} (or Restart here) restarts it now; --approve-all-restarts does not.`);
+  if (o.owner?.downtime) warnings.push(o.owner.downtime);
   return {
     gate: 'restart',
     key: o.key,
-    title: `Restart VM ${c.vm} (${o.position.index} of ${o.position.total})`,
+    title: `Restart VM ${c.vm} (${o.position.index} of ${o.position.total})${o.owner?.outside ? `: ${o.owner.outside}` : ''}`,
     lines: [
       `VM ${c.name} in namespace ${c.namespace}, running on node ${c.node}${c.launcher ? ` with launcher ${c.launcher}` : ''}.`,
       `Why: ${o.why}`,
@@ -35,6 +46,7 @@ export function restartGate(c: RestartCandidate, o: RestartGateOptions): GateAsk
     options: restartOptions,
     safeChoice: 'skip',
     subject: { namespace: c.namespace, name: c.name },
+    ...(o.owner?.outside ? { byNameOnly: o.owner.outside } : {}),
     ...(o.confirmByName ? { confirmText: c.name } : {}),
   };
 }

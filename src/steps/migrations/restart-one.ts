@@ -12,6 +12,8 @@ import { backOnCurrentLauncher, identityOf, restartTookEffect, runningSince, typ
 import { publish, notesOf, restartKeys, setRow, skippedThisAttempt, type RecoverDeps } from './recover-context.js';
 import { restartRequest } from './recover-requests.js';
 import { restartGate } from './restart-gate.js';
+import { ownerVerdict } from './restart-owner.js';
+import { latestPlan } from '../contracts.js';
 import { noteRestartTiming, type BackSeen } from './restart-timing.js';
 
 export type RestartResult = 'restarted' | 'would-restart' | 'skipped' | 'aborted' | 'pending' | 'outstanding' | 'up-to-date' | 'not-back';
@@ -136,13 +138,14 @@ export async function restartOne(deps: RecoverDeps, c: RestartCandidate, turn: R
     return { result: 'outstanding' };
   }
 
-  const ask = restartGate(c, { key: k.gate, why: turn.why, confirmByName: ctx.params.confirmByName, restartWaitMs: ctx.params.restartWait, baseline: deps.baseline, position: turn.position });
+  const owner = ownerVerdict(latestPlan(ctx)?.impact?.find((i) => i.vm === c.vm), ctx.effects.clock.now());
+  const ask = restartGate(c, { key: k.gate, why: turn.why, confirmByName: ctx.params.confirmByName, restartWaitMs: ctx.params.restartWait, baseline: deps.baseline, position: turn.position, ...(owner ? { owner } : {}) });
   setRow(deps, c.vm, 'asking');
   publish(deps);
   const decision = await ctx.confirm(ask, { deferIfPending: true });
   if (decision.choice === 'pending') {
     setRow(deps, c.vm, 'awaiting-approval');
-    return { result: 'pending', pending: { gate: 'restart', title: `restart VM ${c.vm}`, flag: approvalFlag({ ...ask, key: k.gate }) } };
+    return { result: 'pending', pending: { gate: 'restart', title: `restart VM ${c.vm}${owner?.outside ? ` (${owner.outside})` : ''}`, flag: approvalFlag({ ...ask, key: k.gate }) } };
   }
   if (decision.choice === 'abort') return { result: 'aborted' };
   if (decision.choice === 'skip') {

@@ -14,6 +14,10 @@ import { finalExpectations } from './expectations.js';
 import { planHops, packsOf, stateOf } from './hops.js';
 import { countImpact, predictImpact } from './impact.js';
 import { readUpdateConfig } from './kubevirt-config.js';
+import { planWindow, readWindow } from './eta/window.js';
+import { readDirtyRates } from './eta/dirty-rate.js';
+import { rangeText } from './eta/format.js';
+import { formatDuration } from '../../engine/duration.js';
 import { buildLadder } from './ladder.js';
 import { steppingStones, withVariables } from './version-notes.js';
 import type { VersionNote } from '../../engine/runbook.js';
@@ -34,6 +38,8 @@ export interface PlanDeps {
   /** The runbook's version notes: stepping stones and the profile variables a version introduces. */
   notes?: readonly VersionNote[] | undefined;
   progress?: (headline: string) => void;
+  /** The cluster's now (the lab's clock in the lab): when the hop would start, for the VMs' restart windows. */
+  now?: number;
 }
 
 /** A wrong uid in the params is not an unreachable API: say which one; bad input, exit 2 rather than 4. */
@@ -90,22 +96,28 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     readUpdateConfig(reader, site.kubevirt.namespace, site.kubevirt.name, signal),
     reader.vms(),
     reader.vmis(),
+    readWindow(reader),
+    site.metrics ? readDirtyRates(site.metrics.prometheusUrl, site.metrics.timeout, signal) : Promise.resolve<{ rates: Map<string, number>; note?: string }>({ rates: new Map() }),
   ]);
-  const [deployed, addon, infra, list, kubevirt, vms, vmis] = await reads.catch((err: unknown) => {
+  const [deployed, addon, infra, list, kubevirt, vms, vmis, windowReads, dirty] = await reads.catch((err: unknown) => {
     stop.abort();
     throw err;
   });
   const attached = await attachedDocs({ addon, infra }, deployed, choice, palette, signal);
   const docs: Record<ProfileRole, ProfileDoc> = attached.docs;
   const flavored = (out: PlanOutput): PlanOutput => withFlavor(out, choice, docs, site.cluster.uid);
-  const impact = predictImpact(kubevirt, vms, vmis);
+  const window = planWindow(kubevirt.limits, predictImpact(kubevirt, vms, vmis), vmis, windowReads, dirty.rates, { vms, nowMs: deps.now ?? Date.now() });
+  const impact = window.impact;
   const deployedTag = deployedVmo(deployed, pack);
-  const base = { pack, deployed: deployedTag, target: site.target, impactCounts: countImpact(impact), impact };
+  const { eta, ...limitsView } = window.view;
+  const base = { pack, deployed: deployedTag, target: site.target, impactCounts: countImpact(impact), impact, window: limitsView };
   const notes = [
     kubevirt.found
       ? `KubeVirt ${kubevirt.observedVersion ?? '?'}: workload update methods ${kubevirt.methods.join(', ') || 'none'}; eviction strategy ${kubevirt.clusterEvictionStrategy ?? 'not set'}.`
       : `The KubeVirt resource ${site.kubevirt.namespace}/${site.kubevirt.name} was not found: the VM impact assumes no automatic workload update.`,
     ...attached.notes,
+    ...(windowReads.policiesNote ? [`${windowReads.policiesNote}: every VM migrates with the KubeVirt resource's settings.`] : []),
+    ...(dirty.note ? [dirty.note] : []),
   ];
   const refused = (reason: string, hint: string): PlanOutput => flavored({ status: 'refused', refusal: { reason, hint }, ...base, hops: [], notes });
 
@@ -160,5 +172,13 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   // on an old launcher by an earlier upgrade are the recovery's, which lists them itself).
   const moved = hops.hops.length ? base : { ...base, impact: [], impactCounts: countImpact([]) };
   if (!hops.hops.length) notes.push('Nothing is published, so no VM moves: a VM still on an older launcher is offered a restart by the recovery step.');
-  return flavored({ status: 'planned', ...moved, versionSource: available.source, hops: hops.hops, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
+  // Every hop moves every running VM once more: the same window each time.
+  const timed = hops.hops.map((h) => ({ ...h, eta }));
+  const total = { p50: eta.p50Seconds * timed.length, p90: eta.p90Seconds * timed.length };
+  if (timed.length) {
+    notes.push(
+      `All ${timed.length} hop(s): ${rangeText(total.p50, total.p90)}, before restarts at the gates${total.p90 * 1000 > site.window ? `; more than the window of ${formatDuration(site.window)} in the params file when slow: book a longer window or split the hops over two` : `, within the window of ${formatDuration(site.window)} in the params file`}.`,
+    );
+  }
+  return flavored({ status: 'planned', ...moved, versionSource: available.source, hops: timed, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
 }

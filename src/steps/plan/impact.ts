@@ -12,6 +12,7 @@
  */
 import type { Vm, Vmi } from '../../kube/schemas.js';
 import type { VmImpact } from '../contracts.js';
+import { reasonText } from './eta/reasons.js';
 
 export interface UpdateStrategy {
   /** `spec.workloadUpdateStrategy.workloadUpdateMethods` of the KubeVirt CR. */
@@ -23,29 +24,34 @@ export interface UpdateStrategy {
 const key = (m: { namespace?: string | undefined; name: string }) => (m.namespace ? `${m.namespace}/${m.name}` : m.name);
 const blocksEviction = new Set(['LiveMigrate', 'External']);
 
-function fateOf(strategy: UpdateStrategy, vmi: Vmi, vm: Vm | undefined): Pick<VmImpact, 'fate' | 'reason'> {
+type Fate = Pick<VmImpact, 'fate' | 'reason' | 'reasonCode' | 'explanation' | 'evictionStrategy' | 'runStrategy'>;
+
+function fateOf(strategy: UpdateStrategy, vmi: Vmi, vm: Vm | undefined): Fate {
   const condition = vmi.status?.conditions?.find((c) => c.type === 'LiveMigratable');
   const migratable = condition?.status === 'True';
-  // The condition's reason is the short form (DisksNotLiveMigratable); the message is a sentence.
+  // The condition's reason is KubeVirt's code (DisksNotLiveMigratable), said in the reason; what it
+  // means and what lifts it goes with it as the explanation.
+  const code = !migratable ? condition?.reason : undefined;
   const why = condition ? (condition.reason ?? condition.message ?? 'LiveMigratable is False') : 'no LiveMigratable condition';
   const live = strategy.methods.includes('LiveMigrate');
   const evict = strategy.methods.includes('Evict');
-  if (live && migratable) return { fate: 'live-migrate', reason: 'live-migratable' };
+  const eviction = vmi.spec?.evictionStrategy ?? strategy.clusterEvictionStrategy ?? 'None';
+  const runStrategy = vm?.spec?.runStrategy ?? (vm?.spec?.running ? 'Always' : vm?.spec?.running === false ? 'Halted' : undefined);
+  const facts = { ...(condition && !migratable ? { reasonCode: code ?? 'LiveMigratable=False', explanation: reasonText(code, condition.message) } : {}), evictionStrategy: eviction, ...(runStrategy ? { runStrategy } : {}) };
+  if (live && migratable) return { fate: 'live-migrate', reason: 'live-migratable', ...facts };
   if (evict) {
-    const eviction = vmi.spec?.evictionStrategy ?? strategy.clusterEvictionStrategy ?? 'None';
     if (!migratable && blocksEviction.has(eviction)) {
-      return { fate: 'restart', reason: `cannot live-migrate (${why}) and its eviction strategy ${eviction} refuses eviction: stays on the old launcher` };
+      return { fate: 'restart', reason: `cannot live-migrate (${why}) and its eviction strategy ${eviction} refuses eviction: stays on the old launcher`, ...facts };
     }
-    const runStrategy = vm?.spec?.runStrategy ?? (vm?.spec?.running ? 'Always' : undefined);
     const after = !vm
       ? 'no VM owns it, so nothing starts it again'
       : runStrategy === 'Always' || runStrategy === 'RerunOnFailure'
         ? `started again on the new launcher (runStrategy ${runStrategy})`
         : `stays stopped afterwards (runStrategy ${runStrategy ?? 'unknown'}): start it by hand`;
-    return { fate: 'evict', reason: `${live ? `cannot live-migrate (${why}); ` : ''}evicted by the workload updater (downtime), ${after}` };
+    return { fate: 'evict', reason: `${live ? `cannot live-migrate (${why}); ` : ''}evicted by the workload updater (downtime), ${after}`, ...facts };
   }
-  if (strategy.methods.length === 0) return { fate: 'restart', reason: 'KubeVirt has no workload update method: nothing moves it off the old launcher' };
-  return { fate: 'restart', reason: `cannot live-migrate (${why}) and Evict is not a workload update method: stays on the old launcher` };
+  if (strategy.methods.length === 0) return { fate: 'restart', reason: 'KubeVirt has no workload update method: nothing moves it off the old launcher', ...facts };
+  return { fate: 'restart', reason: `cannot live-migrate (${why}) and Evict is not a workload update method: stays on the old launcher`, ...facts };
 }
 
 export function predictImpact(strategy: UpdateStrategy, vms: Vm[], vmis: Vmi[]): VmImpact[] {

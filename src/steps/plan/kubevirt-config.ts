@@ -1,11 +1,13 @@
 /**
  * The KubeVirt CR's update settings, read once: the workload update methods and the cluster-wide
- * eviction strategy (which the shared typed read leaves out), plus the observed version.
+ * eviction strategy (which the shared typed read leaves out), the migration limits, plus the observed version.
  */
 import { z } from 'zod';
 import { opt } from '../../io/optional-field.js';
 import type { ClusterReader } from '../../kube/reader.js';
 import type { UpdateStrategy } from './impact.js';
+import { migrationLimits } from './eta/limits.js';
+import type { MigrationLimits } from './eta/types.js';
 
 export const KubeVirtUpdateSchema = z.object({
   spec: opt(
@@ -19,18 +21,21 @@ export const KubeVirtUpdateSchema = z.object({
 
 export interface KubeVirtUpdateConfig extends UpdateStrategy {
   found: boolean;
+  /** `spec.configuration.migrations` and the updater's batches, KubeVirt's defaults where unset. */
+  limits: MigrationLimits;
   observedVersion?: string;
 }
 
 export async function readUpdateConfig(reader: ClusterReader, namespace: string, name: string, signal?: AbortSignal): Promise<KubeVirtUpdateConfig> {
   const raw = await reader.kubectl.getObject(`/apis/kubevirt.io/v1/namespaces/${namespace}/kubevirts/${name}`, 'read the KubeVirt resource', signal);
-  if (raw === undefined) return { found: false, methods: [] };
+  if (raw === undefined) return { found: false, methods: [], limits: migrationLimits(undefined) };
   const parsed = KubeVirtUpdateSchema.safeParse(raw);
   const kv = parsed.success ? parsed.data : {};
   const eviction = kv.spec?.configuration?.evictionStrategy;
   const observed = kv.status?.observedKubeVirtVersion;
   return {
     found: true,
+    limits: migrationLimits(raw),
     methods: kv.spec?.workloadUpdateStrategy?.workloadUpdateMethods ?? [],
     ...(eviction ? { clusterEvictionStrategy: eviction } : {}),
     ...(observed ? { observedVersion: observed } : {}),

@@ -35,6 +35,7 @@ export const planStep = defineStepKind({
       kube: ctx.effects.kube,
       signal: ctx.signal,
       notes: ctx.runbook.versionNotes,
+      now: ctx.effects.clock.now(),
       progress: (headline) => ctx.progress({ headline } satisfies PlanLive),
     });
     if (out.status === 'refused') return failed(refusalError(out), out);

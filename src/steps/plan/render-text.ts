@@ -5,6 +5,7 @@
  */
 import type { PlannedProfile } from '../contracts.js';
 import { impactLine, sortImpact } from './impact.js';
+import { etaLines, limitsLines, watchLines } from './eta/render.js';
 import type { PlanOutput } from './types.js';
 
 const LISTED = 50;
@@ -21,6 +22,12 @@ export function referenceText(p: PlannedProfile): string {
     default:
       return 'no reference';
   }
+}
+
+/** The strategies that decided a costly fate, said under the reason. */
+function strategies(i: PlanOutput['impact'][number]): string {
+  const s = [i.evictionStrategy && `evictionStrategy ${i.evictionStrategy}`, i.runStrategy && `runStrategy ${i.runStrategy}`].filter(Boolean);
+  return s.join(', ');
 }
 
 export function renderPlanText(out: PlanOutput, cluster: string): string[] {
@@ -42,6 +49,7 @@ export function renderPlanText(out: PlanOutput, cluster: string): string[] {
       for (const k of p.packs) lines.push(`    ${k.name} ${k.from} → ${k.to}${k.source && p.reference?.kind !== 'profile' ? `  (${k.source})` : ''}`);
       if (p.stays?.length) lines.push(`    stay: ${p.stays.join(', ')}`);
     }
+    if (hop.eta) lines.push(...etaLines(hop.eta));
     for (const v of hop.variables ?? []) {
       lines.push(`  new profile variable ${v.name} (${v.role === 'addon' ? 'add-on' : 'infrastructure'} profile, ${v.since}): ${v.description} Declared before the draft; its value is asked at the draft gate${v.sensitive ? ' (hidden, never written)' : ''} and set for the cluster with the apply.`);
     }
@@ -50,11 +58,17 @@ export function renderPlanText(out: PlanOutput, cluster: string): string[] {
     lines.push('', 'The way back (what the cluster runs now):');
     for (const w of out.wayBack) lines.push(`  ${w.name} ${w.version} (uid ${w.uid}): ${w.how}`);
   }
+  if (out.window) lines.push('', ...limitsLines(out.window));
   lines.push('', out.hops.length ? `VM impact: ${impactLine(out.impactCounts)}` : 'VM impact: none (nothing is published)');
   const costly = sortImpact(out.impact).filter((i) => i.fate !== 'live-migrate');
-  for (const i of costly.slice(0, LISTED)) lines.push(`  ${i.fate.padEnd(12)} ${i.vm}${i.node ? ` on ${i.node}` : ''}: ${i.reason}`);
+  for (const i of costly.slice(0, LISTED)) {
+    lines.push(`  ${i.fate.padEnd(12)} ${i.vm}${i.node ? ` on ${i.node}` : ''}: ${i.reason}`);
+    const why = [i.explanation && `${i.reasonCode}: ${i.explanation}`, strategies(i)].filter(Boolean).join('; ');
+    if (why) lines.push(`               ${why}`);
+  }
   if (costly.length > LISTED) lines.push(`  … and ${costly.length - LISTED} more (see --json)`);
   if (out.impactCounts['live-migrate']) lines.push(`  live-migrate ${out.impactCounts['live-migrate']} VM(s) (listed with --json)`);
+  lines.push(...watchLines(out.impact));
   if (out.notes.length) lines.push('', 'Notes:', ...out.notes.map((n) => `  - ${n}`));
   return lines;
 }

@@ -1,6 +1,7 @@
 /** The plan step's output: the contract later steps read, plus what the screen and the command show. */
 import type { PlanContract, VmImpact } from '../contracts.js';
 import type { ImpactCounts } from './impact.js';
+import type { WindowView } from './eta/window.js';
 
 export interface PlanOutput extends PlanContract {
   status: 'planned' | 'refused';
@@ -12,6 +13,8 @@ export interface PlanOutput extends PlanContract {
   versionSource?: string;
   impact: VmImpact[];
   impactCounts: ImpactCounts;
+  /** KubeVirt's migration limits as the cluster has them, the policies and whom they select, the bandwidth (issue 27). */
+  window?: Omit<WindowView, 'eta'>;
   /** Facts worth a line: patch-only hops, an already-reached target, KubeVirt's update methods. */
   notes: string[];
   /** Why the plan was refused, and what to do (spec 9.1.1 for a skipped minor). */

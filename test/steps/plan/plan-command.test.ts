@@ -81,6 +81,7 @@ describe('upgrade-pilot plan (runPlanCommand)', () => {
       [
         'VM impact: 3 live-migrate, 0 evicted, 1 need a restart, 1 not running',
         '  restart      vms/build-cache-01 on node-3: cannot live-migrate (DisksNotLiveMigratable) and Evict is not a workload update method: stays on the old launcher',
+        '               DisksNotLiveMigratable: a disk cannot follow it to another node (a ReadWriteOnce volume, a hostDisk, or shared and unshared volumes mixed): give it ReadWriteMany storage to let it live-migrate; evictionStrategy None, runStrategy Always',
         '  not-running  vms/legacy-app-01: not running (runStrategy Halted): it starts on the new launcher when started',
         '  live-migrate 3 VM(s) (listed with --json)',
       ].join('\n'),
@@ -94,7 +95,16 @@ describe('upgrade-pilot plan (runPlanCommand)', () => {
     const json = JSON.parse(c.out()) as Record<string, unknown> & { hops: Array<{ to: string }>; impact: Array<{ vm: string; fate: string }> };
     expect(json).toMatchObject({ cluster: 'vmo-test', status: 'planned', pack: 'virtual-machine-orchestrator', deployed: '4.4.10', target: '4.6.3' });
     expect(json.hops.map((h) => h.to)).toEqual(['4.5.4', '4.6.3']);
-    expect(json.impact).toContainEqual(expect.objectContaining({ vm: 'vms/build-cache-01', fate: 'restart' }));
+    expect(json.impact).toContainEqual(expect.objectContaining({ vm: 'vms/build-cache-01', fate: 'restart', reasonCode: 'DisksNotLiveMigratable' }));
+    // Issue 27: each hop's window as a range and its parts; each VM's predicted start and duration
+    const hop = (json.hops as unknown as Array<{ eta: { p50Seconds: number; p90Seconds: number; parts: Array<{ what: string; p50Seconds: number }> } }>)[0]!;
+    expect(hop.eta.parts.map((p) => p.what)).toEqual(['pack-rollout', 'migrations']);
+    expect(hop.eta.p50Seconds).toBe(hop.eta.parts.reduce((a, p) => a + p.p50Seconds, 0));
+    expect(hop.eta.p90Seconds).toBeGreaterThan(hop.eta.p50Seconds);
+    const moving = (json.impact as Array<{ fate: string; predicted?: { startSeconds: number; durationSeconds: { p50: number; p90: number } } }>).filter((i) => i.fate === 'live-migrate');
+    expect(moving.length).toBeGreaterThan(0);
+    for (const m of moving) expect(m.predicted!.durationSeconds.p90).toBeGreaterThanOrEqual(m.predicted!.durationSeconds.p50);
+    expect(json).toHaveProperty('window.limits.parallelMigrationsPerCluster');
     expect(c.out().trim().split('\n')).toHaveLength(1);
   });
 

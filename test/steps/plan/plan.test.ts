@@ -82,11 +82,17 @@ describe('plan against the Palette and Kubernetes doubles', () => {
       [KNOWN_VMS.halted]: 'not-running',
       ...Object.fromEntries(KNOWN_VMS.liveMigrate.map((vm) => [vm, 'live-migrate'])),
     });
-    expect(plan.impact.find((i) => i.vm === KNOWN_VMS.restart)).toEqual({
+    expect(plan.impact.find((i) => i.vm === KNOWN_VMS.restart)).toMatchObject({
       vm: 'vms/build-cache-01',
       node: 'node-3',
       fate: 'restart',
       reason: 'cannot live-migrate (DisksNotLiveMigratable) and Evict is not a workload update method: stays on the old launcher',
+      // KubeVirt's own code, what it means, and the strategies that decided
+      reasonCode: 'DisksNotLiveMigratable',
+      explanation: expect.stringMatching(/ReadWriteOnce/),
+      evictionStrategy: 'None',
+      runStrategy: 'Always',
+      predicted: { downtimeSeconds: 60 },
     });
     expect(plan.notes).toContain('VMs that need a restart must be restarted after each hop, before the next: two minors behind, they could not live-migrate (spec 9.1.1).');
   });

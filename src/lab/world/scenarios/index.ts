@@ -4,6 +4,7 @@ import { healthyScenario } from './healthy.js';
 import { largeScenario } from './large.js';
 import { lostCustomizationsScenario } from './lost-customizations.js';
 import { noMultusScenario } from './no-multus.js';
+import { noConvergeScenario } from './no-converge.js';
 import { noProfileVersionScenario } from './no-profile-version.js';
 import { rookCephScenario } from './rook-ceph.js';
 import { rookCephNoPlacementScenario } from './rook-ceph-no-placement.js';
@@ -38,5 +39,7 @@ export function scenarioSpec(name: ScenarioName, sizes: Partial<LabSizes> = {}):
       return rookCephNoPlacementScenario();
     case 'no-multus':
       return noMultusScenario();
+    case 'no-converge':
+      return noConvergeScenario();
   }
 }

@@ -8,7 +8,7 @@ import type { ClusterShape } from '../../palette/types.js';
 import type { ServiceInput } from '../k8s-objects.js';
 import type { VmDefinition } from '../kubevirt-objects.js';
 
-export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement'] as const;
+export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge'] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
 export interface LabSizes {
@@ -73,6 +73,8 @@ export interface ScenarioSpec {
   skippedMinorMigrations: boolean;
   /** Multus is installed (default): without it the `k8s.cni.cncf.io` group does not exist and its paths answer 404. */
   multus?: boolean;
+  /** KubeVirt MigrationPolicies the cluster holds (`migrations.kubevirt.io/v1alpha1`, cluster-scoped). */
+  migrationPolicies?: Array<{ name: string; spec: Record<string, unknown> }>;
   /** VMIs (`namespace/name`) whose migration's abort fails when the migration is cancelled (`abortStatus: Failed`; the migration goes on). */
   abortFails?: string[];
   /** Services beyond the platform's (VM services, a leaked LoadBalancer). */

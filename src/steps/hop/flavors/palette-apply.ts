@@ -13,6 +13,7 @@ import type { FlavorChoice } from '../../../palette/flavor.js';
 import { applyProfilesRequest, type ApplyProfile } from '../../../palette/mutations.js';
 import type { PaletteApi } from '../../../palette/api.js';
 import { countImpact, impactLine } from '../../plan/impact.js';
+import { windowGateLines } from '../../plan/eta/gate-lines.js';
 import { currentHop, hopOutputs, latestPlan } from '../../contracts.js';
 import type { AppliedVersion, ApplyLive, ApplyOutput } from '../apply.js';
 import type { DraftOutput } from '../draft.js';
@@ -53,6 +54,7 @@ function gateLines(replaced: AppliedVersion[], drafts: DraftOutput[], ctx: HopCo
     const counts = impact ? countImpact(impact) : undefined;
     const asked = counts && counts.restart > 0 ? ' (each restart is asked for after the rollout)' : '';
     lines.push(`KubeVirt then moves the running VMs onto the new launcher${counts ? `: ${impactLine(counts)}${asked}` : ''}.`);
+    lines.push(...windowGateLines(currentHop(ctx), impact));
   }
   const rebuilds = [...new Set(drafts.flatMap((d) => d.rebuilds ?? []))];
   if (rebuilds.length) lines.push(`${rebuilds.join(', ')} change${rebuilds.length > 1 ? '' : 's'}: Palette may ask to rebuild every node (asked next).`);

@@ -1,0 +1,53 @@
+/**
+ * Each VMI's dirty rate, from the cluster's Prometheus: KubeVirt's gauge
+ * `kubevirt_vmi_dirty_rate_bytes_per_second` (labels `namespace`, `name` of the VMI), read with one
+ * instant query (Prometheus HTTP API `GET /api/v1/query`: `{status: "success", data: {resultType:
+ * "vector", result: [{metric: {...}, value: [<unix time>, "<number>"]}]}}`). The metric is
+ * optional: an unreachable or failing endpoint gives no rates and a note, never a failed plan.
+ */
+import got from 'got';
+import { z } from 'zod';
+import { toolVersion } from '../../../version.js';
+
+const metric = 'kubevirt_vmi_dirty_rate_bytes_per_second';
+
+const Answer = z.object({
+  status: z.string(),
+  error: z.string().optional(),
+  data: z
+    .object({
+      resultType: z.string(),
+      result: z.array(z.object({ metric: z.record(z.string(), z.string()), value: z.tuple([z.number(), z.string()]) })),
+    })
+    .optional(),
+});
+
+/** Rates by `namespace/name`, from a Prometheus answer (pure). */
+export function dirtyRatesOf(answer: unknown): Map<string, number> | string {
+  const parsed = Answer.safeParse(answer);
+  if (!parsed.success) return 'the answer is not a Prometheus query result';
+  if (parsed.data.status !== 'success' || !parsed.data.data) return `Prometheus answered ${parsed.data.status}${parsed.data.error ? `: ${parsed.data.error}` : ''}`;
+  const rates = new Map<string, number>();
+  for (const r of parsed.data.data.result) {
+    const value = Number(r.value[1]);
+    const { namespace, name } = r.metric;
+    if (namespace && name && Number.isFinite(value) && value >= 0) rates.set(`${namespace}/${name}`, Math.max(value, rates.get(`${namespace}/${name}`) ?? 0));
+  }
+  return rates;
+}
+
+export async function readDirtyRates(prometheusUrl: string, timeoutMs: number, signal: AbortSignal): Promise<{ rates: Map<string, number>; note?: string }> {
+  const url = new URL('api/v1/query', prometheusUrl.endsWith('/') ? prometheusUrl : `${prometheusUrl}/`);
+  url.searchParams.set('query', metric);
+  const where = `${url.origin}${url.pathname}`;
+  try {
+    const response = await got(url, { headers: { 'user-agent': `upgrade-pilot/${toolVersion}` }, timeout: { request: timeoutMs }, retry: { limit: 1 }, followRedirect: false, throwHttpErrors: false, signal });
+    if (response.statusCode !== 200) return { rates: new Map(), note: `The dirty rates could not be read: ${where} answered ${response.statusCode}; migrations are judged by memory and timeouts only.` };
+    const rates = dirtyRatesOf(JSON.parse(response.body) as unknown);
+    if (typeof rates === 'string') return { rates: new Map(), note: `The dirty rates could not be read from ${where}: ${rates}; migrations are judged by memory and timeouts only.` };
+    return { rates, ...(rates.size === 0 ? { note: `${where} has no ${metric} (KubeVirt older than 1.4, or not scraped): migrations are judged by memory and timeouts only.` } : {}) };
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return { rates: new Map(), note: `The dirty rates could not be read from ${where} (${(err as { code?: string }).code ?? (err as Error).message}); migrations are judged by memory and timeouts only.` };
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The window as plain lines for `plan`: KubeVirt's limits (set or default), the policies and whom
+ * they select, the bandwidth and where it comes from, and the VMs a change board asks about (those
+ * that go down, those that may stall, those whose own limits are broken).
+ */
+import type { VmImpact } from '../../contracts.js';
+import { rangeText, roughDuration } from './format.js';
+import { memoryText, rateText } from '../../../kube/quantity.js';
+import type { HopEta } from './types.js';
+import type { WindowView } from './window.js';
+
+type WindowViewText = Omit<WindowView, 'eta'>;
+
+export function limitsLines(w: WindowViewText): string[] {
+  const l = w.limits;
+  const set = (f: string) => (l.setFields.includes(f) ? '' : ' (default)');
+  const lines = [
+    'KubeVirt\'s limits on moving VMs (the KubeVirt resource; "default" = KubeVirt\'s own, not set on this cluster):',
+    `  ${l.parallelMigrationsPerCluster} migrations at a time in the cluster${set('parallelMigrationsPerCluster')}, ${l.parallelOutboundMigrationsPerNode} leaving one node${set('parallelOutboundMigrationsPerNode')}`,
+    `  bandwidth per migration ${l.bandwidthPerMigration > 0 ? rateText(l.bandwidthPerMigration) : 'unlimited'}${set('bandwidthPerMigration')}; aborted after ${l.completionTimeoutPerGiB} s per GiB${set('completionTimeoutPerGiB')} or ${l.progressTimeout} s without progress${set('progressTimeout')}`,
+    `  auto-converge ${l.allowAutoConverge ? 'on' : 'off'}${set('allowAutoConverge')}, post-copy ${l.allowPostCopy ? 'on' : 'off'}${set('allowPostCopy')}`,
+    `  workload updater: ${l.workloadUpdateMethods.join(' and ') || 'no method (nothing moves by itself)'}; evictions in batches of ${l.batchEvictionSize}${set('batchEvictionSize')} every ${roughDuration(l.batchEvictionIntervalSeconds)}${set('batchEvictionInterval')}`,
+    `  transfer: ${w.bandwidth.text}`,
+  ];
+  for (const p of w.policies) {
+    const over = [
+      p.bandwidthPerMigration !== undefined && `bandwidth ${rateText(p.bandwidthPerMigration)}`,
+      p.completionTimeoutPerGiB !== undefined && `${p.completionTimeoutPerGiB} s per GiB`,
+      p.allowAutoConverge !== undefined && `auto-converge ${p.allowAutoConverge ? 'on' : 'off'}`,
+      p.allowPostCopy !== undefined && `post-copy ${p.allowPostCopy ? 'on' : 'off'}`,
+    ].filter(Boolean);
+    const who = p.vms.length ? `${p.vms.length} VM(s): ${p.vms.slice(0, 5).join(', ')}${p.vms.length > 5 ? ', …' : ''}` : 'no running VM';
+    lines.push(`  MigrationPolicy ${p.name}: ${over.join(', ') || 'no override'}; selects ${who}`);
+  }
+  return lines;
+}
+
+export function etaLines(eta: HopEta): string[] {
+  return [`  Takes ${eta.summary}`, ...eta.parts.map((p) => `    ${p.what === 'pack-rollout' ? 'rollout   ' : 'VM moves  '} ${rangeText(p.p50Seconds, p.p90Seconds)}: ${p.basis}`)];
+}
+
+const LISTED = 20;
+
+/** The VMs whose part in the window costs something, with when and how long. */
+export function watchLines(impact: readonly VmImpact[]): string[] {
+  const lines: string[] = [];
+  const stall = impact.filter((i) => i.mayNotConverge?.length);
+  if (stall.length) {
+    lines.push('', `May not converge (${stall.length}): flagged before anything is sent`);
+    for (const i of stall.slice(0, LISTED)) for (const r of i.mayNotConverge!) lines.push(`  ${i.vm}: ${r}`);
+  }
+  const broken = impact.filter((i) => i.limitsBroken?.length);
+  if (broken.length) {
+    lines.push('', `VMs whose own limits the plan breaks (${broken.length}):`);
+    for (const i of broken.slice(0, LISTED)) for (const r of i.limitsBroken!) lines.push(`  ${i.vm}: ${r}`);
+  }
+  const moving = impact.filter((i) => i.fate === 'live-migrate' && i.predicted).sort((a, b) => b.predicted!.durationSeconds.p50 - a.predicted!.durationSeconds.p50);
+  if (moving.length) {
+    lines.push('', `Longest migrations (of ${moving.length}; all with --json):`);
+    for (const i of moving.slice(0, 5)) {
+      const p = i.predicted!;
+      const when = p.startSeconds < 5 ? 'starts at once' : `starts about ${roughDuration(p.startSeconds)} in`;
+      const how = rangeText(p.durationSeconds.p50, p.durationSeconds.p90).replace(/^about /, '');
+      lines.push(`  ${i.vm}${i.memoryBytes ? ` (${memoryText(i.memoryBytes)})` : ''}: ${when}, ${i.mayNotConverge?.length ? `runs ${how} until KubeVirt aborts it (may not converge)` : `takes ${how}`}`);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,100 @@
+/** Bandwidth learned from the cluster's own migrations; a hop's range; migrations that may not converge. */
+import { describe, expect, it } from 'vitest';
+import type { Vmi, Vmim } from '../../../../src/kube/schemas.js';
+import type { VmImpact } from '../../../../src/steps/contracts.js';
+import { estimateBandwidth, migrationSamples } from '../../../../src/steps/plan/eta/bandwidth.js';
+import { estimateHop, type VmFacts } from '../../../../src/steps/plan/eta/estimate.js';
+import { migrationLimits } from '../../../../src/steps/plan/eta/limits.js';
+import { rangeText } from '../../../../src/steps/plan/eta/format.js';
+
+const GiB = 2 ** 30;
+const MiB = 2 ** 20;
+const vmi = (name: string, memory: string): Vmi => ({ metadata: { name, namespace: 'ns' }, spec: { domain: { memory: { guest: memory } } } });
+const done = (vmiName: string, start: string, end: string, phase = 'Succeeded'): Vmim => ({
+  metadata: { name: `m-${vmiName}`, namespace: 'ns' },
+  spec: { vmiName },
+  status: {
+    phase,
+    migrationState: { startTimestamp: start, endTimestamp: end },
+    phaseTransitionTimestamps: [
+      { phase: 'Scheduling', phaseTransitionTimestamp: '2026-01-01T00:00:00Z' },
+      { phase: 'Running', phaseTransitionTimestamp: '2026-01-01T00:00:25Z' },
+    ],
+  },
+});
+
+describe('bandwidth', () => {
+  it('learns memory over duration from Succeeded migrations only, and the target start-up from the phases', () => {
+    const samples = migrationSamples(
+      [done('a', '2026-01-01T00:00:00Z', '2026-01-01T00:00:16Z'), done('b', '2026-01-01T00:00:00Z', '2026-01-01T00:00:32Z'), done('c', '2026-01-01T00:00:00Z', '2026-01-01T00:00:01Z', 'Failed')],
+      [vmi('a', '4Gi'), vmi('b', '8Gi'), vmi('c', '64Gi')],
+    );
+    expect(samples.rates).toEqual([256 * MiB, 256 * MiB]);
+    expect(samples.overheads).toEqual([25, 25]);
+    const est = estimateBandwidth(samples, 0);
+    expect(est).toMatchObject({ source: 'finished-migrations', samples: 2, bytesPerSecond: { p50: 256 * MiB, p90: 0.8 * 256 * MiB }, overheadSeconds: { p50: 25, p90: 25 } });
+  });
+
+  it.each([
+    ['a limit caps what was learned', [512 * MiB], 64 * MiB, 'finished-migrations', 64 * MiB],
+    ['no history: the limit', [], 64 * MiB, 'limit', 64 * MiB],
+    ['no history, no limit: said to be assumed', [], 0, 'assumed', 256 * MiB],
+  ])('%s', (_n, rates, limit, source, p50) => {
+    const est = estimateBandwidth({ rates, overheads: [] }, limit);
+    expect(est.source).toBe(source);
+    expect(est.bytesPerSecond.p50).toBe(p50);
+    expect(est.text).toMatch(source === 'assumed' ? /assumed/ : /MiB\/s/);
+  });
+});
+
+describe('estimateHop', () => {
+  const limits = migrationLimits({});
+  const bandwidth = { bytesPerSecond: { p50: 256 * MiB, p90: 128 * MiB }, overheadSeconds: { p50: 20, p90: 40 }, source: 'limit' as const, samples: 0, text: '256 MiB/s' };
+  const rollout = { p50: 300, p90: 600, basis: 'rollout' };
+  const facts = (vm: string, fate: VmImpact['fate'], memGi: number, extra: Partial<VmFacts> = {}): VmFacts => ({
+    impact: { vm, fate, reason: '', node: `node-${vm}` },
+    memoryBytes: memGi * GiB,
+    limits: { bandwidthPerMigration: 0, completionTimeoutPerGiB: 150, allowAutoConverge: false, allowPostCopy: false },
+    ...extra,
+  });
+
+  it('adds the rollout to the moves; the pessimistic bound is larger; the summary says it as a change board asks', () => {
+    const { eta, byVm } = estimateHop({ vms: [facts('a', 'live-migrate', 4), facts('b', 'live-migrate', 8), facts('c', 'restart', 4)], limits, bandwidth, rollout });
+    // 8 GiB at 256 MiB/s = 32 s + 20 s start-up
+    expect(eta.parts[1]).toMatchObject({ what: 'migrations', p50Seconds: 52 });
+    expect(eta.p50Seconds).toBe(300 + 52);
+    expect(eta.p90Seconds).toBe(600 + 40 + 64);
+    expect(eta.summary).toBe('about 6-12 min: 2 VM(s) migrate, 5 at a time; 1 restart at the gates, about 1 min of downtime each');
+    expect(byVm.get('b')!.predicted).toEqual({ startSeconds: 0, durationSeconds: { p50: 52, p90: 104 } });
+    expect(byVm.get('c')!.predicted).toMatchObject({ downtimeSeconds: 60 });
+  });
+
+  it.each([
+    ['a dirty rate above the bandwidth', facts('d', 'live-migrate', 4, { dirtyRate: 300 * MiB }), /dirties 300 MiB\/s .* more than the 256 MiB\/s/],
+    ['memory that cannot move within its completion timeout', facts('t', 'live-migrate', 4, { limits: { bandwidthPerMigration: 8 * MiB, completionTimeoutPerGiB: 100, allowAutoConverge: false, allowPostCopy: false } }), /beyond its completion timeout/],
+  ])('flags %s, with the remedies, and counts it until KubeVirt aborts it', (_n, vm, text) => {
+    const { eta, byVm } = estimateHop({ vms: [vm], limits, bandwidth, rollout });
+    const risks = byVm.get(vm.impact.vm)!.mayNotConverge!;
+    expect(risks[0]).toMatch(text);
+    expect(risks[0]).toMatch(/allowAutoConverge or allowPostCopy; a quieter moment; or a gated restart instead/);
+    expect(eta.summary).toMatch(/1 may not converge/);
+  });
+
+  it.each([
+    ['auto-converge', { allowAutoConverge: true, allowPostCopy: false }],
+    ['post-copy', { allowAutoConverge: false, allowPostCopy: true }],
+  ])('does not flag a dirty guest whose policy allows %s', (_n, allow) => {
+    const vm = facts('d', 'live-migrate', 4, { dirtyRate: 300 * MiB, limits: { bandwidthPerMigration: 0, completionTimeoutPerGiB: 150, ...allow } });
+    expect(estimateHop({ vms: [vm], limits, bandwidth, rollout }).byVm.get('d')!.mayNotConverge).toBeUndefined();
+  });
+});
+
+describe('rangeText', () => {
+  it.each([
+    [1080, 1500, 'about 18-25 min'],
+    [30, 45, 'about 30-45 s'],
+    [60, 60, 'about 1 min'],
+    [50, 200, 'about 50 s to 3 min'],
+    [7200, 9000, 'about 2 h 00 min to 2 h 30 min'],
+  ])('%s-%s s', (a, b, want) => expect(rangeText(a, b)).toBe(want));
+});
