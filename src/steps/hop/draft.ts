@@ -51,6 +51,11 @@ export interface DraftOutput {
   /** `matched` after the read-back; `rehearsal` when nothing was sent; `not-applied`: the silent no-op. */
   readBack: 'matched' | 'rehearsal' | 'not-applied';
   notApplied?: string[];
+  /**
+   * The version already existed, published, holding exactly this hop's content (another cluster that
+   * shares the profile made it, e.g. earlier in a fleet): nothing was written and nothing is published.
+   */
+  shared?: boolean;
 }
 
 export interface DraftLive {
@@ -118,6 +123,15 @@ export const draftStep = defineStepKind({
       packs,
     };
     ctx.progress({ headline: `Draft of ${plan.name}: ${target.source.version} → ${target.label}`, draft: summary } satisfies DraftLive);
+
+    // A shared profile gets one version per hop: the cluster that needed it first wrote and published
+    // it; every other cluster of the profile attaches that same version, and sends nothing here.
+    if (!ctx.dryRun && target.how === 'existing' && target.before.isPublished && target.before.draftVersion === undefined) {
+      const same = await ctx.effects.palette.draftMatches(target.uid, preview, { signal: ctx.signal });
+      if (same.matches) {
+        return succeeded<DraftOutput>({ ...summary, readBack: 'matched', shared: true }, `${plan.name} ${target.label} exists already, published with this hop's content (uid ${target.uid}): nothing written`);
+      }
+    }
 
     const gateKey = `${ctx.step.id}/draft`;
     const warnings = [...target.warnings, ...asked.warnings, ...[outstandingWarning(ctx)].filter((w): w is string => w !== undefined)];
