@@ -70,6 +70,23 @@ export interface FleetLabHandle {
   close(): Promise<void>;
 }
 
+/**
+ * A cluster's entries in the one audit log, under the path the client sent (the gateway path
+ * included): the Kubernetes API servers record the path inside it, the same for every cluster.
+ */
+class ClusterAudit extends AuditLog {
+  constructor(
+    private readonly inner: AuditLog,
+    private readonly prefix: string,
+  ) {
+    super();
+  }
+
+  override record(entry: Parameters<AuditLog['record']>[0]) {
+    return this.inner.record({ ...entry, path: `${this.prefix}${entry.path}` });
+  }
+}
+
 export const fleetClusterName = (i: number) => `store-${String(i).padStart(3, '0')}`;
 
 const faultPacks: Record<FleetFaultKind, Record<string, string>> = {
@@ -103,6 +120,11 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
   const audit = new AuditLog(paths.audit);
 
   const members: FleetLabMember[] = [];
+  /** The operator fixed the cause: the fault is gone, and the agent's next reconcile tries the failed change again. */
+  const clear = (m: FleetLabMember): boolean => {
+    for (const key of Object.keys(m.failures)) delete m.failures[key];
+    return m.world.reconciler.retryFailed();
+  };
   let started = Date.now();
   let palette: PaletteServer | undefined;
   const stopAll = async () => {
@@ -135,7 +157,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       const kube = await startKubeApiServer({
         store,
         hooks: world.kubeHooks,
-        audit,
+        audit: new ClusterAudit(audit, `/k8s/clusters/${name}`),
         faults: new FaultPlan(seed + i),
         tokenClock: { now: () => clock.now(), speed: () => clock.getSpeed() },
         absentGroups: [...world.absentGroups],
@@ -188,8 +210,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
           }
           const m = members.find((x) => x.name === name);
           if (!m) return json(404, { code: 'ResourceNotFound', message: `No cluster ${String(name)} in this fleet` });
-          for (const key of Object.keys(m.failures)) delete m.failures[key];
-          return json(200, { cluster: m.name, cleared: true });
+          return json(200, { cluster: m.name, cleared: true, retried: clear(m) });
         },
       },
     });
@@ -251,9 +272,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       clock: clocks[0]!,
       clearFault: (name) => {
         const m = members.find((x) => x.name === name);
-        if (!m) return false;
-        for (const key of Object.keys(m.failures)) delete m.failures[key];
-        return true;
+        return m ? (clear(m), true) : false;
       },
       close: stopAll,
     };
