@@ -307,6 +307,10 @@ export function parseCommandLine(argv: string[]): Parsed {
     throw new InputError('usage.option', err.message, { hint: `See: upgrade-pilot ${command.name} --help` });
   }
   if (checked.help) return { kind: 'help', command };
+  // `stage` is a fleet stage's gate: on a single cluster it would approve nothing, silently.
+  if (command.name !== 'fleet' && checked.approve.includes('stage')) {
+    throw new InputError('usage.option', '--approve stage approves a fleet stage: it is for `upgrade-pilot fleet`.', { hint: `See: upgrade-pilot ${command.name} --help` });
+  }
   const positional = parsed.positionals[0];
   const second = parsed.positionals[1];
   return { kind: 'run', invocation: { command, options: checked, ...(positional !== undefined ? { positional } : {}), ...(second !== undefined ? { second } : {}) } };
