@@ -71,6 +71,8 @@ export interface CliOptions {
   fleet?: string;
   /** `lab --fleet`: `NAME:how` faults. */
   'fleet-fail': string[];
+  /** `lab --fleet`: clusters a cluster template manages. */
+  'fleet-template': string[];
   /** `fleet skip`: why. */
   reason?: string;
   help: boolean;
@@ -212,6 +214,7 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
   'state-dir': text,
   fleet: text,
   'fleet-fail': (raw) => list(raw),
+  'fleet-template': (raw) => list(raw),
   reason: text,
   'api-key-file': text,
   'allow-insecure-http': present,

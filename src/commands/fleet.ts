@@ -16,7 +16,11 @@ import { runCluster } from '../fleet/cluster-run.js';
 import { FleetJournal, fleetPaths, readFleetState, type FleetPaths } from '../fleet/journal.js';
 import { loadFleet, type LoadedFleet } from '../fleet/load.js';
 import { fleetJunit, fleetMarkdown, fleetReport } from '../fleet/report.js';
-import type { FleetState, PlannedCluster } from '../fleet/types.js';
+import type { FleetState, LeftOut, PlannedCluster } from '../fleet/types.js';
+import { leftOutClusters } from '../fleet/target-set.js';
+import { readApiKey } from '../run/api-key.js';
+import { buildPalette } from '../run/effects.js';
+import { Redactor } from '../session/redact.js';
 import type { RunIO } from '../run/session-run.js';
 import { ensurePrivateDir, writeFileAtomic } from '../session/durable-fs.js';
 import { resolveStateDir } from '../session/paths.js';
@@ -41,10 +45,11 @@ function planLines(f: LoadedFleet): string[] {
 }
 
 /** Freezes the plan: each cluster's params file written, then the plan journaled (the target set from now on). */
-function freeze(journal: FleetJournal, f: LoadedFleet): void {
+function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[]): void {
   const clusters: PlannedCluster[] = [];
   for (const s of f.spec.stages) {
     for (const name of s.clusters) {
+      if (leftOut.some((l) => l.name === name)) continue;
       const c = f.clusters.find((x) => x.name === name)!;
       const dir = journal.paths.clusterDir(name);
       ensurePrivateDir(dir);
@@ -61,9 +66,9 @@ function freeze(journal: FleetJournal, f: LoadedFleet): void {
     digest: f.digest,
     target: f.spec.target,
     by: whoAmI(),
-    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: s.clusters, maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval })),
+    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: s.clusters.filter((n) => !leftOut.some((l) => l.name === n)), maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval })),
     clusters,
-    leftOut: [],
+    leftOut,
   });
 }
 
@@ -128,6 +133,8 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
   process.on('SIGTERM', onSignal);
   try {
     const say = (event: Record<string, unknown> & { type: string }, line: string) => write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${clock()} ${line}`));
+    // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
+    const limiter = new RateLimiter({ ...defaultRateLimits, ...fleet.clusters[0]?.params.palette.rateLimits });
     if (action === 'start' && journal.state()) {
       throw new InputError('fleet.started', `Fleet ${fleet.spec.fleet} has already started (${paths.journal}).`, { hint: 'Continue it with `upgrade-pilot fleet resume --fleet FILE`; its plan is frozen.' });
     }
@@ -160,7 +167,7 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
         ...(c.session ? { session: c.session } : {}),
         options,
         registry: await registry(),
-        limiter: new RateLimiter({ ...defaultRateLimits, ...fleet.clusters[0]?.params.palette.rateLimits }),
+        limiter,
         env: io.env,
         signal: controller.signal,
         onSession: (id) => journal.append({ type: 'cluster.started', at: new Date().toISOString(), cluster: c.name, session: id, attempt, resumed: false }),
@@ -170,10 +177,17 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       say({ type: 'cluster.ended', cluster: c.name, outcome: result.outcome, exitCode: result.exitCode }, `${c.name}: ${result.outcome}${result.message ? `: ${result.message}` : ''}`);
       return result.exitCode as ExitCode;
     }
-    if (action === 'start') freeze(journal, fleet);
+    if (action === 'start') {
+      const redactor = new Redactor();
+      const key = readApiKey(options['api-key-file'], io.env, redactor);
+      const first = fleet.clusters[0]!.params;
+      const palette = buildPalette({ params: first, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter });
+      const staged = fleet.clusters.filter((c) => fleet.spec.stages.some((s) => s.clusters.includes(c.name)));
+      const leftOut = await leftOutClusters(palette, staged, controller.signal);
+      freeze(journal, fleet, leftOut);
+      for (const l of leftOut) say({ type: 'cluster.left-out', cluster: l.name, reason: l.reason }, `${l.name}: left out of the plan: ${l.reason}`);
+    }
     else if (journal.state()!.digest !== fleet.digest) say({ type: 'warning', message: 'fleet file changed' }, `the fleet file changed since the plan was frozen: the frozen plan is followed (the target set does not change under a running fleet)`);
-    // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
-    const limiter = new RateLimiter({ ...defaultRateLimits, ...fleet.clusters[0]?.params.palette.rateLimits });
     const code = await new Coordinator({ journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, say }).run();
     const files = writeFleetReport(paths, journal.state()!);
     if (!options.json) write(`fleet report: ${files.markdown}`);

@@ -45,6 +45,8 @@ export interface StartFleetLabOptions {
   seed?: number;
   /** Cluster name → how it fails. */
   fails?: Record<string, FleetFaultKind>;
+  /** Clusters a cluster template manages (`spec.clusterTemplate` set): a fleet must leave them out. */
+  templateManaged?: string[];
 }
 
 export interface FleetLabMember extends FleetLabCluster {
@@ -96,8 +98,9 @@ const faultPacks: Record<FleetFaultKind, Record<string, string>> = {
 export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLabHandle> {
   const n = opts.clusters;
   if (!(Number.isInteger(n) && n >= 1 && n <= 500)) throw new Error(`a lab fleet has 1 to 500 clusters, got ${n}`);
-  for (const name of Object.keys(opts.fails ?? {})) {
-    if (!Array.from({ length: n }, (_, i) => fleetClusterName(i + 1)).includes(name)) throw new Error(`--fleet-fail names ${name}, which is not a cluster of this fleet (store-001 to ${fleetClusterName(n)})`);
+  const names = Array.from({ length: n }, (_, i) => fleetClusterName(i + 1));
+  for (const [flag, list] of [['--fleet-fail', Object.keys(opts.fails ?? {})], ['--fleet-template', opts.templateManaged ?? []]] as const) {
+    for (const name of list) if (!names.includes(name)) throw new Error(`${flag} names ${name}, which is not a cluster of this fleet (store-001 to ${fleetClusterName(n)})`);
   }
   const speed = opts.speed ?? 60;
   const seed = opts.seed ?? randomInt(2 ** 31);
@@ -171,8 +174,13 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
     }
 
     const byUid = (uid: string) => members.find((m) => m.uid === uid)?.world.paletteHooks;
+    const templateUid = rng.hex(24);
+    const managed = new Set(members.filter((m) => opts.templateManaged?.includes(m.name)).map((m) => m.uid));
     const cluster: PaletteClusterHooks = {
-      view: (uid) => byUid(uid)?.cluster?.view(uid),
+      view: (uid) => {
+        const view = byUid(uid)?.cluster?.view(uid);
+        return view && managed.has(uid) ? { ...view, clusterTemplate: { uid: templateUid, projectUid } } : view;
+      },
       apply: (uid, entries, resolve) => byUid(uid)?.cluster?.apply(uid, entries, resolve) ?? { ok: false, status: 404, code: 'ResourceNotFound', message: `Cluster '${uid}' not found` },
       approveRepave: (uid) => byUid(uid)?.cluster?.approveRepave(uid) ?? { ok: false, status: 404, code: 'ResourceNotFound', message: `Cluster '${uid}' not found` },
       repaveReasons: (uid) => byUid(uid)?.cluster?.repaveReasons(uid),
@@ -249,7 +257,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       projectUid,
       fleet: fleetFile,
       auditUrl,
-      clusters: members.map((m) => ({ name: m.name, uid: m.uid, kubeconfig: m.kubeconfig, kubeUrl: m.kube.url, ...(opts.fails?.[m.name] ? { fails: opts.fails[m.name] } : {}) })),
+      clusters: members.map((m) => ({ name: m.name, uid: m.uid, kubeconfig: m.kubeconfig, kubeUrl: m.kube.url, ...(opts.fails?.[m.name] ? { fails: opts.fails[m.name] } : {}), ...(managed.has(m.uid) ? { clusterTemplate: templateUid } : {}) })),
       profileUids: { addon: profileSet.addon.uid, infra: profileSet.infra.uid },
       controlUrls: { clock: `${palette.url}/_lab/clock`, fleetFault: `${palette.url}/_lab/fleet-fault`, faults: `${palette.url}/_lab/faults` },
       flavor: 'palette',
