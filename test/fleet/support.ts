@@ -27,6 +27,7 @@ export interface ServedFleetLab {
   json: FleetLabJson;
   audit(): Promise<AuditEntry[]>;
   control(path: string, body: unknown): Promise<Response>;
+  get<T>(path: string): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -50,6 +51,7 @@ export async function serveFleetLab(n: number, fails: string[], speed = 300): Pr
     dir,
     json,
     audit: async () => (await (await fetch(json.auditUrl, { headers })).json()) as AuditEntry[],
+    get: async <T>(path: string) => (await (await fetch(`${json.paletteUrl}${path}`, { headers })).json()) as T,
     control: (path, body) => fetch(`${json.paletteUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }),
     stop: () =>
       new Promise((resolve) => {

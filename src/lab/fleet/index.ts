@@ -28,6 +28,8 @@ import { startPaletteServer, type PaletteServer } from '../palette/server.js';
 import { ProfileStore } from '../palette/store.js';
 import type { LabRouteResult, PaletteClusterHooks, PaletteLabHooks } from '../palette/types.js';
 import { SimClock } from '../sim-clock.js';
+import { defaultRateLimits } from '../../palette/rate-limit.js';
+import { RequestRate } from './request-rate.js';
 import { nextLabel } from '../../steps/plan/labels.js';
 import { Random } from '../world/random.js';
 import { ciliumUpgradeError, packErrorScenario } from '../world/scenarios/pack-error.js';
@@ -197,6 +199,8 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
     };
     const json = (status: number, body: unknown): LabRouteResult => ({ status, body });
     const clock = clocks[0]!;
+    // Wall-clock arrivals: Palette counts real seconds, whatever the simulated time.
+    const rate = new RequestRate(defaultRateLimits);
     palette = await startPaletteServer({
       store: profiles,
       hooks,
@@ -206,8 +210,10 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       projectUid,
       dialect: 'palette',
       now: () => clock.now(),
+      onRequest: (_method, path) => rate.record(path),
       registries: [labRegistry(profileSet.registryUid)],
       extraRoutes: {
+        'GET /_lab/request-rate': () => json(200, rate.peaks()),
         'GET /_lab/clock': () => json(200, { simTime: new Date(clock.now()).toISOString(), now: clock.now(), speed: clock.getSpeed() }),
         'POST /_lab/fleet-fault': (_req, body) => {
           let name: unknown;
@@ -259,7 +265,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       auditUrl,
       clusters: members.map((m) => ({ name: m.name, uid: m.uid, kubeconfig: m.kubeconfig, kubeUrl: m.kube.url, ...(opts.fails?.[m.name] ? { fails: opts.fails[m.name] } : {}), ...(managed.has(m.uid) ? { clusterTemplate: templateUid } : {}) })),
       profileUids: { addon: profileSet.addon.uid, infra: profileSet.infra.uid },
-      controlUrls: { clock: `${palette.url}/_lab/clock`, fleetFault: `${palette.url}/_lab/fleet-fault`, faults: `${palette.url}/_lab/faults` },
+      controlUrls: { requestRate: `${palette.url}/_lab/request-rate`, clock: `${palette.url}/_lab/clock`, fleetFault: `${palette.url}/_lab/fleet-fault`, faults: `${palette.url}/_lab/faults` },
       flavor: 'palette',
       speed,
       target: spec.target,
