@@ -134,7 +134,8 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
   try {
     const say = (event: Record<string, unknown> & { type: string }, line: string) => write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${clock()} ${line}`));
     // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
-    const limiter = new RateLimiter({ ...defaultRateLimits, ...fleet.clusters[0]?.params.palette.rateLimits });
+    // It starts full: a coordinator killed a moment ago may have spent this second's budget.
+    const limiter = new RateLimiter({ ...defaultRateLimits, ...fleet.clusters[0]?.params.palette.rateLimits }, undefined, undefined, true);
     if (action === 'start' && journal.state()) {
       throw new InputError('fleet.started', `Fleet ${fleet.spec.fleet} has already started (${paths.journal}).`, { hint: 'Continue it with `upgrade-pilot fleet resume --fleet FILE`; its plan is frozen.' });
     }

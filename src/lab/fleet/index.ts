@@ -13,7 +13,7 @@
  * are keyed by uid, so one Palette double serves every world through hooks that route by uid.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { AuditLog } from '../audit.js';
@@ -271,7 +271,10 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       target: spec.target,
       stateDir: opts.stateDir,
     };
-    await writeFile(paths.labJson, `${JSON.stringify(lab, null, 2)}\n`, { mode: 0o600 });
+    // Whole or not at all: whoever waits for lab.json reads it as soon as it exists.
+    const tmp = `${paths.labJson}.${process.pid}.tmp`;
+    await writeFile(tmp, `${JSON.stringify(lab, null, 2)}\n`, { mode: 0o600 });
+    await rename(tmp, paths.labJson);
     const server = palette;
     return {
       paletteUrl: server.url,
