@@ -70,6 +70,8 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
         return await (await import('./commands/capture.js')).runCaptureCommand(options, io, await registry());
       case 'verify':
         return await (await import('./commands/verify.js')).runVerifyCommand(options, io, await registry());
+      case 'fleet':
+        return await (await import('./commands/fleet.js')).runFleetCommand(parsed.invocation, io, registry);
       case 'completion':
         return (await import('./commands/completion.js')).runCompletionCommand(positional, await registry(), write);
       default:

@@ -16,7 +16,7 @@ import { serverPathProblem } from '../lab/kube/server-path.js';
 export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge'] as const;
 
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
-export const approvableGates = ['health', 'draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift'] as const;
+export const approvableGates = ['health', 'draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift', 'stage'] as const;
 
 const flavors = ['spec', 'palette'] as const;
 
@@ -67,6 +67,14 @@ export interface CliOptions {
   'max-size'?: number;
   /** `lab`: a capture to serve instead of a scenario. */
   replay?: string;
+  /** `fleet`: the fleet file; `lab`: the number of clusters (checked by the lab command). */
+  fleet?: string;
+  /** `lab --fleet`: `NAME:how` faults. */
+  'fleet-fail': string[];
+  /** `lab --fleet`: clusters a cluster template manages. */
+  'fleet-template': string[];
+  /** `fleet skip`: why. */
+  reason?: string;
   help: boolean;
 }
 
@@ -204,6 +212,10 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
     return since;
   },
   'state-dir': text,
+  fleet: text,
+  'fleet-fail': (raw) => list(raw),
+  'fleet-template': (raw) => list(raw),
+  reason: text,
   'api-key-file': text,
   'allow-insecure-http': present,
   scenario: oneOf(labScenarios),
@@ -246,6 +258,8 @@ export interface Invocation {
   command: CommandSpec;
   options: CliOptions;
   positional?: string;
+  /** The second positional (`fleet retry CLUSTER`). */
+  second?: string;
 }
 
 export type Parsed = { kind: 'help'; command?: CommandSpec } | { kind: 'version' } | { kind: 'run'; invocation: Invocation };
@@ -283,7 +297,7 @@ export function parseCommandLine(argv: string[]): Parsed {
   } catch (err) {
     throw usageError(command, err as Error);
   }
-  const maxPositionals = command.positional ? 1 : 0;
+  const maxPositionals = command.positional ? (command.second ? 2 : 1) : 0;
   if (parsed.positionals.length > maxPositionals) {
     const extra = parsed.positionals[maxPositionals]!;
     throw new InputError('usage.positional', `Unexpected argument "${extra}" for \`${command.name}\`.`, { hint: `Usage: ${command.usage}` });
@@ -296,8 +310,13 @@ export function parseCommandLine(argv: string[]): Parsed {
     throw new InputError('usage.option', err.message, { hint: `See: upgrade-pilot ${command.name} --help` });
   }
   if (checked.help) return { kind: 'help', command };
+  // `stage` is a fleet stage's gate: on a single cluster it would approve nothing, silently.
+  if (command.name !== 'fleet' && checked.approve.includes('stage')) {
+    throw new InputError('usage.option', '--approve stage approves a fleet stage: it is for `upgrade-pilot fleet`.', { hint: `See: upgrade-pilot ${command.name} --help` });
+  }
   const positional = parsed.positionals[0];
-  return { kind: 'run', invocation: { command, options: checked, ...(positional !== undefined ? { positional } : {}) } };
+  const second = parsed.positionals[1];
+  return { kind: 'run', invocation: { command, options: checked, ...(positional !== undefined ? { positional } : {}), ...(second !== undefined ? { second } : {}) } };
 }
 
 function usageError(command: CommandSpec, err: Error): InputError {

@@ -19,7 +19,7 @@ export const options = {
   'dry-run': { name: 'dry-run', type: 'boolean', description: 'Rehearse: every read is real, every change is recorded instead of sent' },
   'non-interactive': { name: 'non-interactive', type: 'boolean', description: 'Plain output lines even on a terminal (also without a TTY or with CI set)' },
   json: { name: 'json', type: 'boolean', description: 'Plain mode with one JSON object per line' },
-  approve: { name: 'approve', type: 'string', multiple: true, value: 'GATE[,GATE]', description: 'Approve gates by name in every hop (draft, publish, apply, repave, cancel-migrations, drift)' },
+  approve: { name: 'approve', type: 'string', multiple: true, value: 'GATE[,GATE]', description: 'Approve gates by name in every hop (health, draft, publish, apply, repave, cancel-migrations, drift; stage in `fleet`)' },
   'approve-restart': { name: 'approve-restart', type: 'string', multiple: true, value: 'NS/NAME', description: 'Approve the restart of one VM (repeatable)' },
   'approve-all-restarts': { name: 'approve-all-restarts', type: 'boolean', description: 'Approve the restart of every VM that needs one' },
   'skip-restart': { name: 'skip-restart', type: 'string', multiple: true, value: 'NS/NAME', description: 'Decline the restart of one VM; it stays listed as outstanding (repeatable)' },
@@ -51,6 +51,16 @@ export const options = {
   out: { name: 'out', type: 'string', value: 'FILE', description: 'The capture file to write (a new file; .gz: gzip-compressed JSON)' },
   'max-size': { name: 'max-size', type: 'string', value: 'SIZE', description: "Cap on the capture's uncompressed size (default 256MiB, at most 500MiB); over it nothing is written" },
   replay: { name: 'replay', type: 'string', value: 'FILE', description: 'Serve a capture (see `capture`) as the lab: frozen and read-only, instead of a scenario' },
+  fleet: { name: 'fleet', type: 'string', value: 'FILE|N', description: 'fleet: the fleet file (clusters and stages). lab: serve a fleet of N clusters sharing profiles' },
+  'fleet-fail': {
+    name: 'fleet-fail',
+    type: 'string',
+    multiple: true,
+    value: 'NAME:pack-error|stuck-migration|node-not-ready',
+    description: 'Lab fleet: make cluster NAME fail that way (repeatable)',
+  },
+  'fleet-template': { name: 'fleet-template', type: 'string', multiple: true, value: 'NAME', description: 'Lab fleet: a cluster template manages cluster NAME (spec.clusterTemplate.uid): a fleet leaves it out (repeatable)' },
+  reason: { name: 'reason', type: 'string', value: 'TEXT', description: 'fleet skip: why the cluster is left out (goes into the report)' },
   help: { name: 'help', type: 'boolean', description: 'Show help' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -65,6 +75,8 @@ export interface CommandSpec {
   options: OptionName[];
   /** Positional argument, if any (`choices`: the words it accepts, for the parser's message and completion). */
   positional?: { name: string; description: string; choices?: readonly string[] };
+  /** A second positional argument (`fleet retry CLUSTER`). */
+  second?: { name: string; description: string };
 }
 
 const target: OptionName[] = ['runbook', 'params', 'kubeconfig', 'context', 'state-dir', 'api-key-file', 'allow-insecure-http'];
@@ -159,7 +171,23 @@ export const commands: CommandSpec[] = [
       '--server-path /k8s/clusters/c-lab serves the Kubernetes API only under that path, as Rancher and other',
       'gateways do; anything outside it gets the gateway\'s 404 and is recorded in the audit log.',
     ],
-    options: ['scenario', 'replay', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'server-path', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
+    options: ['scenario', 'replay', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'server-path', 'fleet', 'fleet-fail', 'fleet-template', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
+  },
+  {
+    name: 'fleet',
+    usage: 'upgrade-pilot fleet plan|start|resume|status|report|retry|skip [CLUSTER] --fleet FILE [options]',
+    summary: 'Upgrade many clusters in stages: one plan, shared profile versions made once, stop at the first sign of trouble',
+    details: [
+      'plan: read the fleet file and Palette, freeze the target set (clusters a cluster template manages are named and left out).',
+      'start: run each stage (each cluster its own session, journal, gates and report), stopping a stage at its failure threshold.',
+      'resume: continue after a stop or a crash from the fleet journal; every cluster continues from its own, nothing sent twice.',
+      'status / report: where every cluster is; the fleet report (Markdown, JSON, JUnit one case per cluster) in the fleet folder.',
+      'retry CLUSTER: run a failed cluster again with the same settings. skip CLUSTER --reason TEXT: leave it out, in the report.',
+      "A stage's approval is the gate `stage` (--approve stage); the other --approve* flags answer every cluster's gates.",
+    ],
+    options: ['fleet', 'reason', 'state-dir', 'api-key-file', 'allow-insecure-http', ...output, ...approvals, 'help'],
+    positional: { name: 'action', description: 'plan, start, resume, status, report, retry or skip', choices: ['plan', 'start', 'resume', 'status', 'report', 'retry', 'skip'] },
+    second: { name: 'cluster', description: 'retry and skip: the cluster (its name in the fleet file)' },
   },
   {
     name: 'capture',

@@ -25,6 +25,7 @@ export interface RunLabOptions {
 export async function runLab(invocation: Invocation, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: RunLabOptions = {}): Promise<ExitCode> {
   const { options } = invocation;
   if (options.replay) return (await import('./lab-replay.js')).runReplayLab(invocation, io, registry, opts);
+  if (options.fleet !== undefined) return (await import('./lab-fleet.js')).runFleetLab(invocation, io, opts.signal);
   const scenario = options.scenario ?? (await chooseScenario(invocation, io));
   const given = options['state-dir'];
   if (given) assertCanHoldFiles(given, "the lab's files");

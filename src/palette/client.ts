@@ -31,7 +31,7 @@ import { chooseFlavor, type FlavorChoice, type FlavorSetting, type Versioning } 
 import { describeIssues } from './issues.js';
 import { classifyMutation } from './mutations.js';
 import { toDeployedProfiles, toPackManifests, toProfileDoc } from './normalize.js';
-import { RateLimiter, type RateLimits } from './rate-limit.js';
+import { RateLimiter, type Limiter, type RateLimits } from './rate-limit.js';
 import { PackRegistry } from './registry.js';
 import { RegistryReads } from './registry-client.js';
 import { ProfileVariables } from './variables.js';
@@ -57,6 +57,8 @@ export interface PaletteClientOptions {
   clock?: Clock;
   /** Requests per second by path prefix (rate-limit.ts); none when left out. */
   rateLimits?: RateLimits;
+  /** One limiter shared with other clients (a fleet: every cluster's calls share one budget); wins over `rateLimits`. */
+  limiter?: Limiter;
   /** `palette.flavor` of the params (default `auto`). */
   flavor?: FlavorSetting;
   /** `palette.versioning` of the params (default `clone`). */
@@ -105,7 +107,7 @@ export class PaletteClient implements PaletteApi {
       ...(opts.allowInsecureHttp !== undefined ? { allowInsecureHttp: opts.allowInsecureHttp } : {}),
       ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
       ...(opts.onReply ? { onReply: opts.onReply } : {}),
-      ...(opts.rateLimits ? { limiter: new RateLimiter(opts.rateLimits) } : {}),
+      ...(opts.limiter ? { limiter: opts.limiter } : opts.rateLimits ? { limiter: new RateLimiter(opts.rateLimits) } : {}),
     });
     this.cluster = new ClusterReads((call, schema) => this.getJson(call, schema), opts.projectUid);
     this.lists = new ProfileLists((call, schema) => this.getJson(call, schema));

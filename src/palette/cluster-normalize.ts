@@ -36,6 +36,8 @@ export function toClusterDoc(json: SpectroClusterJson): ClusterDoc {
     conditions: (status?.conditions ?? []).map(condition),
   };
   if (status?.repave?.state) doc.repave = status.repave.state;
+  const template = json.spec?.clusterTemplate?.uid;
+  if (template) doc.templateUid = template;
   if (status?.spcApply) {
     doc.spcApply = {
       ...(typeof status.spcApply.canBeApplied === 'boolean' ? { canBeApplied: status.spcApply.canBeApplied } : {}),

@@ -31,7 +31,8 @@ const TemplateSchema = z.looseObject({
 
 export const SpectroClusterSchema = z.looseObject({
   metadata: z.looseObject({ uid: z.string(), name: opt(z.string()) }),
-  spec: opt(z.looseObject({ clusterProfileTemplates: opt(z.array(TemplateSchema)) })),
+  // `spec.clusterTemplate` (`v1SpectroClusterTemplateRef`, palette-sdk-go spec): set on a cluster a cluster template manages.
+  spec: opt(z.looseObject({ clusterProfileTemplates: opt(z.array(TemplateSchema)), clusterTemplate: opt(z.looseObject({ uid: opt(z.string()) })) })),
   status: opt(
     z.looseObject({
       state: opt(z.string()),

@@ -42,6 +42,8 @@ export interface ClusterDoc {
   /** `status.repave.state`: `Pending` (waits for approval), `Approved`, `Reverted`; undefined when none. */
   repave?: string;
   spcApply?: { canBeApplied?: boolean; actionType?: string };
+  /** `spec.clusterTemplate.uid`: a cluster template manages this cluster (its profiles change only through the template). */
+  templateUid?: string;
 }
 
 export interface ClusterEvent {

@@ -85,10 +85,16 @@ export class RateLimiter implements Limiter {
   private readonly limits: RateLimits;
 
   /** The clock is the wall clock: the server counts real seconds, whatever time the tool runs on. */
+  /**
+   * `startFull`: each class starts as if a full second's budget had just been spent - for a process
+   * that takes over from one that may have been sending until a moment ago (a fleet resumed after a
+   * crash: Palette counts the dead coordinator's last second too).
+   */
   constructor(
     limits: RateLimits = defaultRateLimits,
     private readonly clock: Clock = systemClock,
     private readonly marginMs = defaultMarginMs,
+    private readonly startFull = false,
   ) {
     this.limits = { ...limits, default: limits.default ?? defaultRateLimits.default! };
   }
@@ -98,6 +104,10 @@ export class RateLimiter implements Limiter {
     let window = this.windows.get(cls);
     if (!window) {
       window = new SlidingWindow(this.limits[cls]!, 1000 + this.marginMs);
+      if (this.startFull) {
+        const at = this.clock.now();
+        while (window.waitFor(at) === 0) window.take(at);
+      }
       this.windows.set(cls, window);
     }
     // Only an actual start is counted: a waiter that wakes late (or after another took the slot) looks again.

@@ -9,7 +9,7 @@ import { KubeClient } from '../kube/client.js';
 import { Kubectl, type KubectlCall, type KubectlOptions } from '../kube/kubectl.js';
 import type { PaletteApi } from '../palette/api.js';
 import { PaletteClient, type PaletteClientOptions } from '../palette/client.js';
-import { defaultRateLimits } from '../palette/rate-limit.js';
+import { defaultRateLimits, type Limiter } from '../palette/rate-limit.js';
 import type { Redactor } from '../session/redact.js';
 import { VariableValues, withVariableValues, type VariableSource } from '../palette/variable-values.js';
 
@@ -31,9 +31,11 @@ export interface EffectsInput {
   allowInsecureHttp?: boolean;
   /** Values of profile variables for this run; default: from the params' `variables:` sources, never asked. */
   variables?: VariableValues;
+  /** A Palette rate limiter shared with other runs (a fleet's clusters); default: this run's own. */
+  limiter?: Limiter;
 }
 
-export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 'redactor' | 'allowInsecureHttp'> & Pick<PaletteClientOptions, 'onReply'>, log?: Effects['log']): PaletteApi {
+export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 'redactor' | 'allowInsecureHttp' | 'limiter'> & Pick<PaletteClientOptions, 'onReply'>, log?: Effects['log']): PaletteApi {
   const { params, apiKey, redactor } = input;
   if (!params) return unavailable<PaletteApi>('profile API', 'Pass the site parameters with --params FILE.');
   if (!apiKey) return unavailable<PaletteApi>('profile API key', 'Set UPGRADE_PILOT_API_KEY in the environment, or pass --api-key-file FILE.');
@@ -47,6 +49,7 @@ export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 're
     allowInsecureHttp: Boolean(input.allowInsecureHttp) || params.palette.allowInsecureHttp,
     redactor,
     rateLimits: { ...defaultRateLimits, ...params.palette.rateLimits },
+    ...(input.limiter ? { limiter: input.limiter } : {}),
     flavor: params.palette.flavor,
     versioning: params.palette.versioning,
     probeUid: params.profiles.addon.uid,

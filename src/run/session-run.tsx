@@ -58,6 +58,8 @@ export interface SessionRequest {
   effects?: typeof buildEffects;
   /** An Ink instance already on the screen (the lab's first frame): the App is drawn into it. */
   ink?: Instance;
+  /** Stops the run as Ctrl+C does (a fleet stopping its clusters in flight): the step in progress ends safely, the session is saved. */
+  signal?: AbortSignal;
 }
 
 export function approvalsFrom(options: CliOptions): Approvals {
@@ -196,6 +198,9 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
+  const stopFromOutside = () => controller.abort();
+  if (req.signal?.aborted) controller.abort();
+  req.signal?.addEventListener('abort', stopFromOutside, { once: true });
 
   try {
     const clock = await clockFor(params?.params, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
@@ -316,6 +321,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);
+    req.signal?.removeEventListener('abort', stopFromOutside);
     session.close();
     scratch.dispose();
   }

@@ -145,6 +145,17 @@ describe('RateLimiter', () => {
     expect(clock.slept).toEqual([1100]);
   });
 
+  it('starting full, waits out a whole window before its first request of each class (a process taking over from one just killed)', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ default: 2, '/v1/packs': 10 }, clock, 0, true);
+    await limiter.acquire('/v1/x');
+    expect(clock.slept).toEqual([1000]);
+    await limiter.acquire('/v1/x');
+    expect(clock.slept).toEqual([1000]);
+    await limiter.acquire('/v1/packs');
+    expect(clock.slept).toEqual([1000, 1000]);
+  });
+
   it('counts the actual start: a waiter that wakes late does not let the next one start early', async () => {
     let now = 0;
     const late: Clock = { now: () => now, sleep: async (ms) => void (now += ms + 300) }; // every sleep overruns by 300 ms

@@ -34,6 +34,7 @@ export function clusterDocument(view: LabClusterView, shape: { emptyProfileVersi
         ...(shape.emptyProfileVersion ? {} : { profileVersion: t.version }),
         packs: t.packs.map(templatePack),
       })),
+      ...(view.clusterTemplate ? { clusterTemplate: { ...view.clusterTemplate } } : {}),
     },
     status: {
       state: view.state,

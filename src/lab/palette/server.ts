@@ -41,6 +41,8 @@ export interface PaletteServerOptions {
   clusterShape?: ClusterShape;
   /** Serve these routes instead of the dialect's and the registries' (a replay serves what was captured). */
   routes?: Route[];
+  /** Every API request as it arrives (a fleet lab counts them per second against Palette's rates). */
+  onRequest?: (method: string, path: string) => void;
 }
 
 export interface PaletteServer {
@@ -110,6 +112,7 @@ export async function startPaletteServer(opts: PaletteServerOptions): Promise<Pa
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, method: string, url: URL, raw: Buffer, ref: string) {
     const path = url.pathname;
+    opts.onRequest?.(method, path);
     const decision = faults.decide(method, path);
     // A fault strikes before any route: a search (POST that reads) still stays out of the audit of mutations.
     const kind = { read: routes.some((r) => r.read === true && r.method === method && r.pattern.test(path)) };

@@ -113,6 +113,8 @@ export interface LabClusterView {
   conditions: LabCondition[];
   repave?: 'Pending' | 'Approved';
   canBeApplied: boolean;
+  /** `spec.clusterTemplate.uid` (`v1SpectroClusterTemplateRef`): the cluster template that manages the cluster. */
+  clusterTemplate?: { uid: string; projectUid: string };
 }
 
 /** A line of the cluster's event stream (`V1Event`). */

@@ -167,6 +167,18 @@ export class Reconciler {
     return queued !== undefined;
   }
 
+  /**
+   * The cause of a failed pack was fixed: the agent's next reconcile picks the change up again and
+   * applies what it had not applied yet (the packs already upgraded stay). False when nothing failed.
+   */
+  retryFailed(): boolean {
+    const r = this.running;
+    if (r?.phase !== 'failed') return false;
+    delete r.record.error;
+    this.pickUp(r);
+    return true;
+  }
+
   busy(): boolean {
     return this.running !== undefined || this.queue.length > 0;
   }

@@ -11,6 +11,7 @@ import { approveOrDecline } from '../../engine/gate.js';
 import { ProfileRole } from '../../engine/params.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { assertSafeDraft, buildDraftBody } from '../../palette/draft-body.js';
+import { compareDraft } from '../../palette/draft-check.js';
 import { clonedUidOf, putProfileRequest } from '../../palette/mutations.js';
 import { latestPlan } from '../contracts.js';
 import { draftChanges } from './draft-changes.js';
@@ -51,6 +52,11 @@ export interface DraftOutput {
   /** `matched` after the read-back; `rehearsal` when nothing was sent; `not-applied`: the silent no-op. */
   readBack: 'matched' | 'rehearsal' | 'not-applied';
   notApplied?: string[];
+  /**
+   * The version already existed, published, holding exactly this hop's content (another cluster that
+   * shares the profile made it, e.g. earlier in a fleet): nothing was written and nothing is published.
+   */
+  shared?: boolean;
 }
 
 export interface DraftLive {
@@ -118,6 +124,23 @@ export const draftStep = defineStepKind({
       packs,
     };
     ctx.progress({ headline: `Draft of ${plan.name}: ${target.source.version} → ${target.label}`, draft: summary } satisfies DraftLive);
+
+    // A shared profile gets one version per hop: the cluster that needed it first wrote and published
+    // it; every other cluster of the profile attaches that same version, and sends nothing here.
+    const published = target.before.publishedPacks;
+    if (!ctx.dryRun && target.how === 'existing' && target.before.isPublished && target.before.draftVersion === undefined && published) {
+      // The published content compared as a draft would be: the same packs, tags, values and manifests.
+      const same = compareDraft({ ...target.before, draftPacks: published, draftVersion: target.before.publishedVersion ?? target.before.version }, preview);
+      if (same.matches) {
+        return succeeded<DraftOutput>({ ...summary, readBack: 'matched', shared: true }, `${plan.name} ${target.label} exists already, published with this hop's content (uid ${target.uid}): nothing written`);
+      }
+      // Published with other content: clusters may run it, and a version in use is not rewritten.
+      return failed(
+        new StepFailedError('draft.version-taken', `${plan.name} ${target.label} exists already (uid ${target.uid}), published with other content than this hop's: ${same.differences.slice(0, 3).join('; ')}.`, {
+          hint: `A published version other clusters may run is never rewritten. Name another label for this hop (references[].labels in the params), or make this cluster's values match the version's (profile variables for what differs per cluster), then resume.`,
+        }),
+      );
+    }
 
     const gateKey = `${ctx.step.id}/draft`;
     const warnings = [...target.warnings, ...asked.warnings, ...[outstandingWarning(ctx)].filter((w): w is string => w !== undefined)];

@@ -34,6 +34,11 @@ export const publishStep = defineStepKind({
     const role = ctx.params.profile;
     const draft: DraftOutput | undefined = writtenDrafts(ctx).find((o) => o.role === role);
     if (!draft) return skipped(`no draft of the ${role} profile was written in this hop`);
+    const base = { role, uid: draft.uid, name: draft.name, version: draft.toVersion };
+    // Published already (a version shared with other clusters): nothing to send, nothing to ask.
+    if (draft.shared && (await ctx.effects.palette.isPublished(draft.uid, draft.toVersion, { signal: ctx.signal }))) {
+      return succeeded<PublishOutput>({ ...base, confirmed: 'published' }, `${draft.name} ${draft.toVersion} is published already (shared): nothing sent`);
+    }
     const clusterName = ctx.site?.cluster.name ?? ctx.site?.cluster.uid ?? 'the cluster';
     const hop = await hopFlavor(ctx);
     const gateKey = `${ctx.step.id}/publish`;
@@ -59,7 +64,6 @@ export const publishStep = defineStepKind({
       approvedBy: gateKey,
       settle: async () => ((await palette.isPublished(draft.uid, draft.toVersion, { signal: ctx.signal })) ? 'done' : 'not-done'),
     });
-    const base = { role, uid: draft.uid, name: draft.name, version: draft.toVersion };
     if (ctx.dryRun) return succeeded<PublishOutput>({ ...base, confirmed: 'rehearsal' }, `would publish ${draft.name} ${draft.toVersion} (rehearsal)`);
     if (!(await palette.isPublished(draft.uid, draft.toVersion, { signal: ctx.signal }))) {
       return failed(

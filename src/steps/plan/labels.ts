@@ -35,6 +35,12 @@ export function nextLabel(previous: string, used: ReadonlySet<string>): string {
 
 /** Checks a label the params chose for a profile. */
 export function checkLabel(label: string, previous: string, used: ReadonlySet<string>, profile: string): LabelCheck {
+  const v0 = parseVersion(label);
+  const p0 = parseVersion(previous);
+  // A label above the previous one that exists already is a version made for another cluster that
+  // shares the profile (a fleet names one label per hop): the draft step attaches it when it holds
+  // this hop's content and refuses it otherwise, never rewrites it.
+  if (used.has(label) && label !== previous && v0 && p0 && compareVersions(v0, p0) > 0) return { ok: true };
   if (used.has(label) || label === previous) {
     return { ok: false, reason: `The version label ${label} is already used by the profile ${profile}: a new pack set needs a new label.`, hint: `Choose an unused label above ${previous} in references[].labels, or leave it out to have one computed.` };
   }

@@ -32,4 +32,9 @@ describe('profile version labels', () => {
     const lower = checkLabel('1.3.9', '1.4.0', new Set(['1.4.0']), 'vmo-core-addon');
     expect(lower).toMatchObject({ ok: false, reason: 'The version label 1.3.9 for vmo-core-addon is not above its previous label 1.4.0.' });
   });
+
+  it('accepts a chosen label above the previous one that exists already: a version another cluster sharing the profile made', () => {
+    expect(checkLabel('1.5.0', '1.4.0', new Set(['1.4.0', '1.5.0']), 'vmo-core-addon')).toEqual({ ok: true });
+    expect(checkLabel('1.4.0', '1.4.0', new Set(['1.4.0']), 'vmo-core-addon')).toMatchObject({ ok: false });
+  });
 });

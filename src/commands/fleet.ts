@@ -1,0 +1,202 @@
+/**
+ * `upgrade-pilot fleet plan|start|resume|status|report|retry|skip --fleet FILE`: plain and --json.
+ * The fleet folder (`<state-dir>/fleets/<fleet>/`) holds the fleet journal, each cluster's frozen
+ * params file and run log, and the fleet report; each cluster's session is in the state dir's
+ * sessions as any session is.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import type { Invocation } from '../cli/args.js';
+import type { StepRegistry } from '../engine/step-kind.js';
+import { defaultRateLimits, RateLimiter } from '../palette/rate-limit.js';
+import { ExitCode, InputError } from '../errors.js';
+import { Coordinator, whoAmI } from '../fleet/coordinator.js';
+import { runCluster } from '../fleet/cluster-run.js';
+import { FleetJournal, fleetPaths, readFleetState, type FleetPaths } from '../fleet/journal.js';
+import { loadFleet, type LoadedFleet } from '../fleet/load.js';
+import { fleetJunit, fleetMarkdown, fleetReport } from '../fleet/report.js';
+import type { FleetState, LeftOut, PlannedCluster } from '../fleet/types.js';
+import { leftOutClusters } from '../fleet/target-set.js';
+import { readApiKey } from '../run/api-key.js';
+import { buildPalette } from '../run/effects.js';
+import { Redactor } from '../session/redact.js';
+import type { RunIO } from '../run/session-run.js';
+import { ensurePrivateDir, writeFileAtomic } from '../session/durable-fs.js';
+import { resolveStateDir } from '../session/paths.js';
+import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
+
+const clock = () => new Date().toISOString().slice(11, 19);
+
+function fleetFile(inv: Invocation): string {
+  const file = inv.options.fleet;
+  if (!file) throw new InputError('usage.fleet', `fleet ${inv.positional ?? ''} needs the fleet file: --fleet FILE.`, { hint: 'See: upgrade-pilot fleet --help' });
+  return file;
+}
+
+function planLines(f: LoadedFleet): string[] {
+  const lines = [`fleet ${f.spec.fleet}: ${f.clusters.length} cluster(s) to ${f.spec.target} in ${f.spec.stages.length} stage(s) (${f.file})`];
+  for (const s of f.spec.stages) {
+    lines.push(`  stage ${s.name}: ${s.clusters.join(', ')} (${s.maxConcurrency} at a time, stops at ${s.failureThreshold} failure(s)${s.approval ? ', asks before it starts: --approve stage' : ''})`);
+  }
+  const unstaged = f.clusters.filter((c) => !f.spec.stages.some((s) => s.clusters.includes(c.name)));
+  if (unstaged.length) lines.push(`  in no stage (not upgraded): ${unstaged.map((c) => c.name).join(', ')}`);
+  return lines;
+}
+
+/** Freezes the plan: each cluster's params file written, then the plan journaled (the target set from now on). */
+function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[]): void {
+  const clusters: PlannedCluster[] = [];
+  for (const s of f.spec.stages) {
+    for (const name of s.clusters) {
+      if (leftOut.some((l) => l.name === name)) continue;
+      const c = f.clusters.find((x) => x.name === name)!;
+      const dir = journal.paths.clusterDir(name);
+      ensurePrivateDir(dir);
+      const paramsFile = join(dir, 'params.yaml');
+      writeFileAtomic(paramsFile, `# ${name} in fleet ${f.spec.fleet}: the fleet file's defaults with its own values, frozen with the plan.\n${stringify(c.raw)}`);
+      clusters.push({ name, uid: c.uid, stage: s.name, paramsFile });
+    }
+  }
+  journal.append({
+    type: 'fleet.planned',
+    at: new Date().toISOString(),
+    fleet: f.spec.fleet,
+    file: f.file,
+    digest: f.digest,
+    target: f.spec.target,
+    by: whoAmI(),
+    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: s.clusters.filter((n) => !leftOut.some((l) => l.name === n)), maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval })),
+    clusters,
+    leftOut,
+  });
+}
+
+function statusLines(s: FleetState): string[] {
+  const lines = [`fleet ${s.fleet} to ${s.target}`];
+  for (const st of s.stages) {
+    lines.push(`  stage ${st.name}: ${st.status}${st.message ? ` (${st.message})` : ''}`);
+    for (const c of s.clusters.filter((x) => x.stage === st.name)) {
+      lines.push(`    ${c.name.padEnd(16)} ${c.status.padEnd(8)}${c.session ? ` session ${c.session}` : ''}${c.skipReason ? ` skipped: ${c.skipReason}` : c.message ? `: ${c.message}` : ''}`);
+    }
+  }
+  for (const l of s.leftOut) lines.push(`  left out: ${l.name}: ${l.reason}`);
+  return lines;
+}
+
+function writeFleetReport(paths: FleetPaths, s: FleetState): { markdown: string; json: string; junit: string; text: string; data: unknown } {
+  const data = fleetReport(s);
+  const text = fleetMarkdown(data);
+  const files = { markdown: join(paths.dir, 'report.md'), json: join(paths.dir, 'report.json'), junit: join(paths.dir, 'report.junit.xml') };
+  writeFileAtomic(files.markdown, text);
+  writeFileAtomic(files.json, `${JSON.stringify(data, null, 2)}\n`);
+  writeFileAtomic(files.junit, fleetJunit(data, new Date().toISOString()));
+  return { ...files, text, data };
+}
+
+export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () => Promise<StepRegistry>): Promise<ExitCode> {
+  const options = inv.options;
+  const action = inv.positional;
+  const write = (line: string) => io.stdout.write(`${line}\n`);
+  if (!action) throw new InputError('usage.fleet', 'fleet needs an action: plan, start, resume, status, report, retry or skip.', { hint: 'See: upgrade-pilot fleet --help' });
+  const fleet = loadFleet(fleetFile(inv));
+  const stateDir = resolveStateDir(options['state-dir'], io.env);
+  const paths = fleetPaths(stateDir, fleet.spec.fleet);
+
+  if (action === 'plan') {
+    const frozen = readFleetState(paths);
+    if (options.json) write(jsonSafe(JSON.stringify({ type: 'plan', fleet: fleet.spec.fleet, target: fleet.spec.target, stages: fleet.spec.stages, clusters: fleet.clusters.map((c) => ({ name: c.name, uid: c.uid })), frozen: Boolean(frozen) })));
+    else {
+      for (const l of planLines(fleet)) write(sanitizeLines(l));
+      if (frozen) write(`  (a plan was frozen ${frozen.plannedAt} by ${frozen.plannedBy}: \`fleet resume\` follows that one)`);
+    }
+    return ExitCode.ok;
+  }
+  if (action === 'status' || action === 'report') {
+    const s = readFleetState(paths);
+    if (!s) throw new InputError('fleet.not-started', `Fleet ${fleet.spec.fleet} has not started in ${stateDir}.`, { hint: 'Start it with `upgrade-pilot fleet start --fleet FILE` (or give the --state-dir it ran with).' });
+    if (action === 'status') {
+      if (options.json) write(jsonSafe(JSON.stringify(s)));
+      else for (const l of statusLines(s)) write(sanitizeLines(l));
+      return ExitCode.ok;
+    }
+    const files = writeFleetReport(paths, s);
+    io.stdout.write(options.json ? `${jsonSafe(JSON.stringify(files.data, null, 2))}\n` : sanitizeLines(files.text));
+    io.stderr.write(`report written: ${files.markdown}, ${files.json} and ${files.junit}\n`);
+    return ExitCode.ok;
+  }
+
+  const journal = new FleetJournal(paths);
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const say = (event: Record<string, unknown> & { type: string }, line: string) => write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${clock()} ${line}`));
+    // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
+    // It starts full: a coordinator killed a moment ago may have spent this second's budget.
+    const limiter = new RateLimiter({ ...defaultRateLimits, ...fleet.clusters[0]?.params.palette.rateLimits }, undefined, undefined, true);
+    if (action === 'start' && journal.state()) {
+      throw new InputError('fleet.started', `Fleet ${fleet.spec.fleet} has already started (${paths.journal}).`, { hint: 'Continue it with `upgrade-pilot fleet resume --fleet FILE`; its plan is frozen.' });
+    }
+    if (action !== 'start' && !journal.state()) {
+      throw new InputError('fleet.not-started', `Fleet ${fleet.spec.fleet} has not started in ${stateDir}.`, { hint: 'Start it with `upgrade-pilot fleet start --fleet FILE`.' });
+    }
+    if (action === 'skip' || action === 'retry') {
+      const name = inv.second;
+      const s = journal.state()!;
+      const c = s.clusters.find((x) => x.name === name);
+      if (!name || !c) throw new InputError('fleet.cluster', `fleet ${action} needs a cluster of the plan${name ? `; ${name} is not one` : ''}.`, { hint: `Clusters: ${s.clusters.map((x) => x.name).join(', ')}.` });
+      if (action === 'skip') {
+        if (!options.reason) throw new InputError('usage.reason', 'fleet skip needs --reason TEXT (it goes into the report).', { hint: 'e.g. --reason "store closed for renovation"' });
+        if (c.status === 'done') throw new InputError('fleet.skip-done', `${name} is upgraded already: nothing to skip.`, { hint: 'See `fleet status`.' });
+        journal.append({ type: 'cluster.skipped', at: new Date().toISOString(), cluster: c.name, reason: options.reason, by: whoAmI() });
+        say({ type: 'cluster.skipped', cluster: c.name, reason: options.reason }, `${c.name}: skipped (${options.reason})`);
+        return ExitCode.ok;
+      }
+      if (c.status === 'done' || c.status === 'skipped' || c.status === 'pending') {
+        throw new InputError('fleet.retry', `${name} is ${c.status}: only a failed or stopped cluster is retried.`, { hint: c.status === 'pending' ? 'It has not run yet: `fleet resume` runs it in its stage.' : 'See `fleet status`.' });
+      }
+      const attempt = c.attempts + 1;
+      if (c.session) journal.append({ type: 'cluster.started', at: new Date().toISOString(), cluster: c.name, session: c.session, attempt, resumed: true });
+      say({ type: 'cluster.started', cluster: c.name, session: c.session ?? null, attempt }, `${c.name}: retry ${attempt} (session ${c.session ?? 'new'}, the same settings)`);
+      const result = await runCluster({
+        name: c.name,
+        paramsFile: c.paramsFile,
+        stateDir,
+        dir: paths.clusterDir(c.name),
+        ...(c.session ? { session: c.session } : {}),
+        options,
+        registry: await registry(),
+        limiter,
+        env: io.env,
+        signal: controller.signal,
+        onSession: (id) => journal.append({ type: 'cluster.started', at: new Date().toISOString(), cluster: c.name, session: id, attempt, resumed: false }),
+      });
+      const session = journal.state()!.clusters.find((x) => x.name === c.name)?.session ?? '';
+      journal.append({ type: 'cluster.ended', at: new Date().toISOString(), cluster: c.name, session, outcome: result.outcome, exitCode: result.exitCode, ...(result.message ? { message: result.message } : {}) });
+      say({ type: 'cluster.ended', cluster: c.name, outcome: result.outcome, exitCode: result.exitCode }, `${c.name}: ${result.outcome}${result.message ? `: ${result.message}` : ''}`);
+      return result.exitCode as ExitCode;
+    }
+    if (action === 'start') {
+      const redactor = new Redactor();
+      const key = readApiKey(options['api-key-file'], io.env, redactor);
+      const first = fleet.clusters[0]!.params;
+      const palette = buildPalette({ params: first, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter });
+      const staged = fleet.clusters.filter((c) => fleet.spec.stages.some((s) => s.clusters.includes(c.name)));
+      const leftOut = await leftOutClusters(palette, staged, controller.signal);
+      freeze(journal, fleet, leftOut);
+      for (const l of leftOut) say({ type: 'cluster.left-out', cluster: l.name, reason: l.reason }, `${l.name}: left out of the plan: ${l.reason}`);
+    }
+    else if (journal.state()!.digest !== fleet.digest) say({ type: 'warning', message: 'fleet file changed' }, `the fleet file changed since the plan was frozen: the frozen plan is followed (the target set does not change under a running fleet)`);
+    const code = await new Coordinator({ journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, say }).run();
+    const files = writeFleetReport(paths, journal.state()!);
+    if (!options.json) write(`fleet report: ${files.markdown}`);
+    else write(jsonSafe(JSON.stringify({ type: 'result', fleet: fleet.spec.fleet, exitCode: code, report: files.markdown })));
+    return code;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    journal.close();
+  }
+}

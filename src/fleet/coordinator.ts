@@ -1,0 +1,178 @@
+/**
+ * The fleet coordinator: runs the frozen plan stage by stage. Each cluster is its own single-cluster
+ * session (cluster-run.ts); the coordinator decides when each starts (the stage's maxConcurrency),
+ * answers the stage's own gate, and stops a stage at its failure threshold: the failed cluster stays
+ * where it stopped (session saved), the clusters in flight are stopped as Ctrl+C stops a session
+ * (the step in progress ends safely, the session is saved), nothing new starts, no later stage runs.
+ *
+ * Every start and end is in the fleet journal before the next action, so `fleet resume` after a
+ * crash continues each cluster from its own journal and never starts a second session for it.
+ */
+import { hostname, userInfo } from 'node:os';
+import type { CliOptions } from '../cli/args.js';
+import type { StepRegistry } from '../engine/step-kind.js';
+import { ExitCode } from '../errors.js';
+import type { Limiter } from '../palette/rate-limit.js';
+import { runCluster, type ClusterRunResult } from './cluster-run.js';
+import type { FleetJournal } from './journal.js';
+import { failureLimit, isSettled } from './state.js';
+import type { ClusterState, FleetState, StageState } from './types.js';
+
+export interface CoordinatorOptions {
+  journal: FleetJournal;
+  stateDir: string;
+  options: CliOptions;
+  registry: StepRegistry;
+  limiter: Limiter;
+  env: NodeJS.ProcessEnv;
+  /** Ctrl+C of the fleet: no new cluster starts; the sessions stop themselves on the same signal. */
+  signal: AbortSignal;
+  /** One line (or JSON object) per fleet event, for the operator. */
+  say(event: Record<string, unknown> & { type: string }, line: string): void;
+}
+
+export function whoAmI(): string {
+  try {
+    return `${userInfo().username}@${hostname()}`;
+  } catch {
+    return `unknown@${hostname()}`;
+  }
+}
+
+const now = () => new Date().toISOString();
+
+/** Clusters of a stage the coordinator may run now: not finished, not failed (a failed one runs again only by `fleet retry`). */
+const runnable = (c: ClusterState) => !isSettled(c) && c.status !== 'failed' && c.status !== 'left-out';
+
+export class Coordinator {
+  constructor(private readonly o: CoordinatorOptions) {}
+
+  private state(): FleetState {
+    const s = this.o.journal.state();
+    if (!s) throw new Error('the fleet journal holds no plan');
+    return s;
+  }
+
+  /** Runs the plan from where the journal stands; the exit code of the fleet. */
+  async run(): Promise<ExitCode> {
+    for (const planned of this.state().stages) {
+      const stage = this.state().stages.find((s) => s.name === planned.name)!;
+      if (stage.status === 'done') continue;
+      const code = await this.runStage(stage);
+      if (code !== ExitCode.ok) return code;
+    }
+    this.o.say({ type: 'fleet.done', fleet: this.state().fleet }, `fleet ${this.state().fleet}: every stage done`);
+    return ExitCode.ok;
+  }
+
+  private failuresIn(stage: StageState): ClusterState[] {
+    return this.state().clusters.filter((c) => c.stage === stage.name && c.status === 'failed');
+  }
+
+  private stopStage(stage: StageState, outcome: 'failed' | 'stopped', message: string): void {
+    this.o.journal.append({ type: 'stage.ended', at: now(), stage: stage.name, outcome, message });
+    this.o.say({ type: 'stage.ended', stage: stage.name, outcome, message }, `stage ${stage.name}: ${outcome}: ${message}`);
+  }
+
+  private async runStage(stage: StageState): Promise<ExitCode> {
+    const { journal, say } = this.o;
+    const limit = failureLimit(stage.failureThreshold, stage.clusters.length);
+    const failedBefore = this.failuresIn(stage);
+    if (failedBefore.length >= limit) {
+      const names = failedBefore.map((c) => c.name).join(', ');
+      say({ type: 'stage.blocked', stage: stage.name, failed: failedBefore.map((c) => c.name) }, `stage ${stage.name}: stopped at its failure threshold (${limit}) by ${names}; \`fleet retry\` or \`fleet skip\` them, then \`fleet resume\``);
+      return ExitCode.failed;
+    }
+    if (stage.approval && !stage.approvedBy) {
+      if (!this.o.options.approve.includes('stage')) {
+        say({ type: 'gate', gate: 'stage', stage: stage.name }, `stage ${stage.name} waits for approval: continue with \`fleet resume --approve stage\``);
+        return ExitCode.gate;
+      }
+      journal.append({ type: 'stage.approved', at: now(), stage: stage.name, by: whoAmI(), how: 'flag --approve stage' });
+      say({ type: 'stage.approved', stage: stage.name, by: whoAmI() }, `stage ${stage.name}: approved (flag --approve stage)`);
+    }
+    journal.append({ type: 'stage.started', at: now(), stage: stage.name });
+    say({ type: 'stage.started', stage: stage.name, clusters: stage.clusters }, `stage ${stage.name}: ${stage.clusters.length} cluster(s), ${stage.maxConcurrency} at a time, stops at ${limit} failure(s)`);
+
+    const stop = new AbortController();
+    const signal = AbortSignal.any([stop.signal, this.o.signal]);
+    let halted: { code: ExitCode; why: string } | undefined;
+    const queue = this.state().clusters.filter((c) => c.stage === stage.name && runnable(c));
+    const running = new Set<Promise<void>>();
+
+    const finish = (c: ClusterState, got: ClusterRunResult) => {
+      // A cluster the stage stopped says why; its own session holds the step it stopped in.
+      const result = got.outcome === 'interrupted' && halted && !got.message ? { ...got, message: `stopped safely, session saved: ${halted.why}` } : got;
+      const session = this.state().clusters.find((x) => x.name === c.name)?.session ?? '';
+      journal.append({ type: 'cluster.ended', at: now(), cluster: c.name, session, outcome: result.outcome, exitCode: result.exitCode, ...(result.message ? { message: result.message } : {}) });
+      say(
+        { type: 'cluster.ended', stage: stage.name, cluster: c.name, session, outcome: result.outcome, exitCode: result.exitCode, ...(result.message ? { message: result.message } : {}) },
+        `  ${c.name}: ${result.outcome}${result.message ? `: ${result.message}` : ''}`,
+      );
+      if (halted) return;
+      if (result.outcome === 'failed' || result.outcome === 'error') {
+        const failures = this.failuresIn(stage).length;
+        if (failures >= limit) {
+          halted = { code: ExitCode.failed, why: `${failures} failure(s) reached the threshold ${limit} (last: ${c.name})` };
+          stop.abort();
+        }
+      } else if (result.outcome === 'gate') {
+        halted = { code: ExitCode.gate, why: `${c.name} waits at a gate without an approval` };
+        stop.abort();
+      } else if (result.outcome === 'interrupted' && this.o.signal.aborted) {
+        halted = { code: ExitCode.interrupted, why: 'interrupted' };
+      }
+    };
+
+    const start = (c: ClusterState) => {
+      const resumed = c.session !== undefined;
+      const begin = (session: string) => {
+        journal.append({ type: 'cluster.started', at: now(), cluster: c.name, session, attempt: c.attempts + (resumed ? 0 : 1), resumed });
+        say({ type: 'cluster.started', stage: stage.name, cluster: c.name, session, resumed }, `  ${c.name}: ${resumed ? 'resuming' : 'started'} (session ${session})`);
+      };
+      if (resumed) begin(c.session!);
+      const p = runCluster({
+        name: c.name,
+        paramsFile: c.paramsFile,
+        stateDir: this.o.stateDir,
+        dir: this.o.journal.paths.clusterDir(c.name),
+        ...(resumed ? { session: c.session! } : {}),
+        options: this.o.options,
+        registry: this.o.registry,
+        limiter: this.o.limiter,
+        env: this.o.env,
+        signal,
+        onSession: (id) => (resumed ? undefined : begin(id)),
+      }).then((result) => finish(c, result));
+      const tracked = p.finally(() => running.delete(tracked));
+      running.add(tracked);
+    };
+
+    // Until one cluster of the fleet has finished, one runs at a time: the first cluster makes each
+    // shared profile's new version (clone, draft, publish) and every later one attaches it; two
+    // first clusters at once would both try to make it.
+    const cap = () => (this.state().clusters.some((c) => c.status === 'done') ? stage.maxConcurrency : 1);
+    for (const c of queue) {
+      while (running.size >= cap()) await Promise.race(running);
+      if (halted || signal.aborted) break;
+      start(c);
+    }
+    await Promise.all(running);
+
+    if (this.o.signal.aborted && !halted) halted = { code: ExitCode.interrupted, why: 'interrupted' };
+    if (halted) {
+      const untouched = this.state().clusters.filter((c) => c.stage === stage.name && c.status === 'pending').map((c) => c.name);
+      this.stopStage(stage, halted.code === ExitCode.failed ? 'failed' : 'stopped', `${halted.why}${untouched.length ? `; not started: ${untouched.join(', ')}` : ''}`);
+      return halted.code;
+    }
+    const left = this.state().clusters.filter((c) => c.stage === stage.name && !isSettled(c));
+    if (left.length > 0) {
+      // Failures under the threshold: the stage ran to its end, and they are the operator's to retry or skip.
+      this.stopStage(stage, 'failed', `${left.map((c) => `${c.name} ${c.status}`).join(', ')}: retry or skip them, then resume`);
+      return ExitCode.failed;
+    }
+    journal.append({ type: 'stage.ended', at: now(), stage: stage.name, outcome: 'done' });
+    say({ type: 'stage.ended', stage: stage.name, outcome: 'done' }, `stage ${stage.name}: done`);
+    return ExitCode.ok;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Reading a fleet file: YAML with positions, the fleet schema, then every cluster's params (the
+ * defaults with its own values on top) checked as a params file is. An error names the file, the
+ * position, the cluster and the key; nothing is written before the whole file is good.
+ */
+import { createHash } from 'node:crypto';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { ParamsSchema, type Params } from '../engine/params.js';
+import { readYamlFile, validate } from '../engine/yaml-source.js';
+import { LIMITS } from '../io/limits.js';
+import { clusterParams } from './merge.js';
+import { FleetFileSchema, type FleetFile } from './schema.js';
+
+export interface FleetCluster {
+  name: string;
+  uid: string;
+  /** The merged params with every path made absolute (what the cluster's params file holds). */
+  raw: Record<string, unknown>;
+  params: Params;
+}
+
+export interface LoadedFleet {
+  file: string;
+  /** Of the file's text: a plan is for one version of the file. */
+  digest: string;
+  spec: FleetFile;
+  clusters: FleetCluster[];
+}
+
+const hint = 'Fix the fleet file at the position shown: `defaults` and each cluster hold a params file\'s keys (see params.example.yaml).';
+
+/** Paths in a params file are relative to it; in a fleet file, to the fleet file. The cluster's params file lives elsewhere, so they go in absolute. */
+function absolutePaths(raw: Record<string, unknown>, base: string): Record<string, unknown> {
+  const abs = (p: unknown) => (typeof p === 'string' && p !== '' && !isAbsolute(p) ? resolve(base, p) : p);
+  const out = { ...raw };
+  const cluster = out.cluster as Record<string, unknown>;
+  if (cluster.kubeconfig !== undefined) out.cluster = { ...cluster, kubeconfig: abs(cluster.kubeconfig) };
+  if (out.valuesDir !== undefined) out.valuesDir = abs(out.valuesDir);
+  if (typeof out.variables === 'object' && out.variables !== null) {
+    out.variables = Object.fromEntries(
+      Object.entries(out.variables as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'object' && v !== null && 'file' in v ? { ...v, file: abs((v as { file: unknown }).file) } : v]),
+    );
+  }
+  return out;
+}
+
+export function loadFleet(file: string): LoadedFleet {
+  const path = resolve(file);
+  const src = readYamlFile(path, 'fleet file', LIMITS.paramsFile);
+  const spec = validate(src, FleetFileSchema, 'fleet file', { hint });
+  const base = dirname(path);
+  const clusters = spec.clusters.map((c, i): FleetCluster => {
+    const raw = absolutePaths(clusterParams(spec.defaults, c, spec.target), base);
+    const params = validate(src, ParamsSchema, `params of cluster ${c.name} (defaults with its own values on top)`, { value: raw, prefix: ['clusters', i], hint });
+    return { name: c.name, uid: c.uid, raw, params };
+  });
+  const digest = createHash('sha256').update(src.doc.toString()).digest('hex').slice(0, 16);
+  return { file: path, digest, spec, clusters };
+}

@@ -1,0 +1,82 @@
+/**
+ * The fleet file: which clusters, in which stages, with what policy. Each cluster's params are the
+ * `defaults` (a params file's keys) with the cluster's own values on top, checked as a params file
+ * is (load.ts). The shape follows the issue's example; `stages[].name`, `stages[].clusters` and
+ * `clusters[].name` are the contract.
+ */
+import { z } from 'zod';
+import { VersionText } from '../engine/params.js';
+
+const NonEmpty = z.string().min(1);
+/** A cluster or stage name: what the screens, the report and `fleet retry NAME` use. */
+const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'expected a name of letters, digits, ".", "_" or "-" (at most 63)');
+
+/** A params file's keys, any subset: checked whole per cluster once merged (load.ts). */
+const ParamsPart = z.record(z.string(), z.unknown());
+
+/** `1` (clusters) or `10%` (of the stage's clusters): the failures that stop the stage. */
+export const FailureThreshold = z.union([
+  z.number().int().min(1, 'expected at least 1 failure (1 stops the stage at the first)'),
+  z.string().regex(/^(100|[1-9]\d?)%$/, 'expected a count such as 1 or a share such as 10%'),
+]);
+export type FailureThreshold = z.infer<typeof FailureThreshold>;
+
+const FleetCluster = z
+  .looseObject({
+    name: Name,
+    uid: NonEmpty,
+    kubeconfig: NonEmpty.optional(),
+    context: NonEmpty.optional(),
+  })
+  .superRefine((c, ctx) => {
+    for (const key of ['cluster', 'target']) {
+      if (key in c) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is the fleet's to set (name, uid, kubeconfig and context are the cluster's; target is the fleet's)` });
+    }
+  });
+
+const Stage = z.strictObject({
+  name: Name,
+  clusters: z.array(Name).min(1, 'expected at least one cluster'),
+  /** Clusters of this stage upgraded at once. */
+  maxConcurrency: z.number().int().min(1).max(200).default(1),
+  failureThreshold: FailureThreshold.default(1),
+  /** Ask before the stage starts: the gate `stage` (`--approve stage` in plain mode). */
+  approval: z.boolean().default(false),
+});
+
+export const FleetFileSchema = z
+  .strictObject({
+    fleet: Name,
+    target: VersionText,
+    defaults: ParamsPart.default({}),
+    clusters: z.array(FleetCluster).min(1, 'expected at least one cluster'),
+    stages: z.array(Stage).min(1, 'expected at least one stage'),
+  })
+  .superRefine((f, ctx) => {
+    const seen = new Map<string, number>();
+    f.clusters.forEach((c, i) => {
+      if (seen.has(c.name)) ctx.addIssue({ code: 'custom', path: ['clusters', i, 'name'], message: `cluster ${c.name} is listed twice (first at clusters[${seen.get(c.name)}])` });
+      seen.set(c.name, i);
+    });
+    const uids = new Map<string, string>();
+    f.clusters.forEach((c, i) => {
+      const other = uids.get(c.uid);
+      if (other) ctx.addIssue({ code: 'custom', path: ['clusters', i, 'uid'], message: `uid ${c.uid} is also cluster ${other}'s` });
+      uids.set(c.uid, c.name);
+    });
+    const inStage = new Map<string, string>();
+    const stageNames = new Set<string>();
+    f.stages.forEach((s, i) => {
+      if (stageNames.has(s.name)) ctx.addIssue({ code: 'custom', path: ['stages', i, 'name'], message: `stage ${s.name} is listed twice` });
+      stageNames.add(s.name);
+      s.clusters.forEach((name, j) => {
+        if (!seen.has(name)) ctx.addIssue({ code: 'custom', path: ['stages', i, 'clusters', j], message: `no cluster named ${name} in clusters` });
+        const earlier = inStage.get(name);
+        if (earlier) ctx.addIssue({ code: 'custom', path: ['stages', i, 'clusters', j], message: `cluster ${name} is already in stage ${earlier}` });
+        inStage.set(name, s.name);
+      });
+    });
+  });
+
+export type FleetFile = z.output<typeof FleetFileSchema>;
+export type FleetStageSpec = FleetFile['stages'][number];

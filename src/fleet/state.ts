@@ -1,0 +1,93 @@
+/** Folds the fleet journal into its state: pure, so status, report and resume read the same thing. */
+import type { ClusterOutcome, ClusterState, ClusterStatus, FleetEvent, FleetState } from './types.js';
+
+const statusOf: Record<ClusterOutcome, ClusterStatus> = { done: 'done', failed: 'failed', gate: 'gate', interrupted: 'stopped', error: 'failed' };
+
+export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined {
+  const first = events[0];
+  if (!first || first.type !== 'fleet.planned') return undefined;
+  const state: FleetState = {
+    fleet: first.fleet,
+    file: first.file,
+    digest: first.digest,
+    target: first.target,
+    plannedAt: first.at,
+    plannedBy: first.by,
+    stages: first.stages.map((s) => ({ ...s, status: 'pending' })),
+    clusters: first.clusters.map((c): ClusterState => ({ ...c, status: 'pending', attempts: 0 })),
+    leftOut: first.leftOut,
+  };
+  const cluster = (name: string) => state.clusters.find((c) => c.name === name);
+  const stage = (name: string) => state.stages.find((s) => s.name === name);
+  for (const e of events.slice(1)) {
+    switch (e.type) {
+      case 'fleet.planned':
+        break;
+      case 'stage.approved': {
+        const s = stage(e.stage);
+        if (s) s.approvedBy = `${e.by} (${e.how})`;
+        break;
+      }
+      case 'stage.started': {
+        const s = stage(e.stage);
+        if (s) {
+          s.status = 'running';
+          s.startedAt ??= e.at;
+          delete s.message;
+        }
+        break;
+      }
+      case 'stage.ended': {
+        const s = stage(e.stage);
+        if (s) {
+          s.status = e.outcome;
+          s.endedAt = e.at;
+          if (e.message) s.message = e.message;
+        }
+        break;
+      }
+      case 'cluster.started': {
+        const c = cluster(e.cluster);
+        if (c) {
+          c.status = 'running';
+          c.session = e.session;
+          c.attempts = e.attempt;
+          c.startedAt ??= e.at;
+          delete c.endedAt;
+          delete c.message;
+        }
+        break;
+      }
+      case 'cluster.ended': {
+        const c = cluster(e.cluster);
+        if (c) {
+          c.status = statusOf[e.outcome];
+          c.endedAt = e.at;
+          if (e.message) c.message = e.message;
+        }
+        break;
+      }
+      case 'cluster.skipped': {
+        const c = cluster(e.cluster);
+        if (c) {
+          c.status = 'skipped';
+          c.skipReason = `${e.reason} (${e.by})`;
+        }
+        break;
+      }
+      case 'fleet.stopped':
+        break;
+    }
+  }
+  return state;
+}
+
+/** Whether the cluster is finished for the fleet: upgraded, or left out by the operator. */
+export const isSettled = (c: ClusterState) => c.status === 'done' || c.status === 'skipped';
+
+/** How many failures stop a stage of `total` clusters (`10%` of 8 is 1: at least one). */
+export function failureLimit(threshold: number | string, total: number): number {
+  if (typeof threshold === 'number') return threshold;
+  const pct = Number(threshold.replace('%', ''));
+  return Math.max(1, Math.ceil((pct / 100) * total));
+}

@@ -1,0 +1,86 @@
+/** The fleet's shared types: its journal events and the state they fold into (state.ts). */
+import type { FailureThreshold } from './schema.js';
+
+export interface PlannedStage {
+  name: string;
+  clusters: string[];
+  maxConcurrency: number;
+  failureThreshold: FailureThreshold;
+  approval: boolean;
+}
+
+export interface PlannedCluster {
+  name: string;
+  uid: string;
+  stage: string;
+  /** The cluster's own params file, written when the plan was frozen. */
+  paramsFile: string;
+}
+
+/** A cluster named in the plan and left out, and why (a cluster template manages it, it is gone). */
+export interface LeftOut {
+  name: string;
+  uid: string;
+  reason: string;
+}
+
+export type ClusterOutcome = 'done' | 'failed' | 'gate' | 'interrupted' | 'error';
+
+export type FleetEvent =
+  | {
+      type: 'fleet.planned';
+      at: string;
+      fleet: string;
+      file: string;
+      digest: string;
+      target: string;
+      by: string;
+      stages: PlannedStage[];
+      clusters: PlannedCluster[];
+      leftOut: LeftOut[];
+    }
+  | { type: 'stage.approved'; at: string; stage: string; by: string; how: string }
+  | { type: 'stage.started'; at: string; stage: string }
+  | { type: 'stage.ended'; at: string; stage: string; outcome: 'done' | 'failed' | 'stopped'; message?: string }
+  | { type: 'cluster.started'; at: string; cluster: string; session: string; attempt: number; resumed: boolean }
+  | { type: 'cluster.ended'; at: string; cluster: string; session: string; outcome: ClusterOutcome; exitCode: number; message?: string }
+  | { type: 'cluster.skipped'; at: string; cluster: string; reason: string; by: string }
+  | { type: 'fleet.stopped'; at: string; reason: string };
+
+export type ClusterStatus = 'pending' | 'running' | 'done' | 'failed' | 'gate' | 'stopped' | 'skipped' | 'left-out';
+
+export interface ClusterState {
+  name: string;
+  uid: string;
+  stage: string;
+  paramsFile: string;
+  status: ClusterStatus;
+  session?: string;
+  attempts: number;
+  startedAt?: string;
+  endedAt?: string;
+  message?: string;
+  skipReason?: string;
+}
+
+export type StageStatus = 'pending' | 'running' | 'done' | 'failed' | 'stopped';
+
+export interface StageState extends PlannedStage {
+  status: StageStatus;
+  approvedBy?: string;
+  startedAt?: string;
+  endedAt?: string;
+  message?: string;
+}
+
+export interface FleetState {
+  fleet: string;
+  file: string;
+  digest: string;
+  target: string;
+  plannedAt: string;
+  plannedBy: string;
+  stages: StageState[];
+  clusters: ClusterState[];
+  leftOut: LeftOut[];
+}

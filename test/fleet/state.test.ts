@@ -1,0 +1,71 @@
+/** The fleet journal folded into state, and the failure threshold. */
+import { describe, expect, it } from 'vitest';
+import { failureLimit, foldFleet } from '../../src/fleet/state.js';
+import type { FleetEvent } from '../../src/fleet/types.js';
+
+const at = '2026-11-27T10:00:00.000Z';
+const planned: FleetEvent = {
+  type: 'fleet.planned',
+  at,
+  fleet: 'edge',
+  file: '/f.yaml',
+  digest: 'd',
+  target: '4.6.3',
+  by: 'op@host',
+  stages: [{ name: 'canary', clusters: ['a'], maxConcurrency: 1, failureThreshold: 1, approval: true }],
+  clusters: [{ name: 'a', uid: 'u-a', stage: 'canary', paramsFile: '/a.yaml' }],
+  leftOut: [],
+};
+
+describe('foldFleet', () => {
+  it('is undefined without a plan first', () => {
+    expect(foldFleet([])).toBeUndefined();
+    expect(foldFleet([{ type: 'stage.started', at, stage: 'canary' }])).toBeUndefined();
+  });
+
+  it.each<[string, FleetEvent[], string, number]>([
+    ['planned', [], 'pending', 0],
+    ['started', [{ type: 'cluster.started', at, cluster: 'a', session: 's1', attempt: 1, resumed: false }], 'running', 1],
+    ['failed', [{ type: 'cluster.started', at, cluster: 'a', session: 's1', attempt: 1, resumed: false }, { type: 'cluster.ended', at, cluster: 'a', session: 's1', outcome: 'failed', exitCode: 1, message: 'm' }], 'failed', 1],
+    ['stopped by the stage', [{ type: 'cluster.started', at, cluster: 'a', session: 's1', attempt: 1, resumed: false }, { type: 'cluster.ended', at, cluster: 'a', session: 's1', outcome: 'interrupted', exitCode: 130 }], 'stopped', 1],
+    [
+      'retried to done',
+      [
+        { type: 'cluster.started', at, cluster: 'a', session: 's1', attempt: 1, resumed: false },
+        { type: 'cluster.ended', at, cluster: 'a', session: 's1', outcome: 'failed', exitCode: 1 },
+        { type: 'cluster.started', at, cluster: 'a', session: 's1', attempt: 2, resumed: true },
+        { type: 'cluster.ended', at, cluster: 'a', session: 's1', outcome: 'done', exitCode: 0 },
+      ],
+      'done',
+      2,
+    ],
+    ['skipped', [{ type: 'cluster.skipped', at, cluster: 'a', reason: 'closed', by: 'op@host' }], 'skipped', 0],
+  ])('a cluster %s', (_name, events, status, attempts) => {
+    const s = foldFleet([planned, ...events])!;
+    expect(s.clusters[0]).toMatchObject({ status, attempts });
+  });
+
+  it('keeps who approved a stage and how it ended', () => {
+    const s = foldFleet([
+      planned,
+      { type: 'stage.approved', at, stage: 'canary', by: 'op@host', how: 'flag --approve stage' },
+      { type: 'stage.started', at, stage: 'canary' },
+      { type: 'stage.ended', at, stage: 'canary', outcome: 'failed', message: 'a failed' },
+    ])!;
+    expect(s.stages[0]).toMatchObject({ status: 'failed', approvedBy: 'op@host (flag --approve stage)', message: 'a failed' });
+  });
+});
+
+describe('failureLimit', () => {
+  it.each([
+    [1, 8, 1],
+    [3, 8, 3],
+    ['10%', 8, 1],
+    ['25%', 8, 2],
+    ['30%', 8, 3],
+    ['100%', 8, 8],
+    ['1%', 200, 2],
+  ])('%s of %i clusters stops at %i failure(s)', (threshold, total, want) => {
+    expect(failureLimit(threshold, total)).toBe(want);
+  });
+});

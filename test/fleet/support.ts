@@ -1,0 +1,63 @@
+/** A served fleet lab (`lab --serve --fleet N`) in its own process, for the fleet's end-to-end tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI } from '../e2e/support.js';
+
+export interface FleetLabJson {
+  paletteUrl: string;
+  apiKey: string;
+  projectUid: string;
+  fleet: string;
+  auditUrl: string;
+  clusters: Array<{ name: string; uid: string; kubeconfig: string; fails?: string }>;
+}
+
+export interface AuditEntry {
+  api: string;
+  method: string;
+  path: string;
+  status: number;
+  effect: string;
+}
+
+export interface ServedFleetLab {
+  dir: string;
+  json: FleetLabJson;
+  audit(): Promise<AuditEntry[]>;
+  control(path: string, body: unknown): Promise<Response>;
+  get<T>(path: string): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export async function serveFleetLab(n: number, fails: string[], speed = 300): Promise<ServedFleetLab> {
+  const dir = mkdtempSync(join(tmpdir(), 'up-fleet-lab-'));
+  const args = [CLI, 'lab', '--serve', '--fleet', String(n), ...fails.flatMap((f) => ['--fleet-fail', f]), '--state-dir', dir, '--speed', String(speed)];
+  const proc: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const labJson = join(dir, 'lab.json');
+  const started = Date.now();
+  while (!existsSync(labJson)) {
+    if (proc.exitCode !== null) throw new Error(`the fleet lab exited with ${proc.exitCode}`);
+    if (Date.now() - started > 120_000) {
+      proc.kill('SIGKILL');
+      throw new Error('the fleet lab did not start in 120 s');
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const json = JSON.parse(readFileSync(labJson, 'utf8')) as FleetLabJson;
+  const headers = { ApiKey: json.apiKey, ProjectUid: json.projectUid, 'Content-Type': 'application/json' };
+  return {
+    dir,
+    json,
+    audit: async () => (await (await fetch(json.auditUrl, { headers })).json()) as AuditEntry[],
+    get: async <T>(path: string) => (await (await fetch(`${json.paletteUrl}${path}`, { headers })).json()) as T,
+    control: (path, body) => fetch(`${json.paletteUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
