@@ -23,6 +23,7 @@ const ANSWER_MODULES = {
   'src/palette/list-schemas.ts': () => import('../../src/palette/list-schemas.js'),
   'src/steps/migrations/lifecycle.ts': () => import('../../src/steps/migrations/lifecycle.js'),
   'src/steps/plan/kubevirt-config.ts': () => import('../../src/steps/plan/kubevirt-config.js'),
+  'src/steps/plan/eta/dirty-rate.ts': () => import('../../src/steps/plan/eta/dirty-rate.js'),
 } as const;
 
 /**

@@ -7,24 +7,26 @@
  */
 import got from 'got';
 import { z } from 'zod';
+import { opt } from '../../../io/optional-field.js';
 import { toolVersion } from '../../../version.js';
 
 const metric = 'kubevirt_vmi_dirty_rate_bytes_per_second';
 
-const Answer = z.object({
+export const PrometheusAnswerSchema = z.object({
   status: z.string(),
-  error: z.string().optional(),
-  data: z
+  error: opt(z.string()),
+  data: opt(
+    z
     .object({
       resultType: z.string(),
-      result: z.array(z.object({ metric: z.record(z.string(), z.string()), value: z.tuple([z.number(), z.string()]) })),
-    })
-    .optional(),
+      result: z.array(z.object({ metric: z.record(z.string(), z.string()), value: z.array(z.union([z.number(), z.string()])) })),
+    }),
+  ),
 });
 
 /** Rates by `namespace/name`, from a Prometheus answer (pure). */
 export function dirtyRatesOf(answer: unknown): Map<string, number> | string {
-  const parsed = Answer.safeParse(answer);
+  const parsed = PrometheusAnswerSchema.safeParse(answer);
   if (!parsed.success) return 'the answer is not a Prometheus query result';
   if (parsed.data.status !== 'success' || !parsed.data.data) return `Prometheus answered ${parsed.data.status}${parsed.data.error ? `: ${parsed.data.error}` : ''}`;
   const rates = new Map<string, number>();
