@@ -127,8 +127,11 @@ export const draftStep = defineStepKind({
 
     // A shared profile gets one version per hop: the cluster that needed it first wrote and published
     // it; every other cluster of the profile attaches that same version, and sends nothing here.
+    // A version this session cloned (its answer lost, found again on resume) holds the source's
+    // content until this step writes its draft: it is this cluster's to write, not a shared one.
     const published = target.before.publishedPacks;
-    if (!ctx.dryRun && target.how === 'existing' && target.before.isPublished && target.before.draftVersion === undefined && published) {
+    const clonedHere = ctx.state().mutations[`${ctx.step.id}/clone`] !== undefined;
+    if (!ctx.dryRun && !clonedHere && target.how === 'existing' && target.before.isPublished && target.before.draftVersion === undefined && published) {
       // The published content compared as a draft would be: the same packs, tags, values and manifests.
       const same = compareDraft({ ...target.before, draftPacks: published, draftVersion: target.before.publishedVersion ?? target.before.version }, preview);
       if (same.matches) {

@@ -12,9 +12,12 @@ import { toolVersion } from '../../../version.js';
 
 const metric = 'kubevirt_vmi_dirty_rate_bytes_per_second';
 
+/** The Prometheus HTTP API's envelope (docs, "HTTP API": `errorType`, `error` and `warnings` only when set). */
 export const PrometheusAnswerSchema = z.object({
   status: z.string(),
+  errorType: opt(z.string()),
   error: opt(z.string()),
+  warnings: opt(z.array(z.string())),
   data: opt(
     z
     .object({
