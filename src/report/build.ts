@@ -8,6 +8,7 @@ import type { PlanContract, SnapshotContract, VmImpact } from '../steps/contract
 import type { MigrationsOutput } from '../steps/migrations/monitor-types.js';
 import { chooserText } from '../steps/customize/render-text.js';
 import type { Chooser } from '../steps/customize/types.js';
+import type { ApplyOutput } from '../steps/hop/apply.js';
 import type { DraftOutput } from '../steps/hop/draft.js';
 import type { ReconcileOutput } from '../steps/hop/reconcile.js';
 import type { VerifyOutput } from '../steps/verify/verify.js';
@@ -139,7 +140,7 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
     vms: vmFates(state),
     diagnoses: diagnosesOf(state),
     ...(verify ? { verification: { overall: verify.overall, rehearsal: verify.rehearsal, results: verify.results } } : {}),
-    rollback: wayBackOf(state, plan, snapshot),
+    rollback: wayBackOf(state, plan, snapshot, outputs<ApplyOutput>(all, 'apply').map(({ out }) => out.replaced ?? []), outputs<ApplyOutput>(all, 'apply')[0]?.out.cluster.uid),
     ...customizationsOf(all),
     variables: variablesOf(plan),
     preChecks: outputs<Summarised>(all, 'preflight').flatMap(({ out }) => out.checks ?? []),

@@ -6,6 +6,8 @@
 import type { SessionState } from '../engine/state.js';
 import type { PlanContract, SnapshotContract } from '../steps/contracts.js';
 import type { ReportRollback } from './model.js';
+import type { AppliedVersion } from '../steps/hop/apply.js';
+import { DOWNGRADE_CAVEAT, stepBackText, stepsBack } from '../steps/hop/way-back.js';
 
 function howBack(flavor: PlanContract['flavor'], name: string, version: string, uid: string): string {
   if (flavor === 'palette') return `Attach ${name} ${version} (uid ${uid}) to the cluster again: Palette keeps the versions it published.`;
@@ -20,13 +22,21 @@ function howBack(flavor: PlanContract['flavor'], name: string, version: string, 
 const touched = (state: SessionState, uid: string) =>
   Object.values(state.mutations).some((m) => m.request.target === 'palette' && m.request.path.includes(uid) && m.outcome !== undefined && m.outcome !== 'failed');
 
-export function wayBackOf(state: SessionState, plan: PlanContract | undefined, snapshot: SnapshotContract | undefined): ReportRollback[] {
+/**
+ * `applied`: what each apply of the session attached, in the order sent. Once the new versions
+ * exist their uids are known, so the way back names each step with them, newest hop first.
+ */
+export function wayBackOf(state: SessionState, plan: PlanContract | undefined, snapshot: SnapshotContract | undefined, applied: AppliedVersion[][] = [], clusterUid?: string): ReportRollback[] {
   const before = snapshot?.baseline.deployedProfiles ?? [];
   const packsOf = (name: string) => before.find((p) => p.name === name)?.packs;
   if (plan?.wayBack?.length) {
     return plan.wayBack.map((w) => {
       const packs = packsOf(w.name);
-      return { profile: w.name, role: w.role, uid: w.uid, version: w.version, ...(packs ? { packs } : {}), how: w.how };
+      const steps = plan.flavor === 'palette' && clusterUid ? stepsBack(applied, w.role) : [];
+      const how = steps.length
+        ? `One hop at a time, newest first: ${steps.map((r, i) => `${i + 1}. ${stepBackText(clusterUid!, r)}, then wait until every pack is Ready`).join('; ')}. ${DOWNGRADE_CAVEAT}`
+        : w.how;
+      return { profile: w.name, role: w.role, uid: w.uid, version: w.version, ...(packs ? { packs } : {}), how };
     });
   }
   const first = plan?.hops[0];

@@ -86,7 +86,7 @@ describe('palette flavor screens', () => {
     await press(ui.stdin, 'n');
     expect((await outcome).status).toBe('interrupted');
     frame = await waitForFrame(ui.lastFrame, (f) => shows(f, 'Not approved: the nodes of vmo-prod-east were not rebuilt'), 10_000);
-    expect(words(pane(frame))).toMatch(/The way back: vmo-infra 1\.5\.0/);
+    expect(words(pane(frame))).toMatch(/The way back, one hop at a time: vmo-infra: attach vmo-infra 1\.5\.0/);
     expect(l.audit.entries({ api: 'palette' }).filter((e) => e.path.endsWith('/repave/approve'))).toEqual([]);
     expect(l.world.palette?.view(l.clusterUid)?.repave).toBe('Pending');
     ui.unmount();

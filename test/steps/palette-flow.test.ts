@@ -181,7 +181,7 @@ describe('palette flavor: node rebuilds and failing packs', () => {
     expect(l.world.palette?.view(l.clusterUid)?.repave).toBe('Pending');
     const error = run.store.load(run.id).run.error;
     expect(error?.message).toBe('Not approved: the nodes of vmo-prod-east were not rebuilt; nothing was sent.');
-    expect(error?.hint).toMatch(/The way back: vmo-infra 1\.5\.0 \(uid \w+\) by PATCH \/v1\/spectroclusters\/\w+\/profiles\?resolveNotification=true/);
+    expect(error?.hint).toMatch(/The way back, one hop at a time: vmo-infra: attach vmo-infra 1\.5\.0 \(uid \w+\) in place of 1\.6\.0 \(uid \w+\) by PATCH \/v1\/spectroclusters\/\w+\/profiles\?resolveNotification=true/);
 
     const resumed = await run.runner({ approvals: ALL }).run();
     expect(resumed.status, resumed.status === 'done' ? '' : JSON.stringify(run.store.load(run.id).run.error)).toBe('done');
@@ -201,7 +201,7 @@ describe('palette flavor: node rebuilds and failing packs', () => {
     const step = findStep(run.store.load(run.id), 'hop1.reconcile')!;
     expect(step.error?.code).toBe('reconcile.pack-error');
     expect(step.error?.message).toMatch(/^cni-cilium-oss 1\.17\.1 of vmo-infra 1\.6\.0 failed on vmo-prod-east: HelmUpgradeFailed: Error: UPGRADE FAILED: cannot patch "cilium-operator"/);
-    expect(step.error?.hint).toMatch(/The way back: vmo-infra 1\.5\.0/);
+    expect(step.error?.hint).toMatch(/The way back, one hop at a time: vmo-infra: attach vmo-infra 1\.5\.0 \(uid \w+\) in place of 1\.6\.0/);
   }, 120_000);
 });
 

@@ -113,7 +113,7 @@ export async function watchPaletteCluster(ctx: HopContext, params: { interval: n
     return succeeded<ReconcileOutput>({ rows: [], elapsedMs: 0, polls: 0, rehearsal: { wouldWaitFor } }, `would watch ${name} (up to ${formatDuration(params.timeout)}, every ${formatDuration(params.interval)}) until ${wouldWaitFor.join('; ')}`);
   }
   const { clock, palette } = ctx.effects;
-  const back = () => wayBackHint(ctx, new Map(expected.map((e) => [e.plan.role, e.uid])));
+  const back = () => wayBackHint(ctx);
   const started = clock.now();
   const said = new Set<string>();
   for (let polls = 1; ; polls++) {

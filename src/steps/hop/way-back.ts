@@ -9,7 +9,7 @@ import type { StepContext } from '../../engine/context.js';
 import type { ProfileRole } from '../../engine/params.js';
 import type { FlavorChoice } from '../../palette/flavor.js';
 import { latestPlan, type WayBack } from '../contracts.js';
-import type { ApplyOutput } from './apply.js';
+import type { ApplyOutput, AppliedVersion } from './apply.js';
 
 export interface DeployedVersion {
   role: ProfileRole;
@@ -23,11 +23,37 @@ export function reattachCall(clusterUid: string, back: string, now: string): str
   return `PATCH /v1/spectroclusters/${clusterUid}/profiles?resolveNotification=true with {"profiles":[{"uid":"${back}","replaceWithProfile":"${now}"}]}`;
 }
 
+/**
+ * The pack's own word on going back (Palette docs, "Upgrade the VMO Pack": it advises against
+ * downgrading packs and asks to keep the old values as the rollback reference).
+ */
+export const DOWNGRADE_CAVEAT =
+  'Palette advises against downgrading packs: going back puts an older KubeVirt over VMs already moved to the newer launcher, so use it only when the new version cannot run, with the old values (the snapshot) as the reference.';
+
+/**
+ * The steps back for one profile, newest first: each applied hop's starting version attached in
+ * place of its new one, one minor per step as the way up went. `applied` is in the order sent.
+ */
+export function stepsBack(applied: AppliedVersion[][], role: ProfileRole): AppliedVersion[] {
+  return applied
+    .flatMap((hop) => hop.filter((r) => r.role === role))
+    .filter((r) => r.from.uid !== r.to.uid)
+    .reverse();
+}
+
+/** One step back as an operator follows it. */
+export function stepBackText(clusterUid: string, r: AppliedVersion): string {
+  return `attach ${r.name} ${r.from.version} (uid ${r.from.uid}) in place of ${r.to.version} (uid ${r.to.uid}) by ${reattachCall(clusterUid, r.from.uid, r.to.uid)}`;
+}
+
 export function planWayBack(choice: FlavorChoice, deployed: DeployedVersion[], clusterUid: string): WayBack[] {
   return deployed.map((d) => {
     let how: string;
     if (choice.flavor === 'palette' && choice.versioning !== 'in-place') {
-      how = `Palette keeps ${d.name} ${d.version} (each hop clones a new version): apply it again with ${reattachCall(clusterUid, d.uid, '<uid of the version then attached>')}.`;
+      how =
+        `Palette keeps ${d.name} ${d.version} (each hop clones a new version): step back one hop at a time, as the way up went, ` +
+        `each hop's starting version attached in place of its new one (${reattachCall(clusterUid, '<starting version>', '<new version>')}), ${d.version} last. ` +
+        `The new versions' uids exist once each hop clones them; the report and every stop name them. ${DOWNGRADE_CAVEAT}`;
     } else if (choice.flavor === 'palette') {
       how = `Edited in place, ${d.version} is overwritten by the first publish: write its packs (the snapshot lists them) back as a draft of ${d.uid}, publish it and apply the update.`;
     } else {
@@ -37,27 +63,28 @@ export function planWayBack(choice: FlavorChoice, deployed: DeployedVersion[], c
   });
 }
 
-/** The version of each profile attached by the latest apply of this session (role → uid). */
-function attachedBySession(ctx: StepContext<unknown>): Map<ProfileRole, string> {
-  const now = new Map<ProfileRole, string>();
-  for (const out of ctx.outputsOfKind<ApplyOutput>('apply')) for (const r of out.replaced ?? []) now.set(r.role, r.to.uid);
-  return now;
+/** What each apply of this session attached, in the order sent (a rehearsal's included). */
+export function appliedBySession(ctx: StepContext<unknown>): AppliedVersion[][] {
+  return ctx.outputsOfKind<ApplyOutput>('apply').map((out) => out.replaced ?? []);
 }
 
 /**
  * One line for a stop after the cluster changed: per profile, how to put back the version it ran
- * before the upgrade. `attached` overrides what the session last applied (a step that knows better).
+ * before the upgrade, one hop at a time. `pending` is an apply being sent now (not yet recorded).
  */
-export function wayBackHint(ctx: StepContext<unknown>, attached: Map<ProfileRole, string> = new Map()): string | undefined {
+export function wayBackHint(ctx: StepContext<unknown>, pending: AppliedVersion[] = []): string | undefined {
   const plan = latestPlan(ctx);
   const back = plan?.wayBack ?? [];
   if (back.length === 0) return undefined;
   const cluster = ctx.site?.cluster.uid ?? '<cluster uid>';
-  const now = new Map([...attachedBySession(ctx), ...attached]);
+  const applied = appliedBySession(ctx);
+  const recorded = new Set(applied.flat().map((r) => `${r.role} ${r.to.uid}`));
+  const fresh = pending.filter((r) => !recorded.has(`${r.role} ${r.to.uid}`));
+  const chain = fresh.length ? [...applied, fresh] : applied;
   const parts = back.map((b) => {
-    const current = now.get(b.role);
-    if (plan?.flavor === 'palette' && current && current !== b.uid) return `${b.name} ${b.version} (uid ${b.uid}) by ${reattachCall(cluster, b.uid, current)}`;
+    const steps = plan?.flavor === 'palette' ? stepsBack(chain, b.role) : [];
+    if (steps.length) return `${b.name}: ${steps.map((r) => stepBackText(cluster, r)).join(', then ')}`;
     return `${b.name} ${b.version} (uid ${b.uid}): ${b.how}`;
   });
-  return `The way back: ${parts.join('; ')}.`;
+  return `The way back, one hop at a time: ${parts.join('; ')}.`;
 }

@@ -120,7 +120,7 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
   if (ctx.dryRun) return succeeded(output('rehearsal'), `would ${summary} (rehearsal)`);
   const after = await palette.getCluster(clusterUid, { signal: ctx.signal });
   if (!(await isApplied(palette, after, replaced, drafts, inPlace, ctx.signal))) {
-    const back = wayBackHint(ctx, new Map(replaced.map((r) => [r.role, r.to.uid])));
+    const back = wayBackHint(ctx, replaced);
     return failed(
       new StepFailedError('apply.not-confirmed', `The apply to ${name} was accepted, but the cluster does not show ${replaced.map((r) => `${r.name} ${r.to.version}`).join(', ')} attached (it shows ${after.profiles.map((p) => `${p.name} ${p.version}`).join(', ') || 'no profiles'}).`, {
           hint: `Check the cluster's profiles in Palette; resume to read it again (the apply is not sent twice).${back ? ` ${back}` : ''}`,
