@@ -61,7 +61,7 @@ describe('options that are accepted', () => {
 describe('options that are refused (exit 2, the flag named)', () => {
   it.each<[string, string[], RegExp]>([
     ['the fleet\'s stage gate outside a fleet', ['start', '--approve', 'stage'], /^--approve stage approves a fleet stage: it is for `upgrade-pilot fleet`\.$/],
-    ['an unknown gate', ['start', '--approve', 'draft,publsh'], /^--approve does not know the gate "publsh" \(health, draft, publish, apply, repave, cancel-migrations, drift, stage\)$/],
+    ['an unknown gate', ['start', '--approve', 'draft,publsh'], /^--approve does not know the gate "publsh" \(accepted: health, draft, publish, apply, repave, cancel-migrations, drift, stage\)$/],
     ['restarts as a gate', ['start', '--approve', 'restarts'], /^VM restarts are approved per VM: use --approve-restart NS\/NAME or --approve-all-restarts$/],
     ['a VM without its namespace', ['start', '--approve-restart', 'vm-1'], /^--approve-restart takes NAMESPACE\/NAME of a VM, got "vm-1"$/],
     ['a VM in capitals', ['start', '--skip-restart', 'VMs/One'], /^--skip-restart takes NAMESPACE\/NAME of a VM, got "VMs\/One"$/],

@@ -141,7 +141,7 @@ describe('command line', () => {
   it.each([
     [['launch'], /Unknown command "launch"/, /Commands: start, resume/],
     [['start', '--frobnicate'], /Unknown option --frobnicate for `start`/, /Accepted: --runbook, --params/],
-    [['start', '--approve', 'everything'], /--approve does not know the gate "everything" \(health, draft, publish, apply, repave, cancel-migrations, drift, stage\)/, /start --help/],
+    [['start', '--approve', 'everything'], /--approve does not know the gate "everything" \(accepted: health, draft, publish, apply, repave, cancel-migrations, drift, stage\)/, /start --help/],
     [['start', '--approve', 'restart'], /VM restarts are approved per VM: use --approve-restart NS\/NAME or --approve-all-restarts/, /start --help/],
     [['start', '--approve-restart', 'just-a-name'], /--approve-restart takes NAMESPACE\/NAME of a VM, got "just-a-name"/, /start --help/],
     [['start', '--api-key', 'abc'], /--api-key is not accepted: a key on the command line shows in the process list/, /UPGRADE_PILOT_API_KEY/],
