@@ -6,30 +6,20 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { describeIssues } from '../../palette/issues.js';
 import { isVersionLabel, versionLabelRule } from '../../palette/version-label.js';
 import type { ApiContext, ApiResult } from './api-routes.js';
 import { clusterDocument, eventItem, notificationItem, page, settledView } from './cluster-shapes.js';
-import { errorBody } from './http.js';
+import { parseBody, rejected } from './route-results.js';
 import { recordApplyVariables } from './variable-routes.js';
 import type { LabClusterView, LabResult } from './types.js';
 
 type Handler = (ctx: ApiContext, params: string[], body: string, query: URLSearchParams) => ApiResult;
 
 const ok = (body: unknown, status = 200): ApiResult => ({ status, body, effect: 'applied' });
-const fail = (ctx: ApiContext, status: number, code: string, message: string): ApiResult => ({ status, body: errorBody(code, message, ctx.ref), effect: 'rejected', note: message });
+const fail = rejected;
 const clusterNotFound = (ctx: ApiContext, uid: string) => fail(ctx, 404, 'ResourceNotFound', `Cluster '${uid}' not found`);
 
-function parse<S extends z.ZodType>(ctx: ApiContext, body: string, schema: S): { data: z.output<S> } | { error: ApiResult } {
-  let json: unknown;
-  try {
-    json = JSON.parse(body || 'null');
-  } catch {
-    return { error: fail(ctx, 400, 'BadRequest', 'The request body is not valid JSON') };
-  }
-  const parsed = schema.safeParse(json);
-  return parsed.success ? { data: parsed.data } : { error: fail(ctx, 400, 'BadRequest', describeIssues(parsed.error.issues)) };
-}
+const parse = parseBody;
 
 const CloneEntity = z.looseObject({
   metadata: z.looseObject({

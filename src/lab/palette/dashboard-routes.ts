@@ -14,7 +14,7 @@
  *   The other filters and `sort` are not modelled: the lab refuses them (501) rather than ignore them.
  */
 import type { ApiContext, ApiResult, Route } from './api-routes.js';
-import { errorBody } from './http.js';
+import { rejected } from './route-results.js';
 import { isPublished } from './shapes.js';
 import type { LabProfile, LabProfileContent } from './types.js';
 
@@ -24,7 +24,7 @@ type Json = Record<string, unknown>;
 const MAX_LIMIT = 50;
 
 const ok = (body: unknown): ApiResult => ({ status: 200, body, effect: 'applied' });
-const fail = (ctx: ApiContext, status: number, code: string, message: string): ApiResult => ({ status, body: errorBody(code, message, ctx.ref), effect: 'rejected', note: message });
+const fail = rejected;
 const label = (p: LabProfile) => (p.draft ?? p.published)?.version ?? '';
 
 const metadataList = (ctx: ApiContext): ApiResult =>

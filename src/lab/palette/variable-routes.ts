@@ -8,15 +8,14 @@
  * fleets and profile variables"). Sensitive values never come back in clear on a GET.
  */
 import { z } from 'zod';
-import { describeIssues } from '../../palette/issues.js';
 import type { ApiContext, ApiResult } from './api-routes.js';
-import { errorBody } from './http.js';
+import { parseBody, rejected } from './route-results.js';
 import type { ProfileStore } from './store.js';
 import type { LabPack, LabProfile, LabVariable } from './types.js';
 
 type Handler = (ctx: ApiContext, params: string[], body: string, query: URLSearchParams) => ApiResult;
 
-const fail = (ctx: ApiContext, status: number, code: string, message: string): ApiResult => ({ status, body: errorBody(code, message, ctx.ref), effect: 'rejected', note: message });
+const fail = rejected;
 const notFound = (ctx: ApiContext, uid: string) => fail(ctx, 404, 'ResourceNotFound', `Cluster profile '${uid}' not found`);
 
 /** `v1Variable` (name required; the rest as the spec lists them). */
@@ -36,16 +35,7 @@ const Variable = z.looseObject({
 const Variables = z.looseObject({ variables: z.array(Variable) });
 const VariableNames = z.looseObject({ variables: z.array(z.string().min(1)) });
 
-function parse<S extends z.ZodType>(ctx: ApiContext, body: string, schema: S): { data: z.output<S> } | { error: ApiResult } {
-  let json: unknown;
-  try {
-    json = JSON.parse(body || 'null');
-  } catch {
-    return { error: fail(ctx, 400, 'BadRequest', 'The request body is not valid JSON') };
-  }
-  const parsed = schema.safeParse(json);
-  return parsed.success ? { data: parsed.data } : { error: fail(ctx, 400, 'BadRequest', describeIssues(parsed.error.issues)) };
-}
+const parse = parseBody;
 
 const MASK = '********';
 
