@@ -32,8 +32,8 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
-/** Mulberry32: small, fast, seeded; fault sequences repeat run to run. */
-function rng(seed: number): () => number {
+/** Mulberry32: small, fast, seeded; fault sequences repeat run to run (the tests' seeds use it too). */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -4,18 +4,10 @@
  * `UP_SEED=123456 npx vitest run test/values/merge-random.test.ts`.
  */
 import { randomInt } from 'node:crypto';
+import { rng } from '../../src/lab/faults.js';
 
-/** Small, fast and seeded (mulberry32): the same seed draws the same numbers. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Small, fast and seeded (mulberry32, the lab's own): the same seed draws the same numbers. */
+export const seeded = (seed: number): (() => number) => rng(seed);
 
 /** `UP_SEED` when set (to replay a failure), else a fresh seed. */
 export function testSeed(env: NodeJS.ProcessEnv = process.env): number {
