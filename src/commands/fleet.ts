@@ -13,9 +13,10 @@ import { defaultRateLimits, RateLimiter } from '../palette/rate-limit.js';
 import { ExitCode, InputError } from '../errors.js';
 import { Coordinator, whoAmI } from '../fleet/coordinator.js';
 import { runCluster } from '../fleet/cluster-run.js';
-import { FleetJournal, fleetPaths, readFleetState, type FleetPaths } from '../fleet/journal.js';
+import { FleetJournal, fleetPaths, readFleetState } from '../fleet/journal.js';
 import { loadFleet, type LoadedFleet } from '../fleet/load.js';
-import { fleetJunit, fleetMarkdown, fleetReport } from '../fleet/report.js';
+import { fleetReportData, writeFleetReport, type FleetReportFormat } from '../fleet/report.js';
+import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
 import type { FleetState, LeftOut, PlannedCluster } from '../fleet/types.js';
 import { leftOutClusters } from '../fleet/target-set.js';
 import { readApiKey } from '../run/api-key.js';
@@ -84,16 +85,6 @@ function statusLines(s: FleetState): string[] {
   return lines;
 }
 
-function writeFleetReport(paths: FleetPaths, s: FleetState): { markdown: string; json: string; junit: string; text: string; data: unknown } {
-  const data = fleetReport(s);
-  const text = fleetMarkdown(data);
-  const files = { markdown: join(paths.dir, 'report.md'), json: join(paths.dir, 'report.json'), junit: join(paths.dir, 'report.junit.xml') };
-  writeFileAtomic(files.markdown, text);
-  writeFileAtomic(files.json, `${JSON.stringify(data, null, 2)}\n`);
-  writeFileAtomic(files.junit, fleetJunit(data, new Date().toISOString()));
-  return { ...files, text, data };
-}
-
 export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () => Promise<StepRegistry>): Promise<ExitCode> {
   const options = inv.options;
   const action = inv.positional;
@@ -120,9 +111,16 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       else for (const l of statusLines(s)) write(sanitizeLines(l));
       return ExitCode.ok;
     }
-    const files = writeFleetReport(paths, s);
-    io.stdout.write(options.json ? `${jsonSafe(JSON.stringify(files.data, null, 2))}\n` : sanitizeLines(files.text));
-    io.stderr.write(`report written: ${files.markdown}, ${files.json} and ${files.junit}\n`);
+    const format: FleetReportFormat = options.format ?? (options.json ? 'json' : 'md');
+    if (options.out) checkJunitTarget(options.out, '--out');
+    const files = writeFleetReport(paths, fleetReportData(paths, stateDir, fleet.file, io.env, options['state-dir']));
+    if (options.out) {
+      writeJunitFile(options.out, files.text[format], '--out', 'fleet report');
+      io.stderr.write(`report written: ${options.out} (also ${files.markdown}, ${files.json} and ${files.junit})\n`);
+    } else {
+      io.stdout.write(files.text[format]);
+      io.stderr.write(`report written: ${files.markdown}, ${files.json} and ${files.junit}\n`);
+    }
     return ExitCode.ok;
   }
 
@@ -190,7 +188,7 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
     }
     else if (journal.state()!.digest !== fleet.digest) say({ type: 'warning', message: 'fleet file changed' }, `the fleet file changed since the plan was frozen: the frozen plan is followed (the target set does not change under a running fleet)`);
     const code = await new Coordinator({ journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, say }).run();
-    const files = writeFleetReport(paths, journal.state()!);
+    const files = writeFleetReport(paths, fleetReportData(paths, stateDir, fleet.file, io.env, options['state-dir']));
     if (!options.json) write(`fleet report: ${files.markdown}`);
     else write(jsonSafe(JSON.stringify({ type: 'result', fleet: fleet.spec.fleet, exitCode: code, report: files.markdown })));
     return code;

@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FleetReportSchema, type FleetReport } from '../../src/fleet/report-schema.js';
 import { CLI, cli } from '../e2e/support.js';
 import { until } from '../support/wait.js';
 import { serveFleetLab, type ServedFleetLab } from './support.js';
@@ -96,11 +97,33 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     expect(retried.code).toBe(0);
 
     const report = await cli(['fleet', 'report', '--json', '--fleet', lab.json.fleet, '--state-dir', stateDir], env);
-    const data = JSON.parse(report.stdout) as { clusters: Array<{ cluster: string; fate: string; attempts: number }> };
+    const data = JSON.parse(report.stdout) as FleetReport;
+    expect(FleetReportSchema.safeParse(data).error).toBeUndefined();
     expect(data.clusters.map((c) => c.cluster).sort()).toEqual(lab.json.clusters.map((c) => c.name).sort());
-    expect(data.clusters.find((c) => c.cluster === 'store-007')).toMatchObject({ fate: 'upgraded', attempts: 2 });
+    const s7 = data.clusters.find((c) => c.cluster === 'store-007')!;
+    expect(s7).toMatchObject({ fate: 'upgraded', attempts: 2, retries: 1 });
+    // Its first run failed at the pack rollout; the retry continued the same session to the end.
+    expect(s7.runs.map((r) => [r.attempt, r.outcome])).toEqual([[1, 'failed'], [2, 'done']]);
+    expect(s7.runs[0]!.message).toMatch(/cni-cilium-oss 1\.17\.1 of vmo-infra \S+ failed on store-007/);
     expect(data.clusters.filter((c) => c.fate === 'upgraded').length).toBe(5);
-    expect(readFileSync(join(fleetDir(), 'report.junit.xml'), 'utf8')).toContain('name="store-007"');
+    // Versions and VM fates come from each cluster's own session report; decisions name their flags.
+    const upgraded = data.clusters.filter((c) => c.fate === 'upgraded');
+    for (const c of upgraded) {
+      expect(c.versions, c.cluster).toMatchObject({ to: data.target });
+      expect(c.versions!.from, c.cluster).not.toBe(data.target);
+      expect(c.vms!.migrated + c.vms!.restarted, c.cluster).toBeGreaterThan(0);
+      expect(c.decisions.some((d) => d.by === 'flag' && d.detail.startsWith('--approve ')), c.cluster).toBe(true);
+    }
+    expect(data.stages.find((s) => s.name === 'wave-1')!.approval).toMatchObject({ by: 'flag', detail: '--approve stage' });
+    for (const c of data.clusters.filter((x) => x.fate === 'untouched')) expect(c, c.cluster).toMatchObject({ session: null, attempts: 0, runs: [] });
+    // A pipeline's view: JUnit, one test case per cluster, written where it is asked to be.
+    const junit = join(stateDir, 'fleet.junit.xml');
+    const written = await cli(['fleet', 'report', '--format', 'junit', '--out', junit, '--fleet', lab.json.fleet, '--state-dir', stateDir], env);
+    expect(written.code).toBe(0);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(12);
+    expect(xml).toMatch(/<testcase classname="upgrade-pilot.fleet.wave-2" name="store-007" time="\d+">\n {6}<system-out>fate: upgraded/);
+    expect(xml.match(/<skipped message="(untouched|stopped safely)/g)!.length).toBe(7);
     // One apply for the retried cluster: the retry continued its session, it did not start over.
     const audit = await lab.audit();
     const uid = lab.json.clusters.find((c) => c.name === 'store-007')!.uid;
