@@ -19,7 +19,10 @@ import { fleetReportData, writeFleetReport, type FleetReportFormat } from '../fl
 import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
 import type { FleetState, LeftOut, PlannedCluster } from '../fleet/types.js';
 import { leftOutClusters } from '../fleet/target-set.js';
+import { notifyConfig } from '../notify/config.js';
+import { startFleetNotifications } from '../fleet/notify.js';
 import { readApiKey } from '../run/api-key.js';
+import { shellWord, stateDirFlag } from '../run/resume-command.js';
 import { buildPalette } from '../run/effects.js';
 import { Redactor } from '../session/redact.js';
 import type { RunIO } from '../run/session-run.js';
@@ -55,7 +58,9 @@ function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[]): void
       const dir = journal.paths.clusterDir(name);
       ensurePrivateDir(dir);
       const paramsFile = join(dir, 'params.yaml');
-      writeFileAtomic(paramsFile, `# ${name} in fleet ${f.spec.fleet}: the fleet file's defaults with its own values, frozen with the plan.\n${stringify(c.raw)}`);
+      // Notifications are the fleet's (per stage and at the end): the cluster's session sends none of its own.
+      const { notify: _notify, ...raw } = c.raw;
+      writeFileAtomic(paramsFile, `# ${name} in fleet ${f.spec.fleet}: the fleet file's defaults with its own values, frozen with the plan.\n${stringify(raw)}`);
       clusters.push({ name, uid: c.uid, stage: s.name, paramsFile });
     }
   }
@@ -124,13 +129,24 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
     return ExitCode.ok;
   }
 
+  // Checked before the journal opens: a bad webhook URL stops here, with nothing started.
+  const notifyConf = notifyConfig(options, fleet.clusters[0]?.params.notify);
+  const resumeFleet = `upgrade-pilot fleet resume --fleet ${shellWord(fleet.file)}${stateDirFlag(options['state-dir'], io.env)}`;
   const journal = new FleetJournal(paths);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const say = (event: Record<string, unknown> & { type: string }, line: string) => write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${clock()} ${line}`));
+    const redactor = new Redactor();
+    // Messages carry names and counts only; the key is removed all the same, as from a session's.
+    if (io.env.UPGRADE_PILOT_API_KEY) redactor.add(io.env.UPGRADE_PILOT_API_KEY);
+    const notifications = startFleetNotifications({ config: notifyConf, resume: resumeFleet, interactive: false, log: (m) => io.stderr.write(`${sanitizeLines(m)}\n`), redact: (t) => redactor.text(t) });
+    const say = (event: Record<string, unknown> & { type: string }, line: string) => {
+      write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${clock()} ${line}`));
+      const state = journal.state();
+      if (state) notifications.event(event, state);
+    };
     // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
     // It starts full: a coordinator killed a moment ago may have spent this second's budget.
     const limiter = new RateLimiter({ ...defaultRateLimits, ...fleet.clusters[0]?.params.palette.rateLimits }, undefined, undefined, true);
@@ -169,7 +185,8 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
         limiter,
         env: io.env,
         signal: controller.signal,
-        onSession: (id) => journal.append({ type: 'cluster.started', at: new Date().toISOString(), cluster: c.name, session: id, attempt, resumed: false }),
+        // A retry of a session already journaled its start above; only a cluster that never opened one has a new session to record.
+        onSession: (id) => (c.session ? undefined : journal.append({ type: 'cluster.started', at: new Date().toISOString(), cluster: c.name, session: id, attempt, resumed: false })),
       });
       const session = journal.state()!.clusters.find((x) => x.name === c.name)?.session ?? '';
       journal.append({ type: 'cluster.ended', at: new Date().toISOString(), cluster: c.name, session, outcome: result.outcome, exitCode: result.exitCode, ...(result.message ? { message: result.message } : {}) });
@@ -177,7 +194,6 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       return result.exitCode as ExitCode;
     }
     if (action === 'start') {
-      const redactor = new Redactor();
       const key = readApiKey(options['api-key-file'], io.env, redactor);
       const first = fleet.clusters[0]!.params;
       const palette = buildPalette({ params: first, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter });
@@ -189,6 +205,8 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
     else if (journal.state()!.digest !== fleet.digest) say({ type: 'warning', message: 'fleet file changed' }, `the fleet file changed since the plan was frozen: the frozen plan is followed (the target set does not change under a running fleet)`);
     const code = await new Coordinator({ journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, say }).run();
     const files = writeFleetReport(paths, fleetReportData(paths, stateDir, fleet.file, io.env, options['state-dir']));
+    notifications.ended(journal.state()!, code, files.markdown);
+    await notifications.flush();
     if (!options.json) write(`fleet report: ${files.markdown}`);
     else write(jsonSafe(JSON.stringify({ type: 'result', fleet: fleet.spec.fleet, exitCode: code, report: files.markdown })));
     return code;

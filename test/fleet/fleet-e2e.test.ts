@@ -9,7 +9,7 @@
  * completes it; `fleet report` lists every cluster once with its fate.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,12 +49,19 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     expect(out).toContain('stage canary: done');
     expect(out).not.toContain('stage wave-1: done');
 
-    const resumed = await cli(['fleet', 'resume', '--fleet', lab.json.fleet, '--state-dir', stateDir, ...approve], env, 600_000);
+    // The fleet's notifications (per stage and at the end) reach a command that records them; the clusters send none.
+    const got = join(stateDir, 'notified.ndjson');
+    const recorder = join(stateDir, 'record.mjs');
+    writeFileSync(recorder, `import { appendFileSync, readFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(got)}, readFileSync(0, 'utf8') + '\\n');\n`);
+    const resumed = await cli(['fleet', 'resume', '--fleet', lab.json.fleet, '--state-dir', stateDir, ...approve, '--notify-command', `${process.execPath} ${recorder}`], env, 600_000);
     expect(resumed.stdout).toContain('store-002: resuming');
     expect(resumed.stdout).toContain('stage wave-1: done');
     expect(resumed.stdout).toMatch(/store-007: failed: cni-cilium-oss 1\.17\.1 of vmo-infra \S+ failed on store-007/);
     expect(resumed.stdout).toMatch(/stage wave-2: failed: 1 failure\(s\) reached the threshold 1 \(last: store-007\)/);
     expect(resumed.code).toBe(1);
+    const notified = readFileSync(got, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; stage?: string; outcome?: string; counts?: Record<string, number>; exitCode?: number });
+    expect(notified.map((m) => `${m.event} ${m.stage ?? ''} ${m.outcome ?? ''}`.trim())).toEqual(['stage.started wave-1', 'stage.ended wave-1 done', 'stage.started wave-2', 'stage.ended wave-2 failed', 'fleet.failed']);
+    expect(notified.at(-1)).toMatchObject({ exitCode: 1, counts: { upgraded: 4, failed: 1 } });
 
     const status = JSON.parse((await cli(['fleet', 'status', '--json', '--fleet', lab.json.fleet, '--state-dir', stateDir], env)).stdout) as {
       clusters: Array<{ name: string; uid: string; stage: string; status: string }>;
@@ -114,7 +121,7 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
       expect(c.vms!.migrated + c.vms!.restarted, c.cluster).toBeGreaterThan(0);
       expect(c.decisions.some((d) => d.by === 'flag' && d.detail.startsWith('--approve ')), c.cluster).toBe(true);
     }
-    expect(data.stages.find((s) => s.name === 'wave-1')!.approval).toMatchObject({ by: 'flag', detail: '--approve stage' });
+    for (const s of data.stages) expect(s.approval, s.name).toEqual(s.needsApproval ? expect.objectContaining({ by: 'flag', detail: '--approve stage' }) : null);
     for (const c of data.clusters.filter((x) => x.fate === 'untouched')) expect(c, c.cluster).toMatchObject({ session: null, attempts: 0, runs: [] });
     // A pipeline's view: JUnit, one test case per cluster, written where it is asked to be.
     const junit = join(stateDir, 'fleet.junit.xml');
