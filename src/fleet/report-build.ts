@@ -91,8 +91,15 @@ function versionsOf(r: ReportData, status: ClusterStatus): FleetClusterRow['vers
 
 function runsOf(events: readonly FleetEvent[], cluster: string): FleetClusterRow['runs'] {
   const runs: FleetClusterRow['runs'] = [];
+  const sessions: string[] = [];
   for (const e of events) {
-    if (e.type === 'cluster.started' && e.cluster === cluster) runs.push({ attempt: e.attempt, resumed: e.resumed, at: e.at, endedAt: null, outcome: null });
+    if (e.type === 'cluster.started' && e.cluster === cluster) {
+      // The same start recorded twice (a retry's journals before this fix named its session again once it opened): one run.
+      const open = runs.at(-1);
+      if (open && open.endedAt === null && !e.resumed && open.attempt === e.attempt && sessions.at(-1) === e.session) continue;
+      runs.push({ attempt: e.attempt, resumed: e.resumed, at: e.at, endedAt: null, outcome: null });
+      sessions.push(e.session);
+    }
     if (e.type === 'cluster.ended' && e.cluster === cluster) {
       const open = runs.at(-1);
       if (open && open.endedAt === null) Object.assign(open, { endedAt: e.at, outcome: e.outcome, ...(e.message ? { message: clean(e.message) } : {}) });
