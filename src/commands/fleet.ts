@@ -22,6 +22,8 @@ import { leftOutClusters } from '../fleet/target-set.js';
 import { notifyConfig } from '../notify/config.js';
 import { startFleetNotifications } from '../fleet/notify.js';
 import { readApiKey } from '../run/api-key.js';
+import { isInteractive } from '../run/interactive.js';
+import { WatchedLimiter } from '../fleet/watched-limiter.js';
 import { shellWord, stateDirFlag } from '../run/resume-command.js';
 import { buildPalette } from '../run/effects.js';
 import { Redactor } from '../session/redact.js';
@@ -141,15 +143,20 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
     const redactor = new Redactor();
     // Messages carry names and counts only; the key is removed all the same, as from a session's.
     if (io.env.UPGRADE_PILOT_API_KEY) redactor.add(io.env.UPGRADE_PILOT_API_KEY);
-    const notifications = startFleetNotifications({ config: notifyConf, resume: resumeFleet, interactive: false, log: (m) => io.stderr.write(`${sanitizeLines(m)}\n`), redact: (t) => redactor.text(t) });
+    // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
+    // It starts full: a coordinator killed a moment ago may have spent this second's budget.
+    // Watched: the screen says when reads wait for it.
+    const limiter = new WatchedLimiter(new RateLimiter({ ...defaultRateLimits, ...fleet.clusters[0]?.params.palette.rateLimits }, undefined, undefined, true));
+    // On a terminal, start and resume draw the fleet screen; its lines go there instead of stdout.
+    const tui = (action === 'start' || action === 'resume') && isInteractive(options, io) ? await import('./fleet-tui.js') : undefined;
+    const link = tui ? new (await import('../screens/fleet/fleet-link.js')).FleetLink(journal, limiter) : undefined;
+    const notifications = startFleetNotifications({ config: notifyConf, resume: resumeFleet, interactive: Boolean(link), log: (m) => (link ? link.say(m) : io.stderr.write(`${sanitizeLines(m)}\n`)), redact: (t) => redactor.text(t) });
     const say = (event: Record<string, unknown> & { type: string }, line: string) => {
-      write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${clock()} ${line}`));
+      if (link) link.say(line);
+      else write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${clock()} ${line}`));
       const state = journal.state();
       if (state) notifications.event(event, state);
     };
-    // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
-    // It starts full: a coordinator killed a moment ago may have spent this second's budget.
-    const limiter = new RateLimiter({ ...defaultRateLimits, ...fleet.clusters[0]?.params.palette.rateLimits }, undefined, undefined, true);
     if (action === 'start' && journal.state()) {
       throw new InputError('fleet.started', `Fleet ${fleet.spec.fleet} has already started (${paths.journal}).`, { hint: 'Continue it with `upgrade-pilot fleet resume --fleet FILE`; its plan is frozen.' });
     }
@@ -203,7 +210,10 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       for (const l of leftOut) say({ type: 'cluster.left-out', cluster: l.name, reason: l.reason }, `${l.name}: left out of the plan: ${l.reason}`);
     }
     else if (journal.state()!.digest !== fleet.digest) say({ type: 'warning', message: 'fleet file changed' }, `the fleet file changed since the plan was frozen: the frozen plan is followed (the target set does not change under a running fleet)`);
-    const code = await new Coordinator({ journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, say }).run();
+    const coordinator = { journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, say };
+    const code = tui && link
+      ? await tui.runFleetTui({ link, coordinator: { ...coordinator, ...tui.screenHooks(link) }, stop: () => controller.abort(), resumeCommand: resumeFleet, io })
+      : await new Coordinator(coordinator).run();
     const files = writeFleetReport(paths, fleetReportData(paths, stateDir, fleet.file, io.env, options['state-dir']));
     notifications.ended(journal.state()!, code, files.markdown);
     await notifications.flush();

@@ -12,23 +12,17 @@ import { fleetEndMessage, fleetEventMessage } from '../../src/fleet/notify-messa
 import { foldFleet } from '../../src/fleet/state.js';
 import type { FleetEvent, FleetState } from '../../src/fleet/types.js';
 import { notifyConfig } from '../../src/notify/config.js';
+import { planEvent } from './plan-fixture.js';
 
 const at = '2026-11-27T10:00:00.000Z';
-const planned: FleetEvent = {
-  type: 'fleet.planned',
+const planned = planEvent(
   at,
-  fleet: 'edge',
-  file: '/ops/edge.yaml',
-  digest: 'abc',
-  target: '4.6.3',
-  by: 'ana@jump',
-  stages: [
+  [
     { name: 'canary', clusters: ['s1'], maxConcurrency: 1, failureThreshold: 1, approval: false },
     { name: 'wave-1', clusters: ['s2', 's3', 's4'], maxConcurrency: 2, failureThreshold: '50%', approval: true },
   ],
-  clusters: ['s1', 's2', 's3', 's4'].map((n, i) => ({ name: n, uid: `u-${n}`, stage: i === 0 ? 'canary' : 'wave-1', paramsFile: `/x/${n}` })),
-  leftOut: [{ name: 's9', uid: 'u-s9', reason: 'template' }],
-};
+  [{ name: 's9', uid: 'u-s9', reason: 'template' }],
+);
 const state = (...more: FleetEvent[]): FleetState => foldFleet([planned, ...more])!;
 const ended = (cluster: string, outcome: 'done' | 'failed'): FleetEvent => ({ type: 'cluster.ended', at, cluster, session: `sess-${cluster}`, outcome, exitCode: outcome === 'done' ? 0 : 1 });
 const started = (cluster: string): FleetEvent => ({ type: 'cluster.started', at, cluster, session: `sess-${cluster}`, attempt: 1, resumed: false });

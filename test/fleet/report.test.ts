@@ -16,25 +16,19 @@ import type { FleetEvent } from '../../src/fleet/types.js';
 import { buildReport } from '../../src/report/build.js';
 import type { ReportData, ReportVm } from '../../src/report/model.js';
 import { storyState } from '../support/timeline-story.js';
+import { planEvent } from './plan-fixture.js';
 
 const schemaFile = new URL('../../schemas/fleet-report.schema.json', import.meta.url);
 const t = (s: number) => new Date(Date.UTC(2026, 10, 27, 10, 0, s)).toISOString();
 
-const planned: FleetEvent = {
-  type: 'fleet.planned',
-  at: t(0),
-  fleet: 'edge',
-  file: '/ops/edge.yaml',
-  digest: 'abc',
-  target: '4.6.3',
-  by: 'ana@jump',
-  stages: [
+const planned = planEvent(
+  t(0),
+  [
     { name: 'canary', clusters: ['s1'], maxConcurrency: 1, failureThreshold: 1, approval: false },
     { name: 'wave-1', clusters: ['s2', 's3', 's4', 's5'], maxConcurrency: 2, failureThreshold: 1, approval: true },
   ],
-  clusters: ['s1', 's2', 's3', 's4', 's5'].map((n, i) => ({ name: n, uid: `uid-${n}`, stage: i === 0 ? 'canary' : 'wave-1', paramsFile: `/x/${n}.yaml` })),
-  leftOut: [{ name: 's9', uid: 'uid-s9', reason: 'a cluster template manages it (template tpl-1)' }],
-};
+  [{ name: 's9', uid: 'uid-s9', reason: 'a cluster template manages it (template tpl-1)' }],
+);
 
 /** s1 upgraded; s2 failed, retried, upgraded; s3 failed (resume command); s4 skipped by the operator; s5 untouched. */
 const events: FleetEvent[] = [
