@@ -22,7 +22,7 @@ import { toolVersion } from '../version.js';
 import { readApiKey } from './api-key.js';
 import { makeScratch } from './scratch.js';
 import { ConfirmQueue } from './confirm-queue.js';
-import { plainConfirm, tuiConfirm } from './confirm.js';
+import { attachedConfirm, plainConfirm, tuiConfirm } from './confirm.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import { buildEffects, buildVariables } from './effects.js';
 import { checkKeyDestinations, clockFor } from './lab-clock.js';
@@ -222,7 +222,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       kubeconfig: options.kubeconfig ?? params?.params.cluster.kubeconfig,
       context: options.context ?? meta.cluster.context,
       redactor,
-      confirm: asks ? tuiConfirm(queue, approvals, dryRun) : plainConfirm(approvals, dryRun),
+      confirm: interactive ? tuiConfirm(queue, approvals, dryRun) : req.attach ? attachedConfirm(queue, approvals, dryRun) : plainConfirm(approvals, dryRun),
       log: () => undefined,
       cacheDir,
       allowInsecureHttp: options['allow-insecure-http'],
