@@ -96,7 +96,8 @@ export class Coordinator {
     if (stage.approval && !stage.approvedBy) {
       let approved = this.o.options.approve.includes('stage') ? { by: whoAmI(), how: 'flag --approve stage' } : undefined;
       if (!approved) {
-        say({ type: 'gate', gate: 'stage', stage: stage.name }, `stage ${stage.name} waits for approval: continue with \`fleet resume --approve stage\``);
+        const how = this.o.askStage ? 'answer it on the screen' : 'continue with `fleet resume --approve stage`';
+        say({ type: 'gate', gate: 'stage', stage: stage.name }, `stage ${stage.name} waits for approval: ${how}`);
         approved = await this.o.askStage?.(stage, this.o.signal);
         if (!approved) return this.o.signal.aborted ? ExitCode.interrupted : ExitCode.gate;
       }

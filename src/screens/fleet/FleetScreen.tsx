@@ -11,6 +11,7 @@
 import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import { App } from '../../app.js';
+import { sanitizeText } from '../../text/sanitize.js';
 import type { Choice, GateRequest } from '../../engine/gate.js';
 import { ConfirmGate, gateViewport } from '../ConfirmGate.js';
 import { Footer, type Hint } from '../Footer.js';
@@ -128,8 +129,12 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
   // Rows: title, notice, gates, column header; the last event and the key line below; one spare.
   const noticeRows = 1;
   const gateRowsShown = Math.min(gates.length, rows >= 30 ? 3 : 1);
-  const tableHeight = Math.max(3, rows - 2 - noticeRows - (gates.length ? gateRowsShown + 1 : 0) - 1 - 1 - 1);
+  // Under the table, two rows: where the window is, and what stopped the selected cluster, whole.
+  const tableHeight = Math.max(3, rows - 2 - noticeRows - (gates.length ? gateRowsShown + 1 : 0) - 1 - 2 - 1);
   const v = fleetView(lines, viewRef.current, tableHeight);
+  const selectedLine = lines[v.selected];
+  const selectedCluster = selectedLine?.kind === 'cluster' ? state.clusters.find((c) => c.name === selectedLine.cluster) : undefined;
+  const detail = selectedCluster?.message && (selectedCluster.status === 'failed' || selectedCluster.status === 'stopped' || selectedCluster.status === 'gate') ? `${selectedCluster.name}: ${sanitizeText(selectedCluster.message, { max: 600 })}` : undefined;
 
   // The stage gate is drawn when it is on screen: not hidden by Esc, no cluster open, no question over it.
   const small = columns < MIN_SIZE.columns || rows < MIN_SIZE.rows;
@@ -208,7 +213,7 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
   }
   if (small) return <TooSmall columns={columns} rows={rows} need={MIN_SIZE} />;
 
-  const title = `upgrade-pilot fleet ${state.fleet} → ${state.target} · ${state.clusters.length} clusters · ${Object.entries(counts).map(([s, n]) => `${n} ${s}`).join(', ')}`;
+  const title = `fleet ${state.fleet} → ${state.target} · ${state.clusters.length} clusters: ${Object.entries(counts).map(([s, n]) => `${n} ${s}`).join(', ')}`;
   const notice = waiting > 0 ? `⏳ ${waiting} Palette request(s) waiting for the fleet's shared rate limit` : ended !== undefined ? `the fleet ended (exit ${ended}); report: fleet report --fleet FILE` : (events.at(-1) ?? ' ');
   const hints: Hint[] = quitAsked
     ? [['y', 'quit'], ['n/Esc', 'stay']]
@@ -258,9 +263,12 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
               <Line key={`${line.kind}:${line.kind === 'stage' ? line.stage : line.cluster}`} line={line} selected={v.offset + i === v.selected} />
             ))}
           </Box>
-          <Text dimColor wrap="truncate-end">
-            {lines.length > tableHeight ? `rows ${v.offset + 1}-${Math.min(lines.length, v.offset + tableHeight)} of ${lines.length}` : ' '}
-          </Text>
+          <Box height={2} overflow="hidden" flexDirection="column">
+            <Text wrap="wrap">
+              <Text dimColor>{lines.length > tableHeight ? `rows ${v.offset + 1}-${Math.min(lines.length, v.offset + tableHeight)} of ${lines.length}  ` : ''}</Text>
+              {detail ? <Text color="red">{detail}</Text> : null}
+            </Text>
+          </Box>
         </>
       )}
       <Footer columns={columns} hints={hints} message={quitting ? 'stopping; every session is saved…' : message} />

@@ -11,9 +11,11 @@ export function clusterLive(state: SessionState, gateTitle?: string): ClusterLiv
   const verify = [...all].reverse().find((s) => s.kind === 'verify' && s.output !== undefined)?.output as { overall?: string } | undefined;
   const vms = vmSummary(vmFates(state));
   const health = gateTitle ? 'gate' : state.run.status === 'failed' ? 'failed' : (verify?.overall ?? 'ok');
+  // Every step finished: the last hop reached, the run's end in words.
+  const ended = !step && state.run.status === 'done';
   return {
-    ...(step ? { step: step.title } : {}),
-    ...(step?.hop ? { hop: `${step.hop.index}/${step.hop.count}` } : hops ? { hop: `-/${hops}` } : {}),
+    ...(step ? { step: step.title } : ended ? { step: 'finished' } : {}),
+    ...(step?.hop ? { hop: `${step.hop.index}/${step.hop.count}` } : hops ? { hop: ended ? `${hops}/${hops}` : `-/${hops}` } : {}),
     vms: { migrated: vms.migrated, restarted: vms.restarted, outstanding: vms.outstanding },
     health,
     ...(gateTitle ? { gate: gateTitle } : {}),

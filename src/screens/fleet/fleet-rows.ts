@@ -55,7 +55,9 @@ export function statusWord(c: ClusterState, live: ClusterLive | undefined): stri
 
 export function clusterText(c: ClusterState, live: ClusterLive | undefined, width: number, now: number): string {
   const w = columnWidths(width);
-  const step = sanitizeText(live?.gate ? `at gate: ${live.gate}` : (live?.step ?? (c.status === 'skipped' ? `skipped: ${c.skipReason ?? ''}` : (c.message ?? ''))), { max: 400 });
+  // What stopped a cluster says more than the step it stopped in (Enter shows both on its own screens).
+  const stoppedWhy = (c.status === 'failed' || c.status === 'stopped' || c.status === 'gate') && c.message ? c.message : undefined;
+  const step = sanitizeText(live?.gate ? `at gate: ${live.gate}` : (stoppedWhy ?? live?.step ?? (c.status === 'skipped' ? `skipped: ${c.skipReason ?? ''}` : (c.message ?? ''))), { max: 400 });
   const vms = live?.vms ? `${live.vms.migrated}/${live.vms.restarted}/${live.vms.outstanding}` : '';
   return ` ${fitMiddle(c.name, w.name)} ${cutEnd(statusWord(c, live), COLUMNS.status)} ${cutEnd(step, w.step)} ${cutEnd(live?.hop ?? '', COLUMNS.hop)} ${right(vms, COLUMNS.vms)} ${cutEnd(live?.health ?? '', COLUMNS.health)} ${right(elapsed(c, now), COLUMNS.time)}`;
 }

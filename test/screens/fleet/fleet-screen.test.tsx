@@ -23,7 +23,7 @@ import { FleetScreen } from '../../../src/screens/fleet/FleetScreen.js';
 import { planEvent } from '../../fleet/plan-fixture.js';
 import { harness, type Harness } from '../../support/engine-harness.js';
 import { ManualClock } from '../../support/manual-clock.js';
-import { keys, press, renderAt, waitForFrame } from '../../support/ui.js';
+import { keys, press, renderAt, waitForFrame, words } from '../../support/ui.js';
 import { until } from '../../support/wait.js';
 
 const LONG = 'store-0042-frankfurt-east-edge';
@@ -112,19 +112,23 @@ const wave2Running: FleetEvent[] = [
   { type: 'stage.started', at: at(220), stage: 'wave-2' },
   ...ran('store-005', 221),
   ...ran('store-006', 222),
+  ...ran('store-007', 223),
+  { type: 'cluster.ended', at: at(250), cluster: 'store-007', session: 'sess-store-007', outcome: 'failed', exitCode: 1, message: 'cni-cilium-oss 1.17.1 of vmo-infra 1.6.0 failed on store-007' },
 ];
 
 describe('the fleet screen', () => {
   it('120x40: every stage and cluster on screen, the gates queued with their cluster named', async () => {
     const { ui } = mount({ columns: 120, rows: 40 }, wave2Running, { attach: ['store-005', 'store-006'] });
     const frame = await waitForFrame(ui.lastFrame, (f) => (f.match(/GATE/g) ?? []).length >= 2);
-    expect(frame).toContain('upgrade-pilot fleet edge → 4.6.3 · 12 clusters');
+    expect(frame).toContain('fleet edge → 4.6.3 · 12 clusters: 3 done, 1 skipped, 2 running, 1 failed, 5 pending');
     expect(frame).toContain('Gates waiting (2)');
     expect(frame).toContain('  store-005: Write draft /v1/clusterprofiles/infra');
     expect(frame).toContain('  store-006: Write draft /v1/clusterprofiles/infra');
     expect(frame).toMatch(/▸ canary: done · 1\/1 done/);
     expect(frame).toMatch(/▸ wave-1: failed · 2\/3 done/);
-    expect(frame).toMatch(/▸ wave-2: running · 0\/8 done · 4 at a time, stops at 1/);
+    expect(frame).toMatch(/▸ wave-2: running · 0\/8 done · 1 failed · 4 at a time, stops at 1/);
+    // A failed row says what stopped it, not only the step it stopped in.
+    expect(frame).toMatch(/ store-007 +failed +cni-cilium-oss 1\.17\.1 of vmo-infra 1\.6\.0 failed on stor…/);
     for (const n of names.slice(0, 11)) expect(frame, n).toContain(` ${n} `);
     expect(frame).toContain(shortenMiddle(LONG, 22));
     expect(frame).toMatch(/ store-005 +GATE +at gate: Write draft \/v1\/clusterprofiles\/infra +0\/0\/0 gate/);
@@ -132,6 +136,14 @@ describe('the fleet screen', () => {
     expect(frame).toMatch(/ store-002 +done .* 1m00s/);
     expect(frame).toContain('left out: a cluster template manages it');
     expect(frame.split('\n').every((l) => l.length <= 120)).toBe(true);
+  });
+
+  it('the selected failed cluster: what stopped it, whole, under the table', async () => {
+    const { ui } = mount({ columns: 80, rows: 24 }, wave2Running);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('▸ wave-2'));
+    await press(ui.stdin, keys.down, keys.down, keys.down, keys.down, keys.down, keys.down, keys.down, keys.down);
+    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('store-007: cni-cilium-oss'));
+    expect(words(frame)).toContain('store-007: cni-cilium-oss 1.17.1 of vmo-infra 1.6.0 failed on store-007');
   });
 
   it('80x24: rows scroll with PgDn/G/g, names shortened in the middle, the key line whole', async () => {
