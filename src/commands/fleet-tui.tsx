@@ -18,6 +18,8 @@ export interface FleetTuiRequest {
   stop(): void;
   resumeCommand: string;
   io: RunIO;
+  /** Every frame written whole (tests). */
+  inkDebug?: boolean;
 }
 
 /** The coordinator's hooks for a fleet shown on the screen. */
@@ -32,6 +34,7 @@ export async function runFleetTui(req: FleetTuiRequest): Promise<ExitCode> {
     stdin: req.io.stdin,
     exitOnCtrlC: false,
     patchConsole: false,
+    debug: Boolean(req.inkDebug),
   });
   const code = await outcome;
   await app.waitUntilExit();

@@ -92,7 +92,7 @@ function statusLines(s: FleetState): string[] {
   return lines;
 }
 
-export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () => Promise<StepRegistry>): Promise<ExitCode> {
+export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () => Promise<StepRegistry>, seams: { inkDebug?: boolean } = {}): Promise<ExitCode> {
   const options = inv.options;
   const action = inv.positional;
   const write = (line: string) => io.stdout.write(`${line}\n`);
@@ -212,7 +212,7 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
     else if (journal.state()!.digest !== fleet.digest) say({ type: 'warning', message: 'fleet file changed' }, `the fleet file changed since the plan was frozen: the frozen plan is followed (the target set does not change under a running fleet)`);
     const coordinator = { journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, say };
     const code = tui && link
-      ? await tui.runFleetTui({ link, coordinator: { ...coordinator, ...tui.screenHooks(link) }, stop: () => controller.abort(), resumeCommand: resumeFleet, io })
+      ? await tui.runFleetTui({ link, coordinator: { ...coordinator, ...tui.screenHooks(link) }, stop: () => controller.abort(), resumeCommand: resumeFleet, io, inkDebug: Boolean(seams.inkDebug) })
       : await new Coordinator(coordinator).run();
     const files = writeFleetReport(paths, fleetReportData(paths, stateDir, fleet.file, io.env, options['state-dir']));
     notifications.ended(journal.state()!, code, files.markdown);
