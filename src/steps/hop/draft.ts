@@ -19,7 +19,7 @@ import { hopFlavor } from './flavors/index.js';
 import type { DraftHow } from './flavors/types.js';
 import { clonedUidNote } from './flavors/palette-draft.js';
 import { checkHopDrafts } from './hop-check.js';
-import { outstandingWarning } from './outstanding.js';
+import { confirmOfferingRestarts } from './outstanding.js';
 import { withPackUids } from './pack-uids.js';
 import { valuesDiff, type ValuesDiff } from './payload-diff.js';
 import { declareVariables, hopVariables, requireValues, variableGate } from './variables.js';
@@ -123,7 +123,8 @@ export const draftStep = defineStepKind({
       ...(rebuilds.length ? { rebuilds } : {}),
       packs,
     };
-    ctx.progress({ headline: `Draft of ${plan.name}: ${target.source.version} → ${target.label}`, draft: summary } satisfies DraftLive);
+    const headline = `Draft of ${plan.name}: ${target.source.version} → ${target.label}`;
+    ctx.progress({ headline, draft: summary } satisfies DraftLive);
 
     // A shared profile gets one version per hop: the cluster that needed it first wrote and published
     // it; every other cluster of the profile attaches that same version, and sends nothing here.
@@ -145,19 +146,24 @@ export const draftStep = defineStepKind({
       );
     }
 
-    const gateKey = `${ctx.step.id}/draft`;
-    const warnings = [...target.warnings, ...asked.warnings, ...[outstandingWarning(ctx)].filter((w): w is string => w !== undefined)];
-    const decision = await ctx.confirm({
-      gate: 'draft',
-      key: gateKey,
-      title: target.how === 'clone' ? `Create ${plan.name} ${target.label} (clone) and write its draft` : `Write the draft of ${plan.name} ${target.label}`,
-      lines: [...target.lines, ...asked.lines],
-      ...(asked.secretInputs ? { secretInputs: asked.secretInputs } : {}),
-      items: packs.map((p) => `${p.name} ${p.from} → ${p.to}: values +${p.diff.added} −${p.diff.removed}${p.carried ? `, ${p.carried} site value(s) carried` : ''}`),
-      ...(warnings.length ? { warnings } : {}),
-      options: approveOrDecline(target.how === 'clone' ? 'Clone and write draft' : 'Write draft'),
-      safeChoice: 'abort',
-    });
+    const { decision, key: gateKey } = await confirmOfferingRestarts(
+      ctx,
+      `${ctx.step.id}/draft`,
+      (outstanding) => {
+        const warnings = [...target.warnings, ...asked.warnings, ...(outstanding.warning ? [outstanding.warning] : [])];
+        return {
+          gate: 'draft',
+          title: target.how === 'clone' ? `Create ${plan.name} ${target.label} (clone) and write its draft` : `Write the draft of ${plan.name} ${target.label}`,
+          lines: [...target.lines, ...asked.lines],
+          ...(asked.secretInputs ? { secretInputs: asked.secretInputs } : {}),
+          items: packs.map((p) => `${p.name} ${p.from} → ${p.to}: values +${p.diff.added} −${p.diff.removed}${p.carried ? `, ${p.carried} site value(s) carried` : ''}`),
+          ...(warnings.length ? { warnings } : {}),
+          options: [...approveOrDecline(target.how === 'clone' ? 'Clone and write draft' : 'Write draft'), ...(outstanding.option ? [outstanding.option] : [])],
+          safeChoice: 'abort',
+        };
+      },
+      (live) => ctx.progress({ headline: `${headline} · restarting outstanding VMs first: ${live.headline}`, draft: summary } satisfies DraftLive),
+    );
     if (decision.choice !== 'approve') throw new InterruptedError(`Not approved: the draft of ${plan.name} was not written.`, 'Resume when ready; you will be asked again.');
     requireValues(ctx, vars, hop.choice);
 
