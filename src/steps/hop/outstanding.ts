@@ -14,11 +14,11 @@ const listed = (vms: string[]) => `${vms.slice(0, 5).join(', ')}${vms.length > 5
 
 export function outstandingWarning(vms: string[]): string | undefined {
   if (vms.length === 0) return undefined;
-  return `${vms.length} VM(s) still run the previous launcher (${listed(vms)}); after this hop they would be two minors behind and cannot live-migrate. Restart them first ([r] here asks about each; without a terminal, --approve-restart NS/NAME).`;
+  return `${vms.length} VM(s) still run the previous launcher (${listed(vms)}); after this hop they would be two minors behind and cannot live-migrate. Restart them first ([o] here asks about each; without a terminal, --approve-restart NS/NAME).`;
 }
 
 /** The option that takes the operator through each outstanding VM's restart gate before this gate is asked again. */
-export const restartFirstOption = (n: number): GateOption => ({ choice: 'skip', label: `Restart the ${n} outstanding VM(s) first (each asked on its own)`, key: 'r' });
+export const restartFirstOption = (n: number): GateOption => ({ choice: 'skip', label: `Restart the ${n} outstanding VM(s) first (each asked on its own)`, key: 'o' });
 
 export interface OfferedDecision {
   decision: Decision;

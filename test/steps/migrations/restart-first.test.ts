@@ -23,7 +23,7 @@ const yaml = runbookYaml(`  - { id: snapshot, kind: snapshot, with: { runningVmi
 const vmOf = (r: GateRequest) => (r.subject ? `${r.subject.namespace}/${r.subject.name}` : r.key);
 
 describe('outstanding restarts offered at the next hop’s gate', () => {
-  it('asks each outstanding VM on its own when the operator picks [r], then draws the gate again with what is left', async () => {
+  it('asks each outstanding VM on its own when the operator picks [o], then draws the gate again with what is left', async () => {
     fake = await startFakeKubevirt(twoOutdatedVms, 'instant');
     const run = migrationRun(fake.lab.kubeconfig, yaml);
     let draws = 0;
@@ -33,9 +33,9 @@ describe('outstanding restarts offered at the next hop’s gate', () => {
         draws++;
         if (draws === 1) {
           expect(r.warnings?.join(' ')).toMatch(/2 VM\(s\) still run the previous launcher \(vms\/web-01, vms\/web-02\)/);
-          expect(r.options.map((o) => `${o.key}:${o.choice}`)).toEqual(['y:approve', 'n:abort', 'r:skip']);
+          expect(r.options.map((o) => `${o.key}:${o.choice}`)).toEqual(['y:approve', 'n:abort', 'o:skip']);
           expect(r.safeChoice).toBe('abort');
-          return 'skip'; // [r] restart them first
+          return 'skip'; // [o] offer the restarts first
         }
         // Drawn again: web-01 restarted, web-02 skipped at its own gate: only web-02 is left.
         expect(r.key).toBe('next-draft/draft/after-restarts.1.2');
@@ -59,7 +59,7 @@ describe('outstanding restarts offered at the next hop’s gate', () => {
     expect(run.step('next-draft').output).toEqual({ choice: 'approve', key: 'next-draft/draft/after-restarts.1.2' });
   }, 60_000);
 
-  it('approved without picking [r]: nothing is restarted, and a gate with nothing outstanding offers nothing', async () => {
+  it('approved without picking [o]: nothing is restarted, and a gate with nothing outstanding offers nothing', async () => {
     fake = await startFakeKubevirt(twoOutdatedVms, 'instant');
     const run = migrationRun(fake.lab.kubeconfig, yaml);
     const op = scripted((r) => {
