@@ -16,55 +16,14 @@ import { clonedUidOf, putProfileRequest } from '../../palette/mutations.js';
 import { latestPlan } from '../contracts.js';
 import { draftChanges } from './draft-changes.js';
 import { hopFlavor } from './flavors/index.js';
-import type { DraftHow } from './flavors/types.js';
 import { clonedUidNote } from './flavors/palette-draft.js';
 import { checkHopDrafts } from './hop-check.js';
 import { confirmOfferingRestarts } from './outstanding.js';
 import { withPackUids } from './pack-uids.js';
 import { valuesDiff, type ValuesDiff } from './payload-diff.js';
 import { declareVariables, hopVariables, requireValues, variableGate } from './variables.js';
-
-export interface DraftPackSummary {
-  name: string;
-  from: string;
-  to: string;
-  carried: number;
-  diff: ValuesDiff;
-  manifests: string[];
-}
-
-export interface DraftOutput {
-  role: ProfileRole;
-  /** The hop this draft belongs to. */
-  hop?: number;
-  /** The version object the draft was written to (on a real Palette with clones, the new version). */
-  uid: string;
-  name: string;
-  fromVersion: string;
-  toVersion: string;
-  /** The version the cluster ran before this hop (a real Palette keeps it: the way back). */
-  source?: { uid: string; version: string };
-  /** How the draft reached its object: relabel (spec), clone / existing (Palette, new version), in-place. */
-  how?: DraftHow;
-  /** Changed packs whose layer rebuilds nodes when it changes (os, k8s). */
-  rebuilds?: string[];
-  packs: DraftPackSummary[];
-  /** `matched` after the read-back; `rehearsal` when nothing was sent; `not-applied`: the silent no-op. */
-  readBack: 'matched' | 'rehearsal' | 'not-applied';
-  notApplied?: string[];
-  /**
-   * The version already existed, published, holding exactly this hop's content (another cluster that
-   * shares the profile made it, e.g. earlier in a fleet): nothing was written and nothing is published.
-   */
-  shared?: boolean;
-}
-
-export interface DraftLive {
-  headline: string;
-  draft?: Omit<DraftOutput, 'readBack'>;
-  /** The read-back found the draft different from what was sent. */
-  notApplied?: string[];
-}
+import type { DraftPackSummary, DraftOutput, DraftLive } from './types.js';
+export type { DraftPackSummary, DraftOutput, DraftLive } from './types.js';
 
 /** Pack layers whose change makes Palette rebuild nodes (a repave). */
 const rebuildingLayers = new Set(['os', 'k8s']);

@@ -15,13 +15,11 @@ import type { PaletteApi } from '../../../palette/api.js';
 import { countImpact, impactLine } from '../../plan/impact.js';
 import { windowGateLines } from '../../plan/eta/gate-lines.js';
 import { currentHop, hopOutputs, latestPlan } from '../../contracts.js';
-import type { AppliedVersion, ApplyLive, ApplyOutput } from '../apply.js';
-import type { DraftOutput } from '../draft.js';
+import type { AppliedVersion, ApplyLive, ApplyOutput, DraftOutput, PublishOutput } from '../types.js';
 import { writtenDrafts } from '../draft-changes.js';
 import { applyVariables, hopVariables, requireValues, variableGate } from '../variables.js';
 import { confirmOfferingRestarts } from '../outstanding.js';
 import { healthRestated } from '../health-restated.js';
-import type { PublishOutput } from '../publish.js';
 import { wayBackHint } from '../way-back.js';
 import type { HopContext } from './types.js';
 
