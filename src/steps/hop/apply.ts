@@ -6,9 +6,7 @@
  */
 import { z } from 'zod';
 import { defineStepKind } from '../../engine/step-kind.js';
-import type { ProfileRole } from '../../engine/params.js';
 import { hopFlavor } from './flavors/index.js';
-import type { VersionRef, AppliedVersion, ApplyOutput, ApplyLive } from './types.js';
 export type { VersionRef, AppliedVersion, ApplyOutput, ApplyLive } from './types.js';
 
 export const applyStep = defineStepKind({

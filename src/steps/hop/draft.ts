@@ -20,7 +20,7 @@ import { clonedUidNote } from './flavors/palette-draft.js';
 import { checkHopDrafts } from './hop-check.js';
 import { confirmOfferingRestarts } from './outstanding.js';
 import { withPackUids } from './pack-uids.js';
-import { valuesDiff, type ValuesDiff } from './payload-diff.js';
+import { valuesDiff } from './payload-diff.js';
 import { declareVariables, hopVariables, requireValues, variableGate } from './variables.js';
 import type { DraftPackSummary, DraftOutput, DraftLive } from './types.js';
 export type { DraftPackSummary, DraftOutput, DraftLive } from './types.js';

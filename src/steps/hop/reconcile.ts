@@ -6,9 +6,7 @@
 import { z } from 'zod';
 import { Duration } from '../../engine/duration-schema.js';
 import { defineStepKind } from '../../engine/step-kind.js';
-import type { PackState } from '../../palette/cluster-types.js';
 import { hopFlavor } from './flavors/index.js';
-import type { RowState, ReconcileRow, ClusterPanel, ReconcileLive, ReconcileOutput } from './types.js';
 export type { RowState, ReconcileRow, ClusterPanel, ReconcileLive, ReconcileOutput } from './types.js';
 
 export const reconcileStep = defineStepKind({

@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { Duration } from '../../engine/duration-schema.js';
 import { defineStepKind } from '../../engine/step-kind.js';
 import { hopFlavor } from './flavors/index.js';
-import type { RepaveOutput, RepaveLive } from './types.js';
 export type { RepaveOutput, RepaveLive } from './types.js';
 
 export const repaveStep = defineStepKind({
