@@ -2,8 +2,10 @@
  * The fleet coordinator: runs the frozen plan stage by stage. Each cluster is its own single-cluster
  * session (cluster-run.ts); the coordinator decides when each starts (the stage's maxConcurrency),
  * answers the stage's own gate, and stops a stage at its failure threshold: the failed cluster stays
- * where it stopped (session saved), the clusters in flight are stopped as Ctrl+C stops a session
- * (the step in progress ends safely, the session is saved), nothing new starts, no later stage runs.
+ * where it stopped (session saved), the clusters in flight finish the step they are in and stop
+ * safely before the next (a step that only polls, such as the reconcile wait, stops at its next
+ * poll: see RunnerOptions.stopAfterStep), nothing new starts, no later stage runs. Ctrl+C of the
+ * fleet stops every session at once, as Ctrl+C stops one.
  *
  * Every start and end is in the fleet journal before the next action, so `fleet resume` after a
  * crash continues each cluster from its own journal and never starts a second session for it.
@@ -40,6 +42,8 @@ export function whoAmI(): string {
 }
 
 const now = () => new Date().toISOString();
+/** A session's sentence inside a fleet line: "stopped safely after X; the session is saved". */
+const sentence = (text: string) => (text.charAt(0).toLowerCase() + text.slice(1)).replace(/\.$/, '');
 
 /** Clusters of a stage the coordinator may run now: not finished, not failed (a failed one runs again only by `fleet retry`). */
 const runnable = (c: ClusterState) => !isSettled(c) && c.status !== 'failed' && c.status !== 'left-out';
@@ -94,15 +98,16 @@ export class Coordinator {
     journal.append({ type: 'stage.started', at: now(), stage: stage.name });
     say({ type: 'stage.started', stage: stage.name, clusters: stage.clusters }, `stage ${stage.name}: ${stage.clusters.length} cluster(s), ${stage.maxConcurrency} at a time, stops at ${limit} failure(s)`);
 
+    // The stage halting asks its clusters in flight to stop after their step; Ctrl+C stops them at once.
     const stop = new AbortController();
-    const signal = AbortSignal.any([stop.signal, this.o.signal]);
+    const signal = this.o.signal;
     let halted: { code: ExitCode; why: string } | undefined;
     const queue = this.state().clusters.filter((c) => c.stage === stage.name && runnable(c));
     const running = new Set<Promise<void>>();
 
     const finish = (c: ClusterState, got: ClusterRunResult) => {
       // A cluster the stage stopped says why; its own session holds the step it stopped in.
-      const result = got.outcome === 'interrupted' && halted && !got.message ? { ...got, message: `stopped safely, session saved: ${halted.why}` } : got;
+      const result = got.outcome === 'interrupted' && halted && !this.o.signal.aborted ? { ...got, message: `${sentence(got.message ?? 'Stopped safely; the session is saved.')} (the stage halted: ${halted.why})` } : got;
       const session = this.state().clusters.find((x) => x.name === c.name)?.session ?? '';
       journal.append({ type: 'cluster.ended', at: now(), cluster: c.name, session, outcome: result.outcome, exitCode: result.exitCode, ...(result.message ? { message: result.message } : {}) });
       say(
@@ -142,6 +147,7 @@ export class Coordinator {
         limiter: this.o.limiter,
         env: this.o.env,
         signal,
+        stopAfterStep: stop.signal,
         onSession: (id) => (resumed ? undefined : begin(id)),
       }).then((result) => finish(c, result));
       const tracked = p.finally(() => running.delete(tracked));
