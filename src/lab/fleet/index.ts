@@ -3,8 +3,8 @@
  * cluster its own world and its own Kubernetes API (one HTTPS server per cluster, under a gateway
  * path `/k8s/clusters/<name>` as Rancher and Palette's own proxy serve them). Every cluster starts
  * as the `pack-error` scenario's site without its fault (VMO 4.5.4, target 4.6.3: one hop); a
- * cluster named in `fails` gets the fault (`pack-error`: the cni-cilium-oss 1.17.1 upgrade fails in
- * the cluster with a helm error, as that scenario's). It writes lab.json (with `fleet`: a ready
+ * cluster named in `fails` gets its fault (faults.ts: pack-error, stuck-migration, node-not-ready,
+ * each the single-cluster lab's own). It writes lab.json (with `fleet`: a ready
  * fleet file), a kubeconfig per cluster and the fleet file (canary 1, wave-1 of up to 3, wave-2 the
  * rest, failure threshold 1).
  *
@@ -32,13 +32,13 @@ import { defaultRateLimits } from '../../palette/rate-limit.js';
 import { RequestRate } from './request-rate.js';
 import { nextLabel } from '../../steps/plan/labels.js';
 import { Random } from '../world/random.js';
-import { ciliumUpgradeError, packErrorScenario } from '../world/scenarios/pack-error.js';
+import { packErrorScenario } from '../world/scenarios/pack-error.js';
 import { seedSpanMs, seedWorld } from '../world/seed.js';
 import { World } from '../world/world.js';
 import { fleetFileFor, type FleetLabCluster } from './fleet-file.js';
+import { clearFault, faultPacks, faultySpec, type FleetFaultKind } from './faults.js';
 
-export const fleetFaultKinds = ['pack-error'] as const;
-export type FleetFaultKind = (typeof fleetFaultKinds)[number];
+export { fleetFaultKinds, type FleetFaultKind } from './faults.js';
 
 export interface StartFleetLabOptions {
   clusters: number;
@@ -93,10 +93,6 @@ class ClusterAudit extends AuditLog {
 
 export const fleetClusterName = (i: number) => `store-${String(i).padStart(3, '0')}`;
 
-const faultPacks: Record<FleetFaultKind, Record<string, string>> = {
-  'pack-error': { 'cni-cilium-oss@1.17.1': ciliumUpgradeError },
-};
-
 export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLabHandle> {
   const n = opts.clusters;
   if (!(Number.isInteger(n) && n >= 1 && n <= 500)) throw new Error(`a lab fleet has 1 to 500 clusters, got ${n}`);
@@ -127,8 +123,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
   const members: FleetLabMember[] = [];
   /** The operator fixed the cause: the fault is gone, and the agent's next reconcile tries the failed change again. */
   const clear = (m: FleetLabMember): boolean => {
-    for (const key of Object.keys(m.failures)) delete m.failures[key];
-    return m.world.reconciler.retryFailed();
+    return clearFault(m.world, opts.fails?.[m.name], m.failures);
   };
   let started = Date.now();
   let palette: PaletteServer | undefined;
@@ -146,7 +141,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       const clock = new SimClock(speed, base + (Date.now() - started) * speed);
       clocks.push(clock);
       const store = new ResourceStore({ now: () => clock.now() });
-      const failures = { ...(opts.fails?.[name] ? faultPacks[opts.fails[name]] : {}) };
+      const failures = faultPacks(opts.fails?.[name]);
       const world = new World({
         clock,
         store,
@@ -157,7 +152,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
         lookup: (u) => profiles.get(u),
         packFailures: failures,
       });
-      seedWorld(world, spec);
+      seedWorld(world, faultySpec(spec, opts.fails?.[name]));
       world.start();
       const kube = await startKubeApiServer({
         store,
