@@ -18,6 +18,10 @@ import { loadFleet, type LoadedFleet } from '../fleet/load.js';
 import { fleetJunit, fleetMarkdown, fleetReport } from '../fleet/report.js';
 import type { FleetState, LeftOut, PlannedCluster } from '../fleet/types.js';
 import { leftOutClusters } from '../fleet/target-set.js';
+import { kubeSoakHealth } from '../fleet/soak-health.js';
+import { formatDuration } from '../engine/duration.js';
+import { clockFor } from '../run/lab-clock.js';
+import { loadParams } from '../engine/load.js';
 import { readApiKey } from '../run/api-key.js';
 import { buildPalette } from '../run/effects.js';
 import { Redactor } from '../session/redact.js';
@@ -26,7 +30,7 @@ import { ensurePrivateDir, writeFileAtomic } from '../session/durable-fs.js';
 import { resolveStateDir } from '../session/paths.js';
 import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
 
-const clock = () => new Date().toISOString().slice(11, 19);
+const timeOfDay = () => new Date().toISOString().slice(11, 19);
 
 function fleetFile(inv: Invocation): string {
   const file = inv.options.fleet;
@@ -37,7 +41,7 @@ function fleetFile(inv: Invocation): string {
 function planLines(f: LoadedFleet): string[] {
   const lines = [`fleet ${f.spec.fleet}: ${f.clusters.length} cluster(s) to ${f.spec.target} in ${f.spec.stages.length} stage(s) (${f.file})`];
   for (const s of f.spec.stages) {
-    lines.push(`  stage ${s.name}: ${s.clusters.join(', ')} (${s.maxConcurrency} at a time, stops at ${s.failureThreshold} failure(s)${s.approval ? ', asks before it starts: --approve stage' : ''})`);
+    lines.push(`  stage ${s.name}: ${s.clusters.join(', ')} (${s.maxConcurrency} at a time, stops at ${s.failureThreshold} failure(s)${s.approval ? ', asks before it starts: --approve stage' : ''}${s.soak ? `, soaks ${formatDuration(s.soak)} before the next stage` : ''})`);
   }
   const unstaged = f.clusters.filter((c) => !f.spec.stages.some((s) => s.clusters.includes(c.name)));
   if (unstaged.length) lines.push(`  in no stage (not upgraded): ${unstaged.map((c) => c.name).join(', ')}`);
@@ -66,7 +70,7 @@ function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[]): void
     digest: f.digest,
     target: f.spec.target,
     by: whoAmI(),
-    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: s.clusters.filter((n) => !leftOut.some((l) => l.name === n)), maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval })),
+    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: s.clusters.filter((n) => !leftOut.some((l) => l.name === n)), maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval, ...(s.soak ? { soakMs: s.soak } : {}) })),
     clusters,
     leftOut,
   });
@@ -75,9 +79,10 @@ function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[]): void
 function statusLines(s: FleetState): string[] {
   const lines = [`fleet ${s.fleet} to ${s.target}`];
   for (const st of s.stages) {
-    lines.push(`  stage ${st.name}: ${st.status}${st.message ? ` (${st.message})` : ''}`);
+    const soaking = st.soak && st.status !== 'stopped' ? `soaking until ${st.soak.untilWall.slice(11, 16)} UTC` : st.soak ? `stopped in its soak (until ${st.soak.untilWall.slice(11, 16)} UTC; resume soaks what is left)` : st.status;
+    lines.push(`  stage ${st.name}: ${soaking}${st.message ? ` (${st.message})` : ''}`);
     for (const c of s.clusters.filter((x) => x.stage === st.name)) {
-      lines.push(`    ${c.name.padEnd(16)} ${c.status.padEnd(8)}${c.session ? ` session ${c.session}` : ''}${c.skipReason ? ` skipped: ${c.skipReason}` : c.message ? `: ${c.message}` : ''}`);
+      lines.push(`    ${c.name.padEnd(16)} ${c.status.padEnd(8)}${c.session ? ` session ${c.session}` : ''}${c.skipReason ? ` skipped: ${c.skipReason}` : c.message ? `: ${c.message}` : ''}${c.unhealthy ? `; unhealthy in the soak: ${c.unhealthy.join('; ')}` : ''}`);
     }
   }
   for (const l of s.leftOut) lines.push(`  left out: ${l.name}: ${l.reason}`);
@@ -132,7 +137,7 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const say = (event: Record<string, unknown> & { type: string }, line: string) => write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${clock()} ${line}`));
+    const say = (event: Record<string, unknown> & { type: string }, line: string) => write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${timeOfDay()} ${line}`));
     // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
     // It starts full: a coordinator killed a moment ago may have spent this second's budget.
     const limiter = new RateLimiter({ ...defaultRateLimits, ...fleet.clusters[0]?.params.palette.rateLimits }, undefined, undefined, true);
@@ -178,10 +183,10 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       say({ type: 'cluster.ended', cluster: c.name, outcome: result.outcome, exitCode: result.exitCode }, `${c.name}: ${result.outcome}${result.message ? `: ${result.message}` : ''}`);
       return result.exitCode as ExitCode;
     }
+    const redactor = new Redactor();
+    const key = readApiKey(options['api-key-file'], io.env, redactor);
+    const first = fleet.clusters[0]!.params;
     if (action === 'start') {
-      const redactor = new Redactor();
-      const key = readApiKey(options['api-key-file'], io.env, redactor);
-      const first = fleet.clusters[0]!.params;
       const palette = buildPalette({ params: first, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter });
       const staged = fleet.clusters.filter((c) => fleet.spec.stages.some((s) => s.clusters.includes(c.name)));
       const leftOut = await leftOutClusters(palette, staged, controller.signal);
@@ -189,7 +194,11 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       for (const l of leftOut) say({ type: 'cluster.left-out', cluster: l.name, reason: l.reason }, `${l.name}: left out of the plan: ${l.reason}`);
     }
     else if (journal.state()!.digest !== fleet.digest) say({ type: 'warning', message: 'fleet file changed' }, `the fleet file changed since the plan was frozen: the frozen plan is followed (the target set does not change under a running fleet)`);
-    const code = await new Coordinator({ journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, say }).run();
+    // Soaks are measured on the clock the sessions follow: the lab's own (accelerated) against a lab.
+    const frozen = journal.state()!.clusters[0];
+    const clock = await clockFor(frozen ? loadParams(frozen.paramsFile).params : first, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
+    const soakHealth = kubeSoakHealth(redactor);
+    const code = await new Coordinator({ journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, clock, soakHealth, say }).run();
     const files = writeFleetReport(paths, journal.state()!);
     if (!options.json) write(`fleet report: ${files.markdown}`);
     else write(jsonSafe(JSON.stringify({ type: 'result', fleet: fleet.spec.fleet, exitCode: code, report: files.markdown })));

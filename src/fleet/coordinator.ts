@@ -12,11 +12,14 @@
  */
 import { hostname, userInfo } from 'node:os';
 import type { CliOptions } from '../cli/args.js';
+import { wallOf, type Clock } from '../engine/clock.js';
+import { formatDuration } from '../engine/duration.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode } from '../errors.js';
 import type { Limiter } from '../palette/rate-limit.js';
 import { runCluster, type ClusterRunResult } from './cluster-run.js';
 import type { FleetJournal } from './journal.js';
+import { soak, SOAK_CHECK_EVERY_MS, type SoakHealth } from './soak.js';
 import { failureLimit, isSettled } from './state.js';
 import type { ClusterState, FleetState, StageState } from './types.js';
 
@@ -29,6 +32,10 @@ export interface CoordinatorOptions {
   env: NodeJS.ProcessEnv;
   /** Ctrl+C of the fleet: no new cluster starts; the sessions stop themselves on the same signal. */
   signal: AbortSignal;
+  /** The fleet's clock for soaks (the lab's accelerated one against a lab, as the sessions' is). */
+  clock: Clock;
+  /** Reads a done cluster's health during its stage's soak. */
+  soakHealth: SoakHealth;
   /** One line (or JSON object) per fleet event, for the operator. */
   say(event: Record<string, unknown> & { type: string }, line: string): void;
 }
@@ -177,8 +184,54 @@ export class Coordinator {
       this.stopStage(stage, 'failed', `${left.map((c) => `${c.name} ${c.status}`).join(', ')}: retry or skip them, then resume`);
       return ExitCode.failed;
     }
+    if (stage.soakMs) {
+      const code = await this.soakStage(stage.name);
+      if (code !== ExitCode.ok) return code;
+    }
     journal.append({ type: 'stage.ended', at: now(), stage: stage.name, outcome: 'done' });
     say({ type: 'stage.ended', stage: stage.name, outcome: 'done' }, `stage ${stage.name}: done`);
+    return ExitCode.ok;
+  }
+
+  /** The stage's soak, from its journaled end when one began before (a resume soaks only what is left). */
+  private async soakStage(name: string): Promise<ExitCode> {
+    const { journal, say, clock } = this.o;
+    const stage = this.state().stages.find((s) => s.name === name)!;
+    const hhmm = (iso: string) => `${iso.slice(11, 16)} UTC`;
+    let until: number;
+    if (stage.soak) {
+      until = Date.parse(stage.soak.until);
+      say({ type: 'soak.resumed', stage: name, until: stage.soak.until, untilWall: stage.soak.untilWall }, `stage ${name}: soak resumed, ${formatDuration(Math.max(0, until - clock.now()))} left (until ${hhmm(stage.soak.untilWall)})`);
+    } else {
+      until = clock.now() + stage.soakMs!;
+      const event = { stage: name, until: new Date(until).toISOString(), untilWall: new Date(wallOf(clock, until)).toISOString() };
+      journal.append({ type: 'stage.soak.started', at: now(), ...event });
+      say({ type: 'soak.started', ...event }, `stage ${name}: soaking ${formatDuration(stage.soakMs!)} until ${hhmm(event.untilWall)}, reading each cluster's health every ${formatDuration(SOAK_CHECK_EVERY_MS)}`);
+    }
+    const clusters = this.state().clusters.filter((c) => c.stage === name && c.status === 'done');
+    const outcome = await soak({
+      clusters,
+      until,
+      clock,
+      signal: this.o.signal,
+      health: this.o.soakHealth,
+      onCheck: (cluster, r) => {
+        if (this.o.options.json) say({ type: 'soak.check', stage: name, cluster, healthy: r.healthy, evidence: r.evidence, ...(r.unread?.length ? { unread: r.unread } : {}) }, '');
+        else if (r.unread?.length) say({ type: 'soak.check' }, `  ${cluster}: health partly unread: ${r.unread.join('; ')}`);
+      },
+    });
+    if (outcome.kind === 'interrupted') {
+      this.stopStage(stage, 'stopped', 'interrupted during the soak; `fleet resume` soaks what is left');
+      return ExitCode.interrupted;
+    }
+    if (outcome.kind === 'unhealthy') {
+      journal.append({ type: 'cluster.unhealthy', at: now(), cluster: outcome.cluster, stage: name, evidence: outcome.evidence });
+      say({ type: 'cluster.unhealthy', stage: name, cluster: outcome.cluster, evidence: outcome.evidence }, `  ${outcome.cluster}: unhealthy during the soak: ${outcome.evidence.join('; ')}`);
+      const shown = outcome.evidence.slice(0, 3).join('; ') + (outcome.evidence.length > 3 ? `; and ${outcome.evidence.length - 3} more` : '');
+      this.stopStage(stage, 'failed', `${outcome.cluster} turned unhealthy during the soak: ${shown}; fix it, then \`fleet resume\` soaks the stage again`);
+      return ExitCode.failed;
+    }
+    say({ type: 'soak.done', stage: name, checks: outcome.checks }, `stage ${name}: soaked, every cluster healthy in ${outcome.checks} read(s)`);
     return ExitCode.ok;
   }
 }

@@ -5,6 +5,7 @@
  * `clusters[].name` are the contract.
  */
 import { z } from 'zod';
+import { Duration } from '../engine/duration-schema.js';
 import { VersionText } from '../engine/params.js';
 
 const NonEmpty = z.string().min(1);
@@ -42,6 +43,11 @@ const Stage = z.strictObject({
   failureThreshold: FailureThreshold.default(1),
   /** Ask before the stage starts: the gate `stage` (`--approve stage` in plain mode). */
   approval: z.boolean().default(false),
+  /**
+   * After the stage's clusters are done, wait this long (`30m`, `1h`, `7d` as `168h`) before the next
+   * stage, re-reading each cluster's health every few minutes: one turning unhealthy fails the stage.
+   */
+  soak: Duration.optional(),
 });
 
 export const FleetFileSchema = z

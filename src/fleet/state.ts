@@ -31,10 +31,25 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
       case 'stage.started': {
         const s = stage(e.stage);
         if (s) {
-          s.status = 'running';
+          // A stage resumed in its soak goes on soaking (its clusters are done).
+          s.status = s.soak ? 'soaking' : 'running';
           s.startedAt ??= e.at;
           delete s.message;
         }
+        break;
+      }
+      case 'stage.soak.started': {
+        const s = stage(e.stage);
+        if (s) {
+          s.status = 'soaking';
+          s.soak = { until: e.until, untilWall: e.untilWall };
+          for (const c of state.clusters) if (c.stage === e.stage) delete c.unhealthy;
+        }
+        break;
+      }
+      case 'cluster.unhealthy': {
+        const c = cluster(e.cluster);
+        if (c) c.unhealthy = e.evidence;
         break;
       }
       case 'stage.ended': {
@@ -43,6 +58,9 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
           s.status = e.outcome;
           s.endedAt = e.at;
           if (e.message) s.message = e.message;
+          // A soak that ended (done, or failed by a cluster's health) is over: a resume after a
+          // failure soaks again in full. Stopped (Ctrl+C) keeps it: a resume soaks what is left.
+          if (e.outcome !== 'stopped') delete s.soak;
         }
         break;
       }

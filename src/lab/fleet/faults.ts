@@ -36,6 +36,15 @@ export function faultySpec(spec: ScenarioSpec, kind: FleetFaultKind | undefined)
 /** The pack failures the world plays for this fault (`name@tag` → helm's error). */
 export const faultPacks = (kind: FleetFaultKind | undefined): Record<string, string> => (kind === 'pack-error' ? { 'cni-cilium-oss@1.17.1': ciliumUpgradeError } : {});
 
+/** Faults the control route can make happen in a running world (a NotReady node during a soak; a pack that will fail). */
+export const liveFaultKinds = ['node-not-ready', 'pack-error'] as const;
+
+/** The fault happens now: the node's kubelet stops posting status, or the pack's next upgrade fails. */
+export function injectFault(world: World, kind: (typeof liveFaultKinds)[number], failures: Record<string, string>): void {
+  if (kind === 'node-not-ready') world.setNodeReady(notReadyNode, 'Unknown');
+  else Object.assign(failures, faultPacks(kind));
+}
+
 /** The cause is fixed: undo the fault in the running world. Returns whether a failed change is tried again. */
 export function clearFault(world: World, kind: FleetFaultKind | undefined, failures: Record<string, string>): boolean {
   for (const key of Object.keys(failures)) delete failures[key];

@@ -36,7 +36,7 @@ import { packErrorScenario } from '../world/scenarios/pack-error.js';
 import { seedSpanMs, seedWorld } from '../world/seed.js';
 import { World } from '../world/world.js';
 import { fleetFileFor, type FleetLabCluster } from './fleet-file.js';
-import { clearFault, faultPacks, faultySpec, type FleetFaultKind } from './faults.js';
+import { clearFault, faultPacks, faultySpec, injectFault, liveFaultKinds, type FleetFaultKind } from './faults.js';
 
 export { fleetFaultKinds, type FleetFaultKind } from './faults.js';
 
@@ -56,6 +56,8 @@ export interface FleetLabMember extends FleetLabCluster {
   kube: KubeApiServer;
   /** The pack failures this world plays (mutable: clearing a fault removes its entry). */
   failures: Record<string, string>;
+  /** The fault it plays now, if any (from --fleet-fail, or made live through the control route). */
+  fault?: FleetFaultKind;
 }
 
 export interface FleetLabHandle {
@@ -123,7 +125,9 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
   const members: FleetLabMember[] = [];
   /** The operator fixed the cause: the fault is gone, and the agent's next reconcile tries the failed change again. */
   const clear = (m: FleetLabMember): boolean => {
-    return clearFault(m.world, opts.fails?.[m.name], m.failures);
+    const kind = m.fault;
+    delete m.fault;
+    return clearFault(m.world, kind, m.failures);
   };
   let started = Date.now();
   let palette: PaletteServer | undefined;
@@ -167,7 +171,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const kubeconfig = join(dir, 'kubeconfig');
       await writeKubeconfig(kubeconfig, { server: kube.url, caPem: kube.caPem, token: kube.token, context: labContext, cluster: name, user: `${name}-admin` });
-      members.push({ name, uid, kubeconfig, world, kube, failures });
+      members.push({ name, uid, kubeconfig, world, kube, failures, ...(opts.fails?.[name] ? { fault: opts.fails[name] } : {}) });
     }
 
     const byUid = (uid: string) => members.find((m) => m.uid === uid)?.world.paletteHooks;
@@ -210,16 +214,22 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       extraRoutes: {
         'GET /_lab/request-rate': () => json(200, rate.peaks()),
         'GET /_lab/clock': () => json(200, { simTime: new Date(clock.now()).toISOString(), now: clock.now(), speed: clock.getSpeed() }),
+        // {"cluster": NAME} clears its fault; {"cluster": NAME, "fault": KIND} makes it fail now (liveFaultKinds).
         'POST /_lab/fleet-fault': (_req, body) => {
-          let name: unknown;
+          let asked: { cluster?: unknown; fault?: unknown };
           try {
-            name = (JSON.parse(body || '{}') as { cluster?: unknown }).cluster;
+            asked = JSON.parse(body || '{}') as typeof asked;
           } catch {
             return json(400, { code: 'BadRequest', message: 'The request body is not valid JSON' });
           }
-          const m = members.find((x) => x.name === name);
-          if (!m) return json(404, { code: 'ResourceNotFound', message: `No cluster ${String(name)} in this fleet` });
-          return json(200, { cluster: m.name, cleared: true, retried: clear(m) });
+          const m = members.find((x) => x.name === asked.cluster);
+          if (!m) return json(404, { code: 'ResourceNotFound', message: `No cluster ${String(asked.cluster)} in this fleet` });
+          if (asked.fault === undefined) return json(200, { cluster: m.name, cleared: true, retried: clear(m) });
+          if (!(liveFaultKinds as readonly unknown[]).includes(asked.fault)) return json(400, { code: 'BadRequest', message: `fault must be one of ${liveFaultKinds.join(', ')}` });
+          const kind = asked.fault as (typeof liveFaultKinds)[number];
+          m.fault = kind;
+          injectFault(m.world, kind, m.failures);
+          return json(200, { cluster: m.name, fault: m.fault });
         },
       },
     });
