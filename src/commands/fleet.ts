@@ -22,6 +22,9 @@ import { kubeSoakHealth } from '../fleet/soak-health.js';
 import { formatDuration } from '../engine/duration.js';
 import { clockFor } from '../run/lab-clock.js';
 import { loadParams } from '../engine/load.js';
+import { planP90Ms, predict } from '../fleet/predicted.js';
+import { SessionStore } from '../session/store.js';
+import { stageWindow, type StageWindowSpec } from '../fleet/window.js';
 import { readApiKey } from '../run/api-key.js';
 import { buildPalette } from '../run/effects.js';
 import { Redactor } from '../session/redact.js';
@@ -38,10 +41,15 @@ function fleetFile(inv: Invocation): string {
   return file;
 }
 
+const windowText = (w: StageWindowSpec) => {
+  const parsed = stageWindow(w);
+  return typeof parsed === 'string' ? parsed : parsed.text;
+};
+
 function planLines(f: LoadedFleet): string[] {
   const lines = [`fleet ${f.spec.fleet}: ${f.clusters.length} cluster(s) to ${f.spec.target} in ${f.spec.stages.length} stage(s) (${f.file})`];
   for (const s of f.spec.stages) {
-    lines.push(`  stage ${s.name}: ${s.clusters.join(', ')} (${s.maxConcurrency} at a time, stops at ${s.failureThreshold} failure(s)${s.approval ? ', asks before it starts: --approve stage' : ''}${s.soak ? `, soaks ${formatDuration(s.soak)} before the next stage` : ''})`);
+    lines.push(`  stage ${s.name}: ${s.clusters.join(', ')} (${s.maxConcurrency} at a time, stops at ${s.failureThreshold} failure(s)${s.approval ? ', asks before it starts: --approve stage' : ''}${s.soak ? `, soaks ${formatDuration(s.soak)} before the next stage` : ''}${s.window ? `, starts clusters only in its window ${windowText(s.window)}` : ''})`);
   }
   const unstaged = f.clusters.filter((c) => !f.spec.stages.some((s) => s.clusters.includes(c.name)));
   if (unstaged.length) lines.push(`  in no stage (not upgraded): ${unstaged.map((c) => c.name).join(', ')}`);
@@ -70,7 +78,7 @@ function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[]): void
     digest: f.digest,
     target: f.spec.target,
     by: whoAmI(),
-    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: s.clusters.filter((n) => !leftOut.some((l) => l.name === n)), maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval, ...(s.soak ? { soakMs: s.soak } : {}) })),
+    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: s.clusters.filter((n) => !leftOut.some((l) => l.name === n)), maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval, ...(s.soak ? { soakMs: s.soak } : {}), ...(s.window ? { window: s.window } : {}) })),
     clusters,
     leftOut,
   });
@@ -198,7 +206,23 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
     const frozen = journal.state()!.clusters[0];
     const clock = await clockFor(frozen ? loadParams(frozen.paramsFile).params : first, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
     const soakHealth = kubeSoakHealth(redactor);
-    const code = await new Coordinator({ journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, clock, soakHealth, say }).run();
+    const sessions = new SessionStore(stateDir, redactor);
+    const p90Of = (session: string | undefined) => {
+      try {
+        return session ? planP90Ms(sessions.load(session)) : undefined;
+      } catch {
+        return undefined; // a session not readable predicts nothing
+      }
+    };
+    const predictFor = (name: string) => {
+      const all = journal.state()!.clusters;
+      const others = all.flatMap((c) => {
+        const ms = c.name === name ? undefined : p90Of(c.session);
+        return ms === undefined ? [] : [{ name: c.name, ms }];
+      });
+      return predict(name, p90Of(all.find((c) => c.name === name)?.session), others);
+    };
+    const code = await new Coordinator({ journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, clock, soakHealth, predict: predictFor, say }).run();
     const files = writeFleetReport(paths, journal.state()!);
     if (!options.json) write(`fleet report: ${files.markdown}`);
     else write(jsonSafe(JSON.stringify({ type: 'result', fleet: fleet.spec.fleet, exitCode: code, report: files.markdown })));

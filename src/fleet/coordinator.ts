@@ -20,6 +20,9 @@ import type { Limiter } from '../palette/rate-limit.js';
 import { runCluster, type ClusterRunResult } from './cluster-run.js';
 import type { FleetJournal } from './journal.js';
 import { soak, SOAK_CHECK_EVERY_MS, type SoakHealth } from './soak.js';
+import { fitInWindow, stageWindow } from './window.js';
+import { openingText, type RestartWindow } from '../steps/plan/eta/vm-limits.js';
+import type { Prediction } from './predicted.js';
 import { failureLimit, isSettled } from './state.js';
 import type { ClusterState, FleetState, StageState } from './types.js';
 
@@ -36,6 +39,8 @@ export interface CoordinatorOptions {
   clock: Clock;
   /** Reads a done cluster's health during its stage's soak. */
   soakHealth: SoakHealth;
+  /** A cluster's predicted duration for its stage's window (predicted.ts); undefined when nothing predicts it yet. */
+  predict(cluster: string): Prediction | undefined;
   /** One line (or JSON object) per fleet event, for the operator. */
   say(event: Record<string, unknown> & { type: string }, line: string): void;
 }
@@ -165,8 +170,35 @@ export class Coordinator {
     // shared profile's new version (clone, draft, publish) and every later one attaches it; two
     // first clusters at once would both try to make it.
     const cap = () => (this.state().clusters.some((c) => c.status === 'done') ? stage.maxConcurrency : 1);
+    // Waits for the stage's window to hold the cluster's predicted duration; false when it must not start.
+    const window = stage.window ? (stageWindow(stage.window) as RestartWindow) : undefined;
+    const inWindow = async (c: ClusterState): Promise<boolean> => {
+      const { clock } = this.o;
+      for (;;) {
+        const need = this.o.predict(c.name);
+        const fit = fitInWindow(window!, clock.now(), need?.ms ?? 0);
+        if (fit.kind === 'now') return true;
+        const predicted = need ? `${formatDuration(need.ms)} (${need.basis})` : 'nothing yet';
+        if (fit.kind === 'never') {
+          halted = { code: ExitCode.failed, why: `${c.name} is predicted to take ${predicted}, longer than any opening of the window ${window!.text} (the longest is ${formatDuration(fit.longestMs)}): widen the window or split the hops` };
+          return false;
+        }
+        const opens = openingText(window!, fit.at);
+        say(
+          { type: 'window.wait', stage: stage.name, cluster: c.name, window: window!.text, opensAt: new Date(fit.at).toISOString(), why: fit.why, ...(need ? { predictedMs: need.ms, basis: need.basis } : {}) },
+          `  ${c.name}: waits for the window ${window!.text}: ${fit.why === 'closed' ? 'it is closed' : 'too little of it is left'}; predicted ${predicted}; starts ${opens}`,
+        );
+        try {
+          await clock.sleep(fit.at - clock.now(), AbortSignal.any([signal, stop.signal]));
+        } catch {
+          return false;
+        }
+      }
+    };
     for (const c of queue) {
       while (running.size >= cap()) await Promise.race(running);
+      if (halted || signal.aborted) break;
+      if (window && !(await inWindow(c))) break;
       if (halted || signal.aborted) break;
       start(c);
     }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { Duration } from '../engine/duration-schema.js';
 import { VersionText } from '../engine/params.js';
+import { stageWindow } from './window.js';
 
 const NonEmpty = z.string().min(1);
 /** A cluster or stage name: what the screens, the report and `fleet retry NAME` use. */
@@ -35,6 +36,19 @@ const FleetCluster = z
     }
   });
 
+/** When the stage's clusters may start: `{ days: [Sat, Sun], start: "02:00", hours: 4, timeZone: Europe/Berlin }` (window.ts). */
+const StageWindow = z
+  .strictObject({
+    days: z.array(z.string()).min(1, 'expected at least one day, e.g. [Sat, Sun] or [daily]'),
+    start: z.string(),
+    hours: z.number(),
+    timeZone: z.string(),
+  })
+  .superRefine((w, ctx) => {
+    const parsed = stageWindow(w);
+    if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+  });
+
 const Stage = z.strictObject({
   name: Name,
   clusters: z.array(Name).min(1, 'expected at least one cluster'),
@@ -48,6 +62,8 @@ const Stage = z.strictObject({
    * stage, re-reading each cluster's health every few minutes: one turning unhealthy fails the stage.
    */
   soak: Duration.optional(),
+  /** A cluster starts only inside it, and only when its predicted duration fits in what is left of it. */
+  window: StageWindow.optional(),
 });
 
 export const FleetFileSchema = z

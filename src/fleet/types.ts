@@ -1,5 +1,6 @@
 /** The fleet's shared types: its journal events and the state they fold into (state.ts). */
 import type { FailureThreshold } from './schema.js';
+import type { StageWindowSpec } from './window.js';
 
 export interface PlannedStage {
   name: string;
@@ -9,6 +10,7 @@ export interface PlannedStage {
   approval: boolean;
   /** The stage's soak, in milliseconds of the fleet's clock. */
   soakMs?: number;
+  window?: StageWindowSpec;
 }
 
 export interface PlannedCluster {

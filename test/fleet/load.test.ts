@@ -55,6 +55,9 @@ describe('loadFleet', () => {
     ['a bad failure threshold', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], failureThreshold: 0% }\n'), /expected a count such as 1 or a share such as 10%/],
     ['a soak that is not a duration', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], soak: a while }\n'), /stages\[0\]\.soak: expected a duration such as 30s, 5m or 4h, got "a while"/],
     ['a soak of nothing', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], soak: 0s }\n'), /stages\[0\]\.soak: expected a duration above zero/],
+    ['a window with a bad start', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], window: { days: [Sat], start: 2am, hours: 4, timeZone: UTC } }\n'), /stages\[0\]\.window: start "2am" is not a time of day: write it as HH:MM/],
+    ['a window in no time zone', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], window: { days: [Sat], start: "02:00", hours: 4, timeZone: Berlin } }\n'), /stages\[0\]\.window: "Berlin" is not a time zone: use an IANA name such as Europe\/Berlin/],
+    ['a window without its length', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], window: { days: [Sat], start: "02:00", timeZone: UTC } }\n'), /stages\[0\]\.window\.hours/],
     ['a cluster setting the target', fleet('  - { name: store-001, uid: u-1, target: 4.7.0 }\n'), /target is the fleet's to set/],
   ])('refuses %s (exit 2, naming where)', (_name, text, message) => {
     const e = error(text);
