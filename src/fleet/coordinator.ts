@@ -41,6 +41,8 @@ export interface CoordinatorOptions {
   soakHealth: SoakHealth;
   /** A cluster's predicted duration for its stage's window (predicted.ts); undefined when nothing predicts it yet. */
   predict(cluster: string): Prediction | undefined;
+  /** Whether Palette still has the cluster (a cluster deleted after the plan is reported vanished, not failed). */
+  exists(uid: string): Promise<boolean>;
   /** One line (or JSON object) per fleet event, for the operator. */
   say(event: Record<string, unknown> & { type: string }, line: string): void;
 }
@@ -200,6 +202,11 @@ export class Coordinator {
       if (halted || signal.aborted) break;
       if (window && !(await inWindow(c))) break;
       if (halted || signal.aborted) break;
+      if (!(await this.o.exists(c.uid))) {
+        journal.append({ type: 'cluster.vanished', at: now(), cluster: c.name });
+        say({ type: 'cluster.vanished', stage: stage.name, cluster: c.name }, `  ${c.name}: vanished: Palette no longer has it (deleted after the plan); not failed, not upgraded`);
+        continue;
+      }
       start(c);
     }
     await Promise.all(running);

@@ -49,9 +49,15 @@ const StageWindow = z
     if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
   });
 
+/** A Palette tag: `key=value`, or `key` for a key-only tag. */
+const Tag = z.string().regex(/^[^\s=]+(=[^\s]*)?$/, 'expected a tag such as region=east, or a key-only tag such as edge');
+
 const Stage = z.strictObject({
   name: Name,
-  clusters: z.array(Name).min(1, 'expected at least one cluster'),
+  /** The stage's clusters by name; or `selector`. */
+  clusters: z.array(Name).min(1, 'expected at least one cluster').optional(),
+  /** The clusters of the fleet whose Palette tags include all these, read when the plan is frozen (those no earlier stage took). */
+  selector: z.strictObject({ tags: z.array(Tag).min(1, 'expected at least one tag, e.g. [region=east]') }).optional(),
   /** Clusters of this stage upgraded at once. */
   maxConcurrency: z.number().int().min(1).max(200).default(1),
   failureThreshold: FailureThreshold.default(1),
@@ -91,7 +97,10 @@ export const FleetFileSchema = z
     f.stages.forEach((s, i) => {
       if (stageNames.has(s.name)) ctx.addIssue({ code: 'custom', path: ['stages', i, 'name'], message: `stage ${s.name} is listed twice` });
       stageNames.add(s.name);
-      s.clusters.forEach((name, j) => {
+      if ((s.clusters === undefined) === (s.selector === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['stages', i], message: `stage ${s.name} needs its clusters by name (clusters: [...]) or by tag (selector: { tags: [...] }), one of the two` });
+      }
+      (s.clusters ?? []).forEach((name, j) => {
         if (!seen.has(name)) ctx.addIssue({ code: 'custom', path: ['stages', i, 'clusters', j], message: `no cluster named ${name} in clusters` });
         const earlier = inStage.get(name);
         if (earlier) ctx.addIssue({ code: 'custom', path: ['stages', i, 'clusters', j], message: `cluster ${name} is already in stage ${earlier}` });

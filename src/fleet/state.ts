@@ -93,6 +93,11 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
         }
         break;
       }
+      case 'cluster.vanished': {
+        const c = cluster(e.cluster);
+        if (c) c.status = 'vanished';
+        break;
+      }
       case 'fleet.stopped':
         break;
     }
@@ -100,8 +105,8 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
   return state;
 }
 
-/** Whether the cluster is finished for the fleet: upgraded, or left out by the operator. */
-export const isSettled = (c: ClusterState) => c.status === 'done' || c.status === 'skipped';
+/** Whether the cluster is finished for the fleet: upgraded, left out by the operator, or gone from Palette. */
+export const isSettled = (c: ClusterState) => c.status === 'done' || c.status === 'skipped' || c.status === 'vanished';
 
 /** How many failures stop a stage of `total` clusters (`10%` of 8 is 1: at least one). */
 export function failureLimit(threshold: number | string, total: number): number {

@@ -53,9 +53,11 @@ export type FleetEvent =
   | { type: 'cluster.started'; at: string; cluster: string; session: string; attempt: number; resumed: boolean }
   | { type: 'cluster.ended'; at: string; cluster: string; session: string; outcome: ClusterOutcome; exitCode: number; message?: string }
   | { type: 'cluster.skipped'; at: string; cluster: string; reason: string; by: string }
+  /** Palette no longer has the cluster (deleted after the plan): reported, neither failed nor counted. */
+  | { type: 'cluster.vanished'; at: string; cluster: string }
   | { type: 'fleet.stopped'; at: string; reason: string };
 
-export type ClusterStatus = 'pending' | 'running' | 'done' | 'failed' | 'gate' | 'stopped' | 'skipped' | 'left-out';
+export type ClusterStatus = 'pending' | 'running' | 'done' | 'failed' | 'gate' | 'stopped' | 'skipped' | 'left-out' | 'vanished';
 
 export interface ClusterState {
   name: string;

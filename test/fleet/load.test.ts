@@ -58,6 +58,9 @@ describe('loadFleet', () => {
     ['a window with a bad start', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], window: { days: [Sat], start: 2am, hours: 4, timeZone: UTC } }\n'), /stages\[0\]\.window: start "2am" is not a time of day: write it as HH:MM/],
     ['a window in no time zone', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], window: { days: [Sat], start: "02:00", hours: 4, timeZone: Berlin } }\n'), /stages\[0\]\.window: "Berlin" is not a time zone: use an IANA name such as Europe\/Berlin/],
     ['a window without its length', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], window: { days: [Sat], start: "02:00", timeZone: UTC } }\n'), /stages\[0\]\.window\.hours/],
+    ['a stage with neither clusters nor a selector', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a }\n'), /stage a needs its clusters by name \(clusters: \[\.\.\.\]\) or by tag \(selector: \{ tags: \[\.\.\.\] \}\), one of the two/],
+    ['a stage with both', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], selector: { tags: [region=east] } }\n'), /one of the two/],
+    ['a selector tag with a space', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, selector: { tags: ["region = east"] } }\n'), /expected a tag such as region=east/],
     ['a cluster setting the target', fleet('  - { name: store-001, uid: u-1, target: 4.7.0 }\n'), /target is the fleet's to set/],
   ])('refuses %s (exit 2, naming where)', (_name, text, message) => {
     const e = error(text);

@@ -40,6 +40,7 @@ describe('foldFleet', () => {
       2,
     ],
     ['skipped', [{ type: 'cluster.skipped', at, cluster: 'a', reason: 'closed', by: 'op@host' }], 'skipped', 0],
+    ['vanished from Palette after the plan', [{ type: 'cluster.vanished', at, cluster: 'a' }], 'vanished', 0],
   ])('a cluster %s', (_name, events, status, attempts) => {
     const s = foldFleet([planned, ...events])!;
     expect(s.clusters[0]).toMatchObject({ status, attempts });

@@ -95,6 +95,12 @@ class ClusterAudit extends AuditLog {
 
 export const fleetClusterName = (i: number) => `store-${String(i).padStart(3, '0')}`;
 
+/**
+ * A lab cluster's tags in Palette (`metadata.labels`; a key-only tag has the value `spectro__tag`,
+ * domain-notes): `region` east for store-001, 003, ..., west for the others, and the key-only `vmo`.
+ */
+export const labelsOf = (name: string): Record<string, string> => ({ region: Number(name.slice(-3)) % 2 === 1 ? 'east' : 'west', vmo: 'spectro__tag' });
+
 export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLabHandle> {
   const n = opts.clusters;
   if (!(Number.isInteger(n) && n >= 1 && n <= 500)) throw new Error(`a lab fleet has 1 to 500 clusters, got ${n}`);
@@ -174,13 +180,17 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       members.push({ name, uid, kubeconfig, world, kube, failures, ...(opts.fails?.[name] ? { fault: opts.fails[name] } : {}) });
     }
 
-    const byUid = (uid: string) => members.find((m) => m.uid === uid)?.world.paletteHooks;
+    // A cluster deleted from Palette after the plan (POST /_lab/fleet-remove): every route answers 404.
+    const removed = new Set<string>();
+    const byUid = (uid: string) => (removed.has(uid) ? undefined : members.find((m) => m.uid === uid)?.world.paletteHooks);
     const templateUid = rng.hex(24);
     const managed = new Set(members.filter((m) => opts.templateManaged?.includes(m.name)).map((m) => m.uid));
     const cluster: PaletteClusterHooks = {
       view: (uid) => {
         const view = byUid(uid)?.cluster?.view(uid);
-        return view && managed.has(uid) ? { ...view, clusterTemplate: { uid: templateUid, projectUid } } : view;
+        const m = members.find((x) => x.uid === uid);
+        const tagged = view && m ? { ...view, labels: labelsOf(m.name) } : view;
+        return tagged && managed.has(uid) ? { ...tagged, clusterTemplate: { uid: templateUid, projectUid } } : tagged;
       },
       apply: (uid, entries, resolve) => byUid(uid)?.cluster?.apply(uid, entries, resolve) ?? { ok: false, status: 404, code: 'ResourceNotFound', message: `Cluster '${uid}' not found` },
       approveRepave: (uid) => byUid(uid)?.cluster?.approveRepave(uid) ?? { ok: false, status: 404, code: 'ResourceNotFound', message: `Cluster '${uid}' not found` },
@@ -214,6 +224,19 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       extraRoutes: {
         'GET /_lab/request-rate': () => json(200, rate.peaks()),
         'GET /_lab/clock': () => json(200, { simTime: new Date(clock.now()).toISOString(), now: clock.now(), speed: clock.getSpeed() }),
+        // The cluster is deleted from Palette (its world goes on; nothing reaches it through Palette).
+        'POST /_lab/fleet-remove': (_req, body) => {
+          let asked: { cluster?: unknown };
+          try {
+            asked = JSON.parse(body || '{}') as typeof asked;
+          } catch {
+            return json(400, { code: 'BadRequest', message: 'The request body is not valid JSON' });
+          }
+          const m = members.find((x) => x.name === asked.cluster);
+          if (!m) return json(404, { code: 'ResourceNotFound', message: `No cluster ${String(asked.cluster)} in this fleet` });
+          removed.add(m.uid);
+          return json(200, { cluster: m.name, removed: true });
+        },
         // {"cluster": NAME} clears its fault; {"cluster": NAME, "fault": KIND} makes it fail now (liveFaultKinds).
         'POST /_lab/fleet-fault': (_req, body) => {
           let asked: { cluster?: unknown; fault?: unknown };
@@ -268,9 +291,9 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       projectUid,
       fleet: fleetFile,
       auditUrl,
-      clusters: members.map((m) => ({ name: m.name, uid: m.uid, kubeconfig: m.kubeconfig, kubeUrl: m.kube.url, ...(opts.fails?.[m.name] ? { fails: opts.fails[m.name] } : {}), ...(managed.has(m.uid) ? { clusterTemplate: templateUid } : {}) })),
+      clusters: members.map((m) => ({ name: m.name, uid: m.uid, kubeconfig: m.kubeconfig, kubeUrl: m.kube.url, tags: Object.entries(labelsOf(m.name)).map(([k, v]) => (v === 'spectro__tag' ? k : `${k}=${v}`)), ...(opts.fails?.[m.name] ? { fails: opts.fails[m.name] } : {}), ...(managed.has(m.uid) ? { clusterTemplate: templateUid } : {}) })),
       profileUids: { addon: profileSet.addon.uid, infra: profileSet.infra.uid },
-      controlUrls: { requestRate: `${palette.url}/_lab/request-rate`, clock: `${palette.url}/_lab/clock`, fleetFault: `${palette.url}/_lab/fleet-fault`, faults: `${palette.url}/_lab/faults` },
+      controlUrls: { requestRate: `${palette.url}/_lab/request-rate`, clock: `${palette.url}/_lab/clock`, fleetFault: `${palette.url}/_lab/fleet-fault`, fleetRemove: `${palette.url}/_lab/fleet-remove`, faults: `${palette.url}/_lab/faults` },
       flavor: 'palette',
       speed,
       target: spec.target,
