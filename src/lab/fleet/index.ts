@@ -207,6 +207,17 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       cluster,
     };
     const json = (status: number, body: unknown): LabRouteResult => ({ status, body });
+    /** A control route's body `{"cluster": NAME, ...}`: the member it names, or the refusal. */
+    const memberAsked = (body: string, then: (m: FleetLabMember, asked: Record<string, unknown>) => LabRouteResult): LabRouteResult => {
+      let asked: Record<string, unknown>;
+      try {
+        asked = JSON.parse(body || '{}') as Record<string, unknown>;
+      } catch {
+        return json(400, { code: 'BadRequest', message: 'The request body is not valid JSON' });
+      }
+      const m = members.find((x) => x.name === asked.cluster);
+      return m ? then(m, asked) : json(404, { code: 'ResourceNotFound', message: `No cluster ${String(asked.cluster)} in this fleet` });
+    };
     const clock = clocks[0]!;
     // Wall-clock arrivals: Palette counts real seconds, whatever the simulated time.
     const rate = new RequestRate(defaultRateLimits);
@@ -225,35 +236,21 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
         'GET /_lab/request-rate': () => json(200, rate.peaks()),
         'GET /_lab/clock': () => json(200, { simTime: new Date(clock.now()).toISOString(), now: clock.now(), speed: clock.getSpeed() }),
         // The cluster is deleted from Palette (its world goes on; nothing reaches it through Palette).
-        'POST /_lab/fleet-remove': (_req, body) => {
-          let asked: { cluster?: unknown };
-          try {
-            asked = JSON.parse(body || '{}') as typeof asked;
-          } catch {
-            return json(400, { code: 'BadRequest', message: 'The request body is not valid JSON' });
-          }
-          const m = members.find((x) => x.name === asked.cluster);
-          if (!m) return json(404, { code: 'ResourceNotFound', message: `No cluster ${String(asked.cluster)} in this fleet` });
-          removed.add(m.uid);
-          return json(200, { cluster: m.name, removed: true });
-        },
+        'POST /_lab/fleet-remove': (_req, body) =>
+          memberAsked(body, (m) => {
+            removed.add(m.uid);
+            return json(200, { cluster: m.name, removed: true });
+          }),
         // {"cluster": NAME} clears its fault; {"cluster": NAME, "fault": KIND} makes it fail now (liveFaultKinds).
-        'POST /_lab/fleet-fault': (_req, body) => {
-          let asked: { cluster?: unknown; fault?: unknown };
-          try {
-            asked = JSON.parse(body || '{}') as typeof asked;
-          } catch {
-            return json(400, { code: 'BadRequest', message: 'The request body is not valid JSON' });
-          }
-          const m = members.find((x) => x.name === asked.cluster);
-          if (!m) return json(404, { code: 'ResourceNotFound', message: `No cluster ${String(asked.cluster)} in this fleet` });
-          if (asked.fault === undefined) return json(200, { cluster: m.name, cleared: true, retried: clear(m) });
-          if (!(liveFaultKinds as readonly unknown[]).includes(asked.fault)) return json(400, { code: 'BadRequest', message: `fault must be one of ${liveFaultKinds.join(', ')}` });
-          const kind = asked.fault as (typeof liveFaultKinds)[number];
-          m.fault = kind;
-          injectFault(m.world, kind, m.failures);
-          return json(200, { cluster: m.name, fault: m.fault });
-        },
+        'POST /_lab/fleet-fault': (_req, body) =>
+          memberAsked(body, (m, asked) => {
+            if (asked.fault === undefined) return json(200, { cluster: m.name, cleared: true, retried: clear(m) });
+            if (!(liveFaultKinds as readonly unknown[]).includes(asked.fault)) return json(400, { code: 'BadRequest', message: `fault must be one of ${liveFaultKinds.join(', ')}` });
+            const kind = asked.fault as (typeof liveFaultKinds)[number];
+            m.fault = kind;
+            injectFault(m.world, kind, m.failures);
+            return json(200, { cluster: m.name, fault: m.fault });
+          }),
       },
     });
 
