@@ -245,7 +245,9 @@ export class Coordinator {
       until = clock.now() + stage.soakMs!;
       const event = { stage: name, until: new Date(until).toISOString(), untilWall: new Date(wallOf(clock, until)).toISOString() };
       journal.append({ type: 'stage.soak.started', at: now(), ...event });
-      say({ type: 'soak.started', ...event }, `stage ${name}: soaking ${formatDuration(stage.soakMs!)} until ${hhmm(event.untilWall)}, reading each cluster's health every ${formatDuration(SOAK_CHECK_EVERY_MS)}`);
+      // Against a lab the soak runs on its faster clock: both times, or "30m until 19:39" reads wrong.
+      const lab = clock.simulated ? ` (${clock.simulated.label} ${hhmm(event.until)})` : '';
+      say({ type: 'soak.started', ...event }, `stage ${name}: soaking ${formatDuration(stage.soakMs!)} until ${hhmm(event.untilWall)}${lab}, reading each cluster's health every ${formatDuration(SOAK_CHECK_EVERY_MS)}`);
     }
     const clusters = this.state().clusters.filter((c) => c.stage === name && c.status === 'done');
     const outcome = await soak({

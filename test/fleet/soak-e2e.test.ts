@@ -53,7 +53,7 @@ describe('fleet: a stage soaks before the next', () => {
     }, 300_000);
     started.kill('SIGKILL');
     expect(await exited).toBeNull();
-    expect(out).toMatch(/stage canary: soaking 1h00m until \d\d:\d\d UTC, reading each cluster's health every 5m00s/);
+    expect(out).toMatch(/stage canary: soaking 1h00m until \d\d:\d\d UTC \(lab time \d\d:\d\d UTC\), reading each cluster's health every 5m00s/);
 
     const status = await cli(['fleet', 'status', '--fleet', file, '--state-dir', stateDir], env);
     expect(status.stdout).toMatch(/stage canary: soaking until \d\d:\d\d UTC/);
