@@ -15,15 +15,8 @@ import type { HopContext } from './flavors/types.js';
 import { downTwice, drainItems, drainPlan, type NodeDrain } from './repave-impact.js';
 import { wayBackHint } from './way-back.js';
 import { healthRestated } from './health-restated.js';
-
-export interface RepaveApproval {
-  reasons: string[];
-  nodes: NodeDrain[];
-  /** Running VMs that live-migrate, and that are shut down and started again. */
-  migrate: number;
-  restart: number;
-  outcome: 'approved' | 'settled' | 'rehearsal';
-}
+import type { RepaveApproval } from './types.js';
+export type { RepaveApproval } from './types.js';
 
 export const repaveApproveKey = (keyBase: string): string => `${keyBase}/repave/approve`;
 const approveKey = repaveApproveKey;
