@@ -2,8 +2,9 @@
  * Stages by tag and a cluster that vanishes, end to end on a served fleet lab of 3 clusters (Palette
  * tags region=east on store-001 and store-003, region=west on store-002): a stage `selector: { tags:
  * [region=east] }` takes the east clusters when the plan is frozen and waits at its approval; store-003
- * is then deleted from Palette; `fleet resume --approve stage` upgrades store-001 and reports store-003
- * vanished (not failed: the stage is done, exit 0). store-002 is in no stage and never touched.
+ * is then deleted from Palette and store-002 tagged east; `fleet resume --approve stage` upgrades
+ * store-001 and reports store-003 vanished (not failed: the stage is done, exit 0). store-002, tagged
+ * after the plan was frozen, is not pulled in: it is in no stage and never touched.
  */
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +44,8 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
     expect(started.code).toBe(3);
 
     expect((await lab.control('/_lab/fleet-remove', { cluster: 'store-003' })).status).toBe(200);
+    // store-002 is tagged east after the plan: the target set is frozen, it is not pulled in.
+    expect((await lab.control('/_lab/fleet-tags', { cluster: 'store-002', labels: { region: 'east', vmo: 'spectro__tag' } })).status).toBe(200);
     const resumed = await cli(['fleet', 'resume', '--fleet', file, '--state-dir', stateDir, ...approve, '--approve', 'stage'], env, 600_000);
     expect(resumed.stdout).toMatch(/store-003: vanished: Palette no longer has it \(deleted after the plan\); not failed, not upgraded/);
     expect(resumed.stdout).toContain('store-001: done');

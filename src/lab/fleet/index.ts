@@ -182,6 +182,8 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
 
     // A cluster deleted from Palette after the plan (POST /_lab/fleet-remove): every route answers 404.
     const removed = new Set<string>();
+    // Tags an operator changed in Palette since the lab started (POST /_lab/fleet-tags), by cluster name.
+    const retagged = new Map<string, Record<string, string>>();
     const byUid = (uid: string) => (removed.has(uid) ? undefined : members.find((m) => m.uid === uid)?.world.paletteHooks);
     const templateUid = rng.hex(24);
     const managed = new Set(members.filter((m) => opts.templateManaged?.includes(m.name)).map((m) => m.uid));
@@ -189,7 +191,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       view: (uid) => {
         const view = byUid(uid)?.cluster?.view(uid);
         const m = members.find((x) => x.uid === uid);
-        const tagged = view && m ? { ...view, labels: labelsOf(m.name) } : view;
+        const tagged = view && m ? { ...view, labels: retagged.get(m.name) ?? labelsOf(m.name) } : view;
         return tagged && managed.has(uid) ? { ...tagged, clusterTemplate: { uid: templateUid, projectUid } } : tagged;
       },
       apply: (uid, entries, resolve) => byUid(uid)?.cluster?.apply(uid, entries, resolve) ?? { ok: false, status: 404, code: 'ResourceNotFound', message: `Cluster '${uid}' not found` },
@@ -240,6 +242,14 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
           memberAsked(body, (m) => {
             removed.add(m.uid);
             return json(200, { cluster: m.name, removed: true });
+          }),
+        // {"cluster": NAME, "labels": {...}}: the cluster's tags are now these (metadata.labels, key-only as spectro__tag).
+        'POST /_lab/fleet-tags': (_req, body) =>
+          memberAsked(body, (m, asked) => {
+            const labels = asked.labels;
+            if (typeof labels !== 'object' || labels === null || Object.values(labels).some((v) => typeof v !== 'string')) return json(400, { code: 'BadRequest', message: 'labels must be an object of strings' });
+            retagged.set(m.name, { ...(labels as Record<string, string>) });
+            return json(200, { cluster: m.name, labels });
           }),
         // {"cluster": NAME} clears its fault; {"cluster": NAME, "fault": KIND} makes it fail now (liveFaultKinds).
         'POST /_lab/fleet-fault': (_req, body) =>
