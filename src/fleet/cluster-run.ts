@@ -28,6 +28,8 @@ export interface ClusterRunRequest {
   limiter: Limiter;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  /** The stage halted: finish the step in progress, then stop safely (the session saved). */
+  stopAfterStep?: AbortSignal;
   /** The session id, as soon as it exists (before anything is sent). */
   onSession(id: string): void;
   /** The fleet screen: shows the session and answers the gates no flag answers (else such a gate stops the cluster, exit 3). */
@@ -85,6 +87,7 @@ export async function runCluster(req: ClusterRunRequest): Promise<ClusterRunResu
         effects: (input) => buildEffects({ ...input, limiter: req.limiter }),
         signal: req.signal,
         ...(req.attach ? { attach: req.attach } : {}),
+        ...(req.stopAfterStep ? { stopAfterStep: req.stopAfterStep } : {}),
       },
       io,
     );

@@ -28,6 +28,7 @@ export const fateWords: Record<ClusterStatus, string> = {
   pending: 'untouched',
   skipped: 'skipped',
   'left-out': 'left out',
+  vanished: 'gone from Palette (reported, not failed)',
 };
 
 const seconds = (a?: string | null, b?: string | null) => (a && b ? Math.max(0, Math.round((Date.parse(b) - Date.parse(a)) / 1000)) : null);
@@ -129,6 +130,7 @@ function clusterRow(c: ClusterState, input: FleetReportInput, report: ReportData
     durationSeconds: seconds(c.startedAt, c.endedAt),
     why: why === null ? null : clean(why),
     ...(skipped ? { skip: { reason: clean(skipped.reason), by: skipped.by, at: skipped.at } } : {}),
+    ...(c.unhealthy?.length ? { unhealthy: c.unhealthy.map(clean) } : {}),
     ...(report ? { versions: versionsOf(report, c.status), vms: vmSummary(report.vms) } : {}),
     decisions: (report?.decisions ?? []).map(decisionOf),
     runs,

@@ -53,7 +53,7 @@ export const FleetClusterReport = z.object({
   cluster: z.string(),
   uid: z.string(),
   stage: z.string().nullable().describe('null: left out of the plan'),
-  status: z.enum(['pending', 'running', 'done', 'failed', 'gate', 'stopped', 'skipped', 'left-out']),
+  status: z.enum(['pending', 'running', 'done', 'failed', 'gate', 'stopped', 'skipped', 'left-out', 'vanished']).describe('vanished: gone from Palette since the plan was frozen (reported, not failed)'),
   fate: z.string().describe('The status in words: upgraded, failed, untouched, skipped, left out, ...'),
   attempts: z.number().int(),
   retries: z.number().int().describe('Runs started by `fleet retry`'),
@@ -64,6 +64,7 @@ export const FleetClusterReport = z.object({
   durationSeconds: Seconds.nullable().describe('From the first start to the last end'),
   why: z.string().nullable().describe('What stopped it, why it was skipped or left out'),
   skip: z.object({ reason: z.string(), by: z.string(), at: Time }).optional(),
+  unhealthy: z.array(z.string()).optional().describe("Read unhealthy during its stage's soak: the evidence"),
   versions: z
     .object({
       from: z.string().nullable().describe('The version the first hop started from'),
@@ -82,7 +83,7 @@ export const FleetClusterReport = z.object({
 
 export const FleetStageReport = z.object({
   name: z.string(),
-  status: z.enum(['pending', 'running', 'done', 'failed', 'stopped']),
+  status: z.enum(['pending', 'running', 'soaking', 'done', 'failed', 'stopped']),
   clusters: z.array(z.string()),
   maxConcurrency: z.number().int(),
   failureThreshold: z.union([z.number().int(), z.string()]),

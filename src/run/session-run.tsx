@@ -66,6 +66,8 @@ export interface SessionRequest {
    * screen, by a key, as in the TUI, instead of stopping the run.
    */
   attach?: (controller: AppController) => void;
+  /** Stops the run after the step in progress (a fleet stage halting): see RunnerOptions.stopAfterStep. */
+  stopAfterStep?: AbortSignal;
 }
 
 export function approvalsFrom(options: CliOptions): Approvals {
@@ -241,6 +243,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       resuming: prepared.resuming,
       resumedBy: { by: `${whoAmI()}@${hostname()}`, ...(approvalFlagsText(approvals) ? { with: approvalFlagsText(approvals) } : {}) },
       resumeCommand: resume,
+      ...(req.stopAfterStep ? { stopAfterStep: req.stopAfterStep } : {}),
     });
     const meanwhile: Meanwhile | undefined = prepared.resuming ? await readMeanwhile(effects, saved, params?.params, controller.signal) : undefined;
 
