@@ -133,6 +133,7 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
       // Defensive: a plan from another runbook may carry hops without per-profile details.
       profiles: (h.profiles ?? []).map((p) => ({ name: p.name, role: p.role, uid: p.uid, fromVersion: p.fromVersion, toVersion: p.toVersion, packs: (p.packs ?? []).map((k) => ({ name: k.name, from: k.from, to: k.to })) })),
       ...(h.eta ? { eta: h.eta } : {}),
+      ...(h.room ? { room: h.room } : {}),
       ...measuredMigrations(all, h.index ?? i + 1),
     })),
     impact: (plan?.impact ?? []).map((i) => impactOf(i)),

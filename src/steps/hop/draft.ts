@@ -23,6 +23,7 @@ import { outstandingWarning } from './outstanding.js';
 import { withPackUids } from './pack-uids.js';
 import { valuesDiff, type ValuesDiff } from './payload-diff.js';
 import { declareVariables, hopVariables, requireValues, variableGate } from './variables.js';
+import { rebuildingLayers } from '../plan/eta/room-reads.js';
 
 export interface DraftPackSummary {
   name: string;
@@ -66,8 +67,6 @@ export interface DraftLive {
   notApplied?: string[];
 }
 
-/** Pack layers whose change makes Palette rebuild nodes (a repave). */
-const rebuildingLayers = new Set(['os', 'k8s']);
 
 export const draftStep = defineStepKind({
   kind: 'draft',

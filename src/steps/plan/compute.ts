@@ -17,6 +17,8 @@ import { readUpdateConfig } from './kubevirt-config.js';
 import { planWindow, readWindow } from './eta/window.js';
 import { readDirtyRates } from './eta/dirty-rate.js';
 import { rangeText } from './eta/format.js';
+import { planRoom, rebuildingLayers } from './eta/room-reads.js';
+import type { PlannedHop } from '../contracts.js';
 import { formatDuration } from '../../engine/duration.js';
 import { buildLadder } from './ladder.js';
 import { steppingStones, withVariables } from './version-notes.js';
@@ -172,8 +174,19 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   // on an old launcher by an earlier upgrade are the recovery's, which lists them itself).
   const moved = hops.hops.length ? base : { ...base, impact: [], impactCounts: countImpact([]) };
   if (!hops.hops.length) notes.push('Nothing is published, so no VM moves: a VM still on an older launcher is offered a restart by the recovery step.');
+  // A hop that changes an os or k8s pack makes Palette drain and rebuild every node: the VMs of each need room on the others.
+  const layers = new Map(profilePacks.map((p) => [p.name, p.layer ?? '']));
+  const rebuildsOf = (h: PlannedHop) => [...new Set(h.profiles.flatMap((p) => p.packs).filter((k) => k.from !== k.to && rebuildingLayers.has(layers.get(k.name) ?? '')).map((k) => k.name))];
+  let room: ReturnType<typeof planRoom> | undefined;
+  if (hops.hops.some((h) => rebuildsOf(h).length)) {
+    deps.progress?.('Reading the pods: is there room to move the VMs off each node rebuilt?');
+    room = planRoom(windowReads.nodes, await reader.pods(), vmis);
+  }
   // Every hop moves every running VM once more: the same window each time.
-  const timed = hops.hops.map((h) => ({ ...h, eta }));
+  const timed = hops.hops.map((h) => {
+    const rebuilds = rebuildsOf(h);
+    return { ...h, eta, ...(room && rebuilds.length ? { room: { rebuilds, ...room } } : {}) };
+  });
   const total = { p50: eta.p50Seconds * timed.length, p90: eta.p90Seconds * timed.length };
   if (timed.length) {
     notes.push(

@@ -5,7 +5,7 @@
  */
 import type { PlannedProfile } from '../contracts.js';
 import { impactLine, sortImpact } from './impact.js';
-import { etaLines, limitsLines, watchLines } from './eta/render.js';
+import { etaLines, limitsLines, roomLines, watchLines } from './eta/render.js';
 import type { PlanOutput } from './types.js';
 
 const LISTED = 50;
@@ -50,6 +50,7 @@ export function renderPlanText(out: PlanOutput, cluster: string): string[] {
       if (p.stays?.length) lines.push(`    stay: ${p.stays.join(', ')}`);
     }
     if (hop.eta) lines.push(...etaLines(hop.eta));
+    if (hop.room) lines.push(...roomLines(hop.room));
     for (const v of hop.variables ?? []) {
       lines.push(`  new profile variable ${v.name} (${v.role === 'addon' ? 'add-on' : 'infrastructure'} profile, ${v.since}): ${v.description} Declared before the draft; its value is asked at the draft gate${v.sensitive ? ' (hidden, never written)' : ''} and set for the cluster with the apply.`);
     }
