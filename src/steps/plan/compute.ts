@@ -15,6 +15,7 @@ import { planHops, packsOf, stateOf } from './hops.js';
 import { countImpact, predictImpact } from './impact.js';
 import { readUpdateConfig } from './kubevirt-config.js';
 import { planWindow, readWindow } from './eta/window.js';
+import { lastKubevirtRollout } from './eta/rollout.js';
 import { readDirtyRates } from './eta/dirty-rate.js';
 import { rangeText } from './eta/format.js';
 import { planRoom, rebuildingLayers } from './eta/room-reads.js';
@@ -98,7 +99,7 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     readUpdateConfig(reader, site.kubevirt.namespace, site.kubevirt.name, signal),
     reader.vms(),
     reader.vmis(),
-    readWindow(reader),
+    readWindow(reader, site.kubevirt.namespace),
     site.metrics ? readDirtyRates(site.metrics.prometheusUrl, site.metrics.timeout, signal) : Promise.resolve<{ rates: Map<string, number>; note?: string }>({ rates: new Map() }),
   ]);
   const [deployed, addon, infra, list, kubevirt, vms, vmis, windowReads, dirty] = await reads.catch((err: unknown) => {
@@ -108,7 +109,8 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   const attached = await attachedDocs({ addon, infra }, deployed, choice, palette, signal);
   const docs: Record<ProfileRole, ProfileDoc> = attached.docs;
   const flavored = (out: PlanOutput): PlanOutput => withFlavor(out, choice, docs, site.cluster.uid);
-  const window = planWindow(kubevirt.limits, predictImpact(kubevirt, vms, vmis), vmis, windowReads, dirty.rates, { vms, nowMs: deps.now ?? Date.now() });
+  const lastRollout = lastKubevirtRollout(windowReads.kubevirtPods, kubevirt.observedVersion, kubevirt.rolloutEndedAt);
+  const window = planWindow(kubevirt.limits, predictImpact(kubevirt, vms, vmis), vmis, { ...windowReads, ...(lastRollout ? { lastRollout } : {}) }, dirty.rates, { vms, nowMs: deps.now ?? Date.now() });
   const impact = window.impact;
   const deployedTag = deployedVmo(deployed, pack);
   const { eta, ...limitsView } = window.view;
