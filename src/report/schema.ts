@@ -159,6 +159,10 @@ const HopReport = z.object({
   profiles: z.array(z.object({ name: z.string(), role: z.string().optional(), uid: z.string().optional(), fromVersion: z.string(), toVersion: z.string(), packs: z.array(PackChange) })),
   eta: EtaReport.optional(),
   room: RoomReport.optional(),
+  rollout: z
+    .object({ plannedP50Seconds: Seconds, plannedP90Seconds: Seconds, measuredSeconds: Seconds })
+    .optional()
+    .describe("The plan's pack rollout beside the wait for the cluster to run the hop (the lab's simulated time when labTime)"),
   migrations: z
     .object({ plannedP50Seconds: Seconds, plannedP90Seconds: Seconds, measuredSeconds: Seconds, outcome: z.string() })
     .optional()

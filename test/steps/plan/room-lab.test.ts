@@ -9,22 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../../src/cli/args.js';
-import { runPlanCommand } from '../../../src/commands/plan.js';
 import { startLab, type LabHandle } from '../../../src/lab/index.js';
 import { RoomReport } from '../../../src/report/schema.js';
-import type { RunIO } from '../../../src/run/session-run.js';
-import { builtinSteps } from '../../../src/steps/index.js';
 import type { PlanOutput } from '../../../src/steps/plan/types.js';
-
-async function plan(lab: LabHandle, extra: string[]): Promise<{ code: number; out: string }> {
-  const parsed = parseCommandLine(['plan', '--params', lab.params, ...extra]);
-  if (parsed.kind !== 'run') throw new Error('not a run');
-  let out = '';
-  const io = { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: () => true }, stdin: {}, env: { UPGRADE_PILOT_API_KEY: lab.apiKey } } as unknown as RunIO;
-  const code = await runPlanCommand(parsed.invocation.options, io, builtinSteps());
-  return { code, out };
-}
+import { planOnLab } from './support/lab-plan.js';
 
 describe('plan on the tight lab: room to move while the nodes are rebuilt', () => {
   let lab: LabHandle;
@@ -38,7 +26,7 @@ describe('plan on the tight lab: room to move while the nodes are rebuilt', () =
   });
 
   it('--json flags vmo-worker-1 (analytics-01 fits nowhere else), in the report schema\'s shape', async () => {
-    const { code, out } = await plan(lab, ['--json']);
+    const { code, out } = await planOnLab(lab, ['--json']);
     expect(code).toBe(0);
     const p = JSON.parse(out) as PlanOutput;
     const room = p.hops[0]!.room!;
@@ -56,7 +44,7 @@ describe('plan on the tight lab: room to move while the nodes are rebuilt', () =
   });
 
   it('the text says it under the hop, before anything is approved', async () => {
-    const { code, out } = await plan(lab, []);
+    const { code, out } = await planOnLab(lab, []);
     expect(code).toBe(0);
     expect(out).toContain('Nodes rebuilt (kubernetes changes): NOT ENOUGH ROOM: 1 of 7 node(s) have VMs that fit nowhere else');
     expect(out).toMatch(/vmo-worker-1: ns-product\/analytics-01 \(48\.\d GiB, 800m CPU\): no node it may use has the memory left; they wait for vmo-worker-1 to come back/);
