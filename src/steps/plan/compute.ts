@@ -190,10 +190,8 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     return { ...h, eta, ...(room && rebuilds.length ? { room: { rebuilds, ...room } } : {}) };
   });
   const total = { p50: eta.p50Seconds * timed.length, p90: eta.p90Seconds * timed.length };
-  if (timed.length) {
-    notes.push(
-      `All ${timed.length} hop(s): ${rangeText(total.p50, total.p90)}, before restarts at the gates${total.p90 * 1000 > site.window ? `; more than the window of ${formatDuration(site.window)} in the params file when slow: book a longer window or split the hops over two` : `, within the window of ${formatDuration(site.window)} in the params file`}.`,
-    );
-  }
-  return flavored({ status: 'planned', ...moved, versionSource: available.source, hops: timed, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
+  const windowTotal = timed.length
+    ? `${timed.length === 1 ? 'The hop takes' : `The ${timed.length} hops take`} ${rangeText(total.p50, total.p90)}, before restarts at the gates: ${total.p90 * 1000 > site.window ? `MORE than the ${formatDuration(site.window)} window in the params file when slow; book a longer window${timed.length > 1 ? ' or split the hops over two' : ''}` : `within the ${formatDuration(site.window)} window in the params file`}.`
+    : undefined;
+  return flavored({ status: 'planned', ...moved, versionSource: available.source, hops: timed, ...(windowTotal ? { windowTotal } : {}), expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
 }
