@@ -94,14 +94,18 @@ export interface PendingApproval {
 
 /**
  * What to run after a stop at gates: the approving flags (the `--approve` gates merged into one
- * list, which answers that gate in every hop), and for VM restarts how to decline instead.
+ * list; a hop's gate so approved is answered in every hop), and for VM restarts how to decline instead.
  */
+/** Gates asked once per hop: one `--approve` answers them in every hop. */
+const HOP_GATES = new Set(['draft', 'publish', 'apply', 'repave', 'cancel-migrations']);
+
 export function approvalHint(pending: PendingApproval[], resume: string): string {
   const gates = [...new Set(pending.filter((p) => p.flag.startsWith('--approve ')).map((p) => p.flag.slice('--approve '.length)))];
   const others = [...new Set(pending.map((p) => p.flag).filter((f) => !f.startsWith('--approve ')))];
   const flags = [...(gates.length ? [`--approve ${gates.join(',')}`] : []), ...others];
   const lines = [`The session is saved. To approve, run: ${resume} ${flags.join(' ')}`];
-  if (gates.length) lines.push(`--approve ${gates.join(',')} answers ${gates.length === 1 ? 'that gate' : 'those gates'} in every hop, not only this one.`);
+  const perHop = gates.filter((g) => HOP_GATES.has(g));
+  if (perHop.length) lines.push(`--approve ${perHop.join(',')} answers ${perHop.length === 1 ? 'that gate' : 'those gates'} in every hop, not only this one.`);
   const vms = pending.filter((p) => p.gate === 'restart').map((p) => p.flag.replace(/^--approve-restart /, ''));
   if (vms.length) {
     lines.push(`To decline instead (the VM stays on the old launcher, listed as outstanding): ${resume} ${vms.map((vm) => `--skip-restart ${vm}`).join(' ')}`);

@@ -5,7 +5,7 @@
 import type { ErrorInfo } from '../errors.js';
 import type { Decision, GateRequest } from './gate.js';
 import type { MutationRecord, MutationOutcome, MutationRequest } from './mutation.js';
-import type { TimelineEntry } from './timeline.js';
+import type { RunStatus, TimelineEntry } from './types.js';
 
 export const SCHEMA_VERSION = 1;
 
@@ -82,7 +82,7 @@ export interface SessionMeta {
   cluster: { uid?: string; name?: string; context?: string };
 }
 
-export type RunStatus = 'running' | 'stopped' | 'awaitingApproval' | 'done' | 'failed' | 'interrupted';
+export type { RunStatus } from './types.js';
 
 export interface DriftReport {
   at: string;

@@ -4,59 +4,11 @@
  * run its latest status), so the reducer appends here as the events pass; replaying the journal
  * rebuilds it. Times are the journal's, wall-clock. Pure.
  */
-import type { Choice, DecisionSource } from './gate.js';
-import type { RunStatus, SessionEvent, SessionState, StepState } from './state.js';
+import type { SessionEvent, SessionState, StepState } from './state.js';
+import type { TimelineDecision, TimelineEntry, TimelineStop } from './types.js';
 import { isPlaceholder } from './state.js';
 
-export type StopStatus = Exclude<RunStatus, 'running' | 'done'> | 'crashed';
-
-export interface TimelineStop {
-  type: 'stopped';
-  at: string;
-  status: StopStatus;
-  reason: string;
-  hint?: string;
-  /** The step the run stopped in, and the gate it waited at (if any). */
-  step?: string;
-  gate?: string;
-}
-
-export interface TimelineResume {
-  type: 'resumed';
-  at: string;
-  /** `user@host` of whoever resumed. */
-  by?: string;
-  /** The flags the resume was given (`--approve draft`, ...), as typed. */
-  with?: string;
-}
-
-export interface TimelineDecision {
-  type: 'decided';
-  at: string;
-  step: string;
-  /** The gate's name (`draft`, `restart`, any other), its unique key and its title. */
-  gate: string;
-  key: string;
-  title: string;
-  /** For a VM restart: `namespace/name`. */
-  subject?: string;
-  choice: Choice | 'pending';
-  /** The label of the option taken, as the gate showed it ("Not now (stop here, session saved)"). */
-  label?: string;
-  /** Whether the gate offered a skip (tells a decline of one thing from an abort of a sequence). */
-  offeredSkip: boolean;
-  by: DecisionSource;
-  pressed?: string;
-  flag?: string;
-  policy?: string;
-}
-
-export interface TimelineDone {
-  type: 'done';
-  at: string;
-}
-
-export type TimelineEntry = TimelineStop | TimelineResume | TimelineDecision | TimelineDone;
+export type { StopStatus, TimelineDecision, TimelineDone, TimelineEntry, TimelineResume, TimelineStop } from './types.js';
 
 const TITLE_MAX = 300;
 

@@ -2,7 +2,7 @@
  * YAML documents that remember where every value came from, so a validation error can say
  * `file:line:col` instead of "somewhere in your runbook".
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
 import { readBoundedText } from '../io/bounded-read.js';

@@ -14,7 +14,6 @@ import { isAscii } from 'node:buffer';
 import { LIMITS, formatBytes } from '../io/limits.js';
 import type { KubeMutation } from '../engine/mutation.js';
 import type { Redactor } from '../session/redact.js';
-import type { KubeApi } from './api.js';
 import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../palette/retry.js';
 import { classifyKubectlFailure, isTransient, KubeError, outputTooLarge, type FailureContext } from './errors.js';
 import { limiter } from './limit.js';

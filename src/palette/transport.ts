@@ -211,7 +211,7 @@ export class Transport {
 
   /** How long to wait before the next attempt, or undefined when the failure will not get better. */
   private nextDelay(failure: Failure, attempt: number): { delayMs: number; reason: string } | undefined {
-    const { retry: policy, clock } = this.opts;
+    const { retry: policy } = this.opts;
     if (failure.kind === 'too-large') return undefined;
     if (failure.kind === 'network') {
       return transientNetworkCode(failure.code) ? { delayMs: backoffDelay(attempt, policy), reason: failure.code } : undefined;

@@ -301,7 +301,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
     } else {
       const print = createPlainPrinter({ json: options.json, write, redactor, rehearsal: dryRun, sessionDir: session.dir });
       if (!options.json) {
-        write(`upgrade-pilot: ${prepared.resuming ? 'resuming' : 'session'} ${session.id} (${dryRun ? 'rehearsal: nothing will be sent' : 'live'}${meta.lab ? ', lab' : ''}) - ${meta.runbook.title}`);
+        write(`upgrade-pilot: ${prepared.resuming ? 'resuming' : 'session'} ${session.id} (${dryRun ? 'rehearsal: nothing will be sent' : meta.lab ? 'lab: changes go to the embedded lab, nothing real is touched' : 'live'}) - ${meta.runbook.title}`);
         for (const w of key.warnings) write(`warning: ${w}`);
         if (clock.simulated) write(`  times are this machine's clock; what the cluster measures (ages, waits) is ${clock.simulated.label}, which runs ${clock.simulated.speed()}x faster`);
         if (prepared.resuming) for (const l of resumeLines(resumeSummary(saved, saved, meanwhile))) write(`  ${redactor.text(l)}`);

@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { colour } from './theme.js';
 import { Para } from './Para.js';
 

@@ -6,53 +6,17 @@
  * returns what to answer and, for mutations, what the audit log should say it did; the server owns
  * auth, faults and the wire.
  */
-import type { AuditEntry } from '../audit.js';
 import { errorBody } from './http.js';
 import { clusterRoutes } from './cluster-routes.js';
 import { dashboardRoutes } from './dashboard-routes.js';
 import { packVersionRefusal, storedValues } from './palette-put.js';
 import { refuseUndefinedVariables, variableRoutes } from './variable-routes.js';
 import { interpretPut } from './put-payload.js';
-import type { LabRegistry } from './registry-routes.js';
 import { clusterProfilesDocument, listItem, manifestsDocument, profileDocument } from './shapes.js';
-import type { ProfileStore } from './store.js';
-import type { ClusterShape, LabProfile, PaletteDialect, PaletteLabHooks } from './types.js';
+import type { ApiContext, ApiResult, Handler, Route } from './route-types.js';
+import type { LabProfile, PaletteDialect } from './types.js';
 
-export interface ApiContext {
-  store: ProfileStore;
-  hooks: PaletteLabHooks;
-  dialect: PaletteDialect;
-  ref: string;
-  /** The `ignorePut` fault: accept the PUT, store nothing. */
-  ignorePut: boolean;
-  /** The pack registries the double serves (a real Palette checks a changed pack's version against them). */
-  registries: readonly LabRegistry[];
-  /** How the cluster object is rendered (a scenario's quirk of a real Palette). */
-  clusterShape?: ClusterShape;
-}
-
-
-export interface ApiResult {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  effect: AuditEntry['effect'];
-  note?: string;
-  /** Set by `dispatch`: the route only reads (a POST search), so the audit of mutations leaves it out. */
-  read?: boolean;
-  /** Set by `dispatch`: no route has this path (404) or this method on it (405): a call the API does not have. */
-  unknownRoute?: boolean;
-}
-
-export type Handler = (ctx: ApiContext, params: string[], body: string, query: URLSearchParams) => ApiResult;
-
-export interface Route {
-  method: string;
-  pattern: RegExp;
-  handler: Handler;
-  /** A POST that only reads (Palette's filtered lists). */
-  read?: boolean;
-}
+export type { ApiContext, ApiResult, Handler, Route } from './route-types.js';
 
 const ok = (body: unknown): ApiResult => ({ status: 200, body, effect: 'applied' });
 const fail = (ctx: ApiContext, status: number, code: string, message: string): ApiResult => ({

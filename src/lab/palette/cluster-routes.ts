@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { isVersionLabel, versionLabelRule } from '../../palette/version-label.js';
-import type { ApiContext, ApiResult } from './api-routes.js';
+import type { ApiContext, ApiResult } from './route-types.js';
 import { clusterDocument, eventItem, notificationItem, page, settledView } from './cluster-shapes.js';
 import { parseBody, rejected } from './route-results.js';
 import { recordApplyVariables } from './variable-routes.js';

@@ -13,7 +13,7 @@
  *   those field descriptions, one item stands for a profile name with its latest version.
  *   The other filters and `sort` are not modelled: the lab refuses them (501) rather than ignore them.
  */
-import type { ApiContext, ApiResult, Route } from './api-routes.js';
+import type { ApiContext, ApiResult, Route } from './route-types.js';
 import { rejected } from './route-results.js';
 import { isPublished } from './shapes.js';
 import type { LabProfile, LabProfileContent } from './types.js';

@@ -11,7 +11,7 @@
  * - Values are stored normalized (line endings, whitespace at the end of lines): the provider notes
  *   that Palette normalizes values on the server and compares read-backs ignoring whitespace.
  */
-import type { LabRegistry } from './registry-routes.js';
+import type { LabRegistry } from './types.js';
 import type { SentPack } from './put-payload.js';
 import type { LabPack, LabProfileContent } from './types.js';
 

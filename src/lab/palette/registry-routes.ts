@@ -5,24 +5,11 @@
  * - `GET /v1/packs/{name}/registries/{registryUid}` → `V1PackTagEntity` (`tags[]` and `packValues[]`);
  * - `GET /v1/registries/metadata` → `V1RegistriesMetadata`.
  */
-import type { Route } from './api-routes.js';
+import type { Route } from './route-types.js';
+import type { LabRegistry, LabRegistryPack } from './types.js';
 import { errorBody } from './http.js';
 
-export interface LabRegistryPack {
-  name: string;
-  tag: string;
-  /** The pack version's uid. */
-  uid: string;
-  layer: string;
-  type: string;
-  values: string;
-}
-
-export interface LabRegistry {
-  uid: string;
-  name: string;
-  packs: LabRegistryPack[];
-}
+export type { LabRegistry, LabRegistryPack } from './types.js';
 
 /** Fields the filters query can select on (Palette indexes only some fields). */
 const filterFields: Record<string, (p: LabRegistryPack, registry: LabRegistry) => string> = {

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { describeIssues } from '../../palette/issues.js';
-import type { ApiContext, ApiResult } from './api-routes.js';
+import type { ApiContext, ApiResult } from './route-types.js';
 import { errorBody } from './http.js';
 
 export const rejected = (ctx: ApiContext, status: number, code: string, message: string): ApiResult => ({ status, body: errorBody(code, message, ctx.ref), effect: 'rejected', note: message });

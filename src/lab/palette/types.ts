@@ -172,3 +172,19 @@ export interface LabRouteResult {
 
 /** `body` is the raw request body (empty string when there was none). */
 export type LabRouteHandler = (req: import('node:http').IncomingMessage, body: string) => LabRouteResult | Promise<LabRouteResult>;
+
+export interface LabRegistryPack {
+  name: string;
+  tag: string;
+  /** The pack version's uid. */
+  uid: string;
+  layer: string;
+  type: string;
+  values: string;
+}
+
+export interface LabRegistry {
+  uid: string;
+  name: string;
+  packs: LabRegistryPack[];
+}

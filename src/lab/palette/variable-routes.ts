@@ -8,7 +8,7 @@
  * fleets and profile variables"). Sensitive values never come back in clear on a GET.
  */
 import { z } from 'zod';
-import type { ApiContext, ApiResult } from './api-routes.js';
+import type { ApiContext, ApiResult } from './route-types.js';
 import { parseBody, rejected } from './route-results.js';
 import type { ProfileStore } from './store.js';
 import type { LabPack, LabProfile, LabVariable } from './types.js';

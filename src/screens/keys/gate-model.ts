@@ -14,7 +14,7 @@
  * applied by the app before a key reaches this model.
  */
 import type { Choice, GateOption, GateRequest } from '../../engine/gate.js';
-import { pressedName, type KeyPress } from './key-press.js';
+import { erased, pressedName, type KeyPress } from './key-press.js';
 import { initialScroll, scrollKey, type ScrollBounds, type ScrollState } from './scroll-model.js';
 import { secretKey, startSecret, type SecretEntry } from './secret-entry.js';
 
@@ -85,7 +85,7 @@ function typingKey(view: GateView, key: KeyPress, ctx: GateKeyContext): Step {
     if (view.typed === ctx.request.confirmText) return decided(view, 'approve', 'Enter');
     return { view: { ...view, mismatch: true } };
   }
-  if (key.name === 'backspace') return { view: { ...view, typed: view.typed.slice(0, -1), mismatch: false } };
+  if (key.name === 'backspace') return { view: { ...view, typed: view.typed.slice(0, -erased(key)), mismatch: false } };
   if ((key.name === 'char' || key.name === 'paste') && key.text) return { view: { ...view, typed: view.typed + key.text, mismatch: false } };
   return { view };
 }

@@ -29,7 +29,17 @@ export interface KeyPress {
   name: KeyName;
   /** The text: one character for `char`, the whole string for `paste`. */
   text?: string;
+  /** For `backspace`: how many (keys typed faster than they were read arrive as one string). */
+  count?: number;
 }
+
+/** DEL and BS only: what a terminal's Backspace sends, several when typed fast. */
+const ERASES = /^[\x7f\b]+$/;
+/** Control characters never become typed text (a name typed to confirm, a search); line ends stay (a paste's Enter). */
+const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/** How many characters a backspace press erases. */
+export const erased = (press: KeyPress): number => press.count ?? 1;
 
 export function keyPress(input: string, key: Key): KeyPress {
   if (key.ctrl && input === 'c') return { name: 'ctrlC' };
@@ -45,8 +55,11 @@ export function keyPress(input: string, key: Key): KeyPress {
   if (key.escape) return { name: 'escape' };
   if (key.tab) return { name: 'tab' };
   if (key.backspace || key.delete) return { name: 'backspace' };
+  if (ERASES.test(input)) return { name: 'backspace', count: input.length };
   if (key.ctrl || key.meta || !input) return { name: 'other' };
-  return [...input].length === 1 ? { name: 'char', text: input } : { name: 'paste', text: input };
+  const text = input.replace(CONTROL, '');
+  if (!text) return { name: 'other' };
+  return [...text].length === 1 ? { name: 'char', text } : { name: 'paste', text };
 }
 
 /** How a key is named in the journal and the report: `y`, `Enter`, `Esc`, `q`. */

@@ -3,7 +3,7 @@
  * sequences. The same keys everywhere: ↑↓ or k/j one row, PgUp/PgDn a page, g/G (Home/End) the
  * top and the bottom, `/` to search (Enter finds, Esc cancels), n/N the next and previous match.
  */
-import type { KeyPress } from './key-press.js';
+import { erased, type KeyPress } from './key-press.js';
 
 export interface SearchState {
   /** The query is being typed: every key goes to it. */
@@ -77,7 +77,7 @@ function typing(s: ScrollState & { search: SearchState }, key: KeyPress, b: Scro
     return { state: rest, handled: true };
   }
   if (key.name === 'enter') return { state: search.query ? jump(s, b, search.query, s.offset, 1) : { offset: s.offset }, handled: true };
-  if (key.name === 'backspace') return { state: { ...s, search: { typing: true, query: search.query.slice(0, -1) } }, handled: true };
+  if (key.name === 'backspace') return { state: { ...s, search: { typing: true, query: search.query.slice(0, -erased(key)) } }, handled: true };
   if ((key.name === 'char' || key.name === 'paste') && key.text) return { state: { ...s, search: { typing: true, query: search.query + key.text } }, handled: true };
   return { state: s, handled: true };
 }

@@ -4,7 +4,7 @@
  * Pure and tested with key tables; what was typed lives only in the gate's view until the gate is
  * decided, when the app hands the values to the run's variable values (never to the journal).
  */
-import type { KeyPress } from './key-press.js';
+import { erased, type KeyPress } from './key-press.js';
 
 export interface SecretEntry {
   /** Which of the gate's inputs is being typed. */
@@ -35,7 +35,7 @@ export function secretKey(entry: SecretEntry, key: KeyPress, inputs: ReadonlyArr
     return step;
   }
   const { problem: _p, ...fresh } = entry;
-  if (key.name === 'backspace') return { kind: 'typing', entry: { ...fresh, typed: entry.typed.slice(0, -1) } };
+  if (key.name === 'backspace') return { kind: 'typing', entry: { ...fresh, typed: entry.typed.slice(0, -erased(key)) } };
   if ((key.name === 'char' || key.name === 'paste') && key.text) return { kind: 'typing', entry: { ...fresh, typed: entry.typed + key.text } };
   if (key.name !== 'enter') return { kind: 'typing', entry };
   if (entry.typed === '') return { kind: 'typing', entry: { ...entry, problem: 'empty' } };

@@ -6,35 +6,8 @@
  */
 import { z } from 'zod';
 import { defineStepKind } from '../../engine/step-kind.js';
-import type { ProfileRole } from '../../engine/params.js';
 import { hopFlavor } from './flavors/index.js';
-
-export interface VersionRef {
-  uid: string;
-  version: string;
-}
-
-export interface AppliedVersion {
-  role: ProfileRole;
-  name: string;
-  /** What the cluster ran (the way back) and what it runs now. */
-  from: VersionRef;
-  to: VersionRef;
-}
-
-export interface ApplyOutput {
-  cluster: { uid: string; name: string };
-  replaced: AppliedVersion[];
-  /** `replace`: new versions attached with replaceWithProfile; `update`: the pending update of edited versions applied. */
-  how: 'replace' | 'update';
-  /** `attached`: read back on the cluster; `already`: found attached before anything was sent; `rehearsal`: nothing sent. */
-  confirmed: 'attached' | 'already' | 'rehearsal';
-}
-
-export interface ApplyLive {
-  headline: string;
-  replaced: AppliedVersion[];
-}
+export type { VersionRef, AppliedVersion, ApplyOutput, ApplyLive } from './types.js';
 
 export const applyStep = defineStepKind({
   kind: 'apply',

@@ -7,7 +7,7 @@ import type { StepContext } from '../../engine/context.js';
 import type { ProfileRole } from '../../engine/params.js';
 import type { PackChange } from '../../palette/types.js';
 import { customizedProfile, hopOutputs, plannedProfile, type CustomizeContract, type PlannedProfile } from '../contracts.js';
-import type { DraftOutput } from './draft.js';
+import type { DraftOutput } from './types.js';
 
 export interface ProfileChanges {
   plan: PlannedProfile;

@@ -16,56 +16,15 @@ import { clonedUidOf, putProfileRequest } from '../../palette/mutations.js';
 import { latestPlan } from '../contracts.js';
 import { draftChanges } from './draft-changes.js';
 import { hopFlavor } from './flavors/index.js';
-import type { DraftHow } from './flavors/types.js';
 import { clonedUidNote } from './flavors/palette-draft.js';
 import { checkHopDrafts } from './hop-check.js';
-import { outstandingWarning } from './outstanding.js';
+import { confirmOfferingRestarts } from './outstanding.js';
 import { withPackUids } from './pack-uids.js';
-import { valuesDiff, type ValuesDiff } from './payload-diff.js';
+import { valuesDiff } from './payload-diff.js';
 import { declareVariables, hopVariables, requireValues, variableGate } from './variables.js';
 import { rebuildingLayers } from '../plan/eta/room-reads.js';
-
-export interface DraftPackSummary {
-  name: string;
-  from: string;
-  to: string;
-  carried: number;
-  diff: ValuesDiff;
-  manifests: string[];
-}
-
-export interface DraftOutput {
-  role: ProfileRole;
-  /** The hop this draft belongs to. */
-  hop?: number;
-  /** The version object the draft was written to (on a real Palette with clones, the new version). */
-  uid: string;
-  name: string;
-  fromVersion: string;
-  toVersion: string;
-  /** The version the cluster ran before this hop (a real Palette keeps it: the way back). */
-  source?: { uid: string; version: string };
-  /** How the draft reached its object: relabel (spec), clone / existing (Palette, new version), in-place. */
-  how?: DraftHow;
-  /** Changed packs whose layer rebuilds nodes when it changes (os, k8s). */
-  rebuilds?: string[];
-  packs: DraftPackSummary[];
-  /** `matched` after the read-back; `rehearsal` when nothing was sent; `not-applied`: the silent no-op. */
-  readBack: 'matched' | 'rehearsal' | 'not-applied';
-  notApplied?: string[];
-  /**
-   * The version already existed, published, holding exactly this hop's content (another cluster that
-   * shares the profile made it, e.g. earlier in a fleet): nothing was written and nothing is published.
-   */
-  shared?: boolean;
-}
-
-export interface DraftLive {
-  headline: string;
-  draft?: Omit<DraftOutput, 'readBack'>;
-  /** The read-back found the draft different from what was sent. */
-  notApplied?: string[];
-}
+import type { DraftPackSummary, DraftOutput, DraftLive } from './types.js';
+export type { DraftPackSummary, DraftOutput, DraftLive } from './types.js';
 
 
 export const draftStep = defineStepKind({
@@ -122,7 +81,8 @@ export const draftStep = defineStepKind({
       ...(rebuilds.length ? { rebuilds } : {}),
       packs,
     };
-    ctx.progress({ headline: `Draft of ${plan.name}: ${target.source.version} → ${target.label}`, draft: summary } satisfies DraftLive);
+    const headline = `Draft of ${plan.name}: ${target.source.version} → ${target.label}`;
+    ctx.progress({ headline, draft: summary } satisfies DraftLive);
 
     // A shared profile gets one version per hop: the cluster that needed it first wrote and published
     // it; every other cluster of the profile attaches that same version, and sends nothing here.
@@ -144,19 +104,24 @@ export const draftStep = defineStepKind({
       );
     }
 
-    const gateKey = `${ctx.step.id}/draft`;
-    const warnings = [...target.warnings, ...asked.warnings, ...[outstandingWarning(ctx)].filter((w): w is string => w !== undefined)];
-    const decision = await ctx.confirm({
-      gate: 'draft',
-      key: gateKey,
-      title: target.how === 'clone' ? `Create ${plan.name} ${target.label} (clone) and write its draft` : `Write the draft of ${plan.name} ${target.label}`,
-      lines: [...target.lines, ...asked.lines],
-      ...(asked.secretInputs ? { secretInputs: asked.secretInputs } : {}),
-      items: packs.map((p) => `${p.name} ${p.from} → ${p.to}: values +${p.diff.added} −${p.diff.removed}${p.carried ? `, ${p.carried} site value(s) carried` : ''}`),
-      ...(warnings.length ? { warnings } : {}),
-      options: approveOrDecline(target.how === 'clone' ? 'Clone and write draft' : 'Write draft'),
-      safeChoice: 'abort',
-    });
+    const { decision, key: gateKey } = await confirmOfferingRestarts(
+      ctx,
+      `${ctx.step.id}/draft`,
+      (outstanding) => {
+        const warnings = [...target.warnings, ...asked.warnings, ...(outstanding.warning ? [outstanding.warning] : [])];
+        return {
+          gate: 'draft',
+          title: target.how === 'clone' ? `Create ${plan.name} ${target.label} (clone) and write its draft` : `Write the draft of ${plan.name} ${target.label}`,
+          lines: [...target.lines, ...asked.lines],
+          ...(asked.secretInputs ? { secretInputs: asked.secretInputs } : {}),
+          items: packs.map((p) => `${p.name} ${p.from} → ${p.to}: values +${p.diff.added} −${p.diff.removed}${p.carried ? `, ${p.carried} site value(s) carried` : ''}`),
+          ...(warnings.length ? { warnings } : {}),
+          options: [...approveOrDecline(target.how === 'clone' ? 'Clone and write draft' : 'Write draft'), ...(outstanding.option ? [outstanding.option] : [])],
+          safeChoice: 'abort',
+        };
+      },
+      (live) => ctx.progress({ headline: `${headline} · restarting outstanding VMs first: ${live.headline}`, draft: summary } satisfies DraftLive),
+    );
     if (decision.choice !== 'approve') throw new InterruptedError(`Not approved: the draft of ${plan.name} was not written.`, 'Resume when ready; you will be asked again.');
     requireValues(ctx, vars, hop.choice);
 

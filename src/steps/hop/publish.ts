@@ -10,19 +10,13 @@ import { approveOrDecline } from '../../engine/gate.js';
 import { ProfileRole } from '../../engine/params.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { publishRequest } from '../../palette/mutations.js';
-import type { DraftOutput } from './draft.js';
+import type { DraftOutput } from './types.js';
 import { writtenDrafts } from './draft-changes.js';
 import { hopFlavor } from './flavors/index.js';
 import { currentHop, latestPlan } from '../contracts.js';
 import { windowGateLines } from '../plan/eta/gate-lines.js';
-
-export interface PublishOutput {
-  role: ProfileRole;
-  uid: string;
-  name: string;
-  version: string;
-  confirmed: 'published' | 'rehearsal';
-}
+import type { PublishOutput } from './types.js';
+export type { PublishOutput } from './types.js';
 
 export const publishStep = defineStepKind({
   kind: 'publish',

@@ -11,10 +11,10 @@ import { failed, skipped, succeeded, type StepResult } from '../../engine/step-k
 import { packState, type ClusterDoc, type ClusterEvent } from '../../palette/cluster-types.js';
 import { sanitizeText } from '../../text/sanitize.js';
 import { currentHop, type PlannedProfile } from '../contracts.js';
-import type { DraftOutput } from './draft.js';
+import type { DraftOutput } from './types.js';
 import { writtenDrafts } from './draft-changes.js';
 import type { HopContext } from './flavors/types.js';
-import type { ClusterPanel, ReconcileLive, ReconcileOutput, ReconcileRow } from './reconcile.js';
+import type { ClusterPanel, ReconcileLive, ReconcileOutput, ReconcileRow } from './types.js';
 import { askRepave, repaveApproveKey } from './repave-gate.js';
 import { wayBackHint } from './way-back.js';
 

@@ -9,7 +9,7 @@ import { failed, skipped, succeeded, type StepResult } from '../../engine/step-k
 import type { DeployedProfileDoc, PaletteApi } from '../../palette/api.js';
 import { currentHop, type PlannedProfile } from '../contracts.js';
 import type { HopContext } from './flavors/types.js';
-import type { ReconcileLive, ReconcileOutput, ReconcileRow } from './reconcile.js';
+import type { ReconcileLive, ReconcileOutput, ReconcileRow } from './types.js';
 
 export function compareDeployed(expected: PlannedProfile[], deployed: DeployedProfileDoc[]): ReconcileRow[] {
   return expected.map((want) => {

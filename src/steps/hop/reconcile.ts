@@ -6,48 +6,8 @@
 import { z } from 'zod';
 import { Duration } from '../../engine/duration-schema.js';
 import { defineStepKind } from '../../engine/step-kind.js';
-import type { PackState } from '../../palette/cluster-types.js';
 import { hopFlavor } from './flavors/index.js';
-
-export type RowState = 'matches' | 'waiting' | 'not-published' | 'not-attached' | 'error';
-
-export interface ReconcileRow {
-  profile: string;
-  expected: string;
-  /** The version label the cluster shows for this profile (`not deployed` when none). */
-  deployed: string;
-  state: RowState;
-  differences: string[];
-}
-
-/** The palette flavor's view of the cluster object: the live panel under the rows. */
-export interface ClusterPanel {
-  cluster: string;
-  state: string;
-  /** Each pack of each new version: how far the cluster's agent has got. */
-  packs: Array<{ profile: string; version: string; pack: string; tag: string; state: PackState; detail: string }>;
-  conditions: Array<{ type: string; status: string; detail: string }>;
-  /** The latest events, newest first (already sanitized). */
-  events: Array<{ at: string; severity: string; reason: string; message: string }>;
-  repave?: string;
-}
-
-export interface ReconcileLive {
-  headline: string;
-  rows: ReconcileRow[];
-  elapsedMs: number;
-  nextPollInMs: number;
-  polls: number;
-  cluster?: ClusterPanel;
-}
-
-export interface ReconcileOutput {
-  rows: ReconcileRow[];
-  elapsedMs: number;
-  polls: number;
-  rehearsal?: { wouldWaitFor: string[] };
-  cluster?: ClusterPanel;
-}
+export type { RowState, ReconcileRow, ClusterPanel, ReconcileLive, ReconcileOutput } from './types.js';
 
 export const reconcileStep = defineStepKind({
   kind: 'reconcile',

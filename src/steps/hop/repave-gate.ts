@@ -17,15 +17,8 @@ import { wayBackHint } from './way-back.js';
 import { healthRestated } from './health-restated.js';
 import { planRoom, requestText } from '../plan/eta/room-reads.js';
 import type { HopRoom } from '../plan/eta/types.js';
-
-export interface RepaveApproval {
-  reasons: string[];
-  nodes: NodeDrain[];
-  /** Running VMs that live-migrate, and that are shut down and started again. */
-  migrate: number;
-  restart: number;
-  outcome: 'approved' | 'settled' | 'rehearsal';
-}
+import type { RepaveApproval } from './types.js';
+export type { RepaveApproval } from './types.js';
 
 export const repaveApproveKey = (keyBase: string): string => `${keyBase}/repave/approve`;
 const approveKey = repaveApproveKey;

@@ -8,21 +8,7 @@ import { z } from 'zod';
 import { Duration } from '../../engine/duration-schema.js';
 import { defineStepKind } from '../../engine/step-kind.js';
 import { hopFlavor } from './flavors/index.js';
-import type { RepaveApproval } from './repave-gate.js';
-
-export interface RepaveOutput {
-  /** Palette asked for a node rebuild (and the gate was answered). */
-  requested: boolean;
-  approval?: RepaveApproval;
-  /** Rehearsal: what a live run would most likely meet. */
-  rehearsal?: string;
-}
-
-export interface RepaveLive {
-  headline: string;
-  elapsedMs: number;
-  polls: number;
-}
+export type { RepaveOutput, RepaveLive } from './types.js';
 
 export const repaveStep = defineStepKind({
   kind: 'repave',

@@ -9,7 +9,7 @@ import type { StepContext } from '../../engine/context.js';
 import type { ProfileRole } from '../../engine/params.js';
 import type { FlavorChoice } from '../../palette/flavor.js';
 import { latestPlan, type WayBack } from '../contracts.js';
-import type { ApplyOutput, AppliedVersion } from './apply.js';
+import type { ApplyOutput, AppliedVersion } from './types.js';
 
 export interface DeployedVersion {
   role: ProfileRole;

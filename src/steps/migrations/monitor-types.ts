@@ -1,5 +1,5 @@
 /** What the migration monitor shows while it runs (live) and records when it ends (output). */
-import type { MovedOutput } from './moved.js';
+import type { MovedOutput } from './types.js';
 
 export interface MigrationRow {
   /** `namespace/name` of the VMIM. */

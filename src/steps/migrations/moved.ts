@@ -8,35 +8,11 @@
 import { wallOf, type Clock } from '../../engine/clock.js';
 import type { Vmim } from '../../kube/schemas.js';
 import type { PollAssessment } from './assess.js';
+import type { MigratedVm, MovedOutput } from './types.js';
 import { keyOf, parseTime, vmiKeyOf } from './cluster-view.js';
 import { phaseOf } from './phases.js';
 
-export interface MigratedVm {
-  vm: string;
-  migration: string;
-  /** From the migration's start to its end (the cluster's stamps; lab time against the lab). */
-  seconds?: number;
-  /** When it ended, as a wall-clock time. */
-  endedAt?: string;
-  source?: string;
-  target?: string;
-}
-
-export interface MovedOutput {
-  /** When the hop began, in the cluster's time: migrations that ended before it belong to earlier work. */
-  since: string;
-  migrated: MigratedVm[];
-  evicted: string[];
-  /** Lists are capped; these say how many there were. */
-  totals: { migrated: number; evicted: number };
-  /** The durations are the lab's simulated time (the cluster's stamps are). */
-  labTime?: boolean;
-  /**
-   * The migration phase as the plan predicts it: from the workload updater's first migration of the
-   * hop (created) to the last one's end (succeeded or failed), in the cluster's time.
-   */
-  phase?: { firstCreated: string; seconds?: number };
-}
+export type { MigratedVm, MovedOutput } from './types.js';
 
 export interface MovedLedger {
   since: number;

@@ -7,7 +7,7 @@
 import type { MutationRecord } from '../../engine/mutation.js';
 import type { StepState } from '../../engine/state.js';
 import { restartKeys } from './recover-context.js';
-import type { RestartTiming } from './restart-timing.js';
+import type { RestartTiming } from './types.js';
 
 export interface RecoverFacts {
   /** Restarts sent (or found sent after a crash), with when the request went out (wall clock). */

@@ -2,7 +2,7 @@
 import type { RecoverContract } from '../contracts.js';
 import type { NotOffered } from './candidates.js';
 import type { RestartProgram } from './recover-requests.js';
-import type { RestartTiming } from './restart-timing.js';
+import type { RestartTiming } from './types.js';
 
 export type VmState =
   /** Offered; its gate has not come yet. */

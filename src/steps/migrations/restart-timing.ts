@@ -8,19 +8,9 @@
 import { clockTimeOf, type Clock } from '../../engine/clock.js';
 import { parseTime } from './cluster-view.js';
 import { restartKeys, type RecoverDeps } from './recover-context.js';
+import type { RestartTiming } from './types.js';
 
-export interface RestartTiming {
-  vm: string;
-  /** When the VM went down, in the cluster's time (the lab's simulated time against the lab). */
-  downAt: string;
-  downFrom: 'vmi-deletion' | 'request';
-  /** When it ran again, in the cluster's time. */
-  runningAt?: string;
-  runningFrom?: 'phase-transition' | 'observed';
-  downtimeSeconds?: number;
-  /** Against a simulated clock (the lab): the same instants as wall-clock times; the ones above are lab time. */
-  wall?: { downAt: string; runningAt?: string };
-}
+export type { RestartTiming } from './types.js';
 
 export interface RestartObservation {
   vm: string;

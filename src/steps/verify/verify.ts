@@ -13,7 +13,7 @@ import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-ki
 import type { RecoverLive } from '../migrations/recover-types.js';
 import { deployedProfileViews } from './profiles-source.js';
 import { sessionExpectations } from './expectations.js';
-import { outstandingFromRecovery, reofferRestarts, type ReofferOutcome } from './reoffer.js';
+import { outstandingFromRecovery, reofferRestarts, type ReofferOutcome } from '../migrations/reoffer.js';
 
 export interface VerifyOutput {
   results: CheckResult[];

@@ -52,7 +52,6 @@ export interface Case {
 /** Node's start and the tool's load on a busy shared machine (the corpus runs its cases at once), on top of a case's own bound. */
 const STARTUP_SLACK_MS = 30_000;
 
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 let n = 0;
 /** A file in the corpus folder. */
 const file = (ctx: Ctx, name: string, text: string): string => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { approveOrDecline, restartOptions, type GateRequest } from '../../../src/engine/gate.js';
 import { armed, gateKey, initialGateView, scrollLetters, type GateEffect, type GateView } from '../../../src/screens/keys/gate-model.js';
-import { press, type KeyPress } from '../../../src/screens/keys/key-press.js';
+import type { Key } from 'ink';
+import { keyPress, press, type KeyPress } from '../../../src/screens/keys/key-press.js';
 import { cancelGate } from '../../../src/steps/migrations/restart-gate.js';
 
 const draft: Pick<GateRequest, 'options' | 'safeChoice' | 'confirmText'> = { options: approveOrDecline('Write draft'), safeChoice: 'abort' };
@@ -72,6 +73,9 @@ describe('keys at a gate', () => {
     expect(run(named, [char('r'), char('y'), char('q'), key('escape')]).effects).toEqual([]);
     expect(run(named, [char('r'), press.paste('web-01'), key('enter')]).effects).toEqual([{ kind: 'decide', choice: 'approve', pressed: 'Enter' }]);
     expect(run(named, [char('r'), ...[...'web-02'].map(char), key('backspace'), char('1'), key('enter')]).effects).toEqual([{ kind: 'decide', choice: 'approve', pressed: 'Enter' }]);
+    // Backspace typed fast after a mismatch arrives as one string of DELs: each erases one character.
+    const fast = (input: string) => keyPress(input, {} as Key);
+    expect(run(named, [char('r'), ...[...'web-0x2'].map(char), key('enter'), fast('\x7f\x7f'), char('1'), key('enter')]).effects).toEqual([{ kind: 'decide', choice: 'approve', pressed: 'Enter' }]);
     // A rehearsal sends nothing, so it asks for no name.
     expect(run(named, [char('r')], true).effects).toEqual([{ kind: 'decide', choice: 'approve', pressed: 'r' }]);
   });
@@ -90,5 +94,20 @@ describe('keys at a gate', () => {
     [1000, 1000, 0, true],
   ])('drawn at %s, now %s, guard %s ms: armed %s', (drawnAt, now, guard, expected) => {
     expect(armed(drawnAt, now, guard)).toBe(expected);
+  });
+});
+
+describe('a key press in words', () => {
+  const none = {} as Key;
+  it.each([
+    ['one DEL (tmux, most terminals)', '\x7f', { name: 'backspace', count: 1 }],
+    ['DELs typed faster than read', '\x7f\x7f\x7f', { name: 'backspace', count: 3 }],
+    ['one BS (Ctrl+H)', '\b', { name: 'backspace', count: 1 }],
+    ['a printable key', 'y', { name: 'char', text: 'y' }],
+    ['a paste', 'web-01', { name: 'paste', text: 'web-01' }],
+    ['control characters never become text', 'we\x1bb\x7f', { name: 'paste', text: 'web' }],
+    ['only control characters: nothing typed', '\x01\x02', { name: 'other' }],
+  ])('%s', (_what, input, want) => {
+    expect(keyPress(input, none)).toEqual(want);
   });
 });

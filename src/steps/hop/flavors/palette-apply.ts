@@ -15,13 +15,11 @@ import type { PaletteApi } from '../../../palette/api.js';
 import { countImpact, impactLine } from '../../plan/impact.js';
 import { windowGateLines } from '../../plan/eta/gate-lines.js';
 import { currentHop, hopOutputs, latestPlan } from '../../contracts.js';
-import type { AppliedVersion, ApplyLive, ApplyOutput } from '../apply.js';
-import type { DraftOutput } from '../draft.js';
+import type { AppliedVersion, ApplyLive, ApplyOutput, DraftOutput, PublishOutput } from '../types.js';
 import { writtenDrafts } from '../draft-changes.js';
 import { applyVariables, hopVariables, requireValues, variableGate } from '../variables.js';
-import { outstandingWarning } from '../outstanding.js';
+import { confirmOfferingRestarts } from '../outstanding.js';
 import { healthRestated } from '../health-restated.js';
-import type { PublishOutput } from '../publish.js';
 import { wayBackHint } from '../way-back.js';
 import type { HopContext } from './types.js';
 
@@ -90,20 +88,26 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
   }
   const entries: ApplyProfile[] = replaced.map((r) => ({ ...(inPlace || r.from.uid === r.to.uid ? { uid: r.to.uid } : { uid: r.to.uid, replaceWithProfile: r.from.uid }), ...applyVariables(hopVariables(ctx, r.role), choice) }));
   const asked = variableGate(ctx, replaced.flatMap((r) => hopVariables(ctx, r.role)), choice, 'apply');
-  const gateKey = `${ctx.step.id}/apply`;
-  const warning = outstandingWarning(ctx);
   const health = await healthRestated(ctx);
-  const decision = await ctx.confirm({
-    gate: 'apply',
-    key: gateKey,
-    title: `Apply ${replaced.map((r) => `${r.name} ${r.to.version}`).join(' and ')} to ${name}`,
-    lines: [...gateLines(replaced, drafts, ctx, name, clusterUid, inPlace), ...asked.lines],
-    ...(asked.secretInputs ? { secretInputs: asked.secretInputs } : {}),
-    items: replaced.map((r) => (inPlace ? `${r.name} ${r.to.version} (uid ${r.to.uid}): apply the pending update` : `${r.name} ${r.from.version} (uid ${r.from.uid}) → ${r.to.version} (uid ${r.to.uid})`)),
-    ...(warning || health.length ? { warnings: [...(warning ? [warning] : []), ...health] } : {}),
-    options: approveOrDecline('Apply to the cluster'),
-    safeChoice: 'abort',
-  });
+  const headline = `Apply to ${name}: ${replaced.map((r) => `${r.name} ${r.from.version} → ${r.to.version}`).join(', ')}`;
+  const { decision, key: gateKey } = await confirmOfferingRestarts(
+    ctx,
+    `${ctx.step.id}/apply`,
+    (outstanding) => {
+      const warnings = [...(outstanding.warning ? [outstanding.warning] : []), ...health];
+      return {
+        gate: 'apply',
+        title: `Apply ${replaced.map((r) => `${r.name} ${r.to.version}`).join(' and ')} to ${name}`,
+        lines: [...gateLines(replaced, drafts, ctx, name, clusterUid, inPlace), ...asked.lines],
+        ...(asked.secretInputs ? { secretInputs: asked.secretInputs } : {}),
+        items: replaced.map((r) => (inPlace ? `${r.name} ${r.to.version} (uid ${r.to.uid}): apply the pending update` : `${r.name} ${r.from.version} (uid ${r.from.uid}) → ${r.to.version} (uid ${r.to.uid})`)),
+        ...(warnings.length ? { warnings } : {}),
+        options: [...approveOrDecline('Apply to the cluster'), ...(outstanding.option ? [outstanding.option] : [])],
+        safeChoice: 'abort',
+      };
+    },
+    (live) => ctx.progress({ headline: `${headline} · restarting outstanding VMs first: ${live.headline}`, replaced } satisfies ApplyLive),
+  );
   if (decision.choice !== 'approve') {
     throw new InterruptedError(`Not approved: nothing was applied to ${name}; it keeps running ${replaced.map((r) => `${r.name} ${r.from.version}`).join(', ')}.`, 'The new versions are published and wait. Resume when ready; you will be asked again.');
   }

@@ -8,10 +8,9 @@ import { formatDuration } from '../../../engine/duration.js';
 import { skipped, succeeded, type StepResult } from '../../../engine/step-kind.js';
 import type { ClusterDoc } from '../../../palette/cluster-types.js';
 import { hopOutputs } from '../../contracts.js';
-import type { ApplyOutput } from '../apply.js';
+import type { ApplyOutput, RepaveLive, RepaveOutput } from '../types.js';
 import { writtenDrafts } from '../draft-changes.js';
 import { askRepave, repaveInFlight, type RepaveApproval } from '../repave-gate.js';
-import type { RepaveLive, RepaveOutput } from '../repave.js';
 import type { HopContext } from './types.js';
 
 /** The new versions are attached and the agent reports their packs: the rollout started without a rebuild. */

@@ -11,15 +11,11 @@ import type { LabelRule } from '../../../palette/draft-body.js';
 import type { FlavorChoice } from '../../../palette/flavor.js';
 import type { ProfileDoc } from '../../../palette/types.js';
 import type { PlannedProfile } from '../../contracts.js';
-import type { ApplyOutput } from '../apply.js';
-import type { DraftOutput } from '../draft.js';
-import type { ReconcileOutput } from '../reconcile.js';
-import type { RepaveOutput } from '../repave.js';
+import type { ApplyOutput, DraftOutput, ReconcileOutput, RepaveOutput } from '../types.js';
+import type { DraftHow } from '../types.js';
+export type { DraftHow } from '../types.js';
 
 export type HopStepKind = 'draft' | 'publish' | 'apply' | 'repave' | 'reconcile';
-
-/** How the draft of a hop reaches its version object. */
-export type DraftHow = 'relabel' | 'clone' | 'existing' | 'in-place';
 
 export interface DraftTarget {
   /** Where the PUT goes: the version object (a placeholder in a rehearsal, before the clone exists). */

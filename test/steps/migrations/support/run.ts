@@ -26,6 +26,8 @@ import { diagnoseStep, migrationsStep, recoverStep } from '../../../../src/steps
 import { policyConfirm } from '../../../support/engine-harness.js';
 import { createTestSession, runnerOver } from '../../../support/session-harness.js';
 import { verifyStep } from '../../../../src/steps/verify/verify.js';
+import { confirmOfferingRestarts } from '../../../../src/steps/hop/outstanding.js';
+import { approveOrDecline } from '../../../../src/engine/gate.js';
 import { knownIssuesYaml } from './known-issues.js';
 
 /** Stands in for the snapshot step (same kind name, so recovery finds its baseline): the VMIs running at the baseline. */
@@ -59,8 +61,28 @@ export const fixedImpact = defineStepKind({
   },
 });
 
+/**
+ * Stands in for the next hop's draft gate (the same gate name and the same offer of the outstanding
+ * restarts the draft and apply steps make), writing nothing: it records who approved it.
+ */
+export const gatedWrite = defineStepKind({
+  kind: 'gated-write',
+  title: 'Next hop’s draft (stand-in)',
+  description: 'Asks the draft gate, offering the outstanding restarts first',
+  params: z.strictObject({}),
+  async run(ctx) {
+    const { decision, key } = await confirmOfferingRestarts(
+      ctx,
+      `${ctx.step.id}/draft`,
+      (o) => ({ gate: 'draft', title: 'Write the draft (stand-in)', lines: [], ...(o.warning ? { warnings: [o.warning] } : {}), options: [...approveOrDecline('Write draft'), ...(o.option ? [o.option] : [])], safeChoice: 'abort' }),
+      () => undefined,
+    );
+    return succeeded({ choice: decision.choice, key });
+  },
+});
+
 export function registry(): StepRegistry {
-  return new StepRegistry().register(migrationsStep, diagnoseStep, recoverStep, verifyStep, fixedSnapshot, fixedImpact);
+  return new StepRegistry().register(migrationsStep, diagnoseStep, recoverStep, verifyStep, fixedSnapshot, fixedImpact, gatedWrite);
 }
 
 export function runbookYaml(steps: string, extra = knownIssuesYaml): string {

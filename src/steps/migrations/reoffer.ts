@@ -9,13 +9,13 @@ import type { StepContext } from '../../engine/context.js';
 import { steps } from '../../engine/state.js';
 import { OUTDATED_LABEL } from '../../kube/schemas.js';
 import type { RecoverContract, SnapshotContract } from '../contracts.js';
-import { selectCandidates, type Baseline } from '../migrations/candidates.js';
-import { keyOf } from '../migrations/cluster-view.js';
-import { LifecycleReader } from '../migrations/lifecycle.js';
-import { publish, RecoverParams, restartKeys, setRow, type RecoverDeps } from '../migrations/recover-context.js';
-import { restartProgram } from '../migrations/recover-requests.js';
-import type { RecoverLive, RecoverOutput } from '../migrations/recover-types.js';
-import { restartOne } from '../migrations/restart-one.js';
+import { selectCandidates, type Baseline } from './candidates.js';
+import { keyOf } from './cluster-view.js';
+import { LifecycleReader } from './lifecycle.js';
+import { publish, RecoverParams, restartKeys, setRow, type RecoverDeps } from './recover-context.js';
+import { restartProgram } from './recover-requests.js';
+import type { RecoverLive, RecoverOutput } from './recover-types.js';
+import { restartOne } from './restart-one.js';
 
 export interface ReofferOutcome {
   /** Restarted now (and back on the current launcher, or not: see the checks). */
@@ -26,10 +26,21 @@ export interface ReofferOutcome {
   outstanding: string[];
 }
 
-/** VMs the session's recoveries left outstanding and this step has not restarted since. */
+/**
+ * VMs still on the old launcher by the session's record: what the latest recovery left outstanding
+ * (an earlier hop's leftovers were offered again by it), less those a later step restarted since
+ * (verification, or a draft or apply gate that offered them first). Journal only: the callers read
+ * the cluster before they ask about any of them.
+ */
 export function outstandingFromRecovery(ctx: StepContext<unknown>): string[] {
-  const left = new Set(ctx.outputsOfKind<RecoverContract>('recover').flatMap((r) => r.outstanding ?? []));
-  return [...left].filter((vm) => !ctx.mutationDone(restartKeys(ctx.step.id, vm).send)).sort();
+  const all = steps(ctx.state());
+  const at = all.findLastIndex((s) => s.kind === 'recover' && s.output !== undefined);
+  if (at < 0) return [];
+  const left = (all[at]!.output as RecoverContract).outstanding ?? [];
+  const later = all.slice(at + 1).map((s) => s.id);
+  // The step asking now may not be in the state's list yet under its final id: it is checked too.
+  const askers = [...new Set([...later, ctx.step.id])];
+  return [...new Set(left)].filter((vm) => !askers.some((id) => ctx.mutationDone(restartKeys(id, vm).send))).sort();
 }
 
 /** Why each VM needs its restart, as recovery said it; the recover step's own settings (confirm by name, waits). */
