@@ -21,14 +21,21 @@ export interface FleetBenchResult {
   exitCode: number | null;
   /** Each cluster's session, start to end (ms), by the fleet's own record. */
   perClusterMs: number[];
+  /** Clusters that did not end done, with what the fleet recorded for them. */
+  notDone: Array<Record<string, unknown>>;
+  /** The coordinator's last lines (its stage and cluster lines, and any error). */
+  tail: string[];
   coordinatorMaxRssKb: number | undefined;
   coordinatorHeapPeakBytes: number | undefined;
   kubectlMax: number;
-  /** Per rate class: requests in all, the most in any one second, the limit. */
+  /** Per rate class as the lab saw them arrive: requests in all, the most in any one second, the limit. */
   rate: Record<string, { requests: number; peakPerSecond: number; limit: number }>;
+  /** The same as the coordinator sent them (heap-hook.ts): what its shared limiter governs. */
+  sent: Record<string, { requests: number; peakPerSecond: number; limit: number }> | undefined;
 }
 
 interface FleetLabJson {
+  paletteUrl: string;
   apiKey: string;
   projectUid: string;
   fleet: string;
@@ -104,25 +111,28 @@ export async function runFleetBenchmark(root: string, cli: string, opts: { clust
     writeFileSync(fleetFile, stringify(doc));
     const stateDir = mkdtempSync(join(root, 'fleet-state-'));
     const heapFile = join(stateDir, 'heap');
-    const env = { ...process.env, CI: '1', UPGRADE_PILOT_API_KEY: lab.json.apiKey, UP_BENCH_HEAP_FILE: heapFile };
+    const env = { ...process.env, CI: '1', UPGRADE_PILOT_API_KEY: lab.json.apiKey, UP_BENCH_HEAP_FILE: heapFile, UP_BENCH_PALETTE_ORIGIN: new URL(lab.json.paletteUrl).origin };
     const hook = new URL('./heap-hook.js', import.meta.url).pathname;
     const started = performance.now();
-    const coordinator = spawn(process.execPath, ['--import', hook, cli, 'fleet', 'start', '--fleet', fleetFile, '--state-dir', stateDir, ...approve], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const coordinator = spawn(process.execPath, ['--import', hook, cli, 'fleet', 'start', '--fleet', fleetFile, '--state-dir', stateDir, ...approve], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let said = '';
+    for (const stream of [coordinator.stdout!, coordinator.stderr!]) stream.on('data', (d: Buffer) => (said = (said + d.toString()).slice(-20_000)));
     let kubectlMax = 0;
     const sampler = setInterval(() => (kubectlMax = Math.max(kubectlMax, kubectlUnder(coordinator.pid!))), 50);
     const exitCode = await new Promise<number | null>((resolve) => coordinator.on('close', (code) => resolve(code)));
     clearInterval(sampler);
     const wallMs = performance.now() - started;
-    const [rss, heap] = existsSync(heapFile) ? readFileSync(heapFile, 'utf8').trim().split(' ').map(Number) : [];
+    const hooked = existsSync(heapFile) ? (JSON.parse(readFileSync(heapFile, 'utf8')) as { maxRssKb: number; heapPeakBytes: number; sent: FleetBenchResult['sent'] }) : undefined;
     const headers = { ApiKey: lab.json.apiKey, ProjectUid: lab.json.projectUid };
     const rate = (await (await fetch(lab.json.controlUrls.requestRate, { headers })).json()) as FleetBenchResult['rate'];
     const status = spawn(process.execPath, [cli, 'fleet', 'status', '--json', '--fleet', fleetFile, '--state-dir', stateDir], { env, stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     status.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     await new Promise((resolve) => status.on('close', resolve));
-    const clusters = (JSON.parse(out) as { clusters: Array<{ startedAt?: string; endedAt?: string }> }).clusters;
+    const clusters = (JSON.parse(out) as { clusters: Array<{ startedAt?: string; endedAt?: string; status?: string; paramsFile?: string }> }).clusters;
+    const notDone = clusters.filter((c) => c.status !== 'done').map(({ paramsFile: _p, ...rest }) => rest);
     const perClusterMs = clusters.filter((c) => c.startedAt && c.endedAt).map((c) => Date.parse(c.endedAt!) - Date.parse(c.startedAt!));
-    return { ...opts, labStartMs: lab.startMs, labRssKb, wallMs, exitCode, perClusterMs, coordinatorMaxRssKb: rss, coordinatorHeapPeakBytes: heap, kubectlMax, rate };
+    return { ...opts, labStartMs: lab.startMs, labRssKb, wallMs, exitCode, perClusterMs, coordinatorMaxRssKb: hooked?.maxRssKb, coordinatorHeapPeakBytes: hooked?.heapPeakBytes, kubectlMax, rate, sent: hooked?.sent, notDone: notDone.filter((c) => c.status !== 'pending').slice(0, 20), tail: said.trim().split('\n').slice(-15) };
   } finally {
     lab.proc.kill('SIGTERM');
     await new Promise((resolve) => (lab.proc.exitCode !== null ? resolve(undefined) : lab.proc.once('exit', resolve)));

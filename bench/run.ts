@@ -478,7 +478,9 @@ async function fleet(): Promise<void> {
   const r = await runFleetBenchmark(root, cli, { clusters, concurrency, speed });
   const per = stats(r.perClusterMs);
   const one = single.perClusterMs[0]!;
-  const over = Object.entries(r.rate).filter(([, v]) => v.peakPerSecond > v.limit);
+  // Judged by what the coordinator sent (its shared limiter's work); the lab's count of arrivals is shown beside it (a busy lab bunches them).
+  const sent = r.sent ?? r.rate;
+  const over = Object.entries(sent).filter(([, v]) => v.peakPerSecond > v.limit);
   for (const line of table(
     ['what', 'figure'],
     [
@@ -490,13 +492,19 @@ async function fleet(): Promise<void> {
       [`wall time / (clusters / ${concurrency}) per cluster alone`, ratio(r.wallMs, (clusters / concurrency) * one)],
       ['coordinator peak resident memory / heap peak', `${r.coordinatorMaxRssKb ? mb(r.coordinatorMaxRssKb) : 'n/a'} / ${r.coordinatorHeapPeakBytes ? mb(r.coordinatorHeapPeakBytes / 1024) : 'n/a'} (one cluster: ${single.coordinatorMaxRssKb ? mb(single.coordinatorMaxRssKb) : 'n/a'})`],
       ['kubectl processes alive at once under the coordinator (max)', `${r.kubectlMax} (one cluster: ${single.kubectlMax})`],
-      ...Object.entries(r.rate).map(([cls, v]) => [`Palette ${cls}: most requests in any one second / limit (requests in all)`, `${v.peakPerSecond} / ${v.limit} (${v.requests})`]),
+      ...Object.entries(sent).map(([cls, v]) => [
+        `Palette ${cls}: most requests in any one second, sent / arrived at the lab / limit (requests in all)`,
+        `${r.sent ? v.peakPerSecond : 'n/a'} / ${r.rate[cls]?.peakPerSecond ?? 'n/a'} / ${v.limit} (${v.requests})`,
+      ]),
     ],
   ))
     say(line);
-  results.fleet = { clusters, concurrency, speed, labStartMs: Math.round(r.labStartMs), labRssKb: r.labRssKb, wallMs: Math.round(r.wallMs), exitCode: r.exitCode, perClusterMs: statsJson(per), singleClusterMs: one, coordinatorMaxRssKb: r.coordinatorMaxRssKb, coordinatorHeapPeakBytes: r.coordinatorHeapPeakBytes, kubectlMax: r.kubectlMax, rate: r.rate, single: { coordinatorMaxRssKb: single.coordinatorMaxRssKb, kubectlMax: single.kubectlMax } };
+  if (r.exitCode !== 0) {
+    for (const line of ['', `The fleet stopped (exit ${r.exitCode}); clusters not done and not pending:`, ...r.notDone.map((c) => `- ${JSON.stringify(c)}`), '', "The coordinator's last lines:", ...r.tail.map((l) => `    ${l}`)]) say(line);
+  }
+  results.fleet = { clusters, concurrency, speed, labStartMs: Math.round(r.labStartMs), labRssKb: r.labRssKb, wallMs: Math.round(r.wallMs), exitCode: r.exitCode, perClusterMs: statsJson(per), singleClusterMs: one, coordinatorMaxRssKb: r.coordinatorMaxRssKb, coordinatorHeapPeakBytes: r.coordinatorHeapPeakBytes, kubectlMax: r.kubectlMax, rate: r.rate, sent: r.sent, notDone: r.notDone, single: { coordinatorMaxRssKb: single.coordinatorMaxRssKb, kubectlMax: single.kubectlMax } };
   goal(`fleet of ${clusters}: every cluster done`, 'exit 0', `exit ${r.exitCode}, ${r.perClusterMs.length} ran`, r.exitCode === 0 && r.perClusterMs.length === clusters);
-  goal(`fleet of ${clusters}: Palette requests within the limit in every second`, 'no class above its limit', over.length ? over.map(([c, v]) => `${c} ${v.peakPerSecond}/${v.limit}`).join(', ') : 'none above', over.length === 0);
+  goal(`fleet of ${clusters}: Palette requests sent within the limit in every second`, 'no class above its limit', over.length ? over.map(([c, v]) => `${c} ${v.peakPerSecond}/${v.limit}`).join(', ') : 'none above', over.length === 0);
   goal(`fleet of ${clusters}: kubectl processes at once`, `<= ${concurrency * 4} (bounded by the concurrency)`, String(r.kubectlMax), r.kubectlMax <= concurrency * 4);
   goal(`fleet of ${clusters}: coordinator peak memory`, '< 1 GiB', r.coordinatorMaxRssKb ? mb(r.coordinatorMaxRssKb) : 'n/a', (r.coordinatorMaxRssKb ?? Infinity) < 1024 * 1024);
 }
