@@ -17,7 +17,14 @@ import { FleetJournal, fleetPaths, readFleetState, type FleetPaths } from '../fl
 import { loadFleet, type LoadedFleet } from '../fleet/load.js';
 import { fleetJunit, fleetMarkdown, fleetReport } from '../fleet/report.js';
 import type { FleetState, LeftOut, PlannedCluster } from '../fleet/types.js';
-import { leftOutClusters } from '../fleet/target-set.js';
+import { clusterExists, readTargets, stageClusters } from '../fleet/target-set.js';
+import { kubeSoakHealth } from '../fleet/soak-health.js';
+import { formatDuration } from '../engine/duration.js';
+import { clockFor } from '../run/lab-clock.js';
+import { loadParams } from '../engine/load.js';
+import { planP90Ms, predict } from '../fleet/predicted.js';
+import { SessionStore } from '../session/store.js';
+import { stageWindow, type StageWindowSpec } from '../fleet/window.js';
 import { readApiKey } from '../run/api-key.js';
 import { buildPalette } from '../run/effects.js';
 import { Redactor } from '../session/redact.js';
@@ -26,7 +33,7 @@ import { ensurePrivateDir, writeFileAtomic } from '../session/durable-fs.js';
 import { resolveStateDir } from '../session/paths.js';
 import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
 
-const clock = () => new Date().toISOString().slice(11, 19);
+const timeOfDay = () => new Date().toISOString().slice(11, 19);
 
 function fleetFile(inv: Invocation): string {
   const file = inv.options.fleet;
@@ -34,21 +41,28 @@ function fleetFile(inv: Invocation): string {
   return file;
 }
 
+const windowText = (w: StageWindowSpec) => {
+  const parsed = stageWindow(w);
+  return typeof parsed === 'string' ? parsed : parsed.text;
+};
+
 function planLines(f: LoadedFleet): string[] {
   const lines = [`fleet ${f.spec.fleet}: ${f.clusters.length} cluster(s) to ${f.spec.target} in ${f.spec.stages.length} stage(s) (${f.file})`];
   for (const s of f.spec.stages) {
-    lines.push(`  stage ${s.name}: ${s.clusters.join(', ')} (${s.maxConcurrency} at a time, stops at ${s.failureThreshold} failure(s)${s.approval ? ', asks before it starts: --approve stage' : ''})`);
+    const who = s.clusters ? s.clusters.join(', ') : `the clusters tagged ${s.selector!.tags.join(' and ')} (read from Palette when the plan is frozen)`;
+    lines.push(`  stage ${s.name}: ${who} (${s.maxConcurrency} at a time, stops at ${s.failureThreshold} failure(s)${s.approval ? ', asks before it starts: --approve stage' : ''}${s.soak ? `, soaks ${formatDuration(s.soak)} before the next stage` : ''}${s.window ? `, starts clusters only in its window ${windowText(s.window)}` : ''})`);
   }
-  const unstaged = f.clusters.filter((c) => !f.spec.stages.some((s) => s.clusters.includes(c.name)));
-  if (unstaged.length) lines.push(`  in no stage (not upgraded): ${unstaged.map((c) => c.name).join(', ')}`);
+  const unstaged = f.clusters.filter((c) => !f.spec.stages.some((s) => s.clusters?.includes(c.name)));
+  const bySelector = f.spec.stages.some((s) => s.selector);
+  if (unstaged.length) lines.push(`  ${bySelector ? 'named in no stage (a selector may take them)' : 'in no stage (not upgraded)'}: ${unstaged.map((c) => c.name).join(', ')}`);
   return lines;
 }
 
 /** Freezes the plan: each cluster's params file written, then the plan journaled (the target set from now on). */
-function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[]): void {
+function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[], members: Map<string, string[]>): void {
   const clusters: PlannedCluster[] = [];
   for (const s of f.spec.stages) {
-    for (const name of s.clusters) {
+    for (const name of members.get(s.name) ?? []) {
       if (leftOut.some((l) => l.name === name)) continue;
       const c = f.clusters.find((x) => x.name === name)!;
       const dir = journal.paths.clusterDir(name);
@@ -66,7 +80,7 @@ function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[]): void
     digest: f.digest,
     target: f.spec.target,
     by: whoAmI(),
-    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: s.clusters.filter((n) => !leftOut.some((l) => l.name === n)), maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval })),
+    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: (members.get(s.name) ?? []).filter((n) => !leftOut.some((l) => l.name === n)), maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval, ...(s.soak ? { soakMs: s.soak } : {}), ...(s.window ? { window: s.window } : {}) })),
     clusters,
     leftOut,
   });
@@ -75,9 +89,10 @@ function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[]): void
 function statusLines(s: FleetState): string[] {
   const lines = [`fleet ${s.fleet} to ${s.target}`];
   for (const st of s.stages) {
-    lines.push(`  stage ${st.name}: ${st.status}${st.message ? ` (${st.message})` : ''}`);
+    const soaking = st.soak && st.status !== 'stopped' ? `soaking until ${st.soak.untilWall.slice(11, 16)} UTC` : st.soak ? `stopped in its soak (until ${st.soak.untilWall.slice(11, 16)} UTC; resume soaks what is left)` : st.status;
+    lines.push(`  stage ${st.name}: ${soaking}${st.message ? ` (${st.message})` : ''}`);
     for (const c of s.clusters.filter((x) => x.stage === st.name)) {
-      lines.push(`    ${c.name.padEnd(16)} ${c.status.padEnd(8)}${c.session ? ` session ${c.session}` : ''}${c.skipReason ? ` skipped: ${c.skipReason}` : c.message ? `: ${c.message}` : ''}`);
+      lines.push(`    ${c.name.padEnd(16)} ${c.status.padEnd(8)}${c.session ? ` session ${c.session}` : ''}${c.skipReason ? ` skipped: ${c.skipReason}` : c.message ? `: ${c.message}` : ''}${c.unhealthy ? `; unhealthy in the soak: ${c.unhealthy.join('; ')}` : ''}`);
     }
   }
   for (const l of s.leftOut) lines.push(`  left out: ${l.name}: ${l.reason}`);
@@ -132,7 +147,7 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const say = (event: Record<string, unknown> & { type: string }, line: string) => write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${clock()} ${line}`));
+    const say = (event: Record<string, unknown> & { type: string }, line: string) => write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${timeOfDay()} ${line}`));
     // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
     // It starts full: a coordinator killed a moment ago may have spent this second's budget.
     const limiter = new RateLimiter({ ...defaultRateLimits, ...fleet.clusters[0]?.params.palette.rateLimits }, undefined, undefined, true);
@@ -154,7 +169,7 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
         say({ type: 'cluster.skipped', cluster: c.name, reason: options.reason }, `${c.name}: skipped (${options.reason})`);
         return ExitCode.ok;
       }
-      if (c.status === 'done' || c.status === 'skipped' || c.status === 'pending') {
+      if (c.status === 'done' || c.status === 'skipped' || c.status === 'pending' || c.status === 'vanished') {
         throw new InputError('fleet.retry', `${name} is ${c.status}: only a failed or stopped cluster is retried.`, { hint: c.status === 'pending' ? 'It has not run yet: `fleet resume` runs it in its stage.' : 'See `fleet status`.' });
       }
       const attempt = c.attempts + 1;
@@ -178,18 +193,47 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       say({ type: 'cluster.ended', cluster: c.name, outcome: result.outcome, exitCode: result.exitCode }, `${c.name}: ${result.outcome}${result.message ? `: ${result.message}` : ''}`);
       return result.exitCode as ExitCode;
     }
+    const redactor = new Redactor();
+    const key = readApiKey(options['api-key-file'], io.env, redactor);
+    const first = fleet.clusters[0]!.params;
+    const palette = buildPalette({ params: first, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter });
     if (action === 'start') {
-      const redactor = new Redactor();
-      const key = readApiKey(options['api-key-file'], io.env, redactor);
-      const first = fleet.clusters[0]!.params;
-      const palette = buildPalette({ params: first, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter });
-      const staged = fleet.clusters.filter((c) => fleet.spec.stages.some((s) => s.clusters.includes(c.name)));
-      const leftOut = await leftOutClusters(palette, staged, controller.signal);
-      freeze(journal, fleet, leftOut);
+      // Every cluster of the file is read: a selector stage takes its clusters by their Palette tags.
+      const bySelector = fleet.spec.stages.some((s) => s.selector);
+      const read = fleet.clusters.filter((c) => bySelector || fleet.spec.stages.some((s) => s.clusters?.includes(c.name)));
+      const targets = await readTargets(palette, read, controller.signal);
+      const members = stageClusters(fleet.spec.stages, fleet.clusters.map((c) => c.name), targets.tags);
+      const staged = new Set([...members.values()].flat());
+      const leftOut = targets.leftOut.filter((l) => staged.has(l.name));
+      freeze(journal, fleet, leftOut, members);
       for (const l of leftOut) say({ type: 'cluster.left-out', cluster: l.name, reason: l.reason }, `${l.name}: left out of the plan: ${l.reason}`);
+      for (const s of fleet.spec.stages.filter((x) => x.selector)) {
+        const picked = members.get(s.name) ?? [];
+        say({ type: 'stage.selected', stage: s.name, tags: s.selector!.tags, clusters: picked }, `stage ${s.name}: tagged ${s.selector!.tags.join(' and ')}: ${picked.length ? picked.join(', ') : 'no cluster'}`);
+      }
     }
     else if (journal.state()!.digest !== fleet.digest) say({ type: 'warning', message: 'fleet file changed' }, `the fleet file changed since the plan was frozen: the frozen plan is followed (the target set does not change under a running fleet)`);
-    const code = await new Coordinator({ journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, say }).run();
+    // Soaks are measured on the clock the sessions follow: the lab's own (accelerated) against a lab.
+    const frozen = journal.state()!.clusters[0];
+    const clock = await clockFor(frozen ? loadParams(frozen.paramsFile).params : first, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
+    const soakHealth = kubeSoakHealth(redactor);
+    const sessions = new SessionStore(stateDir, redactor);
+    const p90Of = (session: string | undefined) => {
+      try {
+        return session ? planP90Ms(sessions.load(session)) : undefined;
+      } catch {
+        return undefined; // a session not readable predicts nothing
+      }
+    };
+    const predictFor = (name: string) => {
+      const all = journal.state()!.clusters;
+      const others = all.flatMap((c) => {
+        const ms = c.name === name ? undefined : p90Of(c.session);
+        return ms === undefined ? [] : [{ name: c.name, ms }];
+      });
+      return predict(name, p90Of(all.find((c) => c.name === name)?.session), others);
+    };
+    const code = await new Coordinator({ journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, clock, soakHealth, predict: predictFor, exists: (uid) => clusterExists(palette, uid, controller.signal), say }).run();
     const files = writeFleetReport(paths, journal.state()!);
     if (!options.json) write(`fleet report: ${files.markdown}`);
     else write(jsonSafe(JSON.stringify({ type: 'result', fleet: fleet.spec.fleet, exitCode: code, report: files.markdown })));

@@ -1,4 +1,4 @@
-/** `upgrade-pilot lab --serve --fleet N [--fleet-fail NAME:pack-error]`: serves a fleet lab until Ctrl+C. */
+/** `upgrade-pilot lab --serve --fleet N [--fleet-fail NAME:pack-error|stuck-migration|node-not-ready]`: serves a fleet lab until Ctrl+C. */
 import { resolve } from 'node:path';
 import type { Invocation } from '../cli/args.js';
 import { ExitCode, InputError } from '../errors.js';
@@ -13,7 +13,7 @@ export async function runFleetLab(invocation: Invocation, io: RunIO, signal?: Ab
   const raw = options.fleet ?? '';
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 500) throw new InputError('usage.option', `lab --fleet takes a number of clusters from 1 to 500, got "${raw}".`, { hint: 'e.g. upgrade-pilot lab --serve --fleet 12' });
   if (!options.serve) throw new InputError('usage.option', 'lab --fleet serves the fleet lab: add --serve, then run `upgrade-pilot fleet start --fleet <the fleet file in lab.json>`.', { hint: 'e.g. upgrade-pilot lab --serve --fleet 12 --state-dir ./fleet-lab' });
-  if (options.scenario) throw new InputError('usage.option', 'lab --fleet plays its own site (the pack-error scenario without its fault): --scenario does not apply.', { hint: 'Drop --scenario; make one cluster fail with --fleet-fail NAME:pack-error.' });
+  if (options.scenario) throw new InputError('usage.option', 'lab --fleet plays its own site (the pack-error scenario without its fault): --scenario does not apply.', { hint: 'Drop --scenario; make one cluster fail with --fleet-fail NAME:pack-error|stuck-migration|node-not-ready.' });
   const fails: Record<string, (typeof fleetFaultKinds)[number]> = {};
   for (const f of options['fleet-fail']) {
     const [name, how] = f.split(':');

@@ -5,6 +5,7 @@
  */
 import { GateStopError, InterruptedError, PilotError, StepFailedError, toErrorInfo, type ErrorInfo } from '../errors.js';
 import type { GateAsk, MutationSpec, StepContext } from './context.js';
+import type { Clock } from './clock.js';
 import { withDryRun, type Effects } from './effects.js';
 import { sendWithDeferrals, type DeferredBudget } from './deferred-send.js';
 import { displaySafe } from '../text/display-safe.js';
@@ -56,9 +57,49 @@ export interface RunnerOptions {
   resumeCommand?: string;
   /** Resends of a mutation the API deferred (429, 503 with Retry-After); default DEFAULT_DEFERRED_BUDGET. */
   deferredBudget?: DeferredBudget;
+  /**
+   * A request to stop after the step in progress, distinct from `signal` (which stops at once, as
+   * Ctrl+C): a fleet stage that halts lets its clusters in flight finish what they are doing. The
+   * step in progress runs to its end (a gate, a mutation and what the step waits for after it, such
+   * as a restarted VM coming back), then the session stops, saved, before the next step. A step that
+   * only polls (`pollsOnly`: the reconcile wait, the migration watch) stops at its next poll, since
+   * its end may be many minutes away and nothing of it is lost: a resume re-enters it.
+   */
+  stopAfterStep?: AbortSignal;
 }
 
 type Listener = (state: SessionState, event: SessionEvent) => void;
+
+const stepName = (s: Pick<StepState, 'id' | 'title'>) => `${s.title} (${s.id})`;
+
+/** The stop a `stopAfterStep` request ends in, between steps: which step finished last, which comes next. */
+function stoppedSafely(last: StepState | undefined, next: StepState | GroupPlaceholder): InterruptedError {
+  const after = last ? `after ${stepName(last)}` : `before ${stepName(next)}`;
+  return new InterruptedError(`Stopped safely ${after}; the session is saved.`, `Resume the session to continue with ${stepName(next)}.`);
+}
+
+/**
+ * A polling step's clock under a `stopAfterStep` request: its next sleep (the wait between two
+ * polls) ends the step instead, saved, with the session's ordinary interruption.
+ */
+function stopAtPoll(clock: Clock, drain: AbortSignal, step: StepState): Clock {
+  const stop = () => new InterruptedError(`Stopped safely at a poll of ${stepName(step)}; the session is saved.`, 'Resume the session: the step reads the cluster afresh and goes on waiting.');
+  return {
+    ...clock,
+    now: () => clock.now(),
+    async sleep(ms, signal) {
+      if (drain.aborted) throw stop();
+      const both = signal ? AbortSignal.any([signal, drain]) : drain;
+      try {
+        await clock.sleep(ms, both);
+      } catch (err) {
+        // Ctrl+C (the step's own signal) wins: it is the ordinary interruption.
+        if (drain.aborted && !signal?.aborted) throw stop();
+        throw err;
+      }
+    },
+  };
+}
 
 export class Runner {
   private state: SessionState;
@@ -111,16 +152,19 @@ export class Runner {
       });
       if (drift) return drift;
     }
+    let last: StepState | undefined;
     for (;;) {
       if (signal.aborted) return this.stop('interrupted', new InterruptedError());
       const entry = nextEntry(this.state);
       if (!entry) break;
+      if (this.opts.stopAfterStep?.aborted) return this.stop('interrupted', stoppedSafely(last, entry));
       if (isPlaceholder(entry)) {
         this.expand(entry);
         continue;
       }
       const outcome = await this.runStep(entry);
       if (outcome) return outcome;
+      last = this.current(entry.id);
     }
     this.dispatch({ type: 'session.done', at: this.now() });
     this.opts.journal.snapshot(this.state);
@@ -166,7 +210,9 @@ export class Runner {
       return this.failStep(step.id, new StepFailedError('engine.unknown-kind', `No step kind "${step.kind}" is available.`, { hint: `Known kinds: ${this.opts.registry.names().join(', ')}` }));
     }
     this.dispatch({ type: 'step.started', at: this.now(), id: step.id });
-    const ctx = this.context(this.current(step.id), kind.params.parse(step.with));
+    const drain = this.opts.stopAfterStep;
+    const effects = kind.pollsOnly && drain ? { ...this.opts.effects, clock: stopAtPoll(this.opts.effects.clock, drain, step) } : this.opts.effects;
+    const ctx = this.context(this.current(step.id), kind.params.parse(step.with), effects);
     try {
       const result = await kind.run(ctx);
       if (result.status === 'succeeded') {
@@ -258,9 +304,9 @@ export class Runner {
     return this.stop('interrupted', new InterruptedError('Stopped: the cluster drifted since the session was saved.', 'Start a new session to plan from the current state.'));
   }
 
-  private context<P>(step: StepState, params: P): StepContext<P> {
+  private context<P>(step: StepState, params: P, effects: Effects = this.opts.effects): StepContext<P> {
     const runner = this;
-    const { effects, dryRun, signal, runbook, site } = this.opts;
+    const { dryRun, signal, runbook, site } = this.opts;
     return {
       step,
       params,

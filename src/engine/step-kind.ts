@@ -21,6 +21,14 @@ export interface StepKind<P = unknown, O = unknown> {
   params: z.ZodType<P>;
   /** Gate name the step asks for, as used by `--approve` (none if it never asks). */
   gate?: string;
+  /**
+   * The step only reads and waits between polls; it sends nothing (the wait for the cluster to
+   * reconcile, the watch over live migrations). Asked to stop after the step in progress (a fleet
+   * stage halting), such a step stops at its next poll instead of running to its end, which may take
+   * many minutes: what it waits for goes on in the cluster, and a resume re-enters it and reads the
+   * cluster afresh. Any other step runs to its end first.
+   */
+  pollsOnly?: boolean;
   run(ctx: StepContext<P>): Promise<StepResult<O>>;
   /**
    * Re-checked on resume for a step that already succeeded: does the world still match what the

@@ -28,6 +28,8 @@ export interface ClusterRunRequest {
   limiter: Limiter;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  /** The stage halted: finish the step in progress, then stop safely (the session saved). */
+  stopAfterStep?: AbortSignal;
   /** The session id, as soon as it exists (before anything is sent). */
   onSession(id: string): void;
 }
@@ -82,6 +84,7 @@ export async function runCluster(req: ClusterRunRequest): Promise<ClusterRunResu
         onSession: (id) => req.onSession(id),
         effects: (input) => buildEffects({ ...input, limiter: req.limiter }),
         signal: req.signal,
+        ...(req.stopAfterStep ? { stopAfterStep: req.stopAfterStep } : {}),
       },
       io,
     );

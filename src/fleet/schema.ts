@@ -5,7 +5,9 @@
  * `clusters[].name` are the contract.
  */
 import { z } from 'zod';
+import { Duration } from '../engine/duration-schema.js';
 import { VersionText } from '../engine/params.js';
+import { stageWindow } from './window.js';
 
 const NonEmpty = z.string().min(1);
 /** A cluster or stage name: what the screens, the report and `fleet retry NAME` use. */
@@ -34,14 +36,40 @@ const FleetCluster = z
     }
   });
 
+/** When the stage's clusters may start: `{ days: [Sat, Sun], start: "02:00", hours: 4, timeZone: Europe/Berlin }` (window.ts). */
+const StageWindow = z
+  .strictObject({
+    days: z.array(z.string()).min(1, 'expected at least one day, e.g. [Sat, Sun] or [daily]'),
+    start: z.string(),
+    hours: z.number(),
+    timeZone: z.string(),
+  })
+  .superRefine((w, ctx) => {
+    const parsed = stageWindow(w);
+    if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+  });
+
+/** A Palette tag: `key=value`, or `key` for a key-only tag. */
+const Tag = z.string().regex(/^[^\s=]+(=[^\s]*)?$/, 'expected a tag such as region=east, or a key-only tag such as edge');
+
 const Stage = z.strictObject({
   name: Name,
-  clusters: z.array(Name).min(1, 'expected at least one cluster'),
+  /** The stage's clusters by name; or `selector`. */
+  clusters: z.array(Name).min(1, 'expected at least one cluster').optional(),
+  /** The clusters of the fleet whose Palette tags include all these, read when the plan is frozen (those no earlier stage took). */
+  selector: z.strictObject({ tags: z.array(Tag).min(1, 'expected at least one tag, e.g. [region=east]') }).optional(),
   /** Clusters of this stage upgraded at once. */
   maxConcurrency: z.number().int().min(1).max(200).default(1),
   failureThreshold: FailureThreshold.default(1),
   /** Ask before the stage starts: the gate `stage` (`--approve stage` in plain mode). */
   approval: z.boolean().default(false),
+  /**
+   * After the stage's clusters are done, wait this long (`30m`, `1h`, `7d` as `168h`) before the next
+   * stage, re-reading each cluster's health every few minutes: one turning unhealthy fails the stage.
+   */
+  soak: Duration.optional(),
+  /** A cluster starts only inside it, and only when its predicted duration fits in what is left of it. */
+  window: StageWindow.optional(),
 });
 
 export const FleetFileSchema = z
@@ -69,7 +97,10 @@ export const FleetFileSchema = z
     f.stages.forEach((s, i) => {
       if (stageNames.has(s.name)) ctx.addIssue({ code: 'custom', path: ['stages', i, 'name'], message: `stage ${s.name} is listed twice` });
       stageNames.add(s.name);
-      s.clusters.forEach((name, j) => {
+      if ((s.clusters === undefined) === (s.selector === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['stages', i], message: `stage ${s.name} needs its clusters by name (clusters: [...]) or by tag (selector: { tags: [...] }), one of the two` });
+      }
+      (s.clusters ?? []).forEach((name, j) => {
         if (!seen.has(name)) ctx.addIssue({ code: 'custom', path: ['stages', i, 'clusters', j], message: `no cluster named ${name} in clusters` });
         const earlier = inStage.get(name);
         if (earlier) ctx.addIssue({ code: 'custom', path: ['stages', i, 'clusters', j], message: `cluster ${name} is already in stage ${earlier}` });

@@ -31,10 +31,25 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
       case 'stage.started': {
         const s = stage(e.stage);
         if (s) {
-          s.status = 'running';
+          // A stage resumed in its soak goes on soaking (its clusters are done).
+          s.status = s.soak ? 'soaking' : 'running';
           s.startedAt ??= e.at;
           delete s.message;
         }
+        break;
+      }
+      case 'stage.soak.started': {
+        const s = stage(e.stage);
+        if (s) {
+          s.status = 'soaking';
+          s.soak = { until: e.until, untilWall: e.untilWall };
+          for (const c of state.clusters) if (c.stage === e.stage) delete c.unhealthy;
+        }
+        break;
+      }
+      case 'cluster.unhealthy': {
+        const c = cluster(e.cluster);
+        if (c) c.unhealthy = e.evidence;
         break;
       }
       case 'stage.ended': {
@@ -43,6 +58,9 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
           s.status = e.outcome;
           s.endedAt = e.at;
           if (e.message) s.message = e.message;
+          // A soak that ended (done, or failed by a cluster's health) is over: a resume after a
+          // failure soaks again in full. Stopped (Ctrl+C) keeps it: a resume soaks what is left.
+          if (e.outcome !== 'stopped') delete s.soak;
         }
         break;
       }
@@ -75,6 +93,11 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
         }
         break;
       }
+      case 'cluster.vanished': {
+        const c = cluster(e.cluster);
+        if (c) c.status = 'vanished';
+        break;
+      }
       case 'fleet.stopped':
         break;
     }
@@ -82,8 +105,8 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
   return state;
 }
 
-/** Whether the cluster is finished for the fleet: upgraded, or left out by the operator. */
-export const isSettled = (c: ClusterState) => c.status === 'done' || c.status === 'skipped';
+/** Whether the cluster is finished for the fleet: upgraded, left out by the operator, or gone from Palette. */
+export const isSettled = (c: ClusterState) => c.status === 'done' || c.status === 'skipped' || c.status === 'vanished';
 
 /** How many failures stop a stage of `total` clusters (`10%` of 8 is 1: at least one). */
 export function failureLimit(threshold: number | string, total: number): number {

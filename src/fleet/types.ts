@@ -1,5 +1,6 @@
 /** The fleet's shared types: its journal events and the state they fold into (state.ts). */
 import type { FailureThreshold } from './schema.js';
+import type { StageWindowSpec } from './window.js';
 
 export interface PlannedStage {
   name: string;
@@ -7,6 +8,9 @@ export interface PlannedStage {
   maxConcurrency: number;
   failureThreshold: FailureThreshold;
   approval: boolean;
+  /** The stage's soak, in milliseconds of the fleet's clock. */
+  soakMs?: number;
+  window?: StageWindowSpec;
 }
 
 export interface PlannedCluster {
@@ -42,12 +46,18 @@ export type FleetEvent =
   | { type: 'stage.approved'; at: string; stage: string; by: string; how: string }
   | { type: 'stage.started'; at: string; stage: string }
   | { type: 'stage.ended'; at: string; stage: string; outcome: 'done' | 'failed' | 'stopped'; message?: string }
+  /** The soak began: it ends at `until` (the fleet clock's time: the lab's against a lab), `untilWall` on this machine's clock. */
+  | { type: 'stage.soak.started'; at: string; stage: string; until: string; untilWall: string }
+  /** A done cluster read unhealthy during its stage's soak. */
+  | { type: 'cluster.unhealthy'; at: string; cluster: string; stage: string; evidence: string[] }
   | { type: 'cluster.started'; at: string; cluster: string; session: string; attempt: number; resumed: boolean }
   | { type: 'cluster.ended'; at: string; cluster: string; session: string; outcome: ClusterOutcome; exitCode: number; message?: string }
   | { type: 'cluster.skipped'; at: string; cluster: string; reason: string; by: string }
+  /** Palette no longer has the cluster (deleted after the plan): reported, neither failed nor counted. */
+  | { type: 'cluster.vanished'; at: string; cluster: string }
   | { type: 'fleet.stopped'; at: string; reason: string };
 
-export type ClusterStatus = 'pending' | 'running' | 'done' | 'failed' | 'gate' | 'stopped' | 'skipped' | 'left-out';
+export type ClusterStatus = 'pending' | 'running' | 'done' | 'failed' | 'gate' | 'stopped' | 'skipped' | 'left-out' | 'vanished';
 
 export interface ClusterState {
   name: string;
@@ -61,9 +71,11 @@ export interface ClusterState {
   endedAt?: string;
   message?: string;
   skipReason?: string;
+  /** Read unhealthy during its stage's soak: the evidence. */
+  unhealthy?: string[];
 }
 
-export type StageStatus = 'pending' | 'running' | 'done' | 'failed' | 'stopped';
+export type StageStatus = 'pending' | 'running' | 'soaking' | 'done' | 'failed' | 'stopped';
 
 export interface StageState extends PlannedStage {
   status: StageStatus;
@@ -71,6 +83,8 @@ export interface StageState extends PlannedStage {
   startedAt?: string;
   endedAt?: string;
   message?: string;
+  /** The soak in progress (or stopped by Ctrl+C or a crash): its end, in the fleet clock's time and on this machine's. */
+  soak?: { until: string; untilWall: string };
 }
 
 export interface FleetState {

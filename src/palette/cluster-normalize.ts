@@ -10,6 +10,13 @@ function condition(c: RawCondition): Condition {
   return { type: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) };
 }
 
+/**
+ * The value Palette stores in `metadata.labels` for a tag that is a key alone (domain-notes, "Palette
+ * for fleets"; terraform-provider-spectrocloud's toTags writes `tags[key] = "spectro__tag"` for a tag
+ * without `:value`).
+ */
+export const KEY_ONLY_TAG = 'spectro__tag';
+
 export function toClusterDoc(json: SpectroClusterJson): ClusterDoc {
   const status = json.status ?? undefined;
   const profiles: AttachedProfile[] = (json.spec?.clusterProfileTemplates ?? []).map((t) => ({
@@ -34,6 +41,7 @@ export function toClusterDoc(json: SpectroClusterJson): ClusterDoc {
       ...(p.condition ? { condition: condition(p.condition) } : {}),
     })),
     conditions: (status?.conditions ?? []).map(condition),
+    tags: Object.entries(json.metadata.labels ?? {}).map(([k, v]) => (v === KEY_ONLY_TAG ? k : `${k}=${v}`)),
   };
   if (status?.repave?.state) doc.repave = status.repave.state;
   const template = json.spec?.clusterTemplate?.uid;

@@ -30,7 +30,8 @@ const TemplateSchema = z.looseObject({
 });
 
 export const SpectroClusterSchema = z.looseObject({
-  metadata: z.looseObject({ uid: z.string(), name: opt(z.string()) }),
+  // `metadata.labels` are the cluster's tags (domain-notes: a key-only tag has the value `spectro__tag`).
+  metadata: z.looseObject({ uid: z.string(), name: opt(z.string()), labels: opt(z.record(z.string(), z.string())) }),
   // `spec.clusterTemplate` (`v1SpectroClusterTemplateRef`, palette-sdk-go spec): set on a cluster a cluster template manages.
   spec: opt(z.looseObject({ clusterProfileTemplates: opt(z.array(TemplateSchema)), clusterTemplate: opt(z.looseObject({ uid: opt(z.string()) })) })),
   status: opt(

@@ -44,6 +44,8 @@ export interface ClusterDoc {
   spcApply?: { canBeApplied?: boolean; actionType?: string };
   /** `spec.clusterTemplate.uid`: a cluster template manages this cluster (its profiles change only through the template). */
   templateUid?: string;
+  /** Palette's tags on the cluster (`metadata.labels`): `key=value`, or `key` for a key-only tag. */
+  tags: string[];
 }
 
 export interface ClusterEvent {

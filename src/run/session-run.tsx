@@ -60,6 +60,8 @@ export interface SessionRequest {
   ink?: Instance;
   /** Stops the run as Ctrl+C does (a fleet stopping its clusters in flight): the step in progress ends safely, the session is saved. */
   signal?: AbortSignal;
+  /** Stops the run after the step in progress (a fleet stage halting): see RunnerOptions.stopAfterStep. */
+  stopAfterStep?: AbortSignal;
 }
 
 export function approvalsFrom(options: CliOptions): Approvals {
@@ -234,6 +236,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       resuming: prepared.resuming,
       resumedBy: { by: `${whoAmI()}@${hostname()}`, ...(approvalFlagsText(approvals) ? { with: approvalFlagsText(approvals) } : {}) },
       resumeCommand: resume,
+      ...(req.stopAfterStep ? { stopAfterStep: req.stopAfterStep } : {}),
     });
     const meanwhile: Meanwhile | undefined = prepared.resuming ? await readMeanwhile(effects, saved, params?.params, controller.signal) : undefined;
 

@@ -3,7 +3,7 @@
  * wave-2 of 8 with failure threshold 1) where store-007 fails its pack rollout; `fleet start` in
  * plain mode with every gate approved, killed with SIGKILL in the middle of wave-1 (after a cluster's
  * apply was sent), then `fleet resume`: the canary and wave-1 end upgraded, wave-2 stops at the
- * failure with the clusters in flight stopped and the rest untouched. The lab's audit proves one
+ * failure with the clusters in flight stopped safely after their step and the rest untouched. The lab's audit proves one
  * clone, one draft PUT and one publish per shared profile, one apply per cluster that ran, none for
  * the untouched, and no VM restart sent twice. Then the fault is cleared and `fleet retry store-007`
  * completes it; `fleet report` lists every cluster once with its fate.
@@ -56,7 +56,7 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     expect(resumed.code).toBe(1);
 
     const status = JSON.parse((await cli(['fleet', 'status', '--json', '--fleet', lab.json.fleet, '--state-dir', stateDir], env)).stdout) as {
-      clusters: Array<{ name: string; uid: string; stage: string; status: string }>;
+      clusters: Array<{ name: string; uid: string; stage: string; status: string; message?: string }>;
     };
     const by = (stage: string) => status.clusters.filter((c) => c.stage === stage);
     expect([...by('canary'), ...by('wave-1')].map((c) => c.status)).toEqual(['done', 'done', 'done', 'done']);
@@ -66,6 +66,8 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     const untouched = wave2.filter((c) => c.status === 'pending');
     expect(inFlight.length + untouched.length).toBe(7);
     expect(untouched.length).toBeGreaterThan(0);
+    // The clusters in flight finished the step they were in (or, in a wait, its poll): stopped safely, saved, resumable.
+    for (const c of inFlight) expect(c.message, c.name).toMatch(/^stopped safely (after|at a poll of) .+; the session is saved \(the stage halted: 1 failure\(s\) reached the threshold 1 \(last: store-007\)\)$/);
 
     // Each cluster's session verified its upgrade: the canary's and wave-1's reports say done.
     const audit = await lab.audit();

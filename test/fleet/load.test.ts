@@ -27,7 +27,7 @@ function error(text: string): { message: string; code: number } {
 
 describe('loadFleet', () => {
   it("gives each cluster the defaults with its own values on top, its identity, the fleet's target, and absolute paths", () => {
-    const f = file(fleet('  - { name: store-001, uid: u-1, kubeconfig: ./kube/store-001, site: { ingressIP: 10.1.0.50, loadBalancerServices: [x/y] } }\n  - { name: store-002, uid: u-2 }\n', 'stages:\n  - { name: canary, clusters: [store-001], maxConcurrency: 1 }\n  - { name: wave-1, clusters: [store-002], failureThreshold: 10% }\n'));
+    const f = file(fleet('  - { name: store-001, uid: u-1, kubeconfig: ./kube/store-001, site: { ingressIP: 10.1.0.50, loadBalancerServices: [x/y] } }\n  - { name: store-002, uid: u-2 }\n', 'stages:\n  - { name: canary, clusters: [store-001], maxConcurrency: 1 }\n  - { name: wave-1, clusters: [store-002], failureThreshold: 10%, soak: 1h30m }\n'));
     const loaded = loadFleet(f);
     const [one, two] = loaded.clusters;
     expect(one!.params.cluster).toEqual({ uid: 'u-1', name: 'store-001', kubeconfig: join(dirname(f), 'kube/store-001') });
@@ -41,6 +41,7 @@ describe('loadFleet', () => {
       ['canary', 1, 1, false],
       ['wave-1', 1, '10%', false],
     ]);
+    expect(loaded.spec.stages.map((s) => s.soak)).toEqual([undefined, 90 * 60_000]);
   });
 
   it.each([
@@ -52,6 +53,14 @@ describe('loadFleet', () => {
     ['a stage naming an unknown cluster', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: canary, clusters: [store-009] }\n'), /no cluster named store-009 in clusters/],
     ['a cluster in two stages', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001] }\n  - { name: b, clusters: [store-001] }\n'), /cluster store-001 is already in stage a/],
     ['a bad failure threshold', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], failureThreshold: 0% }\n'), /expected a count such as 1 or a share such as 10%/],
+    ['a soak that is not a duration', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], soak: a while }\n'), /stages\[0\]\.soak: expected a duration such as 30s, 5m or 4h, got "a while"/],
+    ['a soak of nothing', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], soak: 0s }\n'), /stages\[0\]\.soak: expected a duration above zero/],
+    ['a window with a bad start', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], window: { days: [Sat], start: 2am, hours: 4, timeZone: UTC } }\n'), /stages\[0\]\.window: start "2am" is not a time of day: write it as HH:MM/],
+    ['a window in no time zone', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], window: { days: [Sat], start: "02:00", hours: 4, timeZone: Berlin } }\n'), /stages\[0\]\.window: "Berlin" is not a time zone: use an IANA name such as Europe\/Berlin/],
+    ['a window without its length', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], window: { days: [Sat], start: "02:00", timeZone: UTC } }\n'), /stages\[0\]\.window\.hours/],
+    ['a stage with neither clusters nor a selector', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a }\n'), /stage a needs its clusters by name \(clusters: \[\.\.\.\]\) or by tag \(selector: \{ tags: \[\.\.\.\] \}\), one of the two/],
+    ['a stage with both', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], selector: { tags: [region=east] } }\n'), /one of the two/],
+    ['a selector tag with a space', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, selector: { tags: ["region = east"] } }\n'), /expected a tag such as region=east/],
     ['a cluster setting the target', fleet('  - { name: store-001, uid: u-1, target: 4.7.0 }\n'), /target is the fleet's to set/],
   ])('refuses %s (exit 2, naming where)', (_name, text, message) => {
     const e = error(text);

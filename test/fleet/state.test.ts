@@ -40,6 +40,7 @@ describe('foldFleet', () => {
       2,
     ],
     ['skipped', [{ type: 'cluster.skipped', at, cluster: 'a', reason: 'closed', by: 'op@host' }], 'skipped', 0],
+    ['vanished from Palette after the plan', [{ type: 'cluster.vanished', at, cluster: 'a' }], 'vanished', 0],
   ])('a cluster %s', (_name, events, status, attempts) => {
     const s = foldFleet([planned, ...events])!;
     expect(s.clusters[0]).toMatchObject({ status, attempts });
@@ -53,6 +54,23 @@ describe('foldFleet', () => {
       { type: 'stage.ended', at, stage: 'canary', outcome: 'failed', message: 'a failed' },
     ])!;
     expect(s.stages[0]).toMatchObject({ status: 'failed', approvedBy: 'op@host (flag --approve stage)', message: 'a failed' });
+  });
+
+  const soakStarted: FleetEvent = { type: 'stage.soak.started', at, stage: 'canary', until: '2026-11-27T11:00:00.000Z', untilWall: '2026-11-27T10:12:00.000Z' };
+  const soak = { until: '2026-11-27T11:00:00.000Z', untilWall: '2026-11-27T10:12:00.000Z' };
+  const unhealthy: FleetEvent = { type: 'cluster.unhealthy', at, cluster: 'a', stage: 'canary', evidence: ['node n: NotReady'] };
+  it.each<[string, FleetEvent[], string, typeof soak | undefined, string[] | undefined]>([
+    ['soaking', [soakStarted], 'soaking', soak, undefined],
+    ['stopped in its soak (Ctrl+C): the resume soaks what is left', [soakStarted, { type: 'stage.ended', at, stage: 'canary', outcome: 'stopped' }], 'stopped', soak, undefined],
+    ['resumed in its soak (after a crash or a stop)', [soakStarted, { type: 'stage.started', at, stage: 'canary' }], 'soaking', soak, undefined],
+    ['failed by a cluster in its soak: the next soaks in full', [soakStarted, unhealthy, { type: 'stage.ended', at, stage: 'canary', outcome: 'failed' }], 'failed', undefined, ['node n: NotReady']],
+    ['soaking again after that failure', [soakStarted, unhealthy, { type: 'stage.ended', at, stage: 'canary', outcome: 'failed' }, { type: 'stage.started', at, stage: 'canary' }, soakStarted], 'soaking', soak, undefined],
+    ['soaked', [soakStarted, { type: 'stage.ended', at, stage: 'canary', outcome: 'done' }], 'done', undefined, undefined],
+  ])('a stage %s', (_name, events, status, want, evidence) => {
+    const s = foldFleet([planned, { type: 'stage.started', at, stage: 'canary' }, ...events])!;
+    expect(s.stages[0]!.status).toBe(status);
+    expect(s.stages[0]!.soak).toEqual(want);
+    expect(s.clusters[0]!.unhealthy).toEqual(evidence);
   });
 });
 

@@ -126,6 +126,9 @@ const slow = defineStepKind({
   },
 });
 
+/** `slow` as a step that only polls (the reconcile wait): a stop-after-step request ends it at its next poll. */
+const watch = defineStepKind({ ...slow, kind: 'watch', title: 'Watch', description: 'Polls, publishing progress; sends nothing', pollsOnly: true });
+
 export function testSteps(): StepRegistry {
-  return new StepRegistry().register(noop, emitHops, gatedWrite, restartEach, failing, slow);
+  return new StepRegistry().register(noop, emitHops, gatedWrite, restartEach, failing, slow, watch);
 }

@@ -3,8 +3,8 @@
  * cluster its own world and its own Kubernetes API (one HTTPS server per cluster, under a gateway
  * path `/k8s/clusters/<name>` as Rancher and Palette's own proxy serve them). Every cluster starts
  * as the `pack-error` scenario's site without its fault (VMO 4.5.4, target 4.6.3: one hop); a
- * cluster named in `fails` gets the fault (`pack-error`: the cni-cilium-oss 1.17.1 upgrade fails in
- * the cluster with a helm error, as that scenario's). It writes lab.json (with `fleet`: a ready
+ * cluster named in `fails` gets its fault (faults.ts: pack-error, stuck-migration, node-not-ready,
+ * each the single-cluster lab's own). It writes lab.json (with `fleet`: a ready
  * fleet file), a kubeconfig per cluster and the fleet file (canary 1, wave-1 of up to 3, wave-2 the
  * rest, failure threshold 1).
  *
@@ -32,13 +32,13 @@ import { defaultRateLimits } from '../../palette/rate-limit.js';
 import { RequestRate } from './request-rate.js';
 import { nextLabel } from '../../steps/plan/labels.js';
 import { Random } from '../world/random.js';
-import { ciliumUpgradeError, packErrorScenario } from '../world/scenarios/pack-error.js';
+import { packErrorScenario } from '../world/scenarios/pack-error.js';
 import { seedSpanMs, seedWorld } from '../world/seed.js';
 import { World } from '../world/world.js';
 import { fleetFileFor, type FleetLabCluster } from './fleet-file.js';
+import { clearFault, faultPacks, faultySpec, injectFault, liveFaultKinds, type FleetFaultKind } from './faults.js';
 
-export const fleetFaultKinds = ['pack-error'] as const;
-export type FleetFaultKind = (typeof fleetFaultKinds)[number];
+export { fleetFaultKinds, type FleetFaultKind } from './faults.js';
 
 export interface StartFleetLabOptions {
   clusters: number;
@@ -56,6 +56,8 @@ export interface FleetLabMember extends FleetLabCluster {
   kube: KubeApiServer;
   /** The pack failures this world plays (mutable: clearing a fault removes its entry). */
   failures: Record<string, string>;
+  /** The fault it plays now, if any (from --fleet-fail, or made live through the control route). */
+  fault?: FleetFaultKind;
 }
 
 export interface FleetLabHandle {
@@ -93,9 +95,11 @@ class ClusterAudit extends AuditLog {
 
 export const fleetClusterName = (i: number) => `store-${String(i).padStart(3, '0')}`;
 
-const faultPacks: Record<FleetFaultKind, Record<string, string>> = {
-  'pack-error': { 'cni-cilium-oss@1.17.1': ciliumUpgradeError },
-};
+/**
+ * A lab cluster's tags in Palette (`metadata.labels`; a key-only tag has the value `spectro__tag`,
+ * domain-notes): `region` east for store-001, 003, ..., west for the others, and the key-only `vmo`.
+ */
+export const labelsOf = (name: string): Record<string, string> => ({ region: Number(name.slice(-3)) % 2 === 1 ? 'east' : 'west', vmo: 'spectro__tag' });
 
 export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLabHandle> {
   const n = opts.clusters;
@@ -127,8 +131,9 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
   const members: FleetLabMember[] = [];
   /** The operator fixed the cause: the fault is gone, and the agent's next reconcile tries the failed change again. */
   const clear = (m: FleetLabMember): boolean => {
-    for (const key of Object.keys(m.failures)) delete m.failures[key];
-    return m.world.reconciler.retryFailed();
+    const kind = m.fault;
+    delete m.fault;
+    return clearFault(m.world, kind, m.failures);
   };
   let started = Date.now();
   let palette: PaletteServer | undefined;
@@ -146,7 +151,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       const clock = new SimClock(speed, base + (Date.now() - started) * speed);
       clocks.push(clock);
       const store = new ResourceStore({ now: () => clock.now() });
-      const failures = { ...(opts.fails?.[name] ? faultPacks[opts.fails[name]] : {}) };
+      const failures = faultPacks(opts.fails?.[name]);
       const world = new World({
         clock,
         store,
@@ -157,7 +162,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
         lookup: (u) => profiles.get(u),
         packFailures: failures,
       });
-      seedWorld(world, spec);
+      seedWorld(world, faultySpec(spec, opts.fails?.[name]));
       world.start();
       const kube = await startKubeApiServer({
         store,
@@ -172,16 +177,22 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const kubeconfig = join(dir, 'kubeconfig');
       await writeKubeconfig(kubeconfig, { server: kube.url, caPem: kube.caPem, token: kube.token, context: labContext, cluster: name, user: `${name}-admin` });
-      members.push({ name, uid, kubeconfig, world, kube, failures });
+      members.push({ name, uid, kubeconfig, world, kube, failures, ...(opts.fails?.[name] ? { fault: opts.fails[name] } : {}) });
     }
 
-    const byUid = (uid: string) => members.find((m) => m.uid === uid)?.world.paletteHooks;
+    // A cluster deleted from Palette after the plan (POST /_lab/fleet-remove): every route answers 404.
+    const removed = new Set<string>();
+    // Tags an operator changed in Palette since the lab started (POST /_lab/fleet-tags), by cluster name.
+    const retagged = new Map<string, Record<string, string>>();
+    const byUid = (uid: string) => (removed.has(uid) ? undefined : members.find((m) => m.uid === uid)?.world.paletteHooks);
     const templateUid = rng.hex(24);
     const managed = new Set(members.filter((m) => opts.templateManaged?.includes(m.name)).map((m) => m.uid));
     const cluster: PaletteClusterHooks = {
       view: (uid) => {
         const view = byUid(uid)?.cluster?.view(uid);
-        return view && managed.has(uid) ? { ...view, clusterTemplate: { uid: templateUid, projectUid } } : view;
+        const m = members.find((x) => x.uid === uid);
+        const tagged = view && m ? { ...view, labels: retagged.get(m.name) ?? labelsOf(m.name) } : view;
+        return tagged && managed.has(uid) ? { ...tagged, clusterTemplate: { uid: templateUid, projectUid } } : tagged;
       },
       apply: (uid, entries, resolve) => byUid(uid)?.cluster?.apply(uid, entries, resolve) ?? { ok: false, status: 404, code: 'ResourceNotFound', message: `Cluster '${uid}' not found` },
       approveRepave: (uid) => byUid(uid)?.cluster?.approveRepave(uid) ?? { ok: false, status: 404, code: 'ResourceNotFound', message: `Cluster '${uid}' not found` },
@@ -198,6 +209,17 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       cluster,
     };
     const json = (status: number, body: unknown): LabRouteResult => ({ status, body });
+    /** A control route's body `{"cluster": NAME, ...}`: the member it names, or the refusal. */
+    const memberAsked = (body: string, then: (m: FleetLabMember, asked: Record<string, unknown>) => LabRouteResult): LabRouteResult => {
+      let asked: Record<string, unknown>;
+      try {
+        asked = JSON.parse(body || '{}') as Record<string, unknown>;
+      } catch {
+        return json(400, { code: 'BadRequest', message: 'The request body is not valid JSON' });
+      }
+      const m = members.find((x) => x.name === asked.cluster);
+      return m ? then(m, asked) : json(404, { code: 'ResourceNotFound', message: `No cluster ${String(asked.cluster)} in this fleet` });
+    };
     const clock = clocks[0]!;
     // Wall-clock arrivals: Palette counts real seconds, whatever the simulated time.
     const rate = new RequestRate(defaultRateLimits);
@@ -215,17 +237,30 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       extraRoutes: {
         'GET /_lab/request-rate': () => json(200, rate.peaks()),
         'GET /_lab/clock': () => json(200, { simTime: new Date(clock.now()).toISOString(), now: clock.now(), speed: clock.getSpeed() }),
-        'POST /_lab/fleet-fault': (_req, body) => {
-          let name: unknown;
-          try {
-            name = (JSON.parse(body || '{}') as { cluster?: unknown }).cluster;
-          } catch {
-            return json(400, { code: 'BadRequest', message: 'The request body is not valid JSON' });
-          }
-          const m = members.find((x) => x.name === name);
-          if (!m) return json(404, { code: 'ResourceNotFound', message: `No cluster ${String(name)} in this fleet` });
-          return json(200, { cluster: m.name, cleared: true, retried: clear(m) });
-        },
+        // The cluster is deleted from Palette (its world goes on; nothing reaches it through Palette).
+        'POST /_lab/fleet-remove': (_req, body) =>
+          memberAsked(body, (m) => {
+            removed.add(m.uid);
+            return json(200, { cluster: m.name, removed: true });
+          }),
+        // {"cluster": NAME, "labels": {...}}: the cluster's tags are now these (metadata.labels, key-only as spectro__tag).
+        'POST /_lab/fleet-tags': (_req, body) =>
+          memberAsked(body, (m, asked) => {
+            const labels = asked.labels;
+            if (typeof labels !== 'object' || labels === null || Object.values(labels).some((v) => typeof v !== 'string')) return json(400, { code: 'BadRequest', message: 'labels must be an object of strings' });
+            retagged.set(m.name, { ...(labels as Record<string, string>) });
+            return json(200, { cluster: m.name, labels });
+          }),
+        // {"cluster": NAME} clears its fault; {"cluster": NAME, "fault": KIND} makes it fail now (liveFaultKinds).
+        'POST /_lab/fleet-fault': (_req, body) =>
+          memberAsked(body, (m, asked) => {
+            if (asked.fault === undefined) return json(200, { cluster: m.name, cleared: true, retried: clear(m) });
+            if (!(liveFaultKinds as readonly unknown[]).includes(asked.fault)) return json(400, { code: 'BadRequest', message: `fault must be one of ${liveFaultKinds.join(', ')}` });
+            const kind = asked.fault as (typeof liveFaultKinds)[number];
+            m.fault = kind;
+            injectFault(m.world, kind, m.failures);
+            return json(200, { cluster: m.name, fault: m.fault });
+          }),
       },
     });
 
@@ -263,9 +298,9 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       projectUid,
       fleet: fleetFile,
       auditUrl,
-      clusters: members.map((m) => ({ name: m.name, uid: m.uid, kubeconfig: m.kubeconfig, kubeUrl: m.kube.url, ...(opts.fails?.[m.name] ? { fails: opts.fails[m.name] } : {}), ...(managed.has(m.uid) ? { clusterTemplate: templateUid } : {}) })),
+      clusters: members.map((m) => ({ name: m.name, uid: m.uid, kubeconfig: m.kubeconfig, kubeUrl: m.kube.url, tags: Object.entries(labelsOf(m.name)).map(([k, v]) => (v === 'spectro__tag' ? k : `${k}=${v}`)), ...(opts.fails?.[m.name] ? { fails: opts.fails[m.name] } : {}), ...(managed.has(m.uid) ? { clusterTemplate: templateUid } : {}) })),
       profileUids: { addon: profileSet.addon.uid, infra: profileSet.infra.uid },
-      controlUrls: { requestRate: `${palette.url}/_lab/request-rate`, clock: `${palette.url}/_lab/clock`, fleetFault: `${palette.url}/_lab/fleet-fault`, faults: `${palette.url}/_lab/faults` },
+      controlUrls: { requestRate: `${palette.url}/_lab/request-rate`, clock: `${palette.url}/_lab/clock`, fleetFault: `${palette.url}/_lab/fleet-fault`, fleetRemove: `${palette.url}/_lab/fleet-remove`, faults: `${palette.url}/_lab/faults` },
       flavor: 'palette',
       speed,
       target: spec.target,

@@ -22,7 +22,7 @@ export function clusterDocument(view: LabClusterView, shape: { emptyProfileVersi
   return {
     apiVersion: 'v1',
     kind: 'SpectroCluster',
-    metadata: { uid: view.uid, name: view.name, creationTimestamp: view.createdAt, annotations: {}, labels: {} },
+    metadata: { uid: view.uid, name: view.name, creationTimestamp: view.createdAt, annotations: {}, labels: { ...view.labels } },
     spec: {
       cloudType: 'maas',
       clusterType: 'PureManage',

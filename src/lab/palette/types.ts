@@ -115,6 +115,8 @@ export interface LabClusterView {
   canBeApplied: boolean;
   /** `spec.clusterTemplate.uid` (`v1SpectroClusterTemplateRef`): the cluster template that manages the cluster. */
   clusterTemplate?: { uid: string; projectUid: string };
+  /** `metadata.labels`: the cluster's tags in Palette (a key-only tag has the value `spectro__tag`). */
+  labels?: Record<string, string>;
 }
 
 /** A line of the cluster's event stream (`V1Event`). */

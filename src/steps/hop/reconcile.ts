@@ -12,6 +12,8 @@ export type { RowState, ReconcileRow, ClusterPanel, ReconcileLive, ReconcileOutp
 export const reconcileStep = defineStepKind({
   kind: 'reconcile',
   title: 'Wait for the cluster to pick up the profiles',
+  // It reads and waits: the rollout goes on in the cluster whether or not it watches.
+  pollsOnly: true,
   description: "Waits until the cluster runs the hop's profiles (the profiles read, or on Palette every pack of the new versions Ready)",
   params: z.strictObject({ interval: Duration.default(10_000), timeout: Duration.default(30 * 60_000) }),
   async run(ctx) {

@@ -131,6 +131,8 @@ function hopStart(ctx: StepContext<MigrationsParams>): number {
 export const migrationsStep = defineStepKind({
   kind: 'migrations',
   title: 'Watch live migrations',
+  // It reads and waits: KubeVirt migrates the VMs whether or not it watches (stuck ones are the recover step's).
+  pollsOnly: true,
   description: 'Monitors the live migrations onto the new launcher until they finish or stall',
   params: MigrationsParams,
   async run(ctx) {

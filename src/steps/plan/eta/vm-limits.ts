@@ -93,9 +93,17 @@ export function ownLimitsOf(annotations: Readonly<Record<string, string>> | unde
   return out;
 }
 
+/** One formatter per zone: building one costs far more than using it, and window searches ask minute by minute. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const formatterOf = (zone: string) => {
+  let f = formatters.get(zone);
+  if (!f) formatters.set(zone, (f = new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })));
+  return f;
+};
+
 /** Day of week and minute of day of an instant in a zone. */
 function localOf(ms: number, zone: string): { day: number; minute: number } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(ms));
+  const parts = formatterOf(zone).formatToParts(new Date(ms));
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return { day: DAYS.indexOf(get('weekday') as (typeof DAYS)[number]), minute: Number(get('hour')) * 60 + Number(get('minute')) };
 }
