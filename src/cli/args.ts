@@ -13,7 +13,7 @@ import { hoistKubectlFlags } from './kubectl-plugin.js';
 import { parseSince, SINCE_ACCEPTS, type SinceArg } from '../steps/verify/since.js';
 import { serverPathProblem } from '../lab/kube/server-path.js';
 
-export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge'] as const;
+export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge', 'tight'] as const;
 
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
 export const approvableGates = ['health', 'draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift', 'stage'] as const;
