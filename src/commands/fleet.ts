@@ -4,7 +4,6 @@
  * params file and run log, and the fleet report; each cluster's session is in the state dir's
  * sessions as any session is.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { Invocation } from '../cli/args.js';

@@ -99,7 +99,8 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
   const [quitAsked, setQuitAsked, quitAskedRef] = useRefState(false);
   const [quitting, setQuitting] = useState(false);
   const [hidden, setHidden, hiddenRef] = useRefState<GateRequest | undefined>(undefined);
-  const [view, setView, viewRef] = useRefState<FleetView>({ selected: 1, offset: 0 }) // the first cluster (line 0 is its stage);
+  // The first cluster is selected (line 0 is its stage's header).
+  const [, setView, viewRef] = useRefState<FleetView>({ selected: 1, offset: 0 });
   const [gateView, setGateView, gateViewRef] = useRefState<{ gate: GateRequest; view: GateView; rows: number } | undefined>(undefined);
   const decided = useRef(new WeakSet<GateRequest>());
   const [message, setMessage] = useState<string | undefined>();
