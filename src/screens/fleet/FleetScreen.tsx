@@ -250,7 +250,7 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
         <>
           {gates.length ? (
             <Box flexDirection="column">
-              <Text color="yellow" bold wrap="truncate-end">{`Gates waiting (${gates.length}): a or Enter on the row opens it`}</Text>
+              <Text color="yellow" bold wrap="truncate-end">{`Gates waiting (${gates.length})${gates.length > gateRowsShown ? `, ${gateRowsShown} listed, all GATE below` : ''}: a or Enter on the row opens it`}</Text>
               {gates.slice(0, gateRowsShown).map((g, i) => (
                 <Text key={i} color="yellow" wrap="truncate-end">{`  ${g.cluster ?? `stage ${stageOf(stageGate!)}`}: ${g.title}`}</Text>
               ))}

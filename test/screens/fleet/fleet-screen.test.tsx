@@ -117,6 +117,12 @@ const wave2Running: FleetEvent[] = [
 ];
 
 describe('the fleet screen', () => {
+  it('80x24: more gates than lines for them says how many are listed and where the rest are', async () => {
+    const { ui } = mount({ columns: 80, rows: 24 }, wave2Running, { attach: ['store-005', 'store-006'] });
+    const frame = await waitForFrame(ui.lastFrame, (f) => (f.match(/GATE/g) ?? []).length >= 2);
+    expect(frame).toContain('Gates waiting (2), 1 listed, all GATE below: a or Enter on the row opens it');
+  });
+
   it('120x40: every stage and cluster on screen, the gates queued with their cluster named', async () => {
     const { ui } = mount({ columns: 120, rows: 40 }, wave2Running, { attach: ['store-005', 'store-006'] });
     const frame = await waitForFrame(ui.lastFrame, (f) => (f.match(/GATE/g) ?? []).length >= 2);
