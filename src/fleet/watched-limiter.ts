@@ -27,6 +27,10 @@ export class WatchedLimiter implements Limiter {
     }
   }
 
+  sent(path: string, delayMs: number): void {
+    this.inner.sent?.(path, delayMs);
+  }
+
   /** Requests that have waited longer than the grace time and still wait. */
   waiting(): number {
     const now = this.now();

@@ -37,11 +37,12 @@ export class SlidingWindow {
 
   constructor(
     readonly limit: number,
-    readonly windowMs = 1000,
+    /** Widened by the limiter when requests leave later than they were let through (see RateLimiter.sent). */
+    public windowMs = 1000,
   ) {
     if (!(limit > 0)) throw new Error(`a rate limit must be above 0, got ${limit}`);
-    // Whole requests per window (a limit of 2.5/s allows 2 in any second), and always at least one.
-    this.perWindow = Math.max(1, Math.floor(limit * (windowMs / 1000)));
+    // Whole requests per second (a limit of 2.5/s allows 2 in any second), and always at least one.
+    this.perWindow = Math.max(1, Math.floor(limit));
   }
 
   /** How long from `now` until a request may start without putting more than the limit in one window (0: at once). */
@@ -72,17 +73,28 @@ export function routeClass(limits: RateLimits, path: string): string {
 export interface Limiter {
   /** Resolves when a request to `path` may start; rejects with InterruptedError when `signal` aborts. */
   acquire(path: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * The request let through `delayMs` ago has now left the process (its bytes written). A limiter
+   * that counts starts when it lets them through uses this to keep its count true on a busy machine.
+   */
+  sent?(path: string, delayMs: number): void;
 }
 
 /**
- * A request's time on the wire is not its start here (a busy event loop, the socket): the window is
- * a little longer than the second the server counts, so jitter of up to `marginMs` stays under it.
+ * A request's time on the wire is not its start here (a busy event loop, a new connection's TLS
+ * handshake): the window is a little longer than the second the server counts, so requests that
+ * leave up to `marginMs` after they were let through stay under it.
  */
 export const defaultMarginMs = 100;
+
+/** How long a late departure keeps the window wide: long enough to cover the load that caused it. */
+export const lateMemoryMs = 30_000;
 
 export class RateLimiter implements Limiter {
   private readonly windows = new Map<string, SlidingWindow>();
   private readonly limits: RateLimits;
+  /** Recent departures later than the margin: when noted, and how late (ms after being let through). */
+  private late: Array<{ at: number; delayMs: number }> = [];
 
   /** The clock is the wall clock: the server counts real seconds, whatever time the tool runs on. */
   /**
@@ -99,11 +111,27 @@ export class RateLimiter implements Limiter {
     this.limits = { ...limits, default: limits.default ?? defaultRateLimits.default! };
   }
 
+  /**
+   * The window every class uses now: a second, plus the margin, plus the latest departure seen in
+   * the last `lateMemoryMs`. Starts counted over a window that long never put more than the limit
+   * into any second of departures as late as that (on a loaded machine the event loop and new
+   * connections delay requests by hundreds of ms, and a fixed margin let sends bunch above the limit).
+   */
+  windowMs(now = this.clock.now()): number {
+    this.late = this.late.filter((l) => l.at > now - lateMemoryMs);
+    const latest = this.late.reduce((m, l) => Math.max(m, l.delayMs), 0);
+    return 1000 + Math.max(this.marginMs, latest);
+  }
+
+  sent(_path: string, delayMs: number): void {
+    if (delayMs > this.marginMs) this.late.push({ at: this.clock.now(), delayMs: Math.min(delayMs, 5_000) });
+  }
+
   async acquire(path: string, signal?: AbortSignal): Promise<void> {
     const cls = routeClass(this.limits, path);
     let window = this.windows.get(cls);
     if (!window) {
-      window = new SlidingWindow(this.limits[cls]!, 1000 + this.marginMs);
+      window = new SlidingWindow(this.limits[cls]!, this.windowMs());
       if (this.startFull) {
         const at = this.clock.now();
         while (window.waitFor(at) === 0) window.take(at);
@@ -113,6 +141,7 @@ export class RateLimiter implements Limiter {
     // Only an actual start is counted: a waiter that wakes late (or after another took the slot) looks again.
     for (;;) {
       const now = this.clock.now();
+      window.windowMs = this.windowMs(now);
       const wait = window.waitFor(now);
       if (wait <= 0) return window.take(now);
       await this.clock.sleep(wait, signal);

@@ -144,6 +144,7 @@ export class Transport {
   private async once(call: Call): Promise<Reply | Failure> {
     allowSharing(call.signal);
     await this.opts.limiter?.acquire(call.path, call.signal);
+    const letThrough = Date.now();
     const { apiKey, projectUid, timeoutMs } = this.opts;
     const max = this.opts.maxResponseBytes ?? LIMITS.paletteResponse;
     const headers: Record<string, string> = { ApiKey: apiKey, ProjectUid: projectUid, Accept: 'application/json' };
@@ -176,6 +177,9 @@ export class Transport {
           resolve('too-large');
         };
         stream.on('response', (response: { statusCode: number; headers: IncomingHttpHeaders }) => {
+          // When the request really left (its bytes written), next to when the limiter let it through: wall clock, as got's timings are.
+          const upload = stream.timings?.upload;
+          if (upload !== undefined) this.opts.limiter?.sent?.(call.path, upload - letThrough);
           status = response.statusCode;
           responseHeaders = response.headers;
           const declared = Number(response.headers['content-length']);

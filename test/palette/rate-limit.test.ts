@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/engine/clock.js';
 import { InterruptedError } from '../../src/errors.js';
-import { defaultRateLimits, RateLimiter, routeClass, SlidingWindow } from '../../src/palette/rate-limit.js';
+import { defaultRateLimits, lateMemoryMs, RateLimiter, routeClass, SlidingWindow } from '../../src/palette/rate-limit.js';
 import { seeded, withSeed } from '../support/seed.js';
 
 /** Most requests in any window of `windowMs` among start times. */
@@ -166,6 +166,40 @@ describe('RateLimiter', () => {
       starts.push(now);
     }
     expect(busiest(starts)).toBeLessThanOrEqual(2);
+  });
+
+  it('with its margin, no second of departures up to the margin late holds more than the limit (a wider window is not a larger budget)', async () => {
+    // Before: the 1.1 s window admitted 11 starts of a 10/s class (55 of 50/s), and the fleet bench saw 11 and 54 in one second.
+    for (const limit of [10, 50]) {
+      const clock = fakeClock();
+      const limiter = new RateLimiter({ default: limit }, clock);
+      const starts: number[] = [];
+      for (let i = 0; i < limit * 5; i++) {
+        await limiter.acquire('/v1/x');
+        starts.push(clock.now());
+      }
+      expect(busiest(starts, 1100)).toBe(limit);
+      // Each request leaves up to 100 ms after it was let through, the worst way round: still the limit in any second.
+      const departures = starts.map((t, i) => t + (i % limit === 0 ? 100 : 0));
+      expect(busiest(departures)).toBeLessThanOrEqual(limit);
+    }
+  });
+
+  it('widens its window to the latest late departure it was told of, and narrows it again once that is old', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ default: 2 }, clock);
+    expect(limiter.windowMs()).toBe(1100);
+    limiter.sent('/v1/x', 60); // within the margin: nothing changes
+    expect(limiter.windowMs()).toBe(1100);
+    limiter.sent('/v1/x', 450); // a busy event loop or a new TLS connection
+    expect(limiter.windowMs()).toBe(1450);
+    await limiter.acquire('/v1/x');
+    await limiter.acquire('/v1/x');
+    await limiter.acquire('/v1/x');
+    expect(clock.slept).toEqual([1450]);
+    clock.slept.length = 0;
+    await clock.sleep(lateMemoryMs);
+    expect(limiter.windowMs()).toBe(1100);
   });
 
   it('a wait ends with InterruptedError when the run is stopped', async () => {
