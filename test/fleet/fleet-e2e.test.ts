@@ -24,6 +24,8 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
   let lab: ServedFleetLab;
   let stateDir: string;
   let env: NodeJS.ProcessEnv;
+  /** Wave-2 clusters that ended upgraded in the first run (before the failure, or in their last step when it halted). */
+  let wave2Done = 0;
   const fleetDir = () => join(stateDir, 'fleets', 'lab-fleet');
 
   beforeAll(async () => {
@@ -61,7 +63,7 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     expect(resumed.code).toBe(1);
     const notified = readFileSync(got, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; stage?: string; outcome?: string; counts?: Record<string, number>; exitCode?: number });
     expect(notified.map((m) => `${m.event} ${m.stage ?? ''} ${m.outcome ?? ''}`.trim())).toEqual(['stage.started wave-1', 'stage.ended wave-1 done', 'stage.started wave-2', 'stage.ended wave-2 failed', 'fleet.failed']);
-    expect(notified.at(-1)).toMatchObject({ exitCode: 1, counts: { upgraded: 4, failed: 1 } });
+    expect(notified.at(-1)).toMatchObject({ exitCode: 1, counts: { failed: 1 } });
 
     const status = JSON.parse((await cli(['fleet', 'status', '--json', '--fleet', lab.json.fleet, '--state-dir', stateDir], env)).stdout) as {
       clusters: Array<{ name: string; uid: string; stage: string; status: string; message?: string }>;
@@ -72,8 +74,13 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     expect(wave2.find((c) => c.name === 'store-007')!.status).toBe('failed');
     const inFlight = wave2.filter((c) => c.status === 'stopped');
     const untouched = wave2.filter((c) => c.status === 'pending');
-    expect(inFlight.length + untouched.length).toBe(7);
+    // A wave-2 cluster may have ended before the failure, or been in its last step when the stage
+    // halted: finishing that step finished its upgrade. Which ones depends on timing, not on the product.
+    const finished = wave2.filter((c) => c.status === 'done');
+    wave2Done = finished.length;
+    expect(inFlight.length + untouched.length + finished.length).toBe(7);
     expect(untouched.length).toBeGreaterThan(0);
+    expect(notified.at(-1)!.counts).toMatchObject({ upgraded: 4 + wave2Done });
     // The clusters in flight finished the step they were in (or, in a wait, its poll): stopped safely, saved, resumable.
     for (const c of inFlight) expect(c.message, c.name).toMatch(/^stopped safely (after|at a poll of) .+; the session is saved \(the stage halted: 1 failure\(s\) reached the threshold 1 \(last: store-007\)\)$/);
 
@@ -87,7 +94,7 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     expect(count(/^PATCH \/v1\/clusterprofiles\/\w+\/publish$/)).toBe(2);
     const applies = (uid: string) => palette.filter((e) => e.method === 'PATCH' && e.path.startsWith(`/v1/spectroclusters/${uid}/profiles`)).length;
     for (const c of [...by('canary'), ...by('wave-1'), ...inFlight, wave2.find((x) => x.name === 'store-007')!]) expect(applies(c.uid), c.name).toBeLessThanOrEqual(1);
-    for (const c of [...by('canary'), ...by('wave-1')]) expect(applies(c.uid), c.name).toBe(1);
+    for (const c of [...by('canary'), ...by('wave-1'), ...finished]) expect(applies(c.uid), c.name).toBe(1);
     for (const c of untouched) expect(applies(c.uid), c.name).toBe(0);
     // Every cluster's calls went through one budget. The lab counts arrivals on its own busy event loop,
     // so a per-second figure is a timing (the bench's to judge, not a test's): printed for the record.
@@ -114,7 +121,7 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     // Its first run failed at the pack rollout; the retry continued the same session to the end.
     expect(s7.runs.map((r) => [r.attempt, r.outcome])).toEqual([[1, 'failed'], [2, 'done']]);
     expect(s7.runs[0]!.message).toMatch(/cni-cilium-oss 1\.17\.1 of vmo-infra \S+ failed on store-007/);
-    expect(data.clusters.filter((c) => c.fate === 'upgraded').length).toBe(5);
+    expect(data.clusters.filter((c) => c.fate === 'upgraded').length).toBe(5 + wave2Done);
     // Versions and VM fates come from each cluster's own session report; decisions name their flags.
     const upgraded = data.clusters.filter((c) => c.fate === 'upgraded');
     for (const c of upgraded) {
@@ -132,7 +139,7 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     const xml = readFileSync(junit, 'utf8');
     expect(xml.match(/<testcase /g)).toHaveLength(12);
     expect(xml).toMatch(/<testcase classname="upgrade-pilot.fleet.wave-2" name="store-007" time="\d+">\n {6}<system-out>fate: upgraded/);
-    expect(xml.match(/<skipped message="(untouched|stopped safely)/g)!.length).toBe(7);
+    expect(xml.match(/<skipped message="(untouched|stopped safely)/g)!.length).toBe(7 - wave2Done);
     // One apply for the retried cluster: the retry continued its session, it did not start over.
     const audit = await lab.audit();
     const uid = lab.json.clusters.find((c) => c.name === 'store-007')!.uid;
