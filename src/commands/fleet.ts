@@ -22,10 +22,16 @@ import { kubeSoakHealth } from '../fleet/soak-health.js';
 import { formatDuration } from '../engine/duration.js';
 import { clockFor } from '../run/lab-clock.js';
 import { loadParams } from '../engine/load.js';
+import { profileRoles } from '../engine/params.js';
 import { planP90Ms, predict } from '../fleet/predicted.js';
 import { SessionStore } from '../session/store.js';
 import { stageWindow, type StageWindowSpec } from '../fleet/window.js';
-import { readApiKey } from '../run/api-key.js';
+import { API_KEY_ENV, readApiKey } from '../run/api-key.js';
+import { bundledRunbook } from '../engine/bundled-runbook.js';
+import { readBoundedText } from '../io/bounded-read.js';
+import { LIMITS } from '../io/limits.js';
+import { perClusterLines } from '../fleet/per-cluster.js';
+import { fleetPerCluster } from '../fleet/variable-bindings.js';
 import { buildPalette } from '../run/effects.js';
 import { Redactor } from '../session/redact.js';
 import type { RunIO } from '../run/session-run.js';
@@ -56,6 +62,23 @@ function planLines(f: LoadedFleet): string[] {
   const bySelector = f.spec.stages.some((s) => s.selector);
   if (unstaged.length) lines.push(`  ${bySelector ? 'named in no stage (a selector may take them)' : 'in no stage (not upgraded)'}: ${unstaged.map((c) => c.name).join(', ')}`);
   return lines;
+}
+
+/**
+ * The values that differ per cluster and how each reaches its clusters. The shared profiles'
+ * variables are read from Palette only when they could change the answer and a key is given: a
+ * plan without a key still shows everything else.
+ */
+async function planPerCluster(f: LoadedFleet, options: Invocation['options'], env: NodeJS.ProcessEnv): Promise<Awaited<ReturnType<typeof fleetPerCluster>>> {
+  const runbook = options.runbook ?? bundledRunbook();
+  const text = readBoundedText(runbook, { what: 'runbook', maxBytes: LIMITS.runbookFile });
+  const redactor = new Redactor();
+  const key = readApiKey(options['api-key-file'], env, redactor);
+  const params = f.clusters[0]!.params;
+  const palette = key.key
+    ? buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter: new RateLimiter({ ...defaultRateLimits, ...params.palette.rateLimits }) })
+    : undefined;
+  return fleetPerCluster(f.clusters, text, palette);
 }
 
 /** Freezes the plan: each cluster's params file written, then the plan journaled (the target set from now on). */
@@ -120,9 +143,14 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
 
   if (action === 'plan') {
     const frozen = readFleetState(paths);
-    if (options.json) write(jsonSafe(JSON.stringify({ type: 'plan', fleet: fleet.spec.fleet, target: fleet.spec.target, stages: fleet.spec.stages, clusters: fleet.clusters.map((c) => ({ name: c.name, uid: c.uid })), frozen: Boolean(frozen) })));
-    else {
+    const perCluster = await planPerCluster(fleet, options, io.env);
+    if (options.json) {
+      write(jsonSafe(JSON.stringify({ type: 'plan', fleet: fleet.spec.fleet, target: fleet.spec.target, stages: fleet.spec.stages, clusters: fleet.clusters.map((c) => ({ name: c.name, uid: c.uid })), frozen: Boolean(frozen), perCluster })));
+    } else {
       for (const l of planLines(fleet)) write(sanitizeLines(l));
+      const names = new Map(fleet.clusters.flatMap((c) => profileRoles.flatMap((r) => (c.params.profiles[r].name ? [[c.params.profiles[r].uid, c.params.profiles[r].name] as const] : []))));
+      for (const l of perClusterLines(perCluster.values, { unread: new Set(perCluster.unread.map((p) => p.uid)), names })) write(sanitizeLines(l));
+      if (perCluster.unread.length) write(`  give the API key (${API_KEY_ENV} or --api-key-file) and plan again: the plan then reads which settings the shared profiles carry as variables.`);
       if (frozen) write(`  (a plan was frozen ${frozen.plannedAt} by ${frozen.plannedBy}: \`fleet resume\` follows that one)`);
     }
     return ExitCode.ok;
