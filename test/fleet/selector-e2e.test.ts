@@ -1,6 +1,8 @@
 /**
  * Stages by tag and a cluster that vanishes, end to end on a served fleet lab of 3 clusters (Palette
- * tags region=east on store-001 and store-003, region=west on store-002): a stage `selector: { tags:
+ * tags region=east on store-001 and store-003, region=west on store-002). First a fleet that takes its
+ * clusters from Palette (the add-on profile's clusters tagged region=east) plans and freezes them,
+ * waiting at its stage's approval with nothing sent. Then a stage `selector: { tags:
  * [region=east] }` takes the east clusters when the plan is frozen and waits at its approval; store-003
  * is then deleted from Palette and store-002 tagged east; `fleet resume --approve stage` upgrades
  * store-001 and reports store-003 vanished (not failed: the stage is done, exit 0). store-002, tagged
@@ -34,6 +36,29 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
   }, 180_000);
   afterAll(async () => {
     await lab?.stop();
+  });
+
+  // First, before the run below changes anything: the clusters that run the add-on profile, tagged region=east.
+  it('takes its clusters from Palette (the profile\'s clusters in use, by tag) and freezes them with the plan', async () => {
+    const doc = parse(readFileSync(lab.json.fleet, 'utf8')) as { defaults: { profiles: { addon: { uid: string } } } } & Record<string, unknown>;
+    const fromPalette = join(lab.dir, 'from-palette.yaml');
+    const profile = doc.defaults.profiles.addon.uid;
+    writeFileSync(fromPalette, stringify({ ...doc, fleet: 'from-palette', clusters: { fromPalette: { profile, tags: ['region=east'], kubeconfigDir: 'kubeconfigs', context: 'upgrade-pilot-lab' } }, stages: [{ name: 'east', clusters: ['store-001', 'store-003'], approval: true }] }));
+
+    const keyless = await cli(['fleet', 'plan', '--fleet', fromPalette, '--state-dir', stateDir], {});
+    expect(keyless.stdout).toMatch(new RegExp(`the clusters that run profile ${profile} tagged region=east \\(read from Palette when the plan is frozen; give the API key`));
+    const plan = JSON.parse((await cli(['fleet', 'plan', '--json', '--fleet', fromPalette, '--state-dir', stateDir], env)).stdout) as { clusters: Array<{ name: string }> };
+    expect(plan.clusters.map((c) => c.name)).toEqual(['store-001', 'store-003']);
+
+    const started = await cli(['fleet', 'start', '--fleet', fromPalette, '--state-dir', stateDir, ...approve], env);
+    expect(started.stdout).toContain(`the clusters that run profile ${profile} tagged region=east: store-001, store-003`);
+    expect(started.code).toBe(3);
+    const status = JSON.parse((await cli(['fleet', 'status', '--json', '--fleet', fromPalette, '--state-dir', stateDir], env)).stdout) as { clusters: Array<{ name: string; paramsFile: string }> };
+    expect(status.clusters.map((c) => c.name)).toEqual(['store-001', 'store-003']);
+    // Each frozen params file holds DIR/<name> as the cluster's kubeconfig.
+    expect(readFileSync(status.clusters[0]!.paramsFile, 'utf8')).toContain(join(lab.dir, 'kubeconfigs', 'store-001'));
+    const changes = (await lab.audit()).filter((e) => e.api === 'palette' && e.method !== 'GET');
+    expect(changes).toEqual([]);
   });
 
   it('selects by Palette tag at the plan, and reports the vanished cluster without failing the stage', async () => {
