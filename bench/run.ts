@@ -4,7 +4,9 @@
  * `bench-results.json`. Not part of `npm test`. The CLI measured is the installed package: `npm
  * pack`, then `npm install -g` of the tarball into a temporary prefix (scripts/package.mjs).
  *
- *   node --expose-gc dist-bench/bench/run.js [--only startup,verify,scaling,values,tui,journal,registry] [--quick]
+ *   node --expose-gc dist-bench/bench/run.js [--only startup,verify,scaling,values,tui,journal,registry,fleet] [--quick]
+ *
+ * The fleet section (`--only fleet`) serves 200 lab clusters and runs a fleet over them at maxConcurrency 20.
  *
  * `--quick` runs fewer repetitions and smaller sizes, to try the harness; its figures are not the
  * ones to publish.
@@ -24,6 +26,7 @@ import { breakdown, medianBreakdown, type Breakdown } from './profile.js';
 import { startupTimes } from './startup-bench.js';
 import { mb, ms, range, stats, table, type Goal, type Stats } from './stats.js';
 import { runRegistryBenchmark } from './registry-bench.js';
+import { runFleetBenchmark } from './fleet-bench.js';
 import { firstFrames, keyToFrame } from './tui-bench.js';
 import { runValuesBenchmark } from './values-bench.js';
 import { realKubectl, VerifyBench, type Sample, type VerifySample } from './verify-bench.js';
@@ -466,6 +469,46 @@ async function registry(): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 
+async function fleet(): Promise<void> {
+  const clusters = quick ? 20 : 200;
+  const concurrency = quick ? 5 : 20;
+  const speed = 300;
+  heading(`9. A fleet of ${clusters} lab clusters (small worlds), one stage at maxConcurrency ${concurrency}, lab speed ${speed}`);
+  const single = await runFleetBenchmark(root, cli, { clusters: 1, concurrency: 1, speed });
+  const r = await runFleetBenchmark(root, cli, { clusters, concurrency, speed });
+  const per = stats(r.perClusterMs);
+  const one = single.perClusterMs[0]!;
+  // Judged by what the coordinator sent (its shared limiter's work); the lab's count of arrivals is shown beside it (a busy lab bunches them).
+  const sent = r.sent ?? r.rate;
+  const over = Object.entries(sent).filter(([, v]) => v.peakPerSecond > v.limit);
+  for (const line of table(
+    ['what', 'figure'],
+    [
+      ['fleet lab start (one Palette, a Kubernetes API server per cluster under its own path)', `${ms(r.labStartMs)}, ${r.labRssKb ? mb(r.labRssKb) : 'n/a'} resident`],
+      ['fleet start to the end, every gate approved', `${ms(r.wallMs)} (exit ${r.exitCode}), ${r.perClusterMs.length} cluster(s) ran`],
+      ['time per cluster (its session, start to end): min / median / max', range(per)],
+      ['a one-cluster fleet, the same cluster', ms(one)],
+      ['per cluster in the fleet / alone (median; p90 by the max)', `${ratio(per.median, one)}; ${ratio(per.max, one)}`],
+      [`wall time / (clusters / ${concurrency}) per cluster alone`, ratio(r.wallMs, (clusters / concurrency) * one)],
+      ['coordinator peak resident memory / heap peak', `${r.coordinatorMaxRssKb ? mb(r.coordinatorMaxRssKb) : 'n/a'} / ${r.coordinatorHeapPeakBytes ? mb(r.coordinatorHeapPeakBytes / 1024) : 'n/a'} (one cluster: ${single.coordinatorMaxRssKb ? mb(single.coordinatorMaxRssKb) : 'n/a'})`],
+      ['kubectl processes alive at once under the coordinator (max)', `${r.kubectlMax} (one cluster: ${single.kubectlMax})`],
+      ...Object.entries(sent).map(([cls, v]) => [
+        `Palette ${cls}: most requests in any one second, sent / arrived at the lab / limit (requests in all)`,
+        `${r.sent ? v.peakPerSecond : 'n/a'} / ${r.rate[cls]?.peakPerSecond ?? 'n/a'} / ${v.limit} (${v.requests})`,
+      ]),
+    ],
+  ))
+    say(line);
+  if (r.exitCode !== 0) {
+    for (const line of ['', `The fleet stopped (exit ${r.exitCode}); clusters not done and not pending:`, ...r.notDone.map((c) => `- ${JSON.stringify(c)}`), '', "The coordinator's last lines:", ...r.tail.map((l) => `    ${l}`)]) say(line);
+  }
+  results.fleet = { clusters, concurrency, speed, labStartMs: Math.round(r.labStartMs), labRssKb: r.labRssKb, wallMs: Math.round(r.wallMs), exitCode: r.exitCode, perClusterMs: statsJson(per), singleClusterMs: one, coordinatorMaxRssKb: r.coordinatorMaxRssKb, coordinatorHeapPeakBytes: r.coordinatorHeapPeakBytes, kubectlMax: r.kubectlMax, rate: r.rate, sent: r.sent, notDone: r.notDone, single: { coordinatorMaxRssKb: single.coordinatorMaxRssKb, kubectlMax: single.kubectlMax } };
+  goal(`fleet of ${clusters}: every cluster done`, 'exit 0', `exit ${r.exitCode}, ${r.perClusterMs.length} ran`, r.exitCode === 0 && r.perClusterMs.length === clusters);
+  goal(`fleet of ${clusters}: Palette requests sent within the limit in every second`, 'no class above its limit', over.length ? over.map(([c, v]) => `${c} ${v.peakPerSecond}/${v.limit}`).join(', ') : 'none above', over.length === 0);
+  goal(`fleet of ${clusters}: kubectl processes at once`, `<= ${concurrency * 4} (bounded by the concurrency)`, String(r.kubectlMax), r.kubectlMax <= concurrency * 4);
+  goal(`fleet of ${clusters}: coordinator peak memory`, '< 1 GiB', r.coordinatorMaxRssKb ? mb(r.coordinatorMaxRssKb) : 'n/a', (r.coordinatorMaxRssKb ?? Infinity) < 1024 * 1024);
+}
+
 async function main(): Promise<number> {
   const m = machine();
   say(`# upgrade-pilot benchmarks${quick ? ' (--quick: not for publishing)' : ''}`);
@@ -487,6 +530,7 @@ async function main(): Promise<number> {
     await section('tui', tui);
     await section('journal', journal);
     await section('registry', registry);
+    await section('fleet', fleet);
   } catch (err) {
     failed = err;
   } finally {

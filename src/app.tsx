@@ -64,6 +64,11 @@ export interface AppController {
   resumed?: () => ResumeSummary | undefined;
   /** Where values typed hidden at a gate go (profile variables): the run's memory, never the journal. */
   variables?: Pick<VariableValues, 'set'>;
+  /**
+   * Shown inside the fleet screen (screens/fleet): Esc and q go back to the fleet (Esc decides no
+   * gate there), Ctrl+C and the end are the fleet's, not this session's.
+   */
+  embedded?: { leave(): void; fleet: string };
 }
 
 type Overlay = 'help' | 'quit' | 'guide';
@@ -235,8 +240,10 @@ export function App({ controller }: { controller: AppController }) {
     answer(g, effect.choice, undefined, effect.pressed);
   };
 
+  const embedded = controller.embedded;
   useInput((input, key) => {
-    if (key.ctrl && input === 'c') return quit();
+    // In the fleet, Ctrl+C stops the fleet (its own handler), which stops this session with it.
+    if (key.ctrl && input === 'c') return embedded ? undefined : quit();
     if (small) return; // nothing takes a key (a gate's options are not on screen)
     if (overlayRef.current) return overlayKey(input, key);
     setBannerOpen(false);
@@ -245,6 +252,8 @@ export function App({ controller }: { controller: AppController }) {
     const typingAt = gateStateRef.current;
     if (boxed && typingAt?.gate === boxed && (typingAt.view.typing || typingAt.view.secret) && (!selectedRef.current || selectedRef.current === gateStep?.id)) return boxedKey(boxed, input, key);
     const k = keyPress(input, key);
+    // Back to the fleet: the gate (if one waits) stays queued there, unanswered.
+    if (embedded && (k.name === 'escape' || k.text === 'q')) return embedded.leave();
     if (k.text === '?') return setOverlay('help');
     if (k.text === '[' || k.text === ']') return browse(k.text);
     if (k.text === 'f' && selectedRef.current) return setSelected(undefined);
@@ -280,6 +289,8 @@ export function App({ controller }: { controller: AppController }) {
       : inline
         ? [...inline.options.map((o): Hint => [o.key, o.label.toLowerCase()]), ['?', 'help']]
         : [['?', 'help'], ['q', 'quit'], ['[ ]', 'steps'], ...(selected ? ([['f', 'follow']] as Hint[]) : [])];
+  // In the fleet, Esc and q lead back to it, wherever the operator is.
+  const shownHints: Hint[] = embedded && !overlay ? [['Esc', `back to fleet ${embedded.fleet}`], ...hints.filter(([k]) => k !== 'Esc' && k !== 'q')] : hints;
 
   if (small) return <TooSmall columns={columns} rows={rows} need={small} />;
 
@@ -352,7 +363,7 @@ export function App({ controller }: { controller: AppController }) {
           </Box>
         </Box>
         <CommandLog lines={state.log.filter((l) => l.level !== 'info')} rows={layout.logRows} />
-        <Footer columns={columns} hints={hints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${shown?.title ?? selected}` : undefined} />
+        <Footer columns={columns} hints={shownHints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${shown?.title ?? selected}` : undefined} />
       </Box>
     </KeyRouter>
   );

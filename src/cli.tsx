@@ -20,6 +20,8 @@ export interface MainOverrides {
   effects?: SessionRequest['effects'];
   /** The program as the operator typed it (`kubectl upgrade-pilot` when run as a kubectl plugin); for help texts. */
   program?: string;
+  /** Ink draws every frame whole (tests: Ink under CI draws only the last frame, at the end). */
+  inkDebug?: boolean;
 }
 
 export async function main(argv: string[], io: RunIO, overrides: MainOverrides = {}): Promise<ExitCode> {
@@ -71,7 +73,7 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
       case 'verify':
         return await (await import('./commands/verify.js')).runVerifyCommand(options, io, await registry());
       case 'fleet':
-        return await (await import('./commands/fleet.js')).runFleetCommand(parsed.invocation, io, registry);
+        return await (await import('./commands/fleet.js')).runFleetCommand(parsed.invocation, io, registry, { inkDebug: Boolean(overrides.inkDebug) });
       case 'completion':
         return (await import('./commands/completion.js')).runCompletionCommand(positional, await registry(), write);
       default:

@@ -13,12 +13,14 @@ import { hoistKubectlFlags } from './kubectl-plugin.js';
 import { parseSince, SINCE_ACCEPTS, type SinceArg } from '../steps/verify/since.js';
 import { serverPathProblem } from '../lab/kube/server-path.js';
 
-export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge'] as const;
+export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge', 'tight'] as const;
 
 /** Gates that `--approve` may name. VM restarts are deliberately not among them. */
 export const approvableGates = ['health', 'draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift', 'stage'] as const;
 
 const flavors = ['spec', 'palette'] as const;
+/** `fleet report --format`. */
+const reportFormats = ['md', 'json', 'junit'] as const;
 
 /**
  * The options after validation. Validation is written out by hand (not with zod) because it runs
@@ -61,8 +63,10 @@ export interface CliOptions {
   vms?: number;
   nodes?: number;
   pods?: number;
-  /** `capture`: the file to write. */
+  /** `capture`, `fleet report`: the file to write. */
   out?: string;
+  /** `fleet report`: which report to print or write. */
+  format?: (typeof reportFormats)[number];
   /** `capture`: the cap on the capture's uncompressed size, in bytes. */
   'max-size'?: number;
   /** `lab`: a capture to serve instead of a scenario. */
@@ -233,6 +237,7 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
   nodes: positiveInt,
   pods: positiveInt,
   out: text,
+  format: oneOf(reportFormats),
   'max-size': captureSize,
   replay: text,
   help: present,
@@ -249,7 +254,7 @@ function validateOptions(values: Values): CliOptions {
 }
 
 /** The values an option accepts when it names them, for completion; else undefined. */
-const choices: Partial<Record<OptionName, readonly string[]>> = { scenario: labScenarios, flavor: flavors, dialect: flavors };
+const choices: Partial<Record<OptionName, readonly string[]>> = { scenario: labScenarios, flavor: flavors, dialect: flavors, format: reportFormats };
 export function optionChoices(name: OptionName): readonly string[] | undefined {
   return choices[name];
 }

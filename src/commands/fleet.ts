@@ -4,7 +4,6 @@
  * params file and run log, and the fleet report; each cluster's session is in the state dir's
  * sessions as any session is.
  */
-import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import type { Invocation } from '../cli/args.js';
@@ -13,12 +12,15 @@ import { defaultRateLimits, RateLimiter } from '../palette/rate-limit.js';
 import { ExitCode, InputError } from '../errors.js';
 import { Coordinator, whoAmI } from '../fleet/coordinator.js';
 import { runCluster } from '../fleet/cluster-run.js';
-import { FleetJournal, fleetPaths, readFleetState, type FleetPaths } from '../fleet/journal.js';
+import { FleetJournal, fleetPaths, readFleetState } from '../fleet/journal.js';
 import { loadFleet, withPaletteClusters, type LoadedFleet } from '../fleet/load.js';
 import { paletteEntries, readPaletteClusters } from '../fleet/from-palette.js';
 import type { PaletteApi } from '../palette/api.js';
-import { fleetJunit, fleetMarkdown, fleetReport } from '../fleet/report.js';
+import { fleetReportData, writeFleetReport, type FleetReportFormat } from '../fleet/report.js';
+import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
 import type { FleetState, LeftOut, PlannedCluster } from '../fleet/types.js';
+import { notifyConfig } from '../notify/config.js';
+import { startFleetNotifications } from '../fleet/notify.js';
 import { clusterExists, readTargets, stageClusters } from '../fleet/target-set.js';
 import { kubeSoakHealth } from '../fleet/soak-health.js';
 import { formatDuration } from '../engine/duration.js';
@@ -34,6 +36,9 @@ import { readBoundedText } from '../io/bounded-read.js';
 import { LIMITS } from '../io/limits.js';
 import { perClusterLines } from '../fleet/per-cluster.js';
 import { fleetPerCluster } from '../fleet/variable-bindings.js';
+import { isInteractive } from '../run/interactive.js';
+import { WatchedLimiter } from '../fleet/watched-limiter.js';
+import { shellWord, stateDirFlag } from '../run/resume-command.js';
 import { buildPalette } from '../run/effects.js';
 import { Redactor } from '../session/redact.js';
 import type { RunIO } from '../run/session-run.js';
@@ -103,7 +108,9 @@ function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[], membe
       const dir = journal.paths.clusterDir(name);
       ensurePrivateDir(dir);
       const paramsFile = join(dir, 'params.yaml');
-      writeFileAtomic(paramsFile, `# ${name} in fleet ${f.spec.fleet}: the fleet file's defaults with its own values, frozen with the plan.\n${stringify(c.raw)}`);
+      // Notifications are the fleet's (per stage and at the end): the cluster's session sends none of its own.
+      const { notify: _notify, ...raw } = c.raw;
+      writeFileAtomic(paramsFile, `# ${name} in fleet ${f.spec.fleet}: the fleet file's defaults with its own values, frozen with the plan.\n${stringify(raw)}`);
       clusters.push({ name, uid: c.uid, stage: s.name, paramsFile });
     }
   }
@@ -134,17 +141,7 @@ function statusLines(s: FleetState): string[] {
   return lines;
 }
 
-function writeFleetReport(paths: FleetPaths, s: FleetState): { markdown: string; json: string; junit: string; text: string; data: unknown } {
-  const data = fleetReport(s);
-  const text = fleetMarkdown(data);
-  const files = { markdown: join(paths.dir, 'report.md'), json: join(paths.dir, 'report.json'), junit: join(paths.dir, 'report.junit.xml') };
-  writeFileAtomic(files.markdown, text);
-  writeFileAtomic(files.json, `${JSON.stringify(data, null, 2)}\n`);
-  writeFileAtomic(files.junit, fleetJunit(data, new Date().toISOString()));
-  return { ...files, text, data };
-}
-
-export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () => Promise<StepRegistry>): Promise<ExitCode> {
+export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () => Promise<StepRegistry>, seams: { inkDebug?: boolean } = {}): Promise<ExitCode> {
   const options = inv.options;
   const action = inv.positional;
   const write = (line: string) => io.stdout.write(`${line}\n`);
@@ -181,22 +178,45 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       else for (const l of statusLines(s)) write(sanitizeLines(l));
       return ExitCode.ok;
     }
-    const files = writeFleetReport(paths, s);
-    io.stdout.write(options.json ? `${jsonSafe(JSON.stringify(files.data, null, 2))}\n` : sanitizeLines(files.text));
-    io.stderr.write(`report written: ${files.markdown}, ${files.json} and ${files.junit}\n`);
+    const format: FleetReportFormat = options.format ?? (options.json ? 'json' : 'md');
+    if (options.out) checkJunitTarget(options.out, '--out');
+    const files = writeFleetReport(paths, fleetReportData(paths, stateDir, fleet.file, io.env, options['state-dir']));
+    if (options.out) {
+      writeJunitFile(options.out, files.text[format], '--out', 'fleet report');
+      io.stderr.write(`report written: ${options.out} (also ${files.markdown}, ${files.json} and ${files.junit})\n`);
+    } else {
+      io.stdout.write(files.text[format]);
+      io.stderr.write(`report written: ${files.markdown}, ${files.json} and ${files.junit}\n`);
+    }
     return ExitCode.ok;
   }
 
+  // Checked before the journal opens: a bad webhook URL stops here, with nothing started.
+  const notifyConf = notifyConfig(options, fleet.clusters[0]?.params.notify);
+  const resumeFleet = `upgrade-pilot fleet resume --fleet ${shellWord(fleet.file)}${stateDirFlag(options['state-dir'], io.env)}`;
   const journal = new FleetJournal(paths);
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const say = (event: Record<string, unknown> & { type: string }, line: string) => write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${timeOfDay()} ${line}`));
+    const redactor = new Redactor();
+    // Messages carry names and counts only; the key is removed all the same, as from a session's.
+    if (io.env.UPGRADE_PILOT_API_KEY) redactor.add(io.env.UPGRADE_PILOT_API_KEY);
     // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
     // It starts full: a coordinator killed a moment ago may have spent this second's budget.
-    const limiter = new RateLimiter({ ...defaultRateLimits, ...fleet.connection.palette.rateLimits }, undefined, undefined, true);
+    // Watched: the screen says when reads wait for it.
+    const limiter = new WatchedLimiter(new RateLimiter({ ...defaultRateLimits, ...fleet.connection.palette.rateLimits }, undefined, undefined, true));
+    // On a terminal, start and resume draw the fleet screen; its lines go there instead of stdout.
+    const tui = (action === 'start' || action === 'resume') && isInteractive(options, io) ? await import('./fleet-tui.js') : undefined;
+    const link = tui ? new (await import('../screens/fleet/fleet-link.js')).FleetLink(journal, limiter) : undefined;
+    const notifications = startFleetNotifications({ config: notifyConf, resume: resumeFleet, interactive: Boolean(link), log: (m) => (link ? link.say(m) : io.stderr.write(`${sanitizeLines(m)}\n`)), redact: (t) => redactor.text(t) });
+    const say = (event: Record<string, unknown> & { type: string }, line: string) => {
+      if (link) link.say(line);
+      else write(options.json ? jsonSafe(JSON.stringify({ ...event, at: new Date().toISOString() })) : sanitizeLines(`${timeOfDay()} ${line}`));
+      const state = journal.state();
+      if (state) notifications.event(event, state);
+    };
     if (action === 'start' && journal.state()) {
       throw new InputError('fleet.started', `Fleet ${fleet.spec.fleet} has already started (${paths.journal}).`, { hint: 'Continue it with `upgrade-pilot fleet resume --fleet FILE`; its plan is frozen.' });
     }
@@ -232,14 +252,14 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
         limiter,
         env: io.env,
         signal: controller.signal,
-        onSession: (id) => journal.append({ type: 'cluster.started', at: new Date().toISOString(), cluster: c.name, session: id, attempt, resumed: false }),
+        // A retry of a session already journaled its start above; only a cluster that never opened one has a new session to record.
+        onSession: (id) => (c.session ? undefined : journal.append({ type: 'cluster.started', at: new Date().toISOString(), cluster: c.name, session: id, attempt, resumed: false })),
       });
       const session = journal.state()!.clusters.find((x) => x.name === c.name)?.session ?? '';
       journal.append({ type: 'cluster.ended', at: new Date().toISOString(), cluster: c.name, session, outcome: result.outcome, exitCode: result.exitCode, ...(result.message ? { message: result.message } : {}) });
       say({ type: 'cluster.ended', cluster: c.name, outcome: result.outcome, exitCode: result.exitCode }, `${c.name}: ${result.outcome}${result.message ? `: ${result.message}` : ''}`);
       return result.exitCode as ExitCode;
     }
-    const redactor = new Redactor();
     const key = readApiKey(options['api-key-file'], io.env, redactor);
     const first = fleet.connection;
     const palette = buildPalette({ params: first, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter });
@@ -281,8 +301,13 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       });
       return predict(name, p90Of(all.find((c) => c.name === name)?.session), others);
     };
-    const code = await new Coordinator({ journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, clock, soakHealth, predict: predictFor, exists: (uid) => clusterExists(palette, uid, controller.signal), say }).run();
-    const files = writeFleetReport(paths, journal.state()!);
+    const coordinator = { journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, clock, soakHealth, predict: predictFor, exists: (uid: string) => clusterExists(palette, uid, controller.signal), say };
+    const code = tui && link
+      ? await tui.runFleetTui({ link, coordinator: { ...coordinator, ...tui.screenHooks(link) }, stop: () => controller.abort(), resumeCommand: resumeFleet, io, inkDebug: Boolean(seams.inkDebug) })
+      : await new Coordinator(coordinator).run();
+    const files = writeFleetReport(paths, fleetReportData(paths, stateDir, fleet.file, io.env, options['state-dir']));
+    notifications.ended(journal.state()!, code, files.markdown);
+    await notifications.flush();
     if (!options.json) write(`fleet report: ${files.markdown}`);
     else write(jsonSafe(JSON.stringify({ type: 'result', fleet: fleet.spec.fleet, exitCode: code, report: files.markdown })));
     return code;

@@ -10,6 +10,7 @@ import { ExitCode, InputError } from '../errors.js';
 import { readApiKey } from '../run/api-key.js';
 import { makeScratch } from '../run/scratch.js';
 import { buildKube, buildPalette } from '../run/effects.js';
+import { clockFor } from '../run/lab-clock.js';
 import type { RunIO } from '../run/session-run.js';
 import { Redactor } from '../session/redact.js';
 import { safeOut } from '../text/sanitize.js';
@@ -30,7 +31,9 @@ export async function runPlanCommand(options: CliOptions, io: RunIO, registry: S
     const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
     const kube = buildKube({ runbook: { settings }, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
     scratch.onDispose(() => kube.kubectl.close());
-    const plan = await computePlan({ site: params, palette, kube, signal: controller.signal, notes: versionNotes });
+    // Against the lab the cluster's now is the lab's: the VMs' restart windows are judged at that time.
+    const clock = await clockFor(params, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
+    const plan = await computePlan({ site: params, palette, kube, signal: controller.signal, notes: versionNotes, now: clock.now() });
     const cluster = params.cluster.name ?? params.cluster.uid;
     const out = (s: string) => io.stdout.write(`${safeOut(redactor.text(s), options.json)}\n`);
     if (options.json) out(JSON.stringify({ cluster, ...plan }));

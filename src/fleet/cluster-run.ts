@@ -11,7 +11,7 @@ import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, exitCodeOf, toErrorInfo } from '../errors.js';
 import type { Limiter } from '../palette/rate-limit.js';
 import { buildEffects } from '../run/effects.js';
-import type { RunIO } from '../run/session-run.js';
+import type { RunIO, SessionRequest } from '../run/session-run.js';
 import type { ClusterOutcome } from './types.js';
 
 export interface ClusterRunRequest {
@@ -32,6 +32,8 @@ export interface ClusterRunRequest {
   stopAfterStep?: AbortSignal;
   /** The session id, as soon as it exists (before anything is sent). */
   onSession(id: string): void;
+  /** The fleet screen: shows the session and answers the gates no flag answers (else such a gate stops the cluster, exit 3). */
+  attach?: SessionRequest['attach'];
 }
 
 export interface ClusterRunResult {
@@ -84,6 +86,7 @@ export async function runCluster(req: ClusterRunRequest): Promise<ClusterRunResu
         onSession: (id) => req.onSession(id),
         effects: (input) => buildEffects({ ...input, limiter: req.limiter }),
         signal: req.signal,
+        ...(req.attach ? { attach: req.attach } : {}),
         ...(req.stopAfterStep ? { stopAfterStep: req.stopAfterStep } : {}),
       },
       io,

@@ -17,7 +17,7 @@ import { formatDuration } from '../engine/duration.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode } from '../errors.js';
 import type { Limiter } from '../palette/rate-limit.js';
-import { runCluster, type ClusterRunResult } from './cluster-run.js';
+import { runCluster, type ClusterRunRequest, type ClusterRunResult } from './cluster-run.js';
 import type { FleetJournal } from './journal.js';
 import { soak, SOAK_CHECK_EVERY_MS, type SoakHealth } from './soak.js';
 import { fitInWindow, stageWindow } from './window.js';
@@ -45,6 +45,16 @@ export interface CoordinatorOptions {
   exists(uid: string): Promise<boolean>;
   /** One line (or JSON object) per fleet event, for the operator. */
   say(event: Record<string, unknown> & { type: string }, line: string): void;
+  /**
+   * The fleet screen (screens/fleet): each cluster's session shown there, its gates answered there
+   * by a key instead of stopping the cluster. Without it a gate no flag answers stops the cluster.
+   */
+  attach?(cluster: string): ClusterRunRequest['attach'];
+  /**
+   * The fleet screen asks for a stage's approval (the gate `stage`) when no flag gave it: who approved
+   * and how, or undefined when the operator did not (the fleet stops there, exit 3, as without it).
+   */
+  askStage?(stage: StageState, signal: AbortSignal): Promise<{ by: string; how: string } | undefined>;
 }
 
 export function whoAmI(): string {
@@ -102,12 +112,15 @@ export class Coordinator {
       return ExitCode.failed;
     }
     if (stage.approval && !stage.approvedBy) {
-      if (!this.o.options.approve.includes('stage')) {
-        say({ type: 'gate', gate: 'stage', stage: stage.name }, `stage ${stage.name} waits for approval: continue with \`fleet resume --approve stage\``);
-        return ExitCode.gate;
+      let approved = this.o.options.approve.includes('stage') ? { by: whoAmI(), how: 'flag --approve stage' } : undefined;
+      if (!approved) {
+        const how = this.o.askStage ? 'answer it on the screen' : 'continue with `fleet resume --approve stage`';
+        say({ type: 'gate', gate: 'stage', stage: stage.name }, `stage ${stage.name} waits for approval: ${how}`);
+        approved = await this.o.askStage?.(stage, this.o.signal);
+        if (!approved) return this.o.signal.aborted ? ExitCode.interrupted : ExitCode.gate;
       }
-      journal.append({ type: 'stage.approved', at: now(), stage: stage.name, by: whoAmI(), how: 'flag --approve stage' });
-      say({ type: 'stage.approved', stage: stage.name, by: whoAmI() }, `stage ${stage.name}: approved (flag --approve stage)`);
+      journal.append({ type: 'stage.approved', at: now(), stage: stage.name, by: approved.by, how: approved.how });
+      say({ type: 'stage.approved', stage: stage.name, by: approved.by }, `stage ${stage.name}: approved (${approved.how})`);
     }
     journal.append({ type: 'stage.started', at: now(), stage: stage.name });
     say({ type: 'stage.started', stage: stage.name, clusters: stage.clusters }, `stage ${stage.name}: ${stage.clusters.length} cluster(s), ${stage.maxConcurrency} at a time, stops at ${limit} failure(s)`);
@@ -163,6 +176,7 @@ export class Coordinator {
         signal,
         stopAfterStep: stop.signal,
         onSession: (id) => (resumed ? undefined : begin(id)),
+        ...(this.o.attach ? { attach: this.o.attach(c.name) } : {}),
       }).then((result) => finish(c, result));
       const tracked = p.finally(() => running.delete(tracked));
       running.add(tracked);

@@ -28,10 +28,16 @@ export const Meta = z.object({
 
 const Condition = z.object({ type: str, status: str, reason: opt(text), message: opt(text), lastTransitionTime: opt(str) });
 
+/** CPU and memory as a node offers them or a container requests them (resource.Quantity strings). */
+const CpuMemory = z.object({ cpu: opt(z.union([str, z.number()])), memory: opt(z.union([str, z.number()])) });
+
+/** `spec.taints[]`: a pod that does not tolerate a NoSchedule / NoExecute taint is not placed there. */
+const Taint = z.object({ key: str, value: opt(str), effect: str });
+
 export const NodeSchema = z.object({
   metadata: Meta,
-  spec: opt(z.object({ unschedulable: opt(z.boolean()), podCIDR: opt(str) })),
-  status: opt(z.object({ conditions: opt(z.array(Condition)), nodeInfo: opt(z.object({ kubeletVersion: opt(str) })) })),
+  spec: opt(z.object({ unschedulable: opt(z.boolean()), podCIDR: opt(str), taints: opt(z.array(Taint)) })),
+  status: opt(z.object({ conditions: opt(z.array(Condition)), nodeInfo: opt(z.object({ kubeletVersion: opt(str) })), allocatable: opt(CpuMemory) })),
 });
 
 const ContainerStatus = z.object({
@@ -44,9 +50,23 @@ const ContainerStatus = z.object({
 /** When a pod condition last changed: the latest one dates a pod's failure (an eviction, a Job's pod that gave up). */
 const PodCondition = z.object({ type: str, status: str, lastTransitionTime: opt(str) });
 
+/** Only what the scheduler sums (k8s.io/api core/v1 ResourceRequirements): a container's requests. */
+const RequestingContainer = z.object({ resources: opt(z.object({ requests: opt(CpuMemory) })) });
+const Toleration = z.object({ key: opt(str), operator: opt(str), value: opt(str), effect: opt(str) });
+
 export const PodSchema = z.object({
   metadata: Meta,
-  spec: opt(z.object({ nodeName: opt(str) })),
+  spec: opt(
+    z.object({
+      nodeName: opt(str),
+      containers: opt(z.array(RequestingContainer)),
+      initContainers: opt(z.array(RequestingContainer)),
+      /** RuntimeClass overhead the scheduler adds to the pod's requests. */
+      overhead: opt(CpuMemory),
+      nodeSelector: opt(z.record(str, str)),
+      tolerations: opt(z.array(Toleration)),
+    }),
+  ),
   status: opt(
     z.object({ phase: opt(str), reason: opt(text), message: opt(text), startTime: opt(str), conditions: opt(z.array(PodCondition)), containerStatuses: opt(z.array(ContainerStatus)) }),
   ),

@@ -2,7 +2,8 @@
  * Delivers one message to a command: the program runs without a shell (nothing in the message is
  * ever interpolated into a command line), reads the JSON on its stdin, and gets the event and the
  * session in its environment. It runs in its own process group, which is killed whole at the time
- * limit (a hook that starts `curl` and hangs leaves nothing behind). The profile API key is not in
+ * limit (a hook that starts `curl` and hangs leaves nothing behind). A fleet's messages carry the
+ * fleet's name (UPGRADE_PILOT_FLEET) instead of a session. The profile API key is not in
  * its environment.
  */
 import { execa } from 'execa';
@@ -25,14 +26,14 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
-export async function runNotifyCommand(command: string[], body: string, env: { event: string; session: string }, timeoutMs: number, signal: AbortSignal): Promise<void> {
+export async function runNotifyCommand(command: string[], body: string, env: { event: string; session?: string; fleet?: string }, timeoutMs: number, signal: AbortSignal): Promise<void> {
   const [file, ...args] = command;
   if (!file) throw new DeliveryError('no command', false);
   const child = execa(file, args, {
     input: body,
     detached: true,
     extendEnv: false,
-    env: envWithoutKey({ UPGRADE_PILOT_EVENT: env.event, UPGRADE_PILOT_SESSION: env.session }),
+    env: envWithoutKey({ UPGRADE_PILOT_EVENT: env.event, ...(env.session ? { UPGRADE_PILOT_SESSION: env.session } : {}), ...(env.fleet ? { UPGRADE_PILOT_FLEET: env.fleet } : {}) }),
     stdout: 'ignore',
     stderr: 'pipe',
     maxBuffer: { stderr: 16_384 },

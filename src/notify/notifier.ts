@@ -7,6 +7,9 @@
 import { runNotifyCommand } from './command.js';
 import { shownUrl, type NotifyConfig } from './config.js';
 import type { NotifyMessage } from './message.js';
+
+/** What the notifier sends: a session's message, or a fleet's (src/fleet/notify.ts), each a small JSON object. */
+export type Sendable = Pick<NotifyMessage, 'event' | 'text' | 'at'> | { event: string; text: string; at: string; session?: string; fleet?: string };
 import { DeliveryError, postWebhook } from './webhook.js';
 
 export interface NotifierDeps {
@@ -18,7 +21,7 @@ export interface NotifierDeps {
 
 interface Target {
   name: string;
-  deliver(body: string, message: NotifyMessage, timeoutMs: number, signal: AbortSignal): Promise<void>;
+  deliver(body: string, message: Sendable, timeoutMs: number, signal: AbortSignal): Promise<void>;
   chain: Promise<void>;
   queued: number;
   failures: number;
@@ -46,7 +49,7 @@ export class Notifier {
     const target = (name: string, deliver: Target['deliver']): Target => ({ name, deliver, chain: Promise.resolve(), queued: 0, failures: 0, dropped: 0 });
     this.targets = [
       ...config.webhooks.map((url) => target(`webhook ${shownUrl(url)}`, (body, _m, ms, signal) => postWebhook(url, body, ms, signal))),
-      ...(config.command ? [target(`command ${config.command[0]}`, (body, m, ms, signal) => runNotifyCommand(config.command!, body, { event: m.event, session: m.session }, ms, signal))] : []),
+      ...(config.command ? [target(`command ${config.command[0]}`, (body, m, ms, signal) => runNotifyCommand(config.command!, body, { event: m.event, ...('session' in m && m.session ? { session: m.session } : {}), ...('fleet' in m && m.fleet ? { fleet: m.fleet } : {}) }, ms, signal))] : []),
     ];
   }
 
@@ -54,7 +57,7 @@ export class Notifier {
     return this.targets.length;
   }
 
-  send(message: NotifyMessage): void {
+  send(message: Sendable): void {
     const body = this.deps.redact(JSON.stringify(message));
     for (const t of this.targets) {
       if (this.abandon.signal.aborted) return;
@@ -83,7 +86,7 @@ export class Notifier {
     for (const t of this.targets) if (t.dropped) this.deps.log(`Notification ${t.name}: ${t.dropped} message(s) dropped while it was not answering.`);
   }
 
-  private async deliver(t: Target, body: string, message: NotifyMessage): Promise<void> {
+  private async deliver(t: Target, body: string, message: Sendable): Promise<void> {
     const { attemptMs, totalMs } = this.config;
     const started = Date.now();
     const signal = this.abandon.signal;

@@ -4,7 +4,7 @@
  */
 import { steps, type SessionState, type StepState } from '../engine/state.js';
 import { sanitizeText } from '../text/sanitize.js';
-import type { PlanContract, SnapshotContract, VmImpact } from '../steps/contracts.js';
+import type { PlanContract, PlannedHop, SnapshotContract, VmImpact } from '../steps/contracts.js';
 import type { MigrationsOutput } from '../steps/migrations/monitor-types.js';
 import { chooserText } from '../steps/customize/render-text.js';
 import type { Chooser } from '../steps/customize/types.js';
@@ -27,8 +27,25 @@ const outputs = <T>(all: StepState[], kind: string): Array<{ step: StepState; ou
 function measuredMigrations(all: StepState[], hop: number): { migrations?: ReportData['hops'][number]['migrations'] } {
   const watched = outputs<MigrationsOutput>(all, 'migrations').filter(({ step, out }) => step.hop?.index === hop && out.planned && out.outcome !== 'rehearsal').at(-1);
   if (!watched) return {};
-  const { planned, elapsedMs, outcome } = watched.out;
-  return { migrations: { plannedP50Seconds: planned!.p50Seconds, plannedP90Seconds: planned!.p90Seconds, measuredSeconds: Math.round(elapsedMs / 1000), outcome } };
+  const { planned, elapsedMs, outcome, moved } = watched.out;
+  // As the plan defines the phase: the workload updater's first migration to the last one's end; the watch's own span (which includes any wait for KubeVirt's rollout) only when no migration was seen.
+  const measured = moved?.phase?.seconds ?? Math.round(elapsedMs / 1000);
+  return { migrations: { plannedP50Seconds: planned!.p50Seconds, plannedP90Seconds: planned!.p90Seconds, measuredSeconds: measured, outcome } };
+}
+
+/**
+ * The pack rollout of a hop beside its prediction: from the hop's send to the workload updater's
+ * first migration, as the migration watch measured it; without a migration, the reconcile step's
+ * wait (from the send until the cluster runs the hop). Both in the effects' clock (the lab's
+ * simulated time in a lab).
+ */
+function measuredRollout(all: StepState[], hop: number, eta: PlannedHop['eta']): { rollout?: ReportData['hops'][number]['rollout'] } {
+  const part = eta?.parts.find((p) => p.what === 'pack-rollout');
+  const watched = outputs<MigrationsOutput>(all, 'migrations').filter(({ step, out }) => step.hop?.index === hop && out.rolloutSeconds !== undefined).at(-1);
+  const waited = outputs<ReconcileOutput>(all, 'reconcile').filter(({ step, out }) => step.hop?.index === hop && !out.rehearsal && step.status === 'succeeded').at(-1);
+  const seconds = watched?.out.rolloutSeconds ?? (waited ? Math.round(waited.out.elapsedMs / 1000) : undefined);
+  if (!part || seconds === undefined) return {};
+  return { rollout: { plannedP50Seconds: part.p50Seconds, plannedP90Seconds: part.p90Seconds, measuredSeconds: seconds } };
 }
 
 /** A VM of the plan's impact, its fields as the report schema has them. */
@@ -133,6 +150,8 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
       // Defensive: a plan from another runbook may carry hops without per-profile details.
       profiles: (h.profiles ?? []).map((p) => ({ name: p.name, role: p.role, uid: p.uid, fromVersion: p.fromVersion, toVersion: p.toVersion, packs: (p.packs ?? []).map((k) => ({ name: k.name, from: k.from, to: k.to })) })),
       ...(h.eta ? { eta: h.eta } : {}),
+      ...(h.room ? { room: h.room } : {}),
+      ...measuredRollout(all, h.index ?? i + 1, h.eta),
       ...measuredMigrations(all, h.index ?? i + 1),
     })),
     impact: (plan?.impact ?? []).map((i) => impactOf(i)),

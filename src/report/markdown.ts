@@ -95,11 +95,10 @@ function hopSection(r: ReportData, hop: number | null): string[] {
   const out = [title, ''];
   if (h) out.push(...table(['Profile', 'Version', 'Pack changes'], h.profiles.map((p) => [p.name, `${p.fromVersion} → ${p.toVersion}`, p.packs.map((k) => `${k.name} ${k.from} → ${k.to}`).join('; ')])), '');
   if (h?.eta) out.push(`Planned: ${h.eta.summary}.`);
-  if (h?.migrations) {
-    const m = h.migrations;
-    out.push(`Migrations: planned ${rangeText(m.plannedP50Seconds, m.plannedP90Seconds).replace(/^about /, '')}, took ${roughDuration(m.measuredSeconds)}${r.labTime ? ' (lab time)' : ''} (${m.outcome}).`);
-  }
-  if (h?.eta || h?.migrations) out.push('');
+  const planned = (p50: number, p90: number, took: number) => `planned ${rangeText(p50, p90).replace(/^about /, '')}, took ${roughDuration(took)}${r.labTime ? ' (lab time)' : ''}`;
+  if (h?.rollout) out.push(`Pack rollout: ${planned(h.rollout.plannedP50Seconds, h.rollout.plannedP90Seconds, h.rollout.measuredSeconds)}.`);
+  if (h?.migrations) out.push(`Migrations: ${planned(h.migrations.plannedP50Seconds, h.migrations.plannedP90Seconds, h.migrations.measuredSeconds)} (${h.migrations.outcome}).`);
+  if (h?.eta || h?.rollout || h?.migrations) out.push('');
   const requests = r.requests.filter((q) => q.hop === hop);
   out.push(`${r.rehearsal ? 'Calls recorded (not sent)' : 'Requests sent'} (${requests.length}):`, '');
   if (requests.length === 0) out.push('- none');

@@ -110,6 +110,27 @@ export const EtaReport = z
   })
   .describe("The hop's predicted duration: the pack rollout, then the VMs' moves scheduled as KubeVirt schedules them");
 
+/** Room to move when a hop rebuilds nodes, as `plan --json` gives it per hop (issue 27). */
+export const RoomReport = z
+  .object({
+    rebuilds: z.array(z.string()).describe('The changed packs whose layer (os, k8s) makes Palette rebuild every node'),
+    nodes: z
+      .array(
+        z.object({
+          node: z.string(),
+          leaving: z.number().int().min(0).describe('Running VMs that leave it when it drains'),
+          unplaced: z
+            .array(z.object({ vm: z.string(), cpu: z.number().min(0).describe('Cores its virt-launcher pod requests'), memoryBytes: z.number().min(0), why: z.string() }))
+            .describe('VMs that fit on no other node while it is rebuilt'),
+          boundToNode: z.array(z.string()).optional().describe('VMs pinned to it by a node selector (a node-local disk): they wait for it'),
+        }),
+      )
+      .describe('Every node, in the order Palette rebuilds them'),
+    summary: z.string(),
+    basis: z.string().describe('How the placement was judged'),
+  })
+  .describe("Whether each drained node's VMs fit on the other nodes (allocatable minus the pods' requests, memory and CPU)");
+
 /** One VM as the plan predicts it (`plan --json`'s `impact[]`). */
 export const ImpactReport = z
   .object({
@@ -137,6 +158,11 @@ const HopReport = z.object({
   to: z.string(),
   profiles: z.array(z.object({ name: z.string(), role: z.string().optional(), uid: z.string().optional(), fromVersion: z.string(), toVersion: z.string(), packs: z.array(PackChange) })),
   eta: EtaReport.optional(),
+  room: RoomReport.optional(),
+  rollout: z
+    .object({ plannedP50Seconds: Seconds, plannedP90Seconds: Seconds, measuredSeconds: Seconds })
+    .optional()
+    .describe("The plan's pack rollout beside the wait for the cluster to run the hop (the lab's simulated time when labTime)"),
   migrations: z
     .object({ plannedP50Seconds: Seconds, plannedP90Seconds: Seconds, measuredSeconds: Seconds, outcome: z.string() })
     .optional()

@@ -48,3 +48,16 @@ export function tuiConfirm(queue: ConfirmQueue, approvals: Approvals, rehearsal:
     return queue.confirm(request, signal);
   };
 }
+
+/**
+ * A fleet's cluster shown on the fleet screen: the flags answer first; a gate that approves nothing
+ * (a review) takes its safe choice as in plain mode, so a fleet of 200 does not stop at 200 reviews
+ * its plain run would pass; every other gate waits on the screen for a key, as in the TUI.
+ */
+export function attachedConfirm(queue: ConfirmQueue, approvals: Approvals, rehearsal: boolean): ConfirmFn {
+  const asked = tuiConfirm(queue, approvals, rehearsal);
+  return async (request, signal) => {
+    const unattended = byFixFlags(request, approvals) ? undefined : unattendedAnswer(request);
+    return unattended && unattended.choice !== 'ask' ? decisionOf(unattended) : asked(request, signal);
+  };
+}

@@ -5,7 +5,7 @@
  */
 import { hostname, userInfo } from 'node:os';
 import { render, type Instance } from 'ink';
-import { App } from '../app.js';
+import { App, type AppController } from '../app.js';
 import type { CliOptions } from '../cli/args.js';
 import { approvalFlagsText, type Approvals } from '../engine/approval-policy.js';
 import { plannedEntries } from '../engine/entries.js';
@@ -22,7 +22,7 @@ import { toolVersion } from '../version.js';
 import { readApiKey } from './api-key.js';
 import { makeScratch } from './scratch.js';
 import { ConfirmQueue } from './confirm-queue.js';
-import { plainConfirm, tuiConfirm } from './confirm.js';
+import { attachedConfirm, plainConfirm, tuiConfirm } from './confirm.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import { buildEffects, buildVariables } from './effects.js';
 import { checkKeyDestinations, clockFor } from './lab-clock.js';
@@ -60,6 +60,12 @@ export interface SessionRequest {
   ink?: Instance;
   /** Stops the run as Ctrl+C does (a fleet stopping its clusters in flight): the step in progress ends safely, the session is saved. */
   signal?: AbortSignal;
+  /**
+   * A fleet's screen shows this session and answers its gates (screens/fleet): the run stays in plain
+   * mode (its lines in the cluster's log), but a gate no flag answers waits to be answered on that
+   * screen, by a key, as in the TUI, instead of stopping the run.
+   */
+  attach?: (controller: AppController) => void;
   /** Stops the run after the step in progress (a fleet stage halting): see RunnerOptions.stopAfterStep. */
   stopAfterStep?: AbortSignal;
 }
@@ -206,7 +212,8 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
 
   try {
     const clock = await clockFor(params?.params, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
-    const variables = buildVariables(params?.params, redactor, { flags: Object.fromEntries((options.variable ?? []).map((v) => [v.name, v.from])), canAsk: interactive, env: io.env });
+    const asks = interactive || Boolean(req.attach);
+    const variables = buildVariables(params?.params, redactor, { flags: Object.fromEntries((options.variable ?? []).map((v) => [v.name, v.from])), canAsk: asks, env: io.env });
     const effects = (req.effects ?? buildEffects)({
       variables,
       clock,
@@ -217,7 +224,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       kubeconfig: options.kubeconfig ?? params?.params.cluster.kubeconfig,
       context: options.context ?? meta.cluster.context,
       redactor,
-      confirm: interactive ? tuiConfirm(queue, approvals, dryRun) : plainConfirm(approvals, dryRun),
+      confirm: interactive ? tuiConfirm(queue, approvals, dryRun) : req.attach ? attachedConfirm(queue, approvals, dryRun) : plainConfirm(approvals, dryRun),
       log: () => undefined,
       cacheDir,
       allowInsecureHttp: options['allow-insecure-http'],
@@ -312,7 +319,19 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
         write(redactor.text(JSON.stringify({ type: 'resume', session: session.id, ...resumeSummary(saved, saved, meanwhile) })));
       }
       runner.subscribe(print);
-      outcome = told(await runner.run());
+      const run = runner.run();
+      req.attach?.({
+        source: displaySafeSource(runner),
+        queue,
+        variables,
+        rehearsal: dryRun,
+        outcome: run,
+        stop: () => controller.abort(),
+        gateGuardMs: runbook.runbook.settings.gateGuard,
+        resumeCommand: resume,
+        labTime: Boolean(clock.simulated),
+      });
+      outcome = told(await run);
       report();
       await notifications.flush();
       if (reportPath && !options.json) write(`report: ${reportPath}`);

@@ -6,7 +6,7 @@
 import type { StepContext } from '../engine/context.js';
 import type { ProfileRole } from '../engine/params.js';
 import { steps } from '../engine/state.js';
-import type { MigrationLimits } from './plan/eta/types.js';
+import type { HopRoom, MigrationLimits } from './plan/eta/types.js';
 
 export interface PlannedPack {
   name: string;
@@ -48,6 +48,8 @@ export interface PlannedHop {
   variables?: PlannedVariable[];
   /** How long the hop is predicted to take (issue 27): pack rollout, then the VMs' moves. */
   eta?: HopEtaContract;
+  /** When the hop changes a pack that rebuilds nodes: whether the VMs of each drained node fit elsewhere (issue 27). */
+  room?: HopRoom;
 }
 
 /** A hop's predicted duration, median and pessimistic, and what it is made of. */

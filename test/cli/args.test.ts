@@ -73,7 +73,7 @@ describe('options that are refused (exit 2, the flag named)', () => {
     ['a --since without a zone', ['verify', '--since', '2026-03-11T14:00:00'], /^--since takes an RFC 3339 time/],
     ['a --since of zero', ['verify', '--since', '0h'], /^--since takes/],
     ['--since on another command', ['start', '--since', '2h'], /Unknown option --since for `start`/],
-    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, no-multus, rook-ceph-no-placement, no-converge, got "chaos"$/],
+    ['an unknown scenario', ['lab', '--scenario', 'chaos'], /^--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, no-multus, rook-ceph-no-placement, no-converge, tight, got "chaos"$/],
     ['an unknown flavor', ['lab', '--flavor', 'real'], /^--flavor must be spec or palette, got "real"$/],
     ['an unknown dialect', ['lab', '--dialect', 'x'], /^--dialect must be spec or palette, got "x"$/],
     ['a size in words', ['lab', '--vms', 'many'], /^--vms takes a whole number$/],
@@ -112,7 +112,7 @@ describe('options that are refused (exit 2, the flag named)', () => {
 
 describe('the values completion offers', () => {
   it.each<[Parameters<typeof optionChoices>[0], readonly string[] | undefined]>([
-    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge']],
+    ['scenario', ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge', 'tight']],
     ['flavor', ['spec', 'palette']],
     ['dialect', ['spec', 'palette']],
     ['params', undefined],

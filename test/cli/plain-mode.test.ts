@@ -145,7 +145,7 @@ describe('command line', () => {
     [['start', '--approve', 'restart'], /VM restarts are approved per VM: use --approve-restart NS\/NAME or --approve-all-restarts/, /start --help/],
     [['start', '--approve-restart', 'just-a-name'], /--approve-restart takes NAMESPACE\/NAME of a VM, got "just-a-name"/, /start --help/],
     [['start', '--api-key', 'abc'], /--api-key is not accepted: a key on the command line shows in the process list/, /UPGRADE_PILOT_API_KEY/],
-    [['lab', '--scenario', 'chaos'], /--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, no-multus, rook-ceph-no-placement, no-converge, got "chaos"/, /lab --help/],
+    [['lab', '--scenario', 'chaos'], /--scenario must be one of healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, no-multus, rook-ceph-no-placement, no-converge, tight, got "chaos"/, /lab --help/],
     [['lab', '--vms', 'many'], /--vms takes a whole number/, /lab --help/],
     [['start', '--runbook'], /--runbook needs a value \(FILE\)/, /start --help/],
     [['start', '--json=yes'], /--json is a switch and takes no value/, /start --help/],

@@ -9,10 +9,11 @@
  * completes it; `fleet report` lists every cluster once with its fate.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FleetReportSchema, type FleetReport } from '../../src/fleet/report-schema.js';
 import { CLI, cli } from '../e2e/support.js';
 import { until } from '../support/wait.js';
 import { serveFleetLab, type ServedFleetLab } from './support.js';
@@ -48,12 +49,19 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     expect(out).toContain('stage canary: done');
     expect(out).not.toContain('stage wave-1: done');
 
-    const resumed = await cli(['fleet', 'resume', '--fleet', lab.json.fleet, '--state-dir', stateDir, ...approve], env, 600_000);
+    // The fleet's notifications (per stage and at the end) reach a command that records them; the clusters send none.
+    const got = join(stateDir, 'notified.ndjson');
+    const recorder = join(stateDir, 'record.mjs');
+    writeFileSync(recorder, `import { appendFileSync, readFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(got)}, readFileSync(0, 'utf8') + '\\n');\n`);
+    const resumed = await cli(['fleet', 'resume', '--fleet', lab.json.fleet, '--state-dir', stateDir, ...approve, '--notify-command', `${process.execPath} ${recorder}`], env, 600_000);
     expect(resumed.stdout).toContain('store-002: resuming');
     expect(resumed.stdout).toContain('stage wave-1: done');
     expect(resumed.stdout).toMatch(/store-007: failed: cni-cilium-oss 1\.17\.1 of vmo-infra \S+ failed on store-007/);
     expect(resumed.stdout).toMatch(/stage wave-2: failed: 1 failure\(s\) reached the threshold 1 \(last: store-007\)/);
     expect(resumed.code).toBe(1);
+    const notified = readFileSync(got, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; stage?: string; outcome?: string; counts?: Record<string, number>; exitCode?: number });
+    expect(notified.map((m) => `${m.event} ${m.stage ?? ''} ${m.outcome ?? ''}`.trim())).toEqual(['stage.started wave-1', 'stage.ended wave-1 done', 'stage.started wave-2', 'stage.ended wave-2 failed', 'fleet.failed']);
+    expect(notified.at(-1)).toMatchObject({ exitCode: 1, counts: { upgraded: 4, failed: 1 } });
 
     const status = JSON.parse((await cli(['fleet', 'status', '--json', '--fleet', lab.json.fleet, '--state-dir', stateDir], env)).stdout) as {
       clusters: Array<{ name: string; uid: string; stage: string; status: string; message?: string }>;
@@ -98,11 +106,33 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     expect(retried.code).toBe(0);
 
     const report = await cli(['fleet', 'report', '--json', '--fleet', lab.json.fleet, '--state-dir', stateDir], env);
-    const data = JSON.parse(report.stdout) as { clusters: Array<{ cluster: string; fate: string; attempts: number }> };
+    const data = JSON.parse(report.stdout) as FleetReport;
+    expect(FleetReportSchema.safeParse(data).error).toBeUndefined();
     expect(data.clusters.map((c) => c.cluster).sort()).toEqual(lab.json.clusters.map((c) => c.name).sort());
-    expect(data.clusters.find((c) => c.cluster === 'store-007')).toMatchObject({ fate: 'upgraded', attempts: 2 });
+    const s7 = data.clusters.find((c) => c.cluster === 'store-007')!;
+    expect(s7).toMatchObject({ fate: 'upgraded', attempts: 2, retries: 1 });
+    // Its first run failed at the pack rollout; the retry continued the same session to the end.
+    expect(s7.runs.map((r) => [r.attempt, r.outcome])).toEqual([[1, 'failed'], [2, 'done']]);
+    expect(s7.runs[0]!.message).toMatch(/cni-cilium-oss 1\.17\.1 of vmo-infra \S+ failed on store-007/);
     expect(data.clusters.filter((c) => c.fate === 'upgraded').length).toBe(5);
-    expect(readFileSync(join(fleetDir(), 'report.junit.xml'), 'utf8')).toContain('name="store-007"');
+    // Versions and VM fates come from each cluster's own session report; decisions name their flags.
+    const upgraded = data.clusters.filter((c) => c.fate === 'upgraded');
+    for (const c of upgraded) {
+      expect(c.versions, c.cluster).toMatchObject({ to: data.target });
+      expect(c.versions!.from, c.cluster).not.toBe(data.target);
+      expect(c.vms!.migrated + c.vms!.restarted, c.cluster).toBeGreaterThan(0);
+      expect(c.decisions.some((d) => d.by === 'flag' && d.detail.startsWith('--approve ')), c.cluster).toBe(true);
+    }
+    for (const s of data.stages) expect(s.approval, s.name).toEqual(s.needsApproval ? expect.objectContaining({ by: 'flag', detail: '--approve stage' }) : null);
+    for (const c of data.clusters.filter((x) => x.fate === 'untouched')) expect(c, c.cluster).toMatchObject({ session: null, attempts: 0, runs: [] });
+    // A pipeline's view: JUnit, one test case per cluster, written where it is asked to be.
+    const junit = join(stateDir, 'fleet.junit.xml');
+    const written = await cli(['fleet', 'report', '--format', 'junit', '--out', junit, '--fleet', lab.json.fleet, '--state-dir', stateDir], env);
+    expect(written.code).toBe(0);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(12);
+    expect(xml).toMatch(/<testcase classname="upgrade-pilot.fleet.wave-2" name="store-007" time="\d+">\n {6}<system-out>fate: upgraded/);
+    expect(xml.match(/<skipped message="(untouched|stopped safely)/g)!.length).toBe(7);
     // One apply for the retried cluster: the retry continued its session, it did not start over.
     const audit = await lab.audit();
     const uid = lab.json.clusters.find((c) => c.name === 'store-007')!.uid;

@@ -36,6 +36,7 @@ const OWN_INPUT_MODULES = new Set([
   'src/engine/duration-schema.ts',
   'src/engine/params.ts',
   'src/engine/runbook.ts',
+  'src/fleet/report-schema.ts',
   'src/fleet/schema.ts',
   'src/kube/check-schema.ts',
   'src/report/schema.ts',

@@ -157,17 +157,23 @@ describe('palette flavor: a new version per hop by clone', () => {
   }, 120_000);
 });
 
+/** Every gate approved but the repave, which is declined; the repave gates asked are kept. */
+function declineRepave(): { seen: GateRequest[]; confirm: ConfirmFn } {
+  const seen: GateRequest[] = [];
+  const plain = plainConfirm(ALL, false);
+  const confirm: ConfirmFn = async (request, signal) => {
+    if (request.gate !== 'repave') return plain(request, signal);
+    seen.push(request);
+    return { choice: 'abort', by: 'operator', key: 'n', at: new Date().toISOString() };
+  };
+  return { seen, confirm };
+}
+
 describe('palette flavor: node rebuilds and failing packs', () => {
   it('repave: the gate names the nodes and what each VM goes through; declining sends nothing; approved on resume it is sent once and every node is rebuilt', async () => {
     const l = await paletteLab('repave');
     const run = labRun(l, RUNBOOK);
-    const seen: GateRequest[] = [];
-    const plain = plainConfirm(ALL, false);
-    const confirm: ConfirmFn = async (request, signal) => {
-      if (request.gate !== 'repave') return plain(request, signal);
-      seen.push(request);
-      return { choice: 'abort', by: 'operator', key: 'n', at: new Date().toISOString() };
-    };
+    const { seen, confirm } = declineRepave();
     expect((await run.runner({ confirm }).run()).status).toBe('interrupted');
     expect(seen).toHaveLength(1);
     const gate = seen[0]!;
@@ -192,6 +198,18 @@ describe('palette flavor: node rebuilds and failing packs', () => {
     expect(l.store.list('virtualmachineinstancemigrations').some((m) => m.metadata.name.startsWith('kubevirt-evacuation-'))).toBe(true);
     expect(findStep(run.store.load(run.id), 'hop1.repave')?.summary).toMatch(/^node rebuild approved: 7 node\(s\) rebuilt one at a time; 7 VM\(s\) live-migrate, 1 restart/);
   }, 240_000);
+
+  it('repave on the tight lab: the gate warns first that a node\'s VMs fit nowhere else while it drains (read at the gate)', async () => {
+    const l = await paletteLab('tight');
+    const run = labRun(l, RUNBOOK);
+    const { seen, confirm } = declineRepave();
+    expect((await run.runner({ confirm }).run()).status).toBe('interrupted');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.warnings?.[0]).toMatch(
+      /^Not enough room: while vmo-worker-1 drains, 1 of its 2 VM\(s\) fit on no other node \(ns-product\/analytics-01, 48\.\d GiB, 800m CPU\): no node it may use has the memory left\. They wait for vmo-worker-1 to come back, and the drain may time out\.$/,
+    );
+    expect(seen[0]!.warnings?.filter((w) => w.startsWith('Not enough room'))).toHaveLength(1);
+  }, 120_000);
 
   it('a pack in Error stops the watch with the pack and Palette’s message', async () => {
     const l = await paletteLab('pack-error');

@@ -103,7 +103,9 @@ export function pane(frame: string): string {
  * choosing (Ink reads `columns` and `rows` from stdout), with the same lastFrame/stdin interface.
  */
 
-class SizedStdout extends EventEmitter {
+/** A terminal's stdout of a size (a TTY, as Ink and the CLI's TUI check), keeping every frame written. */
+export class SizedStdout extends EventEmitter {
+  isTTY = true;
   frames: string[] = [];
   constructor(
     public columns: number,
@@ -122,7 +124,8 @@ class SizedStdout extends EventEmitter {
   }
 }
 
-class TestStdin extends EventEmitter {
+/** A terminal's stdin the test types into. */
+export class TestStdin extends EventEmitter {
   isTTY = true;
   private data: string | null = null;
   write = (data: string) => {

@@ -4,7 +4,7 @@
  * would for equally sized nodes).
  */
 import { nowStamp, type WorldContext } from './context.js';
-import { nodeConditions, nodeObject, type NodeReadiness } from './k8s-objects.js';
+import { nodeConditions, nodeObject, type NodeCapacity, type NodeReadiness } from './k8s-objects.js';
 import type { PodNetwork } from './pod-network.js';
 
 export interface NodeInfo {
@@ -30,12 +30,12 @@ export class ClusterNodes {
     private readonly network: PodNetwork,
   ) {}
 
-  add(name: string, opts: { controlPlane: boolean; storage: boolean; ready?: NodeReadiness; kubeletVersion: string; labels?: Record<string, string> }): NodeInfo {
+  add(name: string, opts: { controlPlane: boolean; storage: boolean; ready?: NodeReadiness; kubeletVersion: string; labels?: Record<string, string>; capacity?: NodeCapacity | undefined }): NodeInfo {
     const { ip, podCIDR } = this.network.addNode(name);
     const labels = { ...(opts.storage ? {} : { 'px/enabled': 'false' }), ...opts.labels };
     const info: NodeInfo = { name, controlPlane: opts.controlPlane, ip, podCIDR, ready: opts.ready ?? 'True', storage: opts.storage, labels };
     this.nodes.set(name, info);
-    this.ctx.store.upsert('nodes', nodeObject({ name, controlPlane: opts.controlPlane, ip, podCIDR, kubeletVersion: opts.kubeletVersion, labels, ready: info.ready, created: nowStamp(this.ctx) }));
+    this.ctx.store.upsert('nodes', nodeObject({ name, controlPlane: opts.controlPlane, ip, podCIDR, kubeletVersion: opts.kubeletVersion, labels, ready: info.ready, created: nowStamp(this.ctx), ...(opts.capacity ? { capacity: opts.capacity } : {}) }));
     return info;
   }
 

@@ -25,6 +25,23 @@ export interface NodeInput {
   labels?: Record<string, string>;
   ready?: NodeReadiness;
   created: string;
+  /** Its machine (default: a 64-core, 512 GiB worker; an 8-core, 32 GiB control plane). */
+  capacity?: NodeCapacity;
+}
+
+export interface NodeCapacity {
+  cores: number;
+  /** Memory as the kernel reports it (a little under the DIMMs' size). */
+  memoryKi: number;
+}
+
+/**
+ * Allocatable = capacity minus what the kubelet keeps (kube-reserved/system-reserved, and the
+ * eviction threshold): 200m CPU and 1Gi + 100Mi memory, as the real node in test/fixtures/real/node
+ * shows (64 → 63800m; 527951216Ki → 526800240Ki).
+ */
+function allocatableOf(c: NodeCapacity): { cpu: string; memory: string } {
+  return { cpu: `${c.cores * 1000 - 200}m`, memory: `${c.memoryKi - 1150976}Ki` };
 }
 
 export function nodeObject(n: NodeInput): KubeObject {
@@ -33,6 +50,7 @@ export function nodeObject(n: NodeInput): KubeObject {
     ...(n.controlPlane ? [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] : []),
     ...(ready === 'True' ? [] : [{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule', timeAdded: n.created }]),
   ];
+  const machine = n.capacity ?? (n.controlPlane ? { cores: 8, memoryKi: 32863868 } : { cores: 64, memoryKi: 527951216 });
   const roleLabels: Record<string, string> = n.controlPlane ? { 'node-role.kubernetes.io/control-plane': '' } : { 'node-role.kubernetes.io/worker': '' };
   return {
     apiVersion: 'v1',
@@ -62,8 +80,8 @@ export function nodeObject(n: NodeInput): KubeObject {
         { type: 'InternalIP', address: n.ip },
         { type: 'Hostname', address: n.name },
       ],
-      capacity: { cpu: n.controlPlane ? '8' : '64', memory: n.controlPlane ? '32863868Ki' : '527951216Ki', pods: '110', 'devices.kubevirt.io/kvm': '1k' },
-      allocatable: { cpu: n.controlPlane ? '7800m' : '63800m', memory: n.controlPlane ? '31712892Ki' : '526800240Ki', pods: '110', 'devices.kubevirt.io/kvm': '1k' },
+      capacity: { cpu: String(machine.cores), memory: `${machine.memoryKi}Ki`, pods: '110', 'devices.kubevirt.io/kvm': '1k' },
+      allocatable: { ...allocatableOf(machine), pods: '110', 'devices.kubevirt.io/kvm': '1k' },
       conditions: nodeConditions(ready, n.created),
       nodeInfo: {
         architecture: 'amd64',
@@ -121,6 +139,8 @@ export interface ContainerInput {
   command?: string[];
   args?: string[];
   ports?: Array<{ containerPort: number; name?: string; protocol?: string }>;
+  /** `resources` as the pod spec holds it (requests and limits: resource.Quantity strings). */
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
 }
 
 export interface PodInput {
@@ -142,6 +162,9 @@ export interface PodInput {
   created: string;
   state: PodState;
   volumes?: Array<Record<string, unknown>>;
+  nodeSelector?: Record<string, string>;
+  /** Beyond the not-ready / unreachable ones every pod gets. */
+  extraTolerations?: Array<Record<string, unknown>>;
 }
 
 export function podObject(p: PodInput): KubeObject {
@@ -158,7 +181,7 @@ export function podObject(p: PodInput): KubeObject {
     },
     spec: {
       ...(p.node ? { nodeName: p.node } : {}),
-      containers: p.containers.map((c) => ({ name: c.name, image: c.image, imagePullPolicy: 'IfNotPresent', ...(c.command ? { command: c.command } : {}), ...(c.args ? { args: c.args } : {}), ...(c.ports ? { ports: c.ports } : {}) })),
+      containers: p.containers.map((c) => ({ name: c.name, image: c.image, imagePullPolicy: 'IfNotPresent', ...(c.command ? { command: c.command } : {}), ...(c.args ? { args: c.args } : {}), ...(c.ports ? { ports: c.ports } : {}), ...(c.resources ? { resources: c.resources } : {}) })),
       ...(p.initContainers ? { initContainers: p.initContainers.map((c) => ({ name: c.name, image: c.image, imagePullPolicy: 'IfNotPresent', ...(c.command ? { command: c.command } : {}), ...(c.args ? { args: c.args } : {}) })) } : {}),
       restartPolicy: p.restartPolicy ?? 'Always',
       schedulerName: 'default-scheduler',
@@ -171,9 +194,11 @@ export function podObject(p: PodInput): KubeObject {
       ...(p.priorityClassName ? { priorityClassName: p.priorityClassName } : {}),
       ...(p.hostNetwork ? { hostNetwork: true } : {}),
       ...(p.volumes ? { volumes: p.volumes } : {}),
+      ...(p.nodeSelector ? { nodeSelector: p.nodeSelector } : {}),
       tolerations: [
         { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
         { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        ...(p.extraTolerations ?? []),
       ],
     },
     status: {},

@@ -221,6 +221,24 @@ function macFor(uid: string, index: number): string {
   return `02:${hex.slice(0, 2)}:${hex.slice(2, 4)}:${hex.slice(4, 6)}:${hex.slice(6, 8)}:${(index + 0x10).toString(16).padStart(2, '0')}`;
 }
 
+const Mi = 2 ** 20;
+
+/**
+ * What KubeVirt v1.4 puts on a launcher's `compute` container (pkg/virt-controller/services/
+ * renderresources.go `GetMemoryOverhead`, constants in template.go): the guest memory plus its
+ * overhead - page tables (guest / 512), virt-launcher-monitor 25Mi, virt-launcher 100Mi, virtlogd
+ * 25Mi, virtqemud 40Mi, qemu 30Mi, 8Mi per vCPU and 8Mi for the IOThread, 32Mi of video RAM (a
+ * graphics device is attached by default) - and a CPU request of the vCPUs over
+ * `cpuAllocationRatio` (10 by default: 100m per vCPU, as the copied fedora02 launcher shows for one).
+ * The device and ephemeral-storage requests as that copied pod has them.
+ */
+export function launcherComputeResources(vm: Pick<VmDefinition, 'cores' | 'memoryGi'>): { requests: Record<string, string>; limits: Record<string, string> } {
+  const guest = vm.memoryGi * 1024 * Mi;
+  const overhead = guest / 512 + (25 + 100 + 25 + 40 + 30) * Mi + vm.cores * 8 * Mi + 8 * Mi + 32 * Mi;
+  const devices = { 'devices.kubevirt.io/kvm': '1', 'devices.kubevirt.io/tun': '1', 'devices.kubevirt.io/vhost-net': '1' };
+  return { requests: { cpu: `${vm.cores * 100}m`, ...devices, 'ephemeral-storage': '50M', memory: `${Math.ceil((guest + overhead) / Mi)}Mi` }, limits: devices };
+}
+
 export interface LauncherPodInput {
   vm: VmDefinition;
   vmiUid: string;
@@ -260,9 +278,13 @@ export function launcherPodObject(p: LauncherPodInput): KubeObject {
     },
     owner: { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', name: p.vm.name, uid: p.vmiUid },
     containers: [
-      { name: 'compute', image: p.image },
+      { name: 'compute', image: p.image, resources: launcherComputeResources(p.vm) },
       { name: 'guest-console-log', image: p.image },
     ],
+    // As KubeVirt renders every launcher (the copied fedora02 pod): only nodes virt-handler labelled schedulable.
+    // The VMI's own node selector comes along (a VM on a node-local disk is pinned to its node).
+    nodeSelector: { 'kubevirt.io/schedulable': 'true', ...(p.vm.localDisk && p.vm.node ? { 'kubernetes.io/hostname': p.vm.node } : {}) },
+    extraTolerations: [{ key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' }],
     podIP: p.podIP,
     hostIP: p.hostIP,
     restartPolicy: 'Never',

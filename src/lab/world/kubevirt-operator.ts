@@ -160,7 +160,7 @@ export class KubevirtOperator {
     const rollDeployment = (name: string, next: () => void) => {
       if (!stillCurrent()) return;
       const spec = this.workloads.spec('kubevirt', name);
-      this.workloads.update('kubevirt', name, { containers: image(name) }, { stepMs: timings.kubevirtDeploymentRoll / Math.max(1, spec?.replicas ?? 1), done: next });
+      this.workloads.update('kubevirt', name, { containers: image(name), labels: versioned(spec?.labels, wanted.version) }, { stepMs: timings.kubevirtDeploymentRoll / Math.max(1, spec?.replicas ?? 1), done: next });
     };
     const workers = Math.max(1, this.nodes.workers().length);
     rollDeployment('virt-operator', () =>
@@ -182,7 +182,7 @@ export class KubevirtOperator {
   /** virt-handler: a canary pod first, then batches of 10% of the nodes. */
   private rollHandlers(wanted: Deployed, batch: number, done: () => void): void {
     const gen = this.rolloutGeneration;
-    this.workloads.update('kubevirt', 'virt-handler', handlerContainers(wanted), {
+    this.workloads.update('kubevirt', 'virt-handler', { ...handlerContainers(wanted), labels: versioned(this.workloads.spec('kubevirt', 'virt-handler')?.labels, wanted.version) }, {
       batch: (step) => (step === 0 ? 1 : batch),
       stepMs: timings.handlerBatch,
       done: () => {
@@ -327,6 +327,11 @@ const kubevirtComponents = [
   { name: 'virt-handler', replicas: 0 },
   { name: 'virt-exportproxy', replicas: 2 },
 ];
+
+/** virt-operator labels what it deploys with the version it deploys (the real virt-handler pod in test/fixtures/real shows it): new pods carry the new one. */
+function versioned(labels: Record<string, string> | undefined, version: string): Record<string, string> {
+  return { ...labels, 'app.kubernetes.io/version': version };
+}
 
 const cdiComponents = ['cdi-operator', 'cdi-apiserver', 'cdi-deployment', 'cdi-uploadproxy'];
 

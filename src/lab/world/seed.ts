@@ -49,7 +49,7 @@ export function seedWorld(world: World, spec: ScenarioSpec): void {
   const absent = new Set([...(config.components.ingress ? [] : ['ingress-nginx']), ...(config.components.monitoring ? [] : ['monitoring']), ...(config.components.storage === 'portworx' ? [] : ['portworx'])]);
   if (config.components.storage === 'rook-ceph') namespaces.add(config.rook.namespace);
   for (const ns of [...namespaces].filter((n) => !absent.has(n))) ctx.store.upsert('namespaces', namespaceObject(ns, ['kubevirt', 'cdi', 'portworx', 'metallb-system', 'rook-ceph'].includes(ns) ? privileged : {}));
-  for (const n of spec.nodes) world.nodes.add(n.name, { controlPlane: n.controlPlane, storage: n.storage, kubeletVersion: `v${kubernetesVersion}` });
+  for (const n of spec.nodes) world.nodes.add(n.name, { controlPlane: n.controlPlane, storage: n.storage, kubeletVersion: `v${kubernetesVersion}`, capacity: n.capacity });
   world.platform.seed(config, kubernetesVersion);
   world.cilium.seed(config);
   // Only what the site's packs run: a lean site has no monitoring; storage is Portworx or Rook-Ceph

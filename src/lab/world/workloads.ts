@@ -98,7 +98,7 @@ export class Workloads {
    * Changes the workload: new images roll the pods (one batch per step, each new pod Running after
    * `podReplace`); new health or nodes apply at once. Calls `done` when every pod is current.
    */
-  update(namespace: string, name: string, change: Partial<Pick<WorkloadSpec, 'containers' | 'initContainers' | 'health' | 'nodes' | 'replicas'>>, opts: { batch?: number | ((step: number) => number); stepMs?: number; done?: () => void } = {}): void {
+  update(namespace: string, name: string, change: Partial<Pick<WorkloadSpec, 'containers' | 'initContainers' | 'health' | 'nodes' | 'replicas' | 'labels'>>, opts: { batch?: number | ((step: number) => number); stepMs?: number; done?: () => void } = {}): void {
     const t = this.tracked.get(`${namespace}/${name}`);
     if (!t) throw new Error(`no workload ${namespace}/${name}`);
     const imagesChanged = change.containers !== undefined && change.containers.map((c) => c.image).join() !== t.spec.containers.map((c) => c.image).join();

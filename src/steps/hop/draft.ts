@@ -22,11 +22,10 @@ import { confirmOfferingRestarts } from './outstanding.js';
 import { withPackUids } from './pack-uids.js';
 import { valuesDiff } from './payload-diff.js';
 import { declareVariables, hopVariables, requireValues, variableGate } from './variables.js';
+import { rebuildingLayers } from '../plan/eta/room-reads.js';
 import type { DraftPackSummary, DraftOutput, DraftLive } from './types.js';
 export type { DraftPackSummary, DraftOutput, DraftLive } from './types.js';
 
-/** Pack layers whose change makes Palette rebuild nodes (a repave). */
-const rebuildingLayers = new Set(['os', 'k8s']);
 
 export const draftStep = defineStepKind({
   kind: 'draft',

@@ -15,6 +15,8 @@ import type { HopContext } from './flavors/types.js';
 import { downTwice, drainItems, drainPlan, type NodeDrain } from './repave-impact.js';
 import { wayBackHint } from './way-back.js';
 import { healthRestated } from './health-restated.js';
+import { planRoom, requestText } from '../plan/eta/room-reads.js';
+import type { HopRoom } from '../plan/eta/types.js';
 import type { RepaveApproval } from './types.js';
 export type { RepaveApproval } from './types.js';
 
@@ -24,16 +26,16 @@ const approveKey = repaveApproveKey;
 const reasonText = (r: RepaveReason) => sanitizeText(r.pack ?? (r.message || r.code), { max: 300 });
 
 /** Nodes and VMs as they are now (a read that fails leaves the gate with what it knows, and says so). */
-async function readDrain(ctx: HopContext): Promise<{ nodes: NodeDrain[]; unread?: string; kubevirtUpdated?: boolean }> {
+async function readDrain(ctx: HopContext): Promise<{ nodes: NodeDrain[]; unread?: string; kubevirtUpdated?: boolean; room?: Omit<HopRoom, 'rebuilds'> }> {
   try {
     const reader = ctx.effects.kube.reader(ctx.signal);
     const site = ctx.site;
-    const [nodes, vmis, kv] = await Promise.all([reader.nodes(), reader.vmis(), site ? reader.kubeVirt(site.kubevirt.namespace, site.kubevirt.name) : undefined]);
+    const [nodes, vmis, pods, kv] = await Promise.all([reader.nodes(), reader.vmis(), reader.pods(), site ? reader.kubeVirt(site.kubevirt.namespace, site.kubevirt.name) : undefined]);
     // Whether a VM restarted by the rebuild comes back on the new launcher: KubeVirt runs the hop's version.
     const wanted = currentHop(ctx)?.kubevirtVersion;
     const observed = kv?.status?.observedKubeVirtVersion;
     const kubevirtUpdated = !wanted || (observed === wanted && kv?.status?.targetKubeVirtVersion === observed);
-    return { nodes: drainPlan(nodes, vmis, latestPlan(ctx)?.impact), kubevirtUpdated };
+    return { nodes: drainPlan(nodes, vmis, latestPlan(ctx)?.impact), kubevirtUpdated, room: planRoom(nodes, pods, vmis) };
   } catch (err) {
     return { nodes: [], unread: err instanceof Error ? err.message : String(err) };
   }
@@ -71,6 +73,11 @@ export async function askRepave(ctx: HopContext, cluster: ClusterDoc, keyBase: s
   const twiceWarning = twice.length
     ? [`${twice.length} VM(s) go down twice: their node is rebuilt before KubeVirt has moved them to the new launcher, then they are ${twice[0]!.then}: ${twice.slice(0, 5).map((t) => `${t.vm} (on ${t.node})`).join(', ')}${twice.length > 5 ? ', …' : ''}.`]
     : [];
+  // Room read now, not at the plan: VMs started or stopped since change it.
+  const tight = drain.room?.nodes.filter((n) => n.unplaced.length) ?? [];
+  const roomWarning = tight.map(
+    (n) => `Not enough room: while ${n.node} drains, ${n.unplaced.length} of its ${n.leaving} VM(s) fit on no other node (${n.unplaced.slice(0, 3).map((u) => `${u.vm}, ${requestText({ milliCpu: Math.round(u.cpu * 1000), bytes: u.memoryBytes })}`).join('; ')}${n.unplaced.length > 3 ? '; …' : ''}): ${n.unplaced[0]!.why}. They wait for ${n.node} to come back, and the drain may time out.`,
+  );
   const downtime = restart > 0 ? [`${restart} VM(s) cannot live-migrate and will be down while their node is rebuilt: ${vms.filter((v) => v.moves === 'restarts').map((v) => v.vm).slice(0, 5).join(', ')}${restart > 5 ? ', …' : ''}.`] : [];
   const gateKey = `${keyBase}/repave`;
   const decision = await ctx.confirm({
@@ -84,7 +91,7 @@ export async function askRepave(ctx: HopContext, cluster: ClusterDoc, keyBase: s
         : `${drain.nodes.length} node(s) (${controlPlane} control plane, ${drain.nodes.length - controlPlane} worker) are drained and rebuilt one at a time, control plane first; each running VM leaves its node as it drains: ${migrate} live-migrate, ${restart} restart (downtime).`,
     ],
     items: drainItems(drain.nodes),
-    ...(downtime.length || twiceWarning.length || health.length ? { warnings: [...downtime, ...twiceWarning, ...health] } : {}),
+    ...(roomWarning.length || downtime.length || twiceWarning.length || health.length ? { warnings: [...roomWarning, ...downtime, ...twiceWarning, ...health] } : {}),
     options: approveOrDecline('Approve the rebuild'),
     safeChoice: 'abort',
   });

@@ -102,6 +102,24 @@ function windowOf(ctx: StepContext<MigrationsParams>, poll: PollAssessment): Pic
   return { ...plannedOf(ctx), ...(remaining ? { remaining } : {}) };
 }
 
+/**
+ * How long the pack rollout took, as the plan predicts it: from the hop's send (its reconcile step
+ * began: after the publish, or the apply and any node rebuild approved) to the workload updater's
+ * first migration, in the cluster's time.
+ */
+function rolloutOf(ctx: StepContext<MigrationsParams>, ledger: MovedLedger): { rolloutSeconds?: number } {
+  const { group, hop } = ctx.step;
+  const sent = group
+    ? steps(ctx.state())
+        .filter((s) => s.group === group && s.hop?.index === hop?.index && s.kind === 'reconcile')
+        .map((s) => Date.parse(s.startedAt ?? ''))
+        .filter(Number.isFinite)
+    : [];
+  if (!sent.length || ledger.firstUpdate === undefined) return {};
+  const seconds = Math.round((ledger.firstUpdate - clockTimeOf(ctx.effects.clock, Math.min(...sent))) / 1000);
+  return seconds >= 0 ? { rolloutSeconds: seconds } : {};
+}
+
 /** When this hop began (its first step's start), in the cluster's time: what moved since belongs to it. */
 function hopStart(ctx: StepContext<MigrationsParams>): number {
   const { group, hop } = ctx.step;
@@ -163,12 +181,12 @@ export const migrationsStep = defineStepKind({
         return succeeded(out, stalledToday ? `rehearsal: today the migrations are already stalled (${poll.stall.length} signal(s))` : `rehearsal: would wait until ${out.rehearsal!.wouldWaitFor.slice(0, 3).join('; ')}`);
       }
       if (judged.verdict.kind === 'completed') {
-        const out = { ...outputOf('completed', poll, state, now, [], ledger, clock), ...plannedOf(ctx) };
+        const out = { ...outputOf('completed', poll, state, now, [], ledger, clock), ...plannedOf(ctx), ...rolloutOf(ctx, ledger) };
         const rest = out.totals.needsRestart ? `; ${out.totals.needsRestart} VM(s) will not move by themselves and need a restart (recovery)` : '';
         return succeeded(out, `migrations finished after ${formatDuration(out.elapsedMs)}: ${poll.counts.Succeeded ?? 0} succeeded${rest}`);
       }
       if (judged.verdict.kind === 'stalled') {
-        const out = { ...outputOf('stalled', poll, state, now, judged.verdict.reasons, ledger, clock), ...plannedOf(ctx) };
+        const out = { ...outputOf('stalled', poll, state, now, judged.verdict.reasons, ledger, clock), ...plannedOf(ctx), ...rolloutOf(ctx, ledger) };
         for (const r of out.stall.slice(0, 5)) ctx.log(`Migrations stalled: ${r.text}`, 'warn');
         return succeeded(out, `stalled: ${judged.verdict.reasons.length} signal(s), ${poll.outdated.length} VMI(s) still outdated; diagnosis and recovery follow`);
       }

@@ -118,4 +118,6 @@ export interface MigrationsOutput {
   moved?: MovedOutput;
   /** The plan's estimate of this phase (median, pessimistic), for the report beside `elapsedMs`. */
   planned?: { p50Seconds: number; p90Seconds: number };
+  /** From the hop's send to the workload updater's first migration (the plan's pack-rollout part), cluster time. */
+  rolloutSeconds?: number;
 }

@@ -19,7 +19,13 @@ export interface MovedLedger {
   migrated: Map<string, MigratedVm>;
   /** Outdated VMIs seen so far, and whether the workload updater would evict rather than migrate them. */
   outdated: Map<string, { evictable: boolean }>;
+  /** The workload updater's migrations of the hop: the first one's creation and the latest end, in the cluster's time. */
+  firstUpdate?: number;
+  lastEnd?: number;
 }
+
+/** KubeVirt marks the migrations its workload updater makes (pkg/virt-controller/watch/workload-updater). */
+const workloadUpdate = (m: Vmim) => m.metadata.annotations?.['kubevirt.io/workloadUpdateMigration'] !== undefined;
 
 export const MOVED_CAP = 5000;
 
@@ -47,6 +53,13 @@ export function recordPoll(ledger: MovedLedger, migrations: Vmim[], poll: Pick<P
   // Stamps are whole seconds: compare at that grain so a migration ending in the hop's first second counts.
   const since = Math.floor(ledger.since / 1000) * 1000;
   for (const m of migrations) {
+    const created = parseTime(m.metadata.creationTimestamp);
+    if (workloadUpdate(m) && created !== undefined && created >= since) {
+      ledger.firstUpdate = Math.min(ledger.firstUpdate ?? created, created);
+      const end = parseTime(m.status?.migrationState?.endTimestamp);
+      const phase = phaseOf(m);
+      if (end !== undefined && (phase === 'Succeeded' || phase === 'Failed')) ledger.lastEnd = Math.max(ledger.lastEnd ?? end, end);
+    }
     if (phaseOf(m) !== 'Succeeded') continue;
     const ended = parseTime(m.status?.migrationState?.endTimestamp) ?? parseTime(m.metadata.creationTimestamp);
     if (ended === undefined || ended < since) continue;
@@ -68,5 +81,8 @@ export function movedOutput(ledger: MovedLedger, poll: Pick<PollAssessment, 'out
     evicted: evicted.slice(0, MOVED_CAP),
     totals: { migrated: all.length, evicted: evicted.length },
     ...(clock.simulated ? { labTime: true } : {}),
+    ...(ledger.firstUpdate !== undefined
+      ? { phase: { firstCreated: new Date(wallOf(clock, ledger.firstUpdate)).toISOString(), ...(ledger.lastEnd !== undefined && ledger.lastEnd >= ledger.firstUpdate ? { seconds: Math.round((ledger.lastEnd - ledger.firstUpdate) / 1000) } : {}) } }
+      : {}),
   };
 }

@@ -23,6 +23,11 @@ export interface MovedOutput {
   totals: { migrated: number; evicted: number };
   /** The durations are the lab's simulated time (the cluster's stamps are). */
   labTime?: boolean;
+  /**
+   * The migration phase as the plan predicts it: from the workload updater's first migration of the
+   * hop (created) to the last one's end (succeeded or failed), in the cluster's time.
+   */
+  phase?: { firstCreated: string; seconds?: number };
 }
 
 export interface RestartTiming {

@@ -15,8 +15,11 @@ import { planHops, packsOf, stateOf } from './hops.js';
 import { countImpact, predictImpact } from './impact.js';
 import { readUpdateConfig } from './kubevirt-config.js';
 import { planWindow, readWindow } from './eta/window.js';
+import { lastKubevirtRollout } from './eta/rollout.js';
 import { readDirtyRates } from './eta/dirty-rate.js';
 import { rangeText } from './eta/format.js';
+import { planRoom, rebuildingLayers } from './eta/room-reads.js';
+import type { PlannedHop } from '../contracts.js';
 import { formatDuration } from '../../engine/duration.js';
 import { buildLadder } from './ladder.js';
 import { steppingStones, withVariables } from './version-notes.js';
@@ -96,7 +99,7 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     readUpdateConfig(reader, site.kubevirt.namespace, site.kubevirt.name, signal),
     reader.vms(),
     reader.vmis(),
-    readWindow(reader),
+    readWindow(reader, site.kubevirt.namespace),
     site.metrics ? readDirtyRates(site.metrics.prometheusUrl, site.metrics.timeout, signal) : Promise.resolve<{ rates: Map<string, number>; note?: string }>({ rates: new Map() }),
   ]);
   const [deployed, addon, infra, list, kubevirt, vms, vmis, windowReads, dirty] = await reads.catch((err: unknown) => {
@@ -106,7 +109,8 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   const attached = await attachedDocs({ addon, infra }, deployed, choice, palette, signal);
   const docs: Record<ProfileRole, ProfileDoc> = attached.docs;
   const flavored = (out: PlanOutput): PlanOutput => withFlavor(out, choice, docs, site.cluster.uid);
-  const window = planWindow(kubevirt.limits, predictImpact(kubevirt, vms, vmis), vmis, windowReads, dirty.rates, { vms, nowMs: deps.now ?? Date.now() });
+  const lastRollout = lastKubevirtRollout(windowReads.kubevirtPods, kubevirt.observedVersion, kubevirt.rolloutEndedAt);
+  const window = planWindow(kubevirt.limits, predictImpact(kubevirt, vms, vmis), vmis, { ...windowReads, ...(lastRollout ? { lastRollout } : {}) }, dirty.rates, { vms, nowMs: deps.now ?? Date.now() });
   const impact = window.impact;
   const deployedTag = deployedVmo(deployed, pack);
   const { eta, ...limitsView } = window.view;
@@ -172,13 +176,22 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   // on an old launcher by an earlier upgrade are the recovery's, which lists them itself).
   const moved = hops.hops.length ? base : { ...base, impact: [], impactCounts: countImpact([]) };
   if (!hops.hops.length) notes.push('Nothing is published, so no VM moves: a VM still on an older launcher is offered a restart by the recovery step.');
-  // Every hop moves every running VM once more: the same window each time.
-  const timed = hops.hops.map((h) => ({ ...h, eta }));
-  const total = { p50: eta.p50Seconds * timed.length, p90: eta.p90Seconds * timed.length };
-  if (timed.length) {
-    notes.push(
-      `All ${timed.length} hop(s): ${rangeText(total.p50, total.p90)}, before restarts at the gates${total.p90 * 1000 > site.window ? `; more than the window of ${formatDuration(site.window)} in the params file when slow: book a longer window or split the hops over two` : `, within the window of ${formatDuration(site.window)} in the params file`}.`,
-    );
+  // A hop that changes an os or k8s pack makes Palette drain and rebuild every node: the VMs of each need room on the others.
+  const layers = new Map(profilePacks.map((p) => [p.name, p.layer ?? '']));
+  const rebuildsOf = (h: PlannedHop) => [...new Set(h.profiles.flatMap((p) => p.packs).filter((k) => k.from !== k.to && rebuildingLayers.has(layers.get(k.name) ?? '')).map((k) => k.name))];
+  let room: ReturnType<typeof planRoom> | undefined;
+  if (hops.hops.some((h) => rebuildsOf(h).length)) {
+    deps.progress?.('Reading the pods: is there room to move the VMs off each node rebuilt?');
+    room = planRoom(windowReads.nodes, await reader.pods(), vmis);
   }
-  return flavored({ status: 'planned', ...moved, versionSource: available.source, hops: timed, expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
+  // Every hop moves every running VM once more: the same window each time.
+  const timed = hops.hops.map((h) => {
+    const rebuilds = rebuildsOf(h);
+    return { ...h, eta, ...(room && rebuilds.length ? { room: { rebuilds, ...room } } : {}) };
+  });
+  const total = { p50: eta.p50Seconds * timed.length, p90: eta.p90Seconds * timed.length };
+  const windowTotal = timed.length
+    ? `${timed.length === 1 ? 'The hop takes' : `The ${timed.length} hops take`} ${rangeText(total.p50, total.p90)}, before restarts at the gates: ${total.p90 * 1000 > site.window ? `MORE than the ${formatDuration(site.window)} window in the params file when slow; book a longer window${timed.length > 1 ? ' or split the hops over two' : ''}` : `within the ${formatDuration(site.window)} window in the params file`}.`
+    : undefined;
+  return flavored({ status: 'planned', ...moved, versionSource: available.source, hops: timed, ...(windowTotal ? { windowTotal } : {}), expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
 }

@@ -16,7 +16,13 @@ export const KubeVirtUpdateSchema = z.object({
       configuration: opt(z.object({ evictionStrategy: opt(z.string()) })),
     }),
   ),
-  status: opt(z.object({ observedKubeVirtVersion: opt(z.string()) })),
+  status: opt(
+    z.object({
+      observedKubeVirtVersion: opt(z.string()),
+      targetKubeVirtVersion: opt(z.string()),
+      conditions: opt(z.array(z.object({ type: z.string(), status: z.string(), lastTransitionTime: opt(z.string()) }))),
+    }),
+  ),
 });
 
 export interface KubeVirtUpdateConfig extends UpdateStrategy {
@@ -24,6 +30,8 @@ export interface KubeVirtUpdateConfig extends UpdateStrategy {
   /** `spec.configuration.migrations` and the updater's batches, KubeVirt's defaults where unset. */
   limits: MigrationLimits;
   observedVersion?: string;
+  /** When the last rollout ended: `Progressing` turned False with observed = target. */
+  rolloutEndedAt?: string;
 }
 
 export async function readUpdateConfig(reader: ClusterReader, namespace: string, name: string, signal?: AbortSignal): Promise<KubeVirtUpdateConfig> {
@@ -33,11 +41,14 @@ export async function readUpdateConfig(reader: ClusterReader, namespace: string,
   const kv = parsed.success ? parsed.data : {};
   const eviction = kv.spec?.configuration?.evictionStrategy;
   const observed = kv.status?.observedKubeVirtVersion;
+  const progressing = kv.status?.conditions?.find((c) => c.type === 'Progressing');
+  const ended = observed && observed === kv.status?.targetKubeVirtVersion && progressing?.status === 'False' ? progressing.lastTransitionTime : undefined;
   return {
     found: true,
     limits: migrationLimits(raw),
     methods: kv.spec?.workloadUpdateStrategy?.workloadUpdateMethods ?? [],
     ...(eviction ? { clusterEvictionStrategy: eviction } : {}),
     ...(observed ? { observedVersion: observed } : {}),
+    ...(ended ? { rolloutEndedAt: ended } : {}),
   };
 }

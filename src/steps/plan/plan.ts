@@ -39,6 +39,7 @@ export const planStep = defineStepKind({
       progress: (headline) => ctx.progress({ headline } satisfies PlanLive),
     });
     if (out.status === 'refused') return failed(refusalError(out), out);
+    if (out.windowTotal) ctx.log(out.windowTotal);
     for (const note of out.notes) ctx.log(note);
     return succeeded(out, planSummary(out));
   },

@@ -5,10 +5,12 @@
  */
 import type { PlannedProfile } from '../contracts.js';
 import { impactLine, sortImpact } from './impact.js';
-import { etaLines, limitsLines, watchLines } from './eta/render.js';
+import { etaLines, limitsLines, roomLines, watchLines } from './eta/render.js';
 import type { PlanOutput } from './types.js';
 
 const LISTED = 50;
+/** VMs named per group; the rest are counted. */
+const NAMED = 8;
 
 /** Where a profile's new defaults come from, in words (the plan screen says the same). */
 export function referenceText(p: PlannedProfile): string {
@@ -40,6 +42,7 @@ export function renderPlanText(out: PlanOutput, cluster: string): string[] {
     lines.push(`upgrade-pilot plan: ${cluster}: ${out.pack} ${out.deployed} → ${out.target} in ${out.hops.length} hop(s) of one minor version each`);
     lines.push(`  ${[out.deployed, ...out.hops.map((h) => h.to)].join(' ─▶ ')}`);
     if (out.versionSource) lines.push(`  versions from ${out.versionSource}`);
+    if (out.windowTotal) lines.push(`  ${out.windowTotal}`);
   }
   for (const hop of out.hops) {
     const components = [hop.kubevirtVersion && `KubeVirt ${hop.kubevirtVersion}`, hop.cdiVersion && `CDI ${hop.cdiVersion}`].filter(Boolean).join(', ');
@@ -50,6 +53,7 @@ export function renderPlanText(out: PlanOutput, cluster: string): string[] {
       if (p.stays?.length) lines.push(`    stay: ${p.stays.join(', ')}`);
     }
     if (hop.eta) lines.push(...etaLines(hop.eta));
+    if (hop.room) lines.push(...roomLines(hop.room));
     for (const v of hop.variables ?? []) {
       lines.push(`  new profile variable ${v.name} (${v.role === 'addon' ? 'add-on' : 'infrastructure'} profile, ${v.since}): ${v.description} Declared before the draft; its value is asked at the draft gate${v.sensitive ? ' (hidden, never written)' : ''} and set for the cluster with the apply.`);
     }
@@ -60,13 +64,21 @@ export function renderPlanText(out: PlanOutput, cluster: string): string[] {
   }
   if (out.window) lines.push('', ...limitsLines(out.window));
   lines.push('', out.hops.length ? `VM impact: ${impactLine(out.impactCounts)}` : 'VM impact: none (nothing is published)');
-  const costly = sortImpact(out.impact).filter((i) => i.fate !== 'live-migrate');
-  for (const i of costly.slice(0, LISTED)) {
-    lines.push(`  ${i.fate.padEnd(12)} ${i.vm}${i.node ? ` on ${i.node}` : ''}: ${i.reason}`);
+  // VMs that go through the same for the same reason are one entry: fifty identical explanations hide the one that differs.
+  const groups = new Map<string, PlanOutput['impact']>();
+  for (const i of sortImpact(out.impact).filter((x) => x.fate !== 'live-migrate')) {
     const why = [i.explanation && `${i.reasonCode}: ${i.explanation}`, strategies(i)].filter(Boolean).join('; ');
-    if (why) lines.push(`               ${why}`);
+    const key = `${i.fate}\n${i.reason}\n${why}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
   }
-  if (costly.length > LISTED) lines.push(`  … and ${costly.length - LISTED} more (see --json)`);
+  const where = (i: PlanOutput['impact'][number]) => `${i.vm}${i.node ? ` on ${i.node}` : ''}`;
+  for (const [key, vms] of [...groups].slice(0, LISTED)) {
+    const [fate, reason, why] = key.split('\n') as [string, string, string];
+    lines.push(`  ${fate.padEnd(12)} ${vms.length === 1 ? where(vms[0]!) : `${vms.length} VM(s)`}: ${reason}`);
+    if (why) lines.push(`               ${why}`);
+    if (vms.length > 1) lines.push(`               ${vms.slice(0, NAMED).map(where).join(', ')}${vms.length > NAMED ? `, and ${vms.length - NAMED} more (all with --json)` : ''}`);
+  }
+  if (groups.size > LISTED) lines.push(`  … and ${groups.size - LISTED} more kinds (see --json)`);
   if (out.impactCounts['live-migrate']) lines.push(`  live-migrate ${out.impactCounts['live-migrate']} VM(s) (listed with --json)`);
   lines.push(...watchLines(out.impact));
   if (out.notes.length) lines.push('', 'Notes:', ...out.notes.map((n) => `  - ${n}`));

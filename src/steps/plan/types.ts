@@ -15,6 +15,8 @@ export interface PlanOutput extends PlanContract {
   impactCounts: ImpactCounts;
   /** KubeVirt's migration limits as the cluster has them, the policies and whom they select, the bandwidth (issue 27). */
   window?: Omit<WindowView, 'eta'>;
+  /** The whole upgrade's duration against the window the params book, in one sentence (issue 27). */
+  windowTotal?: string;
   /** Facts worth a line: patch-only hops, an already-reached target, KubeVirt's update methods. */
   notes: string[];
   /** Why the plan was refused, and what to do (spec 9.1.1 for a skipped minor). */

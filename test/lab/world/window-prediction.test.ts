@@ -6,7 +6,8 @@
  * from the workload updater's first migration to the last one's end. Within 25%.
  */
 import { describe, expect, it } from 'vitest';
-import { MigrationPolicySchema, NamespaceSchema, NodeSchema, VmiSchema, VmimSchema, VmSchema } from '../../../src/kube/schemas.js';
+import { MigrationPolicySchema, NamespaceSchema, NodeSchema, PodSchema, VmiSchema, VmimSchema, VmSchema } from '../../../src/kube/schemas.js';
+import { lastKubevirtRollout } from '../../../src/steps/plan/eta/rollout.js';
 import type { KubeObject } from '../../../src/lab/kube/types.js';
 import { migrationLimits } from '../../../src/steps/plan/eta/limits.js';
 import { planWindow } from '../../../src/steps/plan/eta/window.js';
@@ -31,8 +32,13 @@ function predict(h: Harness, dirtyRates = new Map<string, number>()) {
     namespaces: h.list('namespaces').map((o) => NamespaceSchema.parse(o)),
     migrations: h.list('virtualmachineinstancemigrations').map((o) => VmimSchema.parse(o)),
     nodes: h.list('nodes').map((o) => NodeSchema.parse(o)),
+    kubevirtPods: h.list('pods', { namespace: 'kubevirt' }).map((o) => PodSchema.parse(o)),
   };
-  return planWindow(limits, impact, vmis, reads, dirtyRates);
+  // As the plan reads it: the KubeVirt resource's Progressing turning False ends the last rollout.
+  const status = kv.status as { observedKubeVirtVersion?: string; conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> };
+  const ended = status.conditions?.find((c) => c.type === 'Progressing' && c.status === 'False')?.lastTransitionTime;
+  const lastRollout = lastKubevirtRollout(reads.kubevirtPods, status.observedKubeVirtVersion, ended ?? undefined);
+  return planWindow(limits, impact, vmis, { ...reads, ...(lastRollout ? { lastRollout } : {}) }, dirtyRates);
 }
 
 /** Publishes the hop and measures its migration phase in simulated seconds. */
@@ -66,6 +72,36 @@ describe('the predicted migration phase against the lab', () => {
       expect(measured.migrations).toBe(migrating);
       expect(Math.abs(predicted.p50Seconds - measured.seconds) / measured.seconds).toBeLessThanOrEqual(0.25);
       expect(predicted.p90Seconds).toBeGreaterThanOrEqual(measured.seconds * 0.9);
+    } finally {
+      h.close();
+    }
+  });
+});
+
+describe('the pack rollout, learned from the last one', () => {
+  it('healthy: before hop 1 the runbook\'s figure (a fresh install leaves no rollout on record); before hop 2 learned from hop 1, within 25% of hop 2\'s measured rollout', () => {
+    const h = createHarness('healthy');
+    try {
+      const rolloutOf = (view: ReturnType<typeof predict>['view']) => view.eta.parts.find((p) => p.what === 'pack-rollout')!;
+      expect(rolloutOf(predict(h).view).basis).toMatch(/^pack rollout: the runbook's figure/);
+      /** Publishes a hop; the rollout lasts until the workload updater's first migration (simulated seconds). */
+      const rollout = (to: VmoVersion): number => {
+        const before = new Set(h.list('virtualmachineinstancemigrations').map((m) => m.metadata.name));
+        const published = h.clock.now();
+        h.publishHop(to);
+        const first = () => h.list('virtualmachineinstancemigrations').find((m) => workloadUpdate(m) && !before.has(m.metadata.name));
+        expect(h.runUntil(() => first() !== undefined, 60 * min, 1000)).toBe(true);
+        const seconds = (Date.parse(first()!.metadata.creationTimestamp!) - published) / 1000;
+        expect(h.runUntil(() => h.list('virtualmachineinstancemigrations').filter((m) => workloadUpdate(m) && !before.has(m.metadata.name)).every((m) => ['Succeeded', 'Failed'].includes(String((m.status as { phase?: string }).phase))), 120 * min, 1000)).toBe(true);
+        return seconds;
+      };
+      const hop1 = rollout('4.5.4');
+      const predicted = rolloutOf(predict(h).view);
+      expect(predicted.basis).toMatch(/^pack rollout: KubeVirt's part learned from this cluster's last rollout \(to v1\.3\.1: /);
+      const hop2 = rollout('4.6.3');
+      console.log(`rollout: hop 1 measured ${hop1} s; predicted for hop 2 p50 ${predicted.p50Seconds} s (p90 ${predicted.p90Seconds} s), measured ${hop2} s`);
+      expect(Math.abs(predicted.p50Seconds - hop2) / hop2).toBeLessThanOrEqual(0.25);
+      expect(predicted.p90Seconds).toBeGreaterThanOrEqual(hop2);
     } finally {
       h.close();
     }

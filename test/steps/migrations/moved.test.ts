@@ -47,4 +47,25 @@ describe('what moved during a hop', () => {
     expect(out.migrated.map((m) => m.vm)).toEqual(['vms/web-1']);
     expect(out.labTime).toBe(true);
   });
+
+  it("the migration phase as the plan predicts it: the workload updater's first migration of the hop to the last one's end, failed ones included", () => {
+    const ledger = startLedger(since);
+    const update = (m: Vmim): Vmim => ({ ...m, metadata: { ...m.metadata, annotations: { 'kubevirt.io/workloadUpdateMigration': 'vms/x' } } });
+    recordPoll(
+      ledger,
+      [
+        // an evacuation and an earlier hop's update: not this phase
+        vmim('evac', 'web-9', 'Succeeded', '2026-11-22T04:00:05Z', '2026-11-22T04:09:00Z', '2026-11-22T04:00:02Z'),
+        update(vmim('older', 'web-8', 'Succeeded', '2026-11-22T03:58:00Z', '2026-11-22T03:58:30Z', '2026-11-22T03:57:50Z')),
+        update(vmim('u1', 'web-1', 'Succeeded', '2026-11-22T04:03:10Z', '2026-11-22T04:03:40Z', '2026-11-22T04:03:00Z')),
+        update(vmim('u2', 'db-1', 'Running', '2026-11-22T04:03:20Z', undefined, '2026-11-22T04:03:05Z')),
+      ],
+      { outdated: [] },
+      {},
+    );
+    expect(movedOutput(ledger, { outdated: [] }, {}).phase).toEqual({ firstCreated: '2026-11-22T04:03:00.000Z', seconds: 40 });
+    recordPoll(ledger, [update(vmim('u2', 'db-1', 'Failed', '2026-11-22T04:03:20Z', '2026-11-22T04:06:00Z', '2026-11-22T04:03:05Z'))], { outdated: [] }, {});
+    expect(movedOutput(ledger, { outdated: [] }, {}).phase).toEqual({ firstCreated: '2026-11-22T04:03:00.000Z', seconds: 180 });
+    expect(movedOutput(startLedger(since), { outdated: [] }, {}).phase).toBeUndefined();
+  });
 });

@@ -11,6 +11,7 @@ import { rookCephNoPlacementScenario } from './rook-ceph-no-placement.js';
 import { packErrorScenario } from './pack-error.js';
 import { repaveScenario } from './repave.js';
 import { skipMinorScenario } from './skip-minor.js';
+import { tightScenario } from './tight.js';
 import { defaultLargeSizes, type LabSizes, type ScenarioName, type ScenarioSpec } from './types.js';
 
 export { scenarioNames, defaultLargeSizes, type LabSizes, type ScenarioName, type ScenarioSpec } from './types.js';
@@ -41,5 +42,7 @@ export function scenarioSpec(name: ScenarioName, sizes: Partial<LabSizes> = {}):
       return noMultusScenario();
     case 'no-converge':
       return noConvergeScenario();
+    case 'tight':
+      return tightScenario();
   }
 }

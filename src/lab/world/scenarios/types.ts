@@ -5,10 +5,10 @@
  */
 import type { SiteLayout, VmoVersion } from '../../data/pack-catalog.js';
 import type { ClusterShape } from '../../palette/types.js';
-import type { ServiceInput } from '../k8s-objects.js';
+import type { NodeCapacity, ServiceInput } from '../k8s-objects.js';
 import type { VmDefinition } from '../kubevirt-objects.js';
 
-export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge'] as const;
+export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge', 'tight'] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
 export interface LabSizes {
@@ -24,6 +24,8 @@ export interface NodePlan {
   controlPlane: boolean;
   /** Has drives for the storage pack; compute-only workers are labelled `px/enabled=false`. */
   storage: boolean;
+  /** Its machine, when not the default (a 64-core, 512 GiB worker). */
+  capacity?: NodeCapacity;
 }
 
 /**

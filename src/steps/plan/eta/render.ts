@@ -6,7 +6,8 @@
 import type { VmImpact } from '../../contracts.js';
 import { rangeText, roughDuration } from './format.js';
 import { memoryText, rateText } from '../../../kube/quantity.js';
-import type { HopEta } from './types.js';
+import type { HopEta, HopRoom } from './types.js';
+import { requestText } from './room-reads.js';
 import type { WindowView } from './window.js';
 
 type WindowViewText = Omit<WindowView, 'eta'>;
@@ -64,5 +65,20 @@ export function watchLines(impact: readonly VmImpact[]): string[] {
       lines.push(`  ${i.vm}${i.memoryBytes ? ` (${memoryText(i.memoryBytes)})` : ''}: ${when}, ${i.mayNotConverge?.length ? `runs ${how} until KubeVirt aborts it (may not converge)` : `takes ${how}`}`);
     }
   }
+  return lines;
+}
+
+/**
+ * Room to move for a hop that rebuilds nodes: the verdict, then each node whose VMs fit nowhere else
+ * (what they request and why no node takes them), so the board sees it before approving.
+ */
+export function roomLines(room: HopRoom, indent = '  '): string[] {
+  const tight = room.nodes.filter((n) => n.unplaced.length);
+  const lines = [`${indent}Nodes rebuilt (${room.rebuilds.join(', ')} change${room.rebuilds.length > 1 ? '' : 's'}): ${tight.length ? 'NOT ENOUGH ROOM: ' : ''}${room.summary}.`];
+  for (const n of tight.slice(0, LISTED)) {
+    const vms = n.unplaced.slice(0, 5).map((u) => `${u.vm} (${requestText({ milliCpu: Math.round(u.cpu * 1000), bytes: u.memoryBytes })})`);
+    lines.push(`${indent}  ${n.node}: ${vms.join(', ')}${n.unplaced.length > 5 ? ` and ${n.unplaced.length - 5} more` : ''}: ${n.unplaced[0]!.why}; they wait for ${n.node} to come back (a migration's target pod or a restarted VM stays Pending, the drain may time out)`);
+  }
+  if (tight.length) lines.push(`${indent}  What to do: make room first (stop VMs that can wait, add a node, lower requests), or approve knowing these VMs wait for their own node.`);
   return lines;
 }

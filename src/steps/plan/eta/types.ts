@@ -91,3 +91,14 @@ export interface ConvergenceRisk {
   kind: 'completion-timeout' | 'dirty-rate';
   text: string;
 }
+
+/** Room to move when a hop rebuilds nodes: per node drained in turn, the VMs that fit nowhere else. */
+export interface HopRoom {
+  /** The changed packs whose layer makes Palette rebuild the nodes (os, k8s). */
+  rebuilds: string[];
+  nodes: Array<{ node: string; leaving: number; unplaced: Array<{ vm: string; cpu: number; memoryBytes: number; why: string }>; boundToNode?: string[] }>;
+  /** One line: which nodes are short of room, or that every VM fits. */
+  summary: string;
+  /** How the placement was judged, in words. */
+  basis: string;
+}

@@ -4,14 +4,14 @@
  * nodes), then, purely, each VM's limits and the hop's duration.
  */
 import type { ClusterReader } from '../../../kube/reader.js';
-import type { MigrationPolicy, Namespace, Node, Vm, Vmi, Vmim } from '../../../kube/schemas.js';
+import type { MigrationPolicy, Namespace, Node, Pod, Vm, Vmi, Vmim } from '../../../kube/schemas.js';
 import { ownLimitFields } from './own-limits.js';
 import { ownLimitsOf } from './vm-limits.js';
 import type { VmImpact } from '../../contracts.js';
 import { estimateBandwidth, migrationSamples, vmiMemoryBytes } from './bandwidth.js';
 import { estimateHop, type VmFacts } from './estimate.js';
 import { limitsFor, policyFor, policyView } from './policies.js';
-import { rolloutEstimate } from './rollout.js';
+import { rolloutEstimate, type LastRollout } from './rollout.js';
 import type { BandwidthEstimate, HopEta, MigrationLimits, MigrationPolicyView } from './types.js';
 
 export interface WindowReads {
@@ -21,13 +21,17 @@ export interface WindowReads {
   namespaces: Namespace[];
   migrations: Vmim[];
   nodes: Node[];
+  /** KubeVirt's own pods (its namespace): the start of its last rollout. */
+  kubevirtPods: Pod[];
+  /** KubeVirt's last rollout, once the KubeVirt resource's end of it is known (rollout.ts). */
+  lastRollout?: LastRollout;
 }
 
-export async function readWindow(reader: ClusterReader): Promise<WindowReads> {
-  const [policies, migrations, nodes] = await Promise.all([reader.migrationPolicies(), reader.migrations(), reader.nodes()]);
+export async function readWindow(reader: ClusterReader, kubevirtNamespace: string): Promise<WindowReads> {
+  const [policies, migrations, nodes, kubevirtPods] = await Promise.all([reader.migrationPolicies(), reader.migrations(), reader.nodes(), reader.pods({ namespace: kubevirtNamespace })]);
   // Namespaces only matter to select policies by: no read when there are none.
   const namespaces = policies.items.length ? await reader.namespaces() : [];
-  return { policies: policies.items, ...(policies.notInstalled ? { policiesNote: policies.notInstalled } : {}), namespaces, migrations, nodes };
+  return { policies: policies.items, ...(policies.notInstalled ? { policiesNote: policies.notInstalled } : {}), namespaces, migrations, nodes, kubevirtPods };
 }
 
 /** What the plan shows of KubeVirt's limits. */
@@ -60,7 +64,7 @@ export function planWindow(limits: MigrationLimits, impact: readonly VmImpact[],
     return { impact: i, limits: limitsFor(limits, policy), ...(memoryBytes !== undefined ? { memoryBytes } : {}), ...(dirtyRate !== undefined ? { dirtyRate } : {}) };
   });
   const bandwidth = estimateBandwidth(migrationSamples(reads.migrations, vmis), limits.bandwidthPerMigration);
-  const { eta, byVm } = estimateHop({ vms: facts, limits, bandwidth, rollout: rolloutEstimate(Math.max(1, reads.nodes.length)) });
+  const { eta, byVm } = estimateHop({ vms: facts, limits, bandwidth, rollout: rolloutEstimate(Math.max(1, reads.nodes.length), reads.lastRollout) });
   const annotations = new Map((owners?.vms ?? []).map((v) => [key(v.metadata), v.metadata.annotations]));
   const hop = { rolloutSeconds: eta.parts.find((p) => p.what === 'pack-rollout')?.p50Seconds ?? 0, totalSeconds: eta.p50Seconds };
   return {

@@ -1,0 +1,281 @@
+/**
+ * The fleet screen: a header per stage with its state, one row per cluster (stage, step, hop, VMs
+ * migrated/restarted/outstanding, health, time), the gates waiting across the fleet with their
+ * cluster named, and a line when Palette reads wait for the fleet's shared rate limit.
+ *
+ * Gates are answered here by a key typed after the gate was drawn, as in the single-cluster TUI:
+ * the stage's own gate in a box on this screen (Esc hides it, deciding nothing), a cluster's gate
+ * on that cluster's own session screens (Enter on its row, or `a` for the first gate waiting),
+ * which are the single-cluster App itself; Esc there returns here. `q` asks Quit?/Stay first.
+ */
+import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
+import { useEffect, useRef, useState } from 'react';
+import { App } from '../../app.js';
+import { sanitizeText } from '../../text/sanitize.js';
+import type { Choice, GateRequest } from '../../engine/gate.js';
+import { ConfirmGate, gateViewport } from '../ConfirmGate.js';
+import { Footer, type Hint } from '../Footer.js';
+import { gateKey, initialGateView, type GateView } from '../keys/gate-model.js';
+import { keyPress } from '../keys/key-press.js';
+import { MIN_SIZE } from '../layout.js';
+import { QuitConfirm } from '../QuitConfirm.js';
+import { TooSmall } from '../TooSmall.js';
+import { DEFAULT_GATE_GUARD_MS, useGateGuard } from '../use-gate-guard.js';
+import { useRefState } from '../use-ref-state.js';
+import { useTerminalSize } from '../use-session-state.js';
+import { clusterLive } from './fleet-live.js';
+import { fleetLines, headerLine, queuedGates, type FleetLine } from './fleet-rows.js';
+import { fleetView, moveSelection, type FleetView } from './fleet-view.js';
+import type { ClusterLive, FleetScreenController } from './types.js';
+
+/** Re-reads the fleet on every event and each second (the time column). */
+function useFleetTick(controller: FleetScreenController, active: boolean): number {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let pending: NodeJS.Timeout | undefined;
+    const unsubscribe = controller.subscribe(() => {
+      // Many clusters change at once: one render per frame.
+      pending ??= setTimeout(() => {
+        pending = undefined;
+        setTick((n) => n + 1);
+      }, 50);
+    });
+    const t = active ? setInterval(() => setTick((n) => n + 1), 1000) : undefined;
+    return () => {
+      unsubscribe();
+      if (pending) clearTimeout(pending);
+      if (t) clearInterval(t);
+    };
+  }, [controller, active]);
+  return tick;
+}
+
+function useGate(queue: FleetScreenController['stageQueue']): GateRequest | undefined {
+  const [gate, setGate] = useState(() => queue.current());
+  useEffect(() => queue.subscribe(setGate), [queue]);
+  return gate;
+}
+
+function useEnded(outcome: Promise<number>): number | undefined {
+  const [code, setCode] = useState<number | undefined>();
+  useEffect(() => {
+    let live = true;
+    void outcome.then((c) => live && setCode(c), () => live && setCode(1));
+    return () => {
+      live = false;
+    };
+  }, [outcome]);
+  return code;
+}
+
+const stageColour: Record<string, string> = { done: 'green', failed: 'red', stopped: 'yellow', 'waiting approval': 'yellow', running: 'cyan', soaking: 'cyan' };
+const rowColour: Record<string, string> = { done: 'green', failed: 'red', GATE: 'yellow', stopped: 'yellow', running: 'cyan' };
+
+function Line({ line, selected }: { line: FleetLine; selected: boolean }) {
+  if (line.kind === 'stage') {
+    const c = stageColour[line.state];
+    return (
+      <Text bold wrap="truncate-end" inverse={selected} {...(c && !selected ? { color: c } : {})}>
+        {line.text}
+      </Text>
+    );
+  }
+  const c = rowColour[line.status];
+  return (
+    <Text wrap="truncate-end" inverse={selected} {...(c && !selected ? { color: c } : {})}>
+      {line.text}
+    </Text>
+  );
+}
+
+export function FleetScreen({ controller }: { controller: FleetScreenController }) {
+  const { exit } = useApp();
+  const { stdout } = useStdout();
+  const { columns, rows } = useTerminalSize(stdout);
+  const ended = useEnded(controller.outcome);
+  useFleetTick(controller, ended === undefined);
+  const stageGate = useGate(controller.stageQueue);
+  const [open, setOpen, openRef] = useRefState<string | undefined>(undefined);
+  const [quitAsked, setQuitAsked, quitAskedRef] = useRefState(false);
+  const [quitting, setQuitting] = useState(false);
+  const [hidden, setHidden, hiddenRef] = useRefState<GateRequest | undefined>(undefined);
+  // The first cluster is selected (line 0 is its stage's header).
+  const [, setView, viewRef] = useRefState<FleetView>({ selected: 1, offset: 0 });
+  const [gateView, setGateView, gateViewRef] = useRefState<{ gate: GateRequest; view: GateView; rows: number } | undefined>(undefined);
+  const decided = useRef(new WeakSet<GateRequest>());
+  const [message, setMessage] = useState<string | undefined>();
+
+  useEffect(() => {
+    if (quitting && ended !== undefined) exit();
+  }, [quitting, ended, exit]);
+
+  const state = controller.state();
+  const now = Date.now();
+  // Each cluster's session read once per frame.
+  const lives = new Map<string, ClusterLive | undefined>();
+  const live = (name: string): ClusterLive | undefined => {
+    if (lives.has(name)) return lives.get(name);
+    const c = controller.cluster(name);
+    const l = c ? clusterLive(c.source.getState(), c.queue.current()?.title) : undefined;
+    lives.set(name, l);
+    return l;
+  };
+  const width = columns - 1;
+  const lines = fleetLines(state, live, { width, now, stageWaiting: stageGate ? stageOf(stageGate) : undefined });
+  const gates = queuedGates(state, live, stageGate ? { stage: stageOf(stageGate), title: stageGate.title } : undefined);
+  const waiting = controller.rateWaiting();
+  const counts = state.clusters.reduce<Record<string, number>>((n, c) => ((n[c.status] = (n[c.status] ?? 0) + 1), n), {});
+  const events = controller.events();
+
+  // Rows: title, notice, gates, column header; the last event and the key line below; one spare.
+  const noticeRows = 1;
+  const gateRowsShown = Math.min(gates.length, rows >= 30 ? 3 : 1);
+  // Under the table, two rows: where the window is, and what stopped the selected cluster, whole.
+  const tableHeight = Math.max(3, rows - 2 - noticeRows - (gates.length ? gateRowsShown + 1 : 0) - 1 - 2 - 1);
+  const v = fleetView(lines, viewRef.current, tableHeight);
+  const selectedLine = lines[v.selected];
+  const selectedCluster = selectedLine?.kind === 'cluster' ? state.clusters.find((c) => c.name === selectedLine.cluster) : undefined;
+  const detail = selectedCluster?.message && (selectedCluster.status === 'failed' || selectedCluster.status === 'stopped' || selectedCluster.status === 'gate') ? `${selectedCluster.name}: ${sanitizeText(selectedCluster.message, { max: 600 })}` : undefined;
+
+  // The stage gate is drawn when it is on screen: not hidden by Esc, no cluster open, no question over it.
+  const small = columns < MIN_SIZE.columns || rows < MIN_SIZE.rows;
+  const drawnGate = stageGate && hidden !== stageGate && !open && !quitAsked && !small ? stageGate : undefined;
+  const guard = useGateGuard(drawnGate, controller.gateGuardMs ?? DEFAULT_GATE_GUARD_MS, controller.guardClock);
+  const gateHeight = rows - 4;
+  const viewport = drawnGate ? gateViewport(drawnGate, width, gateHeight, false) : 0;
+
+  const openCluster = (name: string | null | undefined) => {
+    if (name === null) return setHidden(undefined); // the stage gate: show it again
+    if (!name) return;
+    if (!controller.cluster(name)) {
+      const c = state.clusters.find((x) => x.name === name);
+      return setMessage(`${name}: ${c?.status === 'pending' ? 'not started yet' : `no session running in this process (${c?.status ?? 'left out'})`}; \`upgrade-pilot report ${c?.session ?? 'ID'}\` shows its session`);
+    }
+    setMessage(undefined);
+    setOpen(name);
+  };
+
+  const answerStage = (g: GateRequest, choice: Choice, pressed: string) => {
+    if (decided.current.has(g) || !guard.isArmed(g)) return;
+    decided.current.add(g);
+    controller.stageQueue.answer(g.key, choice, undefined, pressed);
+  };
+
+  const stageKey = (g: GateRequest, input: string, key: Key) => {
+    const k = keyPress(input, key);
+    const typing = gateViewRef.current?.gate === g && (gateViewRef.current.view.typing || gateViewRef.current.view.secret);
+    // Esc hides the gate and decides nothing: it stays queued (the header says so), `a` brings it back.
+    if (k.name === 'escape' && !typing) return setHidden(g);
+    if (!guard.isArmed(g) || decided.current.has(g)) return;
+    const before = gateViewRef.current?.gate === g ? gateViewRef.current : { gate: g, view: initialGateView(g), rows: 0 };
+    const step = gateKey(before.view, k, { request: g, rehearsal: false, bounds: { total: before.rows, page: viewport } });
+    setGateView({ ...before, view: step.view });
+    if (!step.effect) return;
+    if (step.effect.kind === 'ask-quit') return setQuitAsked(true);
+    answerStage(g, step.effect.choice, step.effect.pressed);
+  };
+
+  useInput(
+    (input, key) => {
+      if (key.ctrl && input === 'c') {
+        setQuitting(true);
+        return controller.stop();
+      }
+      if (small) return;
+      const k = keyPress(input, key);
+      if (quitAskedRef.current) {
+        if (k.text === 'y' || k.text === 'q') {
+          setQuitAsked(false);
+          setQuitting(true);
+          controller.stop();
+        } else if (k.text === 'n' || k.name === 'escape') setQuitAsked(false);
+        return;
+      }
+      if (ended !== undefined && (k.text === 'q' || k.name === 'escape')) return exit();
+      const g = controller.stageQueue.current();
+      if (g && hiddenRef.current !== g && !openRef.current) return stageKey(g, input, key);
+      if (k.text === 'q') return setQuitAsked(true);
+      if (k.text === 'a') return openCluster(gates[0]?.cluster);
+      if (k.name === 'enter') {
+        const line = lines[viewRef.current.selected];
+        if (line?.kind === 'cluster') return openCluster(line.cluster);
+        if (line?.kind === 'stage' && stageGate && line.stage === stageOf(stageGate)) return openCluster(null);
+        return;
+      }
+      const moved = moveSelection(lines, viewRef.current, k, tableHeight);
+      if (moved) setView(moved);
+    },
+    { isActive: !open },
+  );
+
+  if (open) {
+    const c = controller.cluster(open);
+    if (c) return <App key={open} controller={{ ...c, embedded: { leave: () => setOpen(undefined), fleet: state.fleet } }} />;
+  }
+  if (small) return <TooSmall columns={columns} rows={rows} need={MIN_SIZE} />;
+
+  const title = `fleet ${state.fleet} → ${state.target} · ${state.clusters.length} clusters: ${Object.entries(counts).map(([s, n]) => `${n} ${s}`).join(', ')}`;
+  const notice = waiting > 0 ? `⏳ ${waiting} Palette request(s) waiting for the fleet's shared rate limit` : ended !== undefined ? `the fleet ended (exit ${ended}); report: fleet report --fleet FILE` : (events.at(-1) ?? ' ');
+  const hints: Hint[] = quitAsked
+    ? [['y', 'quit'], ['n/Esc', 'stay']]
+    : drawnGate
+      ? [[drawnGate.options.map((o) => o.key).join(' '), 'choose'], ['←→', 'move'], ['Enter', 'focused'], ['Esc', 'back to the fleet']]
+      : ended !== undefined
+        ? [['q', 'exit'], ['↑↓', 'select'], ['Enter', 'open']]
+        : [['↑↓', 'select'], ['Enter', 'open cluster'], ...(gates.length ? ([['a', 'next gate']] as Hint[]) : []), ['PgDn PgUp g G', 'scroll'], ['q', 'quit']];
+
+  return (
+    <Box flexDirection="column" width={columns}>
+      <Text bold wrap="truncate-end">
+        {title}
+      </Text>
+      <Text wrap="truncate-end" {...(waiting > 0 ? { color: 'yellow' } : { dimColor: true })}>
+        {notice}
+      </Text>
+      {quitAsked ? (
+        <QuitConfirm resumeCommand={controller.resumeCommand} inProcessLab={false} gate={gates[0] ? `${gates[0].cluster ?? `stage ${stageOf(stageGate!)}`}: ${gates[0].title}` : undefined} />
+      ) : drawnGate ? (
+        <ConfirmGate
+          key={drawnGate.key}
+          request={drawnGate}
+          view={gateView?.gate === drawnGate ? gateView.view : initialGateView(drawnGate)}
+          rehearsal={false}
+          width={width}
+          height={gateHeight}
+          armed={guard.isArmed(drawnGate)}
+          contentRows={gateView?.gate === drawnGate ? gateView.rows : 0}
+          onMeasure={(n) => setGateView({ ...(gateViewRef.current?.gate === drawnGate ? gateViewRef.current : { gate: drawnGate, view: initialGateView(drawnGate), rows: 0 }), rows: n })}
+        />
+      ) : (
+        <>
+          {gates.length ? (
+            <Box flexDirection="column">
+              <Text color="yellow" bold wrap="truncate-end">{`Gates waiting (${gates.length})${gates.length > gateRowsShown ? `, ${gateRowsShown} listed, all GATE below` : ''}: a or Enter on the row opens it`}</Text>
+              {gates.slice(0, gateRowsShown).map((g, i) => (
+                <Text key={i} color="yellow" wrap="truncate-end">{`  ${g.cluster ?? `stage ${stageOf(stageGate!)}`}: ${g.title}`}</Text>
+              ))}
+            </Box>
+          ) : null}
+          <Text dimColor wrap="truncate-end">
+            {headerLine(width)}
+          </Text>
+          <Box flexDirection="column" height={tableHeight}>
+            {lines.slice(v.offset, v.offset + tableHeight).map((line, i) => (
+              <Line key={`${line.kind}:${line.kind === 'stage' ? line.stage : line.cluster}`} line={line} selected={v.offset + i === v.selected} />
+            ))}
+          </Box>
+          <Box height={2} overflow="hidden" flexDirection="column">
+            <Text wrap="wrap">
+              <Text dimColor>{lines.length > tableHeight ? `rows ${v.offset + 1}-${Math.min(lines.length, v.offset + tableHeight)} of ${lines.length}  ` : ''}</Text>
+              {detail ? <Text color="red">{detail}</Text> : null}
+            </Text>
+          </Box>
+        </>
+      )}
+      <Footer columns={columns} hints={hints} message={quitting ? 'stopping; every session is saved…' : message} />
+    </Box>
+  );
+}
+
+/** The stage a stage gate is for (its key is `stage/NAME`). */
+export const stageOf = (g: GateRequest): string => g.key.replace(/^stage\//, '');

@@ -1,0 +1,105 @@
+/**
+ * The fleet screen's lines, pure: a header per stage (its state in words: waiting approval, running,
+ * soaking, done, failed, stopped, pending; its counts), then one row per cluster of the stage
+ * (stage order, then the plan's order) in columns that fit the width: names shortened in the middle
+ * (both ends kept: `store-0…-east`), the step cut at its end. The gates waiting across the fleet,
+ * each with its cluster named, in the order they started waiting.
+ */
+import { formatDuration } from '../../engine/duration.js';
+import { failureLimit } from '../../fleet/state.js';
+import type { ClusterState, FleetState, StageState } from '../../fleet/types.js';
+import { sanitizeText } from '../../text/sanitize.js';
+import { fitMiddle } from '../fit-text.js';
+import type { ClusterLive } from './types.js';
+
+export type FleetLine =
+  | { kind: 'stage'; stage: string; text: string; state: string }
+  | { kind: 'cluster'; cluster: string; text: string; status: string };
+
+/** The words a stage header says for its state. */
+export function stageWord(s: StageState, waitingApproval: boolean): string {
+  if (waitingApproval) return 'waiting approval';
+  // A stage that ran its clusters and waits out its soak says so (a coordinator that soaks journals it as `soaking`).
+  return String(s.status);
+}
+
+const COLUMNS = { status: 9, hop: 4, vms: 9, health: 6, time: 6 } as const;
+
+/** The widths of the name and step columns at `width` (the rest are fixed). */
+export function columnWidths(width: number): { name: number; step: number } {
+  const fixed = COLUMNS.status + COLUMNS.hop + COLUMNS.vms + COLUMNS.health + COLUMNS.time + 7; // 7 gaps, the marker
+  const free = Math.max(16, width - fixed);
+  const name = Math.min(22, Math.max(10, Math.floor(free * 0.45)));
+  return { name, step: Math.max(6, free - name) };
+}
+
+const cutEnd = (s: string, w: number) => (s.length > w ? `${s.slice(0, Math.max(0, w - 1))}…` : s.padEnd(w));
+const right = (s: string, w: number) => (s.length > w ? s.slice(0, w) : s.padStart(w));
+
+export function headerLine(width: number): string {
+  const w = columnWidths(width);
+  return ` ${'CLUSTER'.padEnd(w.name)} ${'STATUS'.padEnd(COLUMNS.status)} ${'STEP'.padEnd(w.step)} ${'HOP'.padEnd(COLUMNS.hop)} ${right('VMs m/r/o', COLUMNS.vms)} ${'HEALTH'.padEnd(COLUMNS.health)} ${right('TIME', COLUMNS.time)}`;
+}
+
+function elapsed(c: ClusterState, now: number): string {
+  if (!c.startedAt) return '';
+  const end = c.endedAt && c.status !== 'running' ? Date.parse(c.endedAt) : now;
+  return formatDuration(Math.max(0, end - Date.parse(c.startedAt)));
+}
+
+/** A cluster's status word on its row: a gate waiting for a key says so before anything else. */
+export function statusWord(c: ClusterState, live: ClusterLive | undefined): string {
+  if (live?.gate && c.status === 'running') return 'GATE';
+  return c.status;
+}
+
+export function clusterText(c: ClusterState, live: ClusterLive | undefined, width: number, now: number): string {
+  const w = columnWidths(width);
+  // What stopped a cluster says more than the step it stopped in (Enter shows both on its own screens).
+  const stoppedWhy = (c.status === 'failed' || c.status === 'stopped' || c.status === 'gate') && c.message ? c.message : undefined;
+  const step = sanitizeText(live?.gate ? `at gate: ${live.gate}` : (stoppedWhy ?? live?.step ?? (c.status === 'skipped' ? `skipped: ${c.skipReason ?? ''}` : (c.message ?? ''))), { max: 400 });
+  const vms = live?.vms ? `${live.vms.migrated}/${live.vms.restarted}/${live.vms.outstanding}` : '';
+  return ` ${fitMiddle(c.name, w.name)} ${cutEnd(statusWord(c, live), COLUMNS.status)} ${cutEnd(step, w.step)} ${cutEnd(live?.hop ?? '', COLUMNS.hop)} ${right(vms, COLUMNS.vms)} ${cutEnd(live?.health ?? '', COLUMNS.health)} ${right(elapsed(c, now), COLUMNS.time)}`;
+}
+
+function stageText(s: StageState, state: FleetState, word: string, width: number): string {
+  const clusters = state.clusters.filter((c) => c.stage === s.name);
+  const done = clusters.filter((c) => c.status === 'done').length;
+  const failed = clusters.filter((c) => c.status === 'failed').length;
+  const limit = failureLimit(s.failureThreshold, s.clusters.length);
+  const text = `▸ ${s.name}: ${word} · ${done}/${clusters.length} done${failed ? ` · ${failed} failed` : ''} · ${s.maxConcurrency} at a time, stops at ${limit}${s.approval ? ' · asks approval' : ''}`;
+  return cutEnd(sanitizeText(text, { max: 400 }), Math.max(10, width));
+}
+
+export function fleetLines(state: FleetState, live: (name: string) => ClusterLive | undefined, opts: { width: number; now: number; stageWaiting?: string | undefined }): FleetLine[] {
+  const out: FleetLine[] = [];
+  for (const s of state.stages) {
+    const word = stageWord(s, opts.stageWaiting === s.name);
+    out.push({ kind: 'stage', stage: s.name, text: stageText(s, state, word, opts.width), state: word });
+    for (const c of state.clusters.filter((x) => x.stage === s.name)) {
+      const l = live(c.name);
+      out.push({ kind: 'cluster', cluster: c.name, text: clusterText(c, l, opts.width, opts.now), status: statusWord(c, l) });
+    }
+  }
+  if (state.leftOut.length) {
+    out.push({ kind: 'stage', stage: '', text: cutEnd(`▸ left out of the plan: ${state.leftOut.length}`, opts.width), state: 'left-out' });
+    for (const l of state.leftOut) out.push({ kind: 'cluster', cluster: l.name, text: ` ${fitMiddle(l.name, columnWidths(opts.width).name)} ${cutEnd(`left out: ${sanitizeText(l.reason, { max: 300 })}`, Math.max(10, opts.width - columnWidths(opts.width).name - 2))}`, status: 'left-out' });
+  }
+  return out;
+}
+
+export interface QueuedGate {
+  /** null: the fleet's own stage gate. */
+  cluster: string | null;
+  title: string;
+}
+
+/** The gates waiting for a key: the stage's first (nothing of the stage starts before it), then each cluster's, in plan order. */
+export function queuedGates(state: FleetState, live: (name: string) => ClusterLive | undefined, stageGate?: { stage: string; title: string }): QueuedGate[] {
+  const out: QueuedGate[] = stageGate ? [{ cluster: null, title: stageGate.title }] : [];
+  for (const c of state.clusters) {
+    const g = live(c.name)?.gate;
+    if (g) out.push({ cluster: c.name, title: sanitizeText(g, { max: 300 }) });
+  }
+  return out;
+}

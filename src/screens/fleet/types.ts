@@ -1,0 +1,40 @@
+/** The fleet screen's shared types: what the screen reads from the running fleet, and what it shows per cluster. */
+import type { AppController } from '../../app.js';
+import type { ConfirmQueue } from '../../run/confirm-queue.js';
+import type { FleetState } from '../../fleet/types.js';
+
+/** A cluster's session as it runs, for its row (fleet-live.ts reads it from the session state). */
+export interface ClusterLive {
+  /** The step running (or waiting, or failed) now. */
+  step?: string;
+  /** `1/2`: the hop of that step and how many the cluster climbs. */
+  hop?: string;
+  vms?: { migrated: number; restarted: number; outstanding: number };
+  /** ok, gate, failed, or the verification's overall result once it ran. */
+  health?: string;
+  /** The title of the gate this cluster waits at, when one waits for a key. */
+  gate?: string;
+}
+
+export interface FleetScreenController {
+  /** The fleet journal's state now. */
+  state(): FleetState;
+  /** Told of every fleet event and every change in a cluster's session; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+  /** The session a cluster runs now in this process (shown and answered on the screen), if any. */
+  cluster(name: string): AppController | undefined;
+  /** The stage gate (`stage`) when it waits for a key. */
+  stageQueue: ConfirmQueue;
+  /** Palette requests waiting for the fleet's shared rate limit now. */
+  rateWaiting(): number;
+  /** The last fleet events, one line each (newest last). */
+  events(): string[];
+  /** The fleet's exit code once it has ended. */
+  outcome: Promise<number>;
+  /** Stops the fleet as Ctrl+C does: no new cluster starts, those in flight stop safely. */
+  stop(): void;
+  /** `upgrade-pilot fleet resume --fleet FILE ...`, as it works when pasted. */
+  resumeCommand: string;
+  gateGuardMs?: number;
+  guardClock?: () => number;
+}
