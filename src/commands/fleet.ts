@@ -192,7 +192,7 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
   }
 
   // Checked before the journal opens: a bad webhook URL stops here, with nothing started.
-  const notifyConf = notifyConfig(options, fleet.clusters[0]?.params.notify);
+  const notifyConf = notifyConfig(options, fleet.connection.notify);
   const resumeFleet = `upgrade-pilot fleet resume --fleet ${shellWord(fleet.file)}${stateDirFlag(options['state-dir'], io.env)}`;
   const journal = new FleetJournal(paths);
   const controller = new AbortController();
