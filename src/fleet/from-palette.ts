@@ -8,20 +8,24 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { opt } from '../io/optional-field.js';
 import type { PaletteApi } from '../palette/api.js';
 import { PaletteApiError } from '../palette/errors.js';
 import type { FromPalette } from './schema.js';
 import { selects } from './target-set.js';
 
-const InUse = z.looseObject({
-  status: z
-    .looseObject({ inUseClusters: z.array(z.looseObject({ uid: z.string().min(1), name: z.string().min(1) })).nullish() })
-    .nullish(),
+/** The part of a profile's GET this reads: `v1ClusterProfileStatus.inUseClusters[]` (`v1ObjectResReference`). */
+export const InUseSchema = z.looseObject({
+  status: opt(
+    z.looseObject({
+      inUseClusters: opt(z.array(z.looseObject({ uid: z.string().min(1), name: z.string().min(1), kind: opt(z.string()), projectUid: opt(z.string()), tenantUid: opt(z.string()) }))),
+    }),
+  ),
 });
 
 /** The clusters a profile's GET answer reports in use (none when the field is absent or null). */
 export function inUseClusters(raw: unknown): Array<{ uid: string; name: string }> {
-  const parsed = InUse.safeParse(raw);
+  const parsed = InUseSchema.safeParse(raw);
   return parsed.success ? (parsed.data.status?.inUseClusters ?? []).map((c) => ({ uid: c.uid, name: c.name })) : [];
 }
 
