@@ -4,7 +4,7 @@
  * params file and run log, and the fleet report; each cluster's session is in the state dir's
  * sessions as any session is.
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import type { Invocation } from '../cli/args.js';
 import type { StepRegistry } from '../engine/step-kind.js';
@@ -13,7 +13,9 @@ import { ExitCode, InputError } from '../errors.js';
 import { Coordinator, whoAmI } from '../fleet/coordinator.js';
 import { runCluster } from '../fleet/cluster-run.js';
 import { FleetJournal, fleetPaths, readFleetState } from '../fleet/journal.js';
-import { loadFleet, type LoadedFleet } from '../fleet/load.js';
+import { loadFleet, withPaletteClusters, type LoadedFleet } from '../fleet/load.js';
+import { paletteEntries, readPaletteClusters } from '../fleet/from-palette.js';
+import type { PaletteApi } from '../palette/api.js';
 import { fleetReportData, writeFleetReport, type FleetReportFormat } from '../fleet/report.js';
 import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
 import type { FleetState, LeftOut, PlannedCluster } from '../fleet/types.js';
@@ -24,10 +26,16 @@ import { kubeSoakHealth } from '../fleet/soak-health.js';
 import { formatDuration } from '../engine/duration.js';
 import { clockFor } from '../run/lab-clock.js';
 import { loadParams } from '../engine/load.js';
+import { profileRoles } from '../engine/params.js';
 import { planP90Ms, predict } from '../fleet/predicted.js';
 import { SessionStore } from '../session/store.js';
 import { stageWindow, type StageWindowSpec } from '../fleet/window.js';
-import { readApiKey } from '../run/api-key.js';
+import { API_KEY_ENV, readApiKey } from '../run/api-key.js';
+import { bundledRunbook } from '../engine/bundled-runbook.js';
+import { readBoundedText } from '../io/bounded-read.js';
+import { LIMITS } from '../io/limits.js';
+import { perClusterLines } from '../fleet/per-cluster.js';
+import { fleetPerCluster } from '../fleet/variable-bindings.js';
 import { isInteractive } from '../run/interactive.js';
 import { WatchedLimiter } from '../fleet/watched-limiter.js';
 import { shellWord, stateDirFlag } from '../run/resume-command.js';
@@ -62,6 +70,33 @@ function planLines(f: LoadedFleet): string[] {
   if (unstaged.length) lines.push(`  ${bySelector ? 'named in no stage (a selector may take them)' : 'in no stage (not upgraded)'}: ${unstaged.map((c) => c.name).join(', ')}`);
   return lines;
 }
+
+/**
+ * The values that differ per cluster and how each reaches its clusters. The shared profiles'
+ * variables are read from Palette only when they could change the answer and a key is given: a
+ * plan without a key still shows everything else.
+ */
+async function planPerCluster(f: LoadedFleet, options: Invocation['options'], palette: PaletteApi | undefined): Promise<Awaited<ReturnType<typeof fleetPerCluster>>> {
+  const runbook = options.runbook ?? bundledRunbook();
+  const text = readBoundedText(runbook, { what: 'runbook', maxBytes: LIMITS.runbookFile });
+  return fleetPerCluster(f.clusters, text, palette);
+}
+
+/** Palette, for the plan's reads: only when an API key is given (a plan without one shows what the file says). */
+function planPalette(f: LoadedFleet, options: Invocation['options'], env: NodeJS.ProcessEnv): PaletteApi | undefined {
+  const redactor = new Redactor();
+  const key = readApiKey(options['api-key-file'], env, redactor);
+  const params = f.connection;
+  return key.key ? buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter: new RateLimiter({ ...defaultRateLimits, ...params.palette.rateLimits }) }) : undefined;
+}
+
+/** With `clusters: { fromPalette }`: the fleet with the clusters Palette reports now (the plan freezes them). */
+async function resolveFromPalette(f: LoadedFleet, palette: PaletteApi, signal?: AbortSignal): Promise<LoadedFleet> {
+  if (!f.fromPalette) return f;
+  return withPaletteClusters(f, paletteEntries(await readPaletteClusters(palette, f.fromPalette, signal), f.fromPalette, dirname(f.file)));
+}
+
+const fromPaletteText = (from: NonNullable<LoadedFleet['fromPalette']>) => `the clusters that run profile ${from.profile}${from.tags ? ` tagged ${from.tags.join(' and ')}` : ''}`;
 
 /** Freezes the plan: each cluster's params file written, then the plan journaled (the target set from now on). */
 function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[], members: Map<string, string[]>): void {
@@ -111,15 +146,26 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
   const action = inv.positional;
   const write = (line: string) => io.stdout.write(`${line}\n`);
   if (!action) throw new InputError('usage.fleet', 'fleet needs an action: plan, start, resume, status, report, retry or skip.', { hint: 'See: upgrade-pilot fleet --help' });
-  const fleet = loadFleet(fleetFile(inv));
+  let fleet = loadFleet(fleetFile(inv));
   const stateDir = resolveStateDir(options['state-dir'], io.env);
   const paths = fleetPaths(stateDir, fleet.spec.fleet);
 
   if (action === 'plan') {
     const frozen = readFleetState(paths);
-    if (options.json) write(jsonSafe(JSON.stringify({ type: 'plan', fleet: fleet.spec.fleet, target: fleet.spec.target, stages: fleet.spec.stages, clusters: fleet.clusters.map((c) => ({ name: c.name, uid: c.uid })), frozen: Boolean(frozen) })));
-    else {
-      for (const l of planLines(fleet)) write(sanitizeLines(l));
+    const palette = planPalette(fleet, options, io.env);
+    if (fleet.fromPalette && !palette && !frozen && !options.json) write(`fleet ${fleet.spec.fleet}: ${fromPaletteText(fleet.fromPalette)} (read from Palette when the plan is frozen; give the API key, ${API_KEY_ENV} or --api-key-file, to list them now)`);
+    // A frozen plan's clusters are the fleet's from then on: Palette is not asked again (a cluster upgraded runs another version now).
+    if (fleet.fromPalette && frozen) fleet = withPaletteClusters(fleet, paletteEntries([...frozen.clusters, ...frozen.leftOut].map((c) => ({ name: c.name, uid: c.uid, tags: [] })), { ...fleet.fromPalette, tags: [] }, dirname(fleet.file)));
+    else if (palette) fleet = await resolveFromPalette(fleet, palette);
+    const perCluster = await planPerCluster(fleet, options, palette);
+    if (options.json) {
+      write(jsonSafe(JSON.stringify({ type: 'plan', fleet: fleet.spec.fleet, target: fleet.spec.target, stages: fleet.spec.stages, clusters: fleet.clusters.map((c) => ({ name: c.name, uid: c.uid })), ...(fleet.fromPalette ? { fromPalette: { ...fleet.fromPalette, read: Boolean(palette) } } : {}), frozen: Boolean(frozen), perCluster })));
+    } else {
+      if (!fleet.fromPalette || fleet.clusters.length) for (const l of planLines(fleet)) write(sanitizeLines(l));
+      if (fleet.fromPalette && fleet.clusters.length) write(`  clusters from Palette: ${fromPaletteText(fleet.fromPalette)}, kubeconfig each ${join(dirname(fleet.file), fleet.fromPalette.kubeconfigDir)}/<name>`);
+      const names = new Map(fleet.clusters.flatMap((c) => profileRoles.flatMap((r) => (c.params.profiles[r].name ? [[c.params.profiles[r].uid, c.params.profiles[r].name] as const] : []))));
+      if (!fleet.fromPalette || fleet.clusters.length) for (const l of perClusterLines(perCluster.values, { unread: new Set(perCluster.unread.map((p) => p.uid)), names })) write(sanitizeLines(l));
+      if (perCluster.unread.length) write(`  give the API key (${API_KEY_ENV} or --api-key-file) and plan again: the plan then reads which settings the shared profiles carry as variables.`);
       if (frozen) write(`  (a plan was frozen ${frozen.plannedAt} by ${frozen.plannedBy}: \`fleet resume\` follows that one)`);
     }
     return ExitCode.ok;
@@ -146,7 +192,7 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
   }
 
   // Checked before the journal opens: a bad webhook URL stops here, with nothing started.
-  const notifyConf = notifyConfig(options, fleet.clusters[0]?.params.notify);
+  const notifyConf = notifyConfig(options, fleet.connection.notify);
   const resumeFleet = `upgrade-pilot fleet resume --fleet ${shellWord(fleet.file)}${stateDirFlag(options['state-dir'], io.env)}`;
   const journal = new FleetJournal(paths);
   const controller = new AbortController();
@@ -160,7 +206,7 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
     // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
     // It starts full: a coordinator killed a moment ago may have spent this second's budget.
     // Watched: the screen says when reads wait for it.
-    const limiter = new WatchedLimiter(new RateLimiter({ ...defaultRateLimits, ...fleet.clusters[0]?.params.palette.rateLimits }, undefined, undefined, true));
+    const limiter = new WatchedLimiter(new RateLimiter({ ...defaultRateLimits, ...fleet.connection.palette.rateLimits }, undefined, undefined, true));
     // On a terminal, start and resume draw the fleet screen; its lines go there instead of stdout.
     const tui = (action === 'start' || action === 'resume') && isInteractive(options, io) ? await import('./fleet-tui.js') : undefined;
     const link = tui ? new (await import('../screens/fleet/fleet-link.js')).FleetLink(journal, limiter) : undefined;
@@ -215,9 +261,11 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       return result.exitCode as ExitCode;
     }
     const key = readApiKey(options['api-key-file'], io.env, redactor);
-    const first = fleet.clusters[0]!.params;
+    const first = fleet.connection;
     const palette = buildPalette({ params: first, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter });
     if (action === 'start') {
+      fleet = await resolveFromPalette(fleet, palette, controller.signal);
+      if (fleet.fromPalette) say({ type: 'fleet.clusters', from: fleet.fromPalette, clusters: fleet.clusters.map((c) => c.name) }, `${fromPaletteText(fleet.fromPalette)}: ${fleet.clusters.map((c) => c.name).join(', ')}`);
       // Every cluster of the file is read: a selector stage takes its clusters by their Palette tags.
       const bySelector = fleet.spec.stages.some((s) => s.selector);
       const read = fleet.clusters.filter((c) => bySelector || fleet.spec.stages.some((s) => s.clusters?.includes(c.name)));

@@ -186,11 +186,13 @@ function typeName(v: unknown): string {
 
 /**
  * "Invalid input" from a union says nothing; report instead the issues of the branch that came
- * closest (fewest issues), e.g. "kind: missing" for a step rather than "not a step or a group".
+ * closest (fewest issues; of those, the one that got deepest into the value), e.g. "kind: missing"
+ * for a step rather than "not a step or a group".
  */
 function closestBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
   if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
-  const best = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
+  const depth = (issues: readonly z.core.$ZodIssue[]) => Math.max(0, ...issues.map((i) => i.path.length));
+  const best = issue.errors.reduce((a, b) => (b.length < a.length || (b.length === a.length && depth(b) > depth(a)) ? b : a));
   return best.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as z.core.$ZodIssue).flatMap(closestBranch);
 }
 

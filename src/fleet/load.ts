@@ -9,7 +9,8 @@ import { ParamsSchema, type Params } from '../engine/params.js';
 import { readYamlFile, validate } from '../engine/yaml-source.js';
 import { LIMITS } from '../io/limits.js';
 import { clusterParams } from './merge.js';
-import { FleetFileSchema, type FleetFile } from './schema.js';
+import { InputError } from '../errors.js';
+import { FleetFileSchema, type FleetFile, type FromPalette } from './schema.js';
 
 export interface FleetCluster {
   name: string;
@@ -24,7 +25,14 @@ export interface LoadedFleet {
   /** Of the file's text: a plan is for one version of the file. */
   digest: string;
   spec: FleetFile;
+  /** The file's clusters; with `fromPalette`, none until they are read (withPaletteClusters). */
   clusters: FleetCluster[];
+  /** `clusters: { fromPalette: ... }`: where the clusters come from. */
+  fromPalette?: FromPalette;
+  /** The params Palette is reached with (the first cluster's; from Palette, the defaults'). */
+  connection: Params;
+  /** The clusters' entries made into clusters, checked as the file's are. */
+  build(entries: ReadonlyArray<Record<string, unknown> & { name: string; uid: string }>): FleetCluster[];
 }
 
 const hint = 'Fix the fleet file at the position shown: `defaults` and each cluster hold a params file\'s keys (see params.example.yaml).';
@@ -49,11 +57,36 @@ export function loadFleet(file: string): LoadedFleet {
   const src = readYamlFile(path, 'fleet file', LIMITS.paramsFile);
   const spec = validate(src, FleetFileSchema, 'fleet file', { hint });
   const base = dirname(path);
-  const clusters = spec.clusters.map((c, i): FleetCluster => {
-    const raw = absolutePaths(clusterParams(spec.defaults, c, spec.target), base);
-    const params = validate(src, ParamsSchema, `params of cluster ${c.name} (defaults with its own values on top)`, { value: raw, prefix: ['clusters', i], hint });
-    return { name: c.name, uid: c.uid, raw, params };
-  });
+  const build = (entries: ReadonlyArray<Record<string, unknown> & { name: string; uid: string }>) =>
+    entries.map((c, i): FleetCluster => {
+      const raw = absolutePaths(clusterParams(spec.defaults, c, spec.target), base);
+      const params = validate(src, ParamsSchema, `params of cluster ${c.name} (defaults with its own values on top)`, { value: raw, prefix: Array.isArray(spec.clusters) ? ['clusters', i] : ['defaults'], hint });
+      return { name: c.name, uid: c.uid, raw, params };
+    });
   const digest = createHash('sha256').update(src.doc.toString()).digest('hex').slice(0, 16);
-  return { file: path, digest, spec, clusters };
+  if (!Array.isArray(spec.clusters)) {
+    const from = spec.clusters.fromPalette;
+    // The defaults checked as a cluster's params would be: they reach Palette before any cluster is known.
+    const [probe] = build([{ name: 'from-palette', uid: from.profile }]);
+    return { file: path, digest, spec, clusters: [], fromPalette: from, connection: probe!.params, build };
+  }
+  const clusters = build(spec.clusters);
+  return { file: path, digest, spec, clusters, connection: clusters[0]!.params, build };
+}
+
+/**
+ * The fleet with the clusters Palette reported (fromPalette): each checked as a listed cluster is,
+ * and every cluster a stage names must be among them.
+ */
+export function withPaletteClusters(f: LoadedFleet, entries: ReadonlyArray<Record<string, unknown> & { name: string; uid: string }>): LoadedFleet {
+  const clusters = f.build(entries);
+  const names = new Set(clusters.map((c) => c.name));
+  const from = f.fromPalette!;
+  const which = `the clusters that run profile ${from.profile}${from.tags ? ` tagged ${from.tags.join(' and ')}` : ''}`;
+  if (clusters.length === 0) throw new InputError('fleet.no-clusters', `Palette reports none of ${which}.`, { hint: 'Check the profile uid (each version has its own: the one the clusters run) and the tags.' });
+  for (const s of f.spec.stages) {
+    const missing = (s.clusters ?? []).filter((n) => !names.has(n));
+    if (missing.length) throw new InputError('fleet.stage-cluster', `Stage ${s.name} names ${missing.join(', ')}, not among ${which} (${[...names].join(', ')}).`, { hint: 'Name clusters Palette reports, or take them by tag: selector: { tags: [...] }.' });
+  }
+  return { ...f, clusters };
 }

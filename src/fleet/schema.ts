@@ -36,6 +36,26 @@ const FleetCluster = z
     }
   });
 
+/** A Palette tag: `key=value`, or `key` for a key-only tag. */
+const Tag = z.string().regex(/^[^\s=]+(=[^\s]*)?$/, 'expected a tag such as region=east, or a key-only tag such as edge');
+
+/**
+ * The clusters that run a profile version, read from Palette when the plan is frozen (its
+ * `status.inUseClusters`), those with every tag given; each cluster's kubeconfig is
+ * `kubeconfigDir/<cluster name>` (relative to the fleet file).
+ */
+const FromPalette = z.strictObject({
+  fromPalette: z.strictObject({
+    /** The uid of the profile version the clusters run (each version has its own uid). */
+    profile: NonEmpty,
+    tags: z.array(Tag).min(1, 'expected at least one tag, e.g. [region=east], or leave tags out').optional(),
+    kubeconfigDir: NonEmpty,
+    /** The kubeconfig context, when the files hold several. */
+    context: NonEmpty.optional(),
+  }),
+});
+export type FromPalette = z.output<typeof FromPalette>['fromPalette'];
+
 /** When the stage's clusters may start: `{ days: [Sat, Sun], start: "02:00", hours: 4, timeZone: Europe/Berlin }` (window.ts). */
 const StageWindow = z
   .strictObject({
@@ -48,9 +68,6 @@ const StageWindow = z
     const parsed = stageWindow(w);
     if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
   });
-
-/** A Palette tag: `key=value`, or `key` for a key-only tag. */
-const Tag = z.string().regex(/^[^\s=]+(=[^\s]*)?$/, 'expected a tag such as region=east, or a key-only tag such as edge');
 
 const Stage = z.strictObject({
   name: Name,
@@ -77,17 +94,20 @@ export const FleetFileSchema = z
     fleet: Name,
     target: VersionText,
     defaults: ParamsPart.default({}),
-    clusters: z.array(FleetCluster).min(1, 'expected at least one cluster'),
+    /** The clusters by name, or `fromPalette: {profile, tags, kubeconfigDir}`. */
+    clusters: z.union([z.array(FleetCluster).min(1, 'expected at least one cluster'), FromPalette], { error: 'expected a list of clusters ({name, uid, kubeconfig}), or fromPalette: {profile: UID, tags: [...], kubeconfigDir: DIR}' }),
     stages: z.array(Stage).min(1, 'expected at least one stage'),
   })
   .superRefine((f, ctx) => {
     const seen = new Map<string, number>();
-    f.clusters.forEach((c, i) => {
+    // Clusters from Palette are known when the plan is frozen: their names are checked then.
+    const listed = Array.isArray(f.clusters) ? f.clusters : [];
+    listed.forEach((c, i) => {
       if (seen.has(c.name)) ctx.addIssue({ code: 'custom', path: ['clusters', i, 'name'], message: `cluster ${c.name} is listed twice (first at clusters[${seen.get(c.name)}])` });
       seen.set(c.name, i);
     });
     const uids = new Map<string, string>();
-    f.clusters.forEach((c, i) => {
+    listed.forEach((c, i) => {
       const other = uids.get(c.uid);
       if (other) ctx.addIssue({ code: 'custom', path: ['clusters', i, 'uid'], message: `uid ${c.uid} is also cluster ${other}'s` });
       uids.set(c.uid, c.name);
@@ -101,7 +121,7 @@ export const FleetFileSchema = z
         ctx.addIssue({ code: 'custom', path: ['stages', i], message: `stage ${s.name} needs its clusters by name (clusters: [...]) or by tag (selector: { tags: [...] }), one of the two` });
       }
       (s.clusters ?? []).forEach((name, j) => {
-        if (!seen.has(name)) ctx.addIssue({ code: 'custom', path: ['stages', i, 'clusters', j], message: `no cluster named ${name} in clusters` });
+        if (Array.isArray(f.clusters) && !seen.has(name)) ctx.addIssue({ code: 'custom', path: ['stages', i, 'clusters', j], message: `no cluster named ${name} in clusters` });
         const earlier = inStage.get(name);
         if (earlier) ctx.addIssue({ code: 'custom', path: ['stages', i, 'clusters', j], message: `cluster ${name} is already in stage ${earlier}` });
         inStage.set(name, s.name);

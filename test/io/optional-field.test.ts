@@ -21,6 +21,7 @@ const ANSWER_MODULES = {
   'src/palette/registry-schemas.ts': () => import('../../src/palette/registry-schemas.js'),
   'src/palette/variables.ts': () => import('../../src/palette/variables.js'),
   'src/palette/list-schemas.ts': () => import('../../src/palette/list-schemas.js'),
+  'src/fleet/from-palette.ts': () => import('../../src/fleet/from-palette.js'),
   'src/steps/migrations/lifecycle.ts': () => import('../../src/steps/migrations/lifecycle.js'),
   'src/steps/plan/kubevirt-config.ts': () => import('../../src/steps/plan/kubevirt-config.js'),
   'src/steps/plan/eta/dirty-rate.ts': () => import('../../src/steps/plan/eta/dirty-rate.js'),

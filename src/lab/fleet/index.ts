@@ -177,6 +177,9 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const kubeconfig = join(dir, 'kubeconfig');
       await writeKubeconfig(kubeconfig, { server: kube.url, caPem: kube.caPem, token: kube.token, context: labContext, cluster: name, user: `${name}-admin` });
+      // Also one folder of kubeconfigs named by cluster, for a fleet file that takes its clusters from Palette (`kubeconfigDir`).
+      await mkdir(join(opts.stateDir, 'kubeconfigs'), { recursive: true, mode: 0o700 });
+      await writeKubeconfig(join(opts.stateDir, 'kubeconfigs', name), { server: kube.url, caPem: kube.caPem, token: kube.token, context: labContext, cluster: name, user: `${name}-admin` });
       members.push({ name, uid, kubeconfig, world, kube, failures, ...(opts.fails?.[name] ? { fault: opts.fails[name] } : {}) });
     }
 
@@ -207,6 +210,8 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       },
       clusterProfiles: (uid) => byUid(uid)?.clusterProfiles(uid),
       cluster,
+      // A cluster runs the versions its world has deployed (an apply moves it to the new one).
+      inUseClusters: (profileUid) => members.filter((m) => byUid(m.uid)?.clusterProfiles(m.uid)?.some((d) => d.uid === profileUid)).map((m) => ({ uid: m.uid, name: m.name, projectUid })),
     };
     const json = (status: number, body: unknown): LabRouteResult => ({ status, body });
     /** A control route's body `{"cluster": NAME, ...}`: the member it names, or the refusal. */

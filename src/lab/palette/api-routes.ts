@@ -41,7 +41,7 @@ const listProfiles: Handler = (ctx) => ok({ items: ctx.store.list().map((p) => l
 /** A real Palette's create (`POST /v1/clusterprofiles`, `v1ClusterProfileEntity`): the path exists there, but the lab models no create. */
 const createProfile: Handler = (ctx) => fail(ctx, 501, 'NotImplemented', 'The lab does not model creating cluster profiles');
 
-const getProfile = withProfile((ctx, profile) => ok(profileDocument(profile, ctx.dialect, ctx.store.versionsOf(profile.name))));
+const getProfile = withProfile((ctx, profile) => ok(profileDocument(profile, ctx.dialect, ctx.store.versionsOf(profile.name), ctx.hooks.inUseClusters?.(profile.uid))));
 
 const putProfile = withProfile((ctx, profile, _params, body) => {
   if (ctx.ignorePut) return { status: 204, effect: 'ignored', note: `ignorePut fault: draft of ${profile.name} not written` };

@@ -66,9 +66,11 @@ function paletteTemplate(p: LabProfile, content: LabProfileContent): Json {
 }
 
 /** `versions`: every version of the profile across its objects (palette dialect; default: this object's history). */
-export function profileDocument(p: LabProfile, dialect: PaletteDialect, versions?: Array<{ uid: string; version: string }>): Json {
+export function profileDocument(p: LabProfile, dialect: PaletteDialect, versions?: Array<{ uid: string; version: string }>, inUse?: Array<{ uid: string; name: string; projectUid: string }>): Json {
   const shown = current(p);
-  const status = { isPublished: isPublished(p), hasUserMacros: false };
+  const status: Json = { isPublished: isPublished(p), hasUserMacros: false };
+  // palette-sdk-go spec 4.8 `v1ClusterProfileStatus.inUseClusters[]` (`v1ObjectResReference`): the clusters this version is attached to.
+  if (dialect === 'palette' && inUse?.length) status.inUseClusters = inUse.map((c) => ({ kind: 'spectrocluster', name: c.name, projectUid: c.projectUid, uid: c.uid }));
   if (dialect === 'spec') {
     return {
       metadata: metadata(p),

@@ -81,6 +81,12 @@ export interface PaletteLabHooks {
    * notifications. Without it the double derives a settled cluster object from `clusterProfiles`.
    */
   cluster?: PaletteClusterHooks;
+  /**
+   * The clusters that run a profile version (palette dialect): its GET's `status.inUseClusters`,
+   * `v1ObjectResReference {kind, name, projectUid, tenantUid, uid}` in palette-sdk-go's spec 4.8
+   * (`v1ClusterProfileStatus`). Without it the list is left out, as for a version no cluster runs.
+   */
+  inUseClusters?(profileUid: string): Array<{ uid: string; name: string; projectUid: string }>;
 }
 
 /** One entry of an apply (`V1SpectroClusterProfileEntity`). */
