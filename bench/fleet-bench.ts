@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { rssOf } from './lab-process.js';
 
 export interface FleetBenchResult {
   clusters: number;
@@ -44,14 +45,6 @@ interface FleetLabJson {
 
 const approve = ['--approve', 'draft,publish,apply,repave,cancel-migrations,stage', '--approve-all-restarts'];
 
-function rssOf(pid: number): number | undefined {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** kubectl processes among `root`'s descendants now (/proc: each process's parent and name). */
 export function kubectlUnder(root: number): number {

@@ -29,7 +29,8 @@ export interface LabProcess {
 /** Default proportions of the issue: 10 nodes and 4 pods per VM (5,000 VMs: 500 nodes, 20,000 pods). */
 export const sizesFor = (vms: number): LabSizes => ({ vms, nodes: Math.max(4, Math.round(vms / 10)), pods: vms * 4 });
 
-function rssOf(pid: number): number | undefined {
+/** A process's resident memory in kB (/proc), undefined once it is gone. */
+export function rssOf(pid: number): number | undefined {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) : undefined;
