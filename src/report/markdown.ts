@@ -8,6 +8,7 @@ import { formatDuration } from '../engine/duration.js';
 import { renderAppendix, MIGRATIONS_SHOWN } from './markdown-appendix.js';
 import { cell, cut, dateTime, ruleResultWord, seconds, sourceText, spread, table, timeOf, vmDetail } from './markdown-parts.js';
 import type { ReportData, ReportVm } from './model.js';
+import { firstFew } from '../text/first-few.js';
 
 const statusWord: Record<string, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', unknown: 'UNKNOWN' };
 const stopWord: Record<string, string> = { awaitingApproval: 'stopped at a gate', failed: 'failed', interrupted: 'interrupted', stopped: 'stopped', crashed: 'ended unexpectedly' };
@@ -121,7 +122,7 @@ function hopSection(r: ReportData, hop: number | null): string[] {
       for (const e of f.evidence.slice(0, 3)) out.push(`  - ${cut(e.source, 80)}: \`${cell(cut(e.line, 200))}\``);
       if (f.evidence.length > 3) out.push(`  - … ${f.evidence.length - 3} more line(s) in report.json`);
     }
-    for (const u of d.unexplained) out.push(`- Not explained by a known issue: ${cut(u.reason, 200)} (${u.count}×: ${u.vms.slice(0, 5).join(', ')}${u.vms.length > 5 ? ', …' : ''})`);
+    for (const u of d.unexplained) out.push(`- Not explained by a known issue: ${cut(u.reason, 200)} (${u.count}×: ${firstFew(u.vms)})`);
     out.push('');
   }
   return out;

@@ -9,12 +9,11 @@ import type { StepContext } from '../../engine/context.js';
 import type { Decision, GateOption } from '../../engine/gate.js';
 import { outstandingFromRecovery, reofferRestarts } from '../migrations/reoffer.js';
 import type { RecoverLive } from '../migrations/recover-types.js';
-
-const listed = (vms: string[]) => `${vms.slice(0, 5).join(', ')}${vms.length > 5 ? ', …' : ''}`;
+import { firstFew } from '../../text/first-few.js';
 
 export function outstandingWarning(vms: string[]): string | undefined {
   if (vms.length === 0) return undefined;
-  return `${vms.length} VM(s) still run the previous launcher (${listed(vms)}); after this hop they would be two minors behind and cannot live-migrate. Restart them first ([o] here asks about each; without a terminal, --approve-restart NS/NAME).`;
+  return `${vms.length} VM(s) still run the previous launcher (${firstFew(vms)}); after this hop they would be two minors behind and cannot live-migrate. Restart them first ([o] here asks about each; without a terminal, --approve-restart NS/NAME).`;
 }
 
 /** The option that takes the operator through each outstanding VM's restart gate before this gate is asked again. */

@@ -20,6 +20,7 @@ import { restartProgram } from './recover-requests.js';
 import type { RecoverOutput, RecoverVmRow } from './recover-types.js';
 import { restartOne } from './restart-one.js';
 import { restartTimings } from './restart-timing.js';
+import { firstFew } from '../../text/first-few.js';
 
 /** The cancels that did not take, and why: never reported as cancelled. */
 function cancelFailures(deps: RecoverDeps): NonNullable<RecoverOutput['cancelFailed']> {
@@ -53,12 +54,11 @@ function outputOf(deps: RecoverDeps, notOffered: NotOffered[], cancelled: string
 }
 
 function summaryOf(out: RecoverOutput): string {
-  const list = (xs: string[]) => `${xs.slice(0, 5).join(', ')}${xs.length > 5 ? ', …' : ''}`;
   if (out.rehearsal) return `rehearsal: would cancel ${out.cancelled.length} migration(s) and restart ${out.wouldRestart.length} VM(s); nothing was sent${out.outstanding.length ? `; ${out.outstanding.length} would stay outstanding` : ''}`;
-  const parts = [`restarted ${out.restarted.length} VM(s)${out.restarted.length ? ` (${list(out.restarted)})` : ''}`];
-  if (out.cancelFailed?.length) parts.unshift(`the cancel of ${out.cancelFailed.length} migration(s) did not take (${list(out.cancelFailed.map((f) => f.migration))})`);
+  const parts = [`restarted ${out.restarted.length} VM(s)${out.restarted.length ? ` (${firstFew(out.restarted)})` : ''}`];
+  if (out.cancelFailed?.length) parts.unshift(`the cancel of ${out.cancelFailed.length} migration(s) did not take (${firstFew(out.cancelFailed.map((f) => f.migration))})`);
   if (out.cancelled.length) parts.unshift(`cancelled ${out.cancelled.length} migration(s)`);
-  if (out.outstanding.length) parts.push(`${out.outstanding.length} outstanding on the old launcher (${list(out.outstanding)})`);
+  if (out.outstanding.length) parts.push(`${out.outstanding.length} outstanding on the old launcher (${firstFew(out.outstanding)})`);
   return parts.join('; ');
 }
 

@@ -9,6 +9,7 @@ import { memoryText, rateText } from '../../../kube/quantity.js';
 import type { HopEta, HopRoom } from './types.js';
 import { requestText } from './room-reads.js';
 import type { WindowView } from './window.js';
+import { firstFew } from '../../../text/first-few.js';
 
 type WindowViewText = Omit<WindowView, 'eta'>;
 
@@ -30,7 +31,7 @@ export function limitsLines(w: WindowViewText): string[] {
       p.allowAutoConverge !== undefined && `auto-converge ${p.allowAutoConverge ? 'on' : 'off'}`,
       p.allowPostCopy !== undefined && `post-copy ${p.allowPostCopy ? 'on' : 'off'}`,
     ].filter(Boolean);
-    const who = p.vms.length ? `${p.vms.length} VM(s): ${p.vms.slice(0, 5).join(', ')}${p.vms.length > 5 ? ', …' : ''}` : 'no running VM';
+    const who = p.vms.length ? `${p.vms.length} VM(s): ${firstFew(p.vms)}` : 'no running VM';
     lines.push(`  MigrationPolicy ${p.name}: ${over.join(', ') || 'no override'}; selects ${who}`);
   }
   return lines;
