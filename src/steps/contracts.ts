@@ -192,6 +192,8 @@ export interface RuleOutcome {
   before?: 'pass' | 'fail';
   /** The judgment in words ("not on this site before the upgrade (left as it is)"). */
   verdict?: string;
+  /** The profile variables the setting is held by, and this cluster's value of each as judged (masked: sensitive, not judged). */
+  variables?: Array<{ name: string; state: 'value' | 'masked' | 'unset' | 'undeclared'; value?: string }>;
 }
 
 /** The fields of the customize step's output that later steps read. */

@@ -11,8 +11,9 @@ import { InputError, InterruptedError, StepFailedError } from '../../errors.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { latestPlan } from '../contracts.js';
 import { computeCustomizations } from './compute.js';
-import { chooserText, conflictProposals } from './render-text.js';
+import { chooserText, conflictProposals, fixSettings } from './render-text.js';
 import { PackSources } from './sources.js';
+import { ruleVariableViews } from './rule-variables-source.js';
 import type { CustomizeLive, CustomizeOutput, DecisionMap, FixChoices } from './types.js';
 import { missingVariableSources } from './variable-sources.js';
 
@@ -22,10 +23,11 @@ export function customizeSummary(out: CustomizeOutput): string {
   const rules = out.byHop.flatMap((h) => h.profiles.flatMap((p) => p.rules));
   const red = rules.filter((r) => r.status === 'fail').length;
   const grey = rules.filter((r) => r.status === 'notApplicable').length;
-  const amber = rules.filter((r) => r.status === 'notOnSite').length;
+  const unchecked = rules.filter((r) => r.status === 'notOnSite' && r.variables?.some((v) => v.state === 'masked')).length;
+  const amber = rules.filter((r) => r.status === 'notOnSite').length - unchecked;
   const fixes = out.byHop.flatMap((h) => h.profiles.flatMap((p) => p.fixes));
   const chosen = fixes.filter((f) => f.accepted).length;
-  const rulesText = `rules ${rules.length - red - grey - amber} green / ${red} red${amber ? ` / ${amber} not on this site before the upgrade` : ''}${grey ? ` / ${grey} not applicable` : ''}`;
+  const rulesText = `rules ${rules.length - red - grey - amber - unchecked} green / ${red} red${amber ? ` / ${amber} not on this site before the upgrade` : ''}${unchecked ? ` / ${unchecked} not checked (sensitive profile variable)` : ''}${grey ? ` / ${grey} not applicable` : ''}`;
   const fixText = fixes.length ? `, ${fixes.length} fix(es) offered${chosen ? ` (${chosen} chosen)` : ', none chosen'}` : '';
   return `${packs.length} pack version(s), ${carried} site setting(s) carried, ${out.conflicts} conflict(s), ${rulesText}${fixText}`;
 }
@@ -38,7 +40,7 @@ export function reviewItems(out: CustomizeOutput): string[] {
       for (const r of p.rules.filter((x) => x.status === 'notOnSite')) items.push(`hop ${h.index} WARN ${r.title}: ${r.message}`);
       for (const r of p.rules.filter((x) => x.status === 'fail')) items.push(`hop ${h.index} FAIL ${r.title}: ${r.message}`);
       for (const f of p.fixes) {
-        const what = f.items.map((i) => `\`${i.path}\` = ${JSON.stringify(i.value)}`).join(', ');
+        const what = fixSettings(f, (v) => JSON.stringify(v));
         items.push(
           f.accepted
             ? `hop ${h.index} fix ${f.rule} (${f.pack}): ${what} is in the draft, chosen by ${chooserText(f.chosenBy)}: ${f.effect}`
@@ -73,9 +75,11 @@ export const customizeStep = defineStepKind({
     let decisions: DecisionMap = (ctx.step.notes.decisions as DecisionMap | undefined) ?? {};
     let fixes: FixChoices = (ctx.step.notes.fixes as FixChoices | undefined) ?? {};
     let result: CustomizeOutput;
+    // Settings held by profile variables are judged on this cluster's values (read once per run of the step).
+    const variables = await ruleVariableViews(ctx.effects.palette, site, plan.flavor, ctx.signal);
     for (let round = 1; ; round++) {
       ctx.progress({ headline: 'Comparing the deployed values with the new defaults…' } satisfies CustomizeLive);
-      result = await computeCustomizations({ plan, site, rules: ctx.runbook.rules, settings: ctx.runbook.values, sources, decisions, notes: ctx.runbook.versionNotes, fixes });
+      result = await computeCustomizations({ plan, site, rules: ctx.runbook.rules, settings: ctx.runbook.values, sources, decisions, notes: ctx.runbook.versionNotes, fixes, variables });
       ctx.progress({ headline: customizeSummary(result), result } satisfies CustomizeLive);
       const offers = [...new Map(result.byHop.flatMap((h) => h.profiles.flatMap((p) => p.fixes)).map((f) => [f.rule, { id: f.rule, accepted: f.accepted }])).values()];
       const answer = await ctx.confirm({
