@@ -198,7 +198,7 @@ export interface RuleOutcome {
 
 /** The fields of the customize step's output that later steps read. */
 export interface CustomizeContract {
-  byHop: Array<{ index: number; profiles: Array<{ role: ProfileRole; packs: CustomizedPack[]; rules: RuleOutcome[] }> }>;
+  byHop: Array<{ index: number; profiles: Array<{ role: ProfileRole; packs: CustomizedPack[]; rules: RuleOutcome[]; fixes?: Array<{ accepted: boolean; variables?: Array<{ name: string; value: string }> }> }> }>;
 }
 
 /** The plan: the latest finished step output carrying hops (as the runner expands groups from it). */
