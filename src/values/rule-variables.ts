@@ -9,7 +9,7 @@
  */
 import { PilotError } from '../errors.js';
 import { mergeValuesDocument } from './merge.js';
-import { parsePath } from './path.js';
+import { formatPath, parsePath, type PathSegment } from './path.js';
 import { resolvePattern } from './resolve.js';
 import { evaluateRule, type RuleInput, type RuleResult } from './rules.js';
 import type { RuleSpec } from './rule-schema.js';
@@ -130,4 +130,27 @@ export function variableFix(rule: Pick<RuleSpec, 'assert' | 'value' | 'path'>, v
   const wanted = String(rule.value);
   const names = [...new Set(via.filter((v) => v.state !== 'undeclared' && v.state !== 'masked' && v.value !== wanted).map((v) => v.name))];
   return names.map((name) => ({ name, value: wanted }));
+}
+
+/** Where a pack's values reference profile variables (each whole `{{.spectro.var.NAME}}` value), in document order. */
+export function variableReferences(packs: ReadonlyArray<{ name: string; values: string }>): Array<{ name: string; pack: string; path: string }> {
+  const out: Array<{ name: string; pack: string; path: string }> = [];
+  const walk = (pack: string, node: unknown, segments: PathSegment[]) => {
+    const name = variableReference(node);
+    if (name) out.push({ name, pack, path: formatPath(segments) });
+    else if (Array.isArray(node)) node.forEach((item, index) => walk(pack, item, [...segments, { kind: 'index', index }]));
+    else if (node !== null && typeof node === 'object') for (const [key, value] of Object.entries(node)) walk(pack, value, [...segments, { kind: 'key', key }]);
+  };
+  for (const p of packs) {
+    if (!p.values.includes('.spectro.var.')) continue;
+    let doc: ValuesDocument;
+    try {
+      doc = toValuesDocument(p.values, `the values of ${p.name}`);
+    } catch (err) {
+      if (err instanceof PilotError) continue; // values that do not parse hold no reference this can see
+      throw err;
+    }
+    for (const d of doc.docs) walk(p.name, d.toJS({ maxAliasCount: 100 }) as unknown, []);
+  }
+  return out;
 }

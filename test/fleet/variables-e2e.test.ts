@@ -1,7 +1,7 @@
 /**
  * End to end on a served fleet lab whose shared add-on profile holds the ingress address as the
  * profile variable INGRESS_IP (`lab --serve --fleet 2 --fleet-variables`, each cluster its own
- * value): store-002's own session (plain `diff`, then `start` with every gate approved, the real CLI
+ * value): store-002's own session (plain `plan` and `diff`, then `start` with every gate approved, the real CLI
  * and the real kubectl) judges the ingress rule on the cluster's value of the variable, publishes a
  * new version that still holds the reference (never store-002's address, which store-001 would then
  * get), and the apply carries store-002's value to the new version uid, where its world renders it:
@@ -42,8 +42,11 @@ describe('a cluster whose shared add-on profile holds its ingress address as a p
     await lab?.stop();
   });
 
-  it('diff judges the ingress rule on the cluster\'s value of the variable and carries the reference', async () => {
+  it('plan and diff judge the ingress rule on the cluster\'s value of the variable and carry the reference', async () => {
     expect(store002().site.ingressIP).toBe('10.10.100.71');
+    const plan = await cli(['plan', '--params', params], env);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('vmo-core-addon: via profile variable INGRESS_IP (this cluster: 10.10.100.71), at nginx `charts.ingress-nginx.controller.service.loadBalancerIP`');
     const diff = await cli(['diff', '--params', params], env);
     expect(diff.code).toBe(0);
     expect(diff.stdout).toContain('PASS rule Ingress controller keeps its fixed address: nginx (draft): via profile variable INGRESS_IP (this cluster: 10.10.100.71)');

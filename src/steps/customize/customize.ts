@@ -59,6 +59,18 @@ export function reviewItems(out: CustomizeOutput): string[] {
   return items;
 }
 
+/** The variables without a source, in words: those a hop introduces, and the sensitive ones the profiles use (masked, not carried). */
+function missingWords(plan: { profileVariables?: Array<{ name: string; state: string }> }, missing: Array<{ name: string; hop: number }>): string {
+  const masked = new Set((plan.profileVariables ?? []).filter((v) => v.state === 'masked').map((v) => v.name));
+  const list = (xs: typeof missing) => xs.map((m) => `${m.name} (hop ${m.hop})`).join(', ');
+  const introduced = missing.filter((m) => !masked.has(m.name));
+  const kept = missing.filter((m) => masked.has(m.name));
+  return [
+    ...(introduced.length ? [`The plan introduces the profile variable(s) ${list(introduced)}`] : []),
+    ...(kept.length ? [`${introduced.length ? 'and the' : 'The'} cluster's profiles use the sensitive profile variable(s) ${list(kept)}, whose values Palette masks (they cannot be carried to the new version)`] : []),
+  ].join('; ');
+}
+
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export const customizeStep = defineStepKind({
@@ -130,7 +142,7 @@ export const customizeStep = defineStepKind({
     const missing = ctx.dryRun ? [] : missingVariableSources(plan, ctx.effects.variables);
     if (missing.length) {
       return failed(
-        new InputError('customize.variables-unset', `The plan introduces the profile variable(s) ${missing.map((m) => `${m.name} (hop ${m.hop})`).join(', ')}, and nothing says where their values come from.`, {
+        new InputError('customize.variables-unset', `${missingWords(plan, missing)}, and nothing says where their values come from.`, {
           hint: `Nothing was written. Name each source: --variable ${missing[0]!.name}=env:VAR (or =file:PATH), or params variables: ${missing[0]!.name}: {env: VAR}; or run in the TUI, which asks at the draft gate. Never put the value itself on the command line.`,
         }),
         result,
