@@ -43,7 +43,7 @@ export function reviewItems(out: CustomizeOutput): string[] {
         const what = fixSettings(f, (v) => JSON.stringify(v));
         items.push(
           f.accepted
-            ? `hop ${h.index} fix ${f.rule} (${f.pack}): ${what} is in the draft, chosen by ${chooserText(f.chosenBy)}: ${f.effect}`
+            ? `hop ${h.index} fix ${f.rule} (${f.pack}): ${what} ${f.items.length ? 'is in the draft' : 'is set with the apply'}, chosen by ${chooserText(f.chosenBy)}: ${f.effect}`
             : `hop ${h.index} fix ${f.rule} (${f.pack}) offered, left out: would set ${what}: ${f.effect}. --accept-fix ${f.rule} adds it`,
         );
       }
