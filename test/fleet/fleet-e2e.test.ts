@@ -81,8 +81,9 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     expect(inFlight.length + untouched.length + finished.length).toBe(7);
     expect(untouched.length).toBeGreaterThan(0);
     expect(notified.at(-1)!.counts).toMatchObject({ upgraded: 4 + wave2Done });
-    // The clusters in flight finished the step they were in (or, in a wait, its poll): stopped safely, saved, resumable.
-    for (const c of inFlight) expect(c.message, c.name).toMatch(/^stopped safely (after|at a poll of) .+; the session is saved \(the stage halted: 1 failure\(s\) reached the threshold 1 \(last: store-007\)\)$/);
+    // The clusters in flight finished the step they were in (or, in a wait, its poll; or had just been
+    // started and stopped before their first step): stopped safely, saved, resumable.
+    for (const c of inFlight) expect(c.message, c.name).toMatch(/^stopped safely (after|at a poll of|before) .+; the session is saved \(the stage halted: 1 failure\(s\) reached the threshold 1 \(last: store-007\)\)$/);
 
     // Each cluster's session verified its upgrade: the canary's and wave-1's reports say done.
     const audit = await lab.audit();

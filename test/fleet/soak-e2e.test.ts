@@ -49,7 +49,8 @@ describe('fleet: a stage soaks before the next', () => {
     const exited = new Promise<number | null>((resolve) => started.on('close', (code, signal) => ((ended = true), resolve(signal ? null : code))));
     await until('the canary soaking', () => {
       if (ended) throw new Error(`fleet start ended before the soak:\n${out}`);
-      return journal().includes('"stage.soak.started"');
+      // The journal is written before the line is printed: wait for both, or the kill may beat the pipe.
+      return journal().includes('"stage.soak.started"') && /stage canary: soaking/.test(out);
     }, 300_000);
     started.kill('SIGKILL');
     expect(await exited).toBeNull();

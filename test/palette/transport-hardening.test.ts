@@ -3,13 +3,14 @@
  * as a gzip bomb), that drip, that are 5 MB of terminal escapes, that echo the key in base64, that
  * redirect elsewhere; a 429 or 503 on a publish; a base URL that would send the key in clear.
  */
+import { getEventListeners } from 'node:events';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { PaletteApiError } from '../../src/palette/errors.js';
 import { assertSafeBaseUrl, isLoopbackHost } from '../../src/palette/transport.js';
 import { API_KEY } from '../lab/palette/support.js';
-import { clientFor, startStub, type Stub } from './support.js';
+import { clientFor, jsonAnswer, startStub, type Stub } from './support.js';
 
 let stubs: Stub[] = [];
 afterEach(async () => {
@@ -189,5 +190,21 @@ describe('"not now" on a publish: not applied, with the wait the server asked fo
     const err = await failure(clientFor(s.url).client.execute({ target: 'palette', method: 'PATCH', path: '/v1/clusterprofiles/p1/publish', summary: 'publish' }));
     expect(err).toMatchObject({ code: 'palette.server-error', mayHaveApplied: true });
     expect(err.retryAfterMs).toBeUndefined();
+  });
+});
+
+describe('a signal that outlives its requests keeps none of them', () => {
+  it('after answers, refusals and a closed connection, the signal holds no listener (each kept its answer alive: the fleet grew by every cluster)', async () => {
+    const s = await stub((req, res) => {
+      if (req.url?.startsWith('/v1/clusterprofiles/gone')) return jsonAnswer(404, { code: 'ResourceNotFound', message: 'gone' })(req, res);
+      if (req.url?.startsWith('/v1/clusterprofiles/cut')) return req.socket.destroy();
+      return jsonAnswer(200, { items: [{ metadata: { name: 'a', uid: 'ua' }, spec: { version: '1.0.0' } }], listmeta: { continue: '' } })(req, res);
+    });
+    const session = new AbortController();
+    const { client } = clientFor(s.url, { flavor: 'spec' });
+    for (let i = 0; i < 5; i++) expect(await client.listProfiles({ signal: session.signal })).toHaveLength(1);
+    await expect(client.getProfile('gone', { signal: session.signal })).rejects.toThrow(/was not found|gone/);
+    await expect(client.getProfile('cut', { signal: session.signal })).rejects.toBeInstanceOf(PaletteApiError);
+    expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
   });
 });
