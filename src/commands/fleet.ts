@@ -302,10 +302,12 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       return predict(name, p90Of(all.find((c) => c.name === name)?.session), others);
     };
     const coordinator = { journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, clock, soakHealth, predict: predictFor, exists: (uid: string) => clusterExists(palette, uid, controller.signal), say };
+    const writeReport = () => writeFleetReport(paths, fleetReportData(paths, stateDir, fleet.file, io.env, options['state-dir']));
+    let files: ReturnType<typeof writeReport> | undefined;
     const code = tui && link
-      ? await tui.runFleetTui({ link, coordinator: { ...coordinator, ...tui.screenHooks(link) }, stop: () => controller.abort(), resumeCommand: resumeFleet, io, inkDebug: Boolean(seams.inkDebug) })
+      ? await tui.runFleetTui({ link, coordinator: { ...coordinator, ...tui.screenHooks(link) }, stop: () => controller.abort(), resumeCommand: resumeFleet, writeReport: () => (files = writeReport()).markdown, io, inkDebug: Boolean(seams.inkDebug) })
       : await new Coordinator(coordinator).run();
-    const files = writeFleetReport(paths, fleetReportData(paths, stateDir, fleet.file, io.env, options['state-dir']));
+    files ??= writeReport();
     notifications.ended(journal.state()!, code, files.markdown);
     await notifications.flush();
     if (!options.json) write(`fleet report: ${files.markdown}`);
