@@ -25,7 +25,7 @@ import { clusterExists, readTargets, stageClusters } from '../fleet/target-set.j
 import { kubeSoakHealth } from '../fleet/soak-health.js';
 import { formatDuration } from '../engine/duration.js';
 import { clockFor } from '../run/lab-clock.js';
-import { loadParams } from '../engine/load.js';
+import { loadParams, loadRunbook } from '../engine/load.js';
 import { profileRoles } from '../engine/params.js';
 import { planP90Ms, predict } from '../fleet/predicted.js';
 import { SessionStore } from '../session/store.js';
@@ -35,6 +35,8 @@ import { bundledRunbook } from '../engine/bundled-runbook.js';
 import { readBoundedText } from '../io/bounded-read.js';
 import { LIMITS } from '../io/limits.js';
 import { perClusterLines } from '../fleet/per-cluster.js';
+import { fleetLadders, ladderLines, type FleetLadders } from '../fleet/ladders.js';
+import { readFleetVersions, readStarts } from '../fleet/ladder-reads.js';
 import { fleetPerCluster } from '../fleet/variable-bindings.js';
 import { isInteractive } from '../run/interactive.js';
 import { WatchedLimiter } from '../fleet/watched-limiter.js';
@@ -80,6 +82,22 @@ async function planPerCluster(f: LoadedFleet, options: Invocation['options'], pa
   const runbook = options.runbook ?? bundledRunbook();
   const text = readBoundedText(runbook, { what: 'runbook', maxBytes: LIMITS.runbookFile });
   return fleetPerCluster(f.clusters, text, palette);
+}
+
+/**
+ * Read from Palette for the plan (with a key): the clusters left out (template-managed, gone), each
+ * stage's clusters (a selector's by their tags, as `start` will freeze them), where each cluster
+ * starts and its ladder, and the profile versions several clusters share.
+ */
+async function planReads(f: LoadedFleet, palette: PaletteApi, registry: StepRegistry, runbook: string): Promise<{ leftOut: LeftOut[]; members: Map<string, string[]>; ladders: FleetLadders; target: string; source: string } | { error: string }> {
+  const targets = await readTargets(palette, f.clusters);
+  const members = stageClusters(f.spec.stages, f.clusters.map((c) => c.name), targets.tags);
+  const staged = [...members].flatMap(([stage, names]) => names.filter((n) => !targets.leftOut.some((l) => l.name === n)).map((name) => ({ stage, c: f.clusters.find((x) => x.name === name)! })));
+  const notes = loadRunbook(runbook, f.connection, registry).runbook.versionNotes;
+  const versions = await readFleetVersions(f.connection, palette, notes);
+  if ('error' in versions) return { error: versions.error };
+  const starts = await readStarts(palette, staged.map(({ stage, c }) => ({ name: c.name, uid: c.uid, stage, pack: c.params.packs.orchestration })));
+  return { leftOut: targets.leftOut, members, ladders: fleetLadders(starts, versions.target, versions.available, versions.stones), target: versions.target, source: versions.source };
 }
 
 /** Palette, for the plan's reads: only when an API key is given (a plan without one shows what the file says). */
@@ -158,14 +176,22 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
     if (fleet.fromPalette && frozen) fleet = withPaletteClusters(fleet, paletteEntries([...frozen.clusters, ...frozen.leftOut].map((c) => ({ name: c.name, uid: c.uid, tags: [] })), { ...fleet.fromPalette, tags: [] }, dirname(fleet.file)));
     else if (palette) fleet = await resolveFromPalette(fleet, palette);
     const perCluster = await planPerCluster(fleet, options, palette);
+    const read = palette && fleet.clusters.length ? await planReads(fleet, palette, await registry(), options.runbook ?? bundledRunbook()) : undefined;
     if (options.json) {
-      write(jsonSafe(JSON.stringify({ type: 'plan', fleet: fleet.spec.fleet, target: fleet.spec.target, stages: fleet.spec.stages, clusters: fleet.clusters.map((c) => ({ name: c.name, uid: c.uid })), ...(fleet.fromPalette ? { fromPalette: { ...fleet.fromPalette, read: Boolean(palette) } } : {}), frozen: Boolean(frozen), perCluster })));
+      const fromPaletteJson = read && !('error' in read) ? { leftOut: read.leftOut, members: Object.fromEntries(read.members), ladders: read.ladders, versionSource: read.source } : read ? { laddersError: read.error } : {};
+      write(jsonSafe(JSON.stringify({ type: 'plan', fleet: fleet.spec.fleet, target: fleet.spec.target, stages: fleet.spec.stages, clusters: fleet.clusters.map((c) => ({ name: c.name, uid: c.uid })), ...(fleet.fromPalette ? { fromPalette: { ...fleet.fromPalette, read: Boolean(palette) } } : {}), frozen: Boolean(frozen), perCluster, ...fromPaletteJson })));
     } else {
       if (!fleet.fromPalette || fleet.clusters.length) for (const l of planLines(fleet)) write(sanitizeLines(l));
       if (fleet.fromPalette && fleet.clusters.length) write(`  clusters from Palette: ${fromPaletteText(fleet.fromPalette)}, kubeconfig each ${join(dirname(fleet.file), fleet.fromPalette.kubeconfigDir)}/<name>`);
       const names = new Map(fleet.clusters.flatMap((c) => profileRoles.flatMap((r) => (c.params.profiles[r].name ? [[c.params.profiles[r].uid, c.params.profiles[r].name] as const] : []))));
       if (!fleet.fromPalette || fleet.clusters.length) for (const l of perClusterLines(perCluster.values, { unread: new Set(perCluster.unread.map((p) => p.uid)), names })) write(sanitizeLines(l));
       if (perCluster.unread.length) write(`  give the API key (${API_KEY_ENV} or --api-key-file) and plan again: the plan then reads which settings the shared profiles carry as variables.`);
+      if (read && 'error' in read) write(sanitizeLines(`  where each cluster starts: not read: ${read.error}`));
+      else if (read) {
+        for (const s of fleet.spec.stages.filter((x) => x.selector)) write(sanitizeLines(`  stage ${s.name} (tagged ${s.selector!.tags.join(' and ')}) today: ${(read.members.get(s.name) ?? []).join(', ') || 'no cluster'}`));
+        for (const l of read.leftOut) write(sanitizeLines(`  left out: ${l.name}: ${l.reason}`));
+        for (const l of ladderLines(read.ladders, read.target, read.source)) write(sanitizeLines(l));
+      } else if (!palette && fleet.clusters.length) write(`  give the API key (${API_KEY_ENV} or --api-key-file) and plan again: the plan then reads where each cluster starts, its hops, the profile versions the clusters share and the clusters a cluster template manages.`);
       if (frozen) write(`  (a plan was frozen ${frozen.plannedAt} by ${frozen.plannedBy}: \`fleet resume\` follows that one)`);
     }
     return ExitCode.ok;

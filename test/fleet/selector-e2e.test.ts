@@ -49,6 +49,11 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
     expect(keyless.stdout).toMatch(new RegExp(`the clusters that run profile ${profile} tagged region=east \\(read from Palette when the plan is frozen; give the API key`));
     const plan = JSON.parse((await cli(['fleet', 'plan', '--json', '--fleet', fromPalette, '--state-dir', stateDir], env)).stdout) as { clusters: Array<{ name: string }> };
     expect(plan.clusters.map((c) => c.name)).toEqual(['store-001', 'store-003']);
+    // With the key the plan reads where each starts, and the profile versions they share (made once, by the first).
+    const text = (await cli(['fleet', 'plan', '--fleet', fromPalette, '--state-dir', stateDir], env)).stdout;
+    expect(text).toContain('    4.5.4 → 4.6.3 (1 hop): store-001, store-003');
+    expect(text).toMatch(/    vmo-infra 1\.5\.0 \(\w+\), run by 2 clusters: 1 new version, made by store-001 \(stage east\)/);
+    expect(text).toMatch(/    vmo-core-addon 1\.5\.0 \(\w+\), run by 2 clusters: 1 new version, made by store-001 \(stage east\)/);
 
     const started = await cli(['fleet', 'start', '--fleet', fromPalette, '--state-dir', stateDir, ...approve], env);
     expect(started.stdout).toContain(`the clusters that run profile ${profile} tagged region=east: store-001, store-003`);
@@ -64,6 +69,7 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
   it('selects by Palette tag at the plan, and reports the vanished cluster without failing the stage', async () => {
     const plan = await cli(['fleet', 'plan', '--fleet', file, '--state-dir', stateDir], env);
     expect(plan.stdout).toMatch(/stage east: the clusters tagged region=east \(read from Palette when the plan is frozen\)/);
+    expect(plan.stdout).toContain('  stage east (tagged region=east) today: store-001, store-003');
 
     const started = await cli(['fleet', 'start', '--fleet', file, '--state-dir', stateDir, ...approve], env);
     expect(started.stdout).toMatch(/stage east: tagged region=east: store-001, store-003/);
@@ -97,6 +103,15 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
 
     const keyless = await cli(['fleet', 'plan', '--fleet', ips, '--state-dir', stateDir], {});
     expect(keyless.code).toBe(0);
+    expect(keyless.stdout).toContain('give the API key (UPGRADE_PILOT_API_KEY or --api-key-file) and plan again: the plan then reads where each cluster starts');
+
+    // After the run: store-001 upgraded, store-002 not, store-003 gone from Palette. Each its own ladder; the gone one named and left out.
+    const text = (await cli(['fleet', 'plan', '--fleet', ips, '--state-dir', stateDir], env)).stdout;
+    expect(text).toContain('  left out: store-003: Palette has no such cluster (gone before the plan was made)');
+    expect(text).toContain('    4.6.3: already at 4.6.3 (nothing to publish): store-001');
+    expect(text).toContain('    4.5.4 → 4.6.3 (1 hop): store-002');
+    expect(text).toContain('clusters that start at different versions climb their own ladders');
+    expect(text).not.toContain('shared profile versions');
     expect(keyless.stdout).toMatch(/site\.ingressIP: store-001 10\.1\.0\.50, store-002 10\.1\.0\.51, store-003 10\.1\.0\.52\n\s+a Palette profile variable if the shared addon profile vmo-core-addon \(\w+\) declares one for that setting \(rule ingress-fixed-address\), else a cluster-specific addon profile for store-001, store-002, store-003: not read from Palette \(no API key\)/);
     expect(keyless.stdout).toMatch(/customization rules are checked per cluster/);
 
