@@ -11,7 +11,7 @@ import type { StepRegistry } from '../engine/step-kind.js';
 import { defaultRateLimits, RateLimiter } from '../palette/rate-limit.js';
 import { ExitCode, InputError } from '../errors.js';
 import { Coordinator, whoAmI } from '../fleet/coordinator.js';
-import { runCluster } from '../fleet/cluster-run.js';
+import { runCluster, stagePolicy } from '../fleet/cluster-run.js';
 import { FleetJournal, fleetPaths, readFleetState } from '../fleet/journal.js';
 import { loadFleet, withPaletteClusters, type LoadedFleet } from '../fleet/load.js';
 import { paletteEntries, readPaletteClusters } from '../fleet/from-palette.js';
@@ -65,7 +65,7 @@ function planLines(f: LoadedFleet): string[] {
   const lines = [`fleet ${f.spec.fleet}: ${f.clusters.length} cluster(s) to ${f.spec.target} in ${f.spec.stages.length} stage(s) (${f.file})`];
   for (const s of f.spec.stages) {
     const who = s.clusters ? s.clusters.join(', ') : `the clusters tagged ${s.selector!.tags.join(' and ')} (read from Palette when the plan is frozen)`;
-    lines.push(`  stage ${s.name}: ${who} (${s.maxConcurrency} at a time, stops at ${s.failureThreshold} failure(s)${s.approval ? ', asks before it starts: --approve stage' : ''}${s.soak ? `, soaks ${formatDuration(s.soak)} before the next stage` : ''}${s.window ? `, starts clusters only in its window ${windowText(s.window)}` : ''})`);
+    lines.push(`  stage ${s.name}: ${who} (${s.maxConcurrency} at a time, stops at ${s.failureThreshold} failure(s)${s.approval ? ', asks before it starts: --approve stage' : ''}${s.approve.length ? `, its clusters pass ${s.approve.join(', ')} without asking (this file approves them)` : ''}${s.restarts === 'approve' ? ', VM restarts approved by this file (not one outside its owner\'s restart window)' : ''}${s.soak ? `, soaks ${formatDuration(s.soak)} before the next stage` : ''}${s.window ? `, starts clusters only in its window ${windowText(s.window)}` : ''})`);
   }
   const unstaged = f.clusters.filter((c) => !f.spec.stages.some((s) => s.clusters?.includes(c.name)));
   const bySelector = f.spec.stages.some((s) => s.selector);
@@ -140,7 +140,7 @@ function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[], membe
     digest: f.digest,
     target: f.spec.target,
     by: whoAmI(),
-    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: (members.get(s.name) ?? []).filter((n) => !leftOut.some((l) => l.name === n)), maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval, ...(s.soak ? { soakMs: s.soak } : {}), ...(s.window ? { window: s.window } : {}) })),
+    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: (members.get(s.name) ?? []).filter((n) => !leftOut.some((l) => l.name === n)), maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval, ...(s.approve.length ? { approve: s.approve } : {}), ...(s.restarts !== 'ask' ? { restarts: s.restarts } : {}), ...(s.soak ? { soakMs: s.soak } : {}), ...(s.window ? { window: s.window } : {}) })),
     clusters,
     leftOut,
   });
@@ -267,12 +267,14 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       const attempt = c.attempts + 1;
       if (c.session) journal.append({ type: 'cluster.started', at: new Date().toISOString(), cluster: c.name, session: c.session, attempt, resumed: true });
       say({ type: 'cluster.started', cluster: c.name, session: c.session ?? null, attempt }, `${c.name}: retry ${attempt} (session ${c.session ?? 'new'}, the same settings)`);
+      const policy = stagePolicy(s.fleet, s.stages.find((x) => x.name === c.stage)!);
       const result = await runCluster({
         name: c.name,
         paramsFile: c.paramsFile,
         stateDir,
         dir: paths.clusterDir(c.name),
         ...(c.session ? { session: c.session } : {}),
+        ...(policy ? { policy } : {}),
         options,
         registry: await registry(),
         limiter,

@@ -32,7 +32,8 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
     env = { UPGRADE_PILOT_API_KEY: lab.json.apiKey };
     const doc = parse(readFileSync(lab.json.fleet, 'utf8')) as Record<string, unknown>;
     file = join(lab.dir, 'east.yaml');
-    writeFileSync(file, stringify({ ...doc, fleet: 'east', stages: [{ name: 'east', selector: { tags: ['region=east'] }, approval: true, maxConcurrency: 2 }] }));
+    // The stage's own written policy approves its clusters' gates and restarts: the command line gives only --approve stage.
+    writeFileSync(file, stringify({ ...doc, fleet: 'east', stages: [{ name: 'east', selector: { tags: ['region=east'] }, approval: true, maxConcurrency: 2, approve: ['draft', 'publish', 'apply', 'repave', 'cancel-migrations'], restarts: 'approve' }] }));
   }, 180_000);
   afterAll(async () => {
     await lab?.stop();
@@ -71,7 +72,9 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
     expect(plan.stdout).toMatch(/stage east: the clusters tagged region=east \(read from Palette when the plan is frozen\)/);
     expect(plan.stdout).toContain('  stage east (tagged region=east) today: store-001, store-003');
 
-    const started = await cli(['fleet', 'start', '--fleet', file, '--state-dir', stateDir, ...approve], env);
+    expect(plan.stdout).toContain("its clusters pass draft, publish, apply, repave, cancel-migrations without asking (this file approves them), VM restarts approved by this file (not one outside its owner's restart window)");
+
+    const started = await cli(['fleet', 'start', '--fleet', file, '--state-dir', stateDir], env);
     expect(started.stdout).toMatch(/stage east: tagged region=east: store-001, store-003/);
     expect(started.stdout).toMatch(/stage east waits for approval/);
     expect(started.code).toBe(3);
@@ -79,7 +82,7 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
     expect((await lab.control('/_lab/fleet-remove', { cluster: 'store-003' })).status).toBe(200);
     // store-002 is tagged east after the plan: the target set is frozen, it is not pulled in.
     expect((await lab.control('/_lab/fleet-tags', { cluster: 'store-002', labels: { region: 'east', vmo: 'spectro__tag' } })).status).toBe(200);
-    const resumed = await cli(['fleet', 'resume', '--fleet', file, '--state-dir', stateDir, ...approve, '--approve', 'stage'], env, 600_000);
+    const resumed = await cli(['fleet', 'resume', '--fleet', file, '--state-dir', stateDir, '--approve', 'stage'], env, 600_000);
     expect(resumed.stdout).toMatch(/store-003: vanished: Palette no longer has it \(deleted after the plan\); not failed, not upgraded/);
     expect(resumed.stdout).toContain('store-001: done');
     expect(resumed.stdout).toContain('stage east: done');
@@ -87,6 +90,12 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
 
     const status = JSON.parse((await cli(['fleet', 'status', '--json', '--fleet', file, '--state-dir', stateDir], env)).stdout) as { clusters: Array<{ name: string; status: string }> };
     expect(status.clusters.map((c) => `${c.name}:${c.status}`)).toEqual(['store-001:done', 'store-003:vanished']);
+    // Every gate of store-001's session was answered by the stage's written policy, and the record says so.
+    const report = JSON.parse((await cli(['fleet', 'report', '--format', 'json', '--fleet', file, '--state-dir', stateDir], env)).stdout) as { clusters: Array<{ cluster: string; decisions: Array<{ gate: string; choice: string; by: string; detail?: string }> }> };
+    const decisions = report.clusters.find((c) => c.cluster === 'store-001')!.decisions;
+    expect(decisions.filter((d) => d.gate === 'apply')).toEqual([expect.objectContaining({ choice: 'approve', by: 'policy', detail: 'fleet east, stage east: approve apply' })]);
+    expect(decisions.filter((d) => d.gate === 'restart').length).toBeGreaterThan(0);
+    for (const d of decisions.filter((x) => x.gate === 'restart')) expect(d).toMatchObject({ choice: 'approve', by: 'policy', detail: 'fleet east, stage east: restarts: approve' });
     // store-002 (west) was never in the plan: Palette saw no change for it.
     const west = lab.json.clusters.find((c) => c.name === 'store-002')!.uid;
     expect((await lab.audit()).filter((e) => e.api === 'palette' && e.method !== 'GET' && e.path.includes(west))).toEqual([]);
