@@ -4,6 +4,8 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { InputError } from '../errors.js';
+import { approvableGates } from '../engine/approvable-gates.js';
+export { approvableGates };
 import { NS_NAME_PATTERN } from '../engine/ns-name.js';
 import { formatBytes, parseBytes } from '../io/limits.js';
 import { CAPTURE_LIMIT_BYTES, CAPTURE_MIN_BYTES } from '../capture/types.js';
@@ -15,8 +17,6 @@ import { serverPathProblem } from '../lab/kube/server-path.js';
 
 export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge', 'tight'] as const;
 
-/** Gates that `--approve` may name. VM restarts are deliberately not among them. */
-export const approvableGates = ['health', 'draft', 'publish', 'apply', 'repave', 'cancel-migrations', 'drift', 'stage'] as const;
 
 const flavors = ['spec', 'palette'] as const;
 /** `fleet report --format`. */

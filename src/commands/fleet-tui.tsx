@@ -17,6 +17,8 @@ export interface FleetTuiRequest {
   /** Stops the fleet (the coordinator's signal). */
   stop(): void;
   resumeCommand: string;
+  /** Writes the fleet report once the coordinator has ended (before the screen waits for `q`); its Markdown file. */
+  writeReport(code: ExitCode): string;
   io: RunIO;
   /** Every frame written whole (tests). */
   inkDebug?: boolean;
@@ -28,8 +30,13 @@ export function screenHooks(link: FleetLink): Pick<CoordinatorOptions, 'attach' 
 }
 
 export async function runFleetTui(req: FleetTuiRequest): Promise<ExitCode> {
-  const outcome = new Coordinator(req.coordinator).run();
-  const app = render(<FleetScreen controller={req.link.controller({ outcome, stop: req.stop, resumeCommand: req.resumeCommand })} />, {
+  let report: string | undefined;
+  // The report is written as the fleet ends, so the screen can name it while it stays up for `q`.
+  const outcome = new Coordinator(req.coordinator).run().then((code) => {
+    report = req.writeReport(code);
+    return code;
+  });
+  const app = render(<FleetScreen controller={req.link.controller({ outcome, stop: req.stop, resumeCommand: req.resumeCommand, reportPath: () => report })} />, {
     stdout: req.io.stdout,
     stdin: req.io.stdin,
     exitOnCtrlC: false,

@@ -4,18 +4,16 @@
  * params file and run log, and the fleet report; each cluster's session is in the state dir's
  * sessions as any session is.
  */
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { Invocation } from '../cli/args.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { defaultRateLimits, RateLimiter } from '../palette/rate-limit.js';
 import { ExitCode, InputError } from '../errors.js';
 import { Coordinator, whoAmI } from '../fleet/coordinator.js';
-import { runCluster } from '../fleet/cluster-run.js';
+import { runCluster, stagePolicy } from '../fleet/cluster-run.js';
 import { FleetJournal, fleetPaths, readFleetState } from '../fleet/journal.js';
-import { loadFleet, withPaletteClusters, type LoadedFleet } from '../fleet/load.js';
-import { paletteEntries, readPaletteClusters } from '../fleet/from-palette.js';
-import type { PaletteApi } from '../palette/api.js';
+import { loadFleet, type LoadedFleet } from '../fleet/load.js';
 import { fleetReportData, writeFleetReport, type FleetReportFormat } from '../fleet/report.js';
 import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
 import type { FleetState, LeftOut, PlannedCluster } from '../fleet/types.js';
@@ -23,19 +21,12 @@ import { notifyConfig } from '../notify/config.js';
 import { startFleetNotifications } from '../fleet/notify.js';
 import { clusterExists, readTargets, stageClusters } from '../fleet/target-set.js';
 import { kubeSoakHealth } from '../fleet/soak-health.js';
-import { formatDuration } from '../engine/duration.js';
 import { clockFor } from '../run/lab-clock.js';
 import { loadParams } from '../engine/load.js';
-import { profileRoles } from '../engine/params.js';
 import { planP90Ms, predict } from '../fleet/predicted.js';
 import { SessionStore } from '../session/store.js';
-import { stageWindow, type StageWindowSpec } from '../fleet/window.js';
-import { API_KEY_ENV, readApiKey } from '../run/api-key.js';
-import { bundledRunbook } from '../engine/bundled-runbook.js';
-import { readBoundedText } from '../io/bounded-read.js';
-import { LIMITS } from '../io/limits.js';
-import { perClusterLines } from '../fleet/per-cluster.js';
-import { fleetPerCluster } from '../fleet/variable-bindings.js';
+import { readApiKey } from '../run/api-key.js';
+import { fromPaletteText, resolveFromPalette, runFleetPlan } from './fleet-plan.js';
 import { isInteractive } from '../run/interactive.js';
 import { WatchedLimiter } from '../fleet/watched-limiter.js';
 import { shellWord, stateDirFlag } from '../run/resume-command.js';
@@ -53,50 +44,6 @@ function fleetFile(inv: Invocation): string {
   if (!file) throw new InputError('usage.fleet', `fleet ${inv.positional ?? ''} needs the fleet file: --fleet FILE.`, { hint: 'See: upgrade-pilot fleet --help' });
   return file;
 }
-
-const windowText = (w: StageWindowSpec) => {
-  const parsed = stageWindow(w);
-  return typeof parsed === 'string' ? parsed : parsed.text;
-};
-
-function planLines(f: LoadedFleet): string[] {
-  const lines = [`fleet ${f.spec.fleet}: ${f.clusters.length} cluster(s) to ${f.spec.target} in ${f.spec.stages.length} stage(s) (${f.file})`];
-  for (const s of f.spec.stages) {
-    const who = s.clusters ? s.clusters.join(', ') : `the clusters tagged ${s.selector!.tags.join(' and ')} (read from Palette when the plan is frozen)`;
-    lines.push(`  stage ${s.name}: ${who} (${s.maxConcurrency} at a time, stops at ${s.failureThreshold} failure(s)${s.approval ? ', asks before it starts: --approve stage' : ''}${s.soak ? `, soaks ${formatDuration(s.soak)} before the next stage` : ''}${s.window ? `, starts clusters only in its window ${windowText(s.window)}` : ''})`);
-  }
-  const unstaged = f.clusters.filter((c) => !f.spec.stages.some((s) => s.clusters?.includes(c.name)));
-  const bySelector = f.spec.stages.some((s) => s.selector);
-  if (unstaged.length) lines.push(`  ${bySelector ? 'named in no stage (a selector may take them)' : 'in no stage (not upgraded)'}: ${unstaged.map((c) => c.name).join(', ')}`);
-  return lines;
-}
-
-/**
- * The values that differ per cluster and how each reaches its clusters. The shared profiles'
- * variables are read from Palette only when they could change the answer and a key is given: a
- * plan without a key still shows everything else.
- */
-async function planPerCluster(f: LoadedFleet, options: Invocation['options'], palette: PaletteApi | undefined): Promise<Awaited<ReturnType<typeof fleetPerCluster>>> {
-  const runbook = options.runbook ?? bundledRunbook();
-  const text = readBoundedText(runbook, { what: 'runbook', maxBytes: LIMITS.runbookFile });
-  return fleetPerCluster(f.clusters, text, palette);
-}
-
-/** Palette, for the plan's reads: only when an API key is given (a plan without one shows what the file says). */
-function planPalette(f: LoadedFleet, options: Invocation['options'], env: NodeJS.ProcessEnv): PaletteApi | undefined {
-  const redactor = new Redactor();
-  const key = readApiKey(options['api-key-file'], env, redactor);
-  const params = f.connection;
-  return key.key ? buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter: new RateLimiter({ ...defaultRateLimits, ...params.palette.rateLimits }) }) : undefined;
-}
-
-/** With `clusters: { fromPalette }`: the fleet with the clusters Palette reports now (the plan freezes them). */
-async function resolveFromPalette(f: LoadedFleet, palette: PaletteApi, signal?: AbortSignal): Promise<LoadedFleet> {
-  if (!f.fromPalette) return f;
-  return withPaletteClusters(f, paletteEntries(await readPaletteClusters(palette, f.fromPalette, signal), f.fromPalette, dirname(f.file)));
-}
-
-const fromPaletteText = (from: NonNullable<LoadedFleet['fromPalette']>) => `the clusters that run profile ${from.profile}${from.tags ? ` tagged ${from.tags.join(' and ')}` : ''}`;
 
 /** Freezes the plan: each cluster's params file written, then the plan journaled (the target set from now on). */
 function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[], members: Map<string, string[]>): void {
@@ -122,7 +69,7 @@ function freeze(journal: FleetJournal, f: LoadedFleet, leftOut: LeftOut[], membe
     digest: f.digest,
     target: f.spec.target,
     by: whoAmI(),
-    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: (members.get(s.name) ?? []).filter((n) => !leftOut.some((l) => l.name === n)), maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval, ...(s.soak ? { soakMs: s.soak } : {}), ...(s.window ? { window: s.window } : {}) })),
+    stages: f.spec.stages.map((s) => ({ name: s.name, clusters: (members.get(s.name) ?? []).filter((n) => !leftOut.some((l) => l.name === n)), maxConcurrency: s.maxConcurrency, failureThreshold: s.failureThreshold, approval: s.approval, ...(s.approve.length ? { approve: s.approve } : {}), ...(s.restarts !== 'ask' ? { restarts: s.restarts } : {}), ...(s.soak ? { soakMs: s.soak } : {}), ...(s.window ? { window: s.window } : {}) })),
     clusters,
     leftOut,
   });
@@ -150,26 +97,7 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
   const stateDir = resolveStateDir(options['state-dir'], io.env);
   const paths = fleetPaths(stateDir, fleet.spec.fleet);
 
-  if (action === 'plan') {
-    const frozen = readFleetState(paths);
-    const palette = planPalette(fleet, options, io.env);
-    if (fleet.fromPalette && !palette && !frozen && !options.json) write(`fleet ${fleet.spec.fleet}: ${fromPaletteText(fleet.fromPalette)} (read from Palette when the plan is frozen; give the API key, ${API_KEY_ENV} or --api-key-file, to list them now)`);
-    // A frozen plan's clusters are the fleet's from then on: Palette is not asked again (a cluster upgraded runs another version now).
-    if (fleet.fromPalette && frozen) fleet = withPaletteClusters(fleet, paletteEntries([...frozen.clusters, ...frozen.leftOut].map((c) => ({ name: c.name, uid: c.uid, tags: [] })), { ...fleet.fromPalette, tags: [] }, dirname(fleet.file)));
-    else if (palette) fleet = await resolveFromPalette(fleet, palette);
-    const perCluster = await planPerCluster(fleet, options, palette);
-    if (options.json) {
-      write(jsonSafe(JSON.stringify({ type: 'plan', fleet: fleet.spec.fleet, target: fleet.spec.target, stages: fleet.spec.stages, clusters: fleet.clusters.map((c) => ({ name: c.name, uid: c.uid })), ...(fleet.fromPalette ? { fromPalette: { ...fleet.fromPalette, read: Boolean(palette) } } : {}), frozen: Boolean(frozen), perCluster })));
-    } else {
-      if (!fleet.fromPalette || fleet.clusters.length) for (const l of planLines(fleet)) write(sanitizeLines(l));
-      if (fleet.fromPalette && fleet.clusters.length) write(`  clusters from Palette: ${fromPaletteText(fleet.fromPalette)}, kubeconfig each ${join(dirname(fleet.file), fleet.fromPalette.kubeconfigDir)}/<name>`);
-      const names = new Map(fleet.clusters.flatMap((c) => profileRoles.flatMap((r) => (c.params.profiles[r].name ? [[c.params.profiles[r].uid, c.params.profiles[r].name] as const] : []))));
-      if (!fleet.fromPalette || fleet.clusters.length) for (const l of perClusterLines(perCluster.values, { unread: new Set(perCluster.unread.map((p) => p.uid)), names })) write(sanitizeLines(l));
-      if (perCluster.unread.length) write(`  give the API key (${API_KEY_ENV} or --api-key-file) and plan again: the plan then reads which settings the shared profiles carry as variables.`);
-      if (frozen) write(`  (a plan was frozen ${frozen.plannedAt} by ${frozen.plannedBy}: \`fleet resume\` follows that one)`);
-    }
-    return ExitCode.ok;
-  }
+  if (action === 'plan') return runFleetPlan(fleet, options, io, readFleetState(paths), registry);
   if (action === 'status' || action === 'report') {
     const s = readFleetState(paths);
     if (!s) throw new InputError('fleet.not-started', `Fleet ${fleet.spec.fleet} has not started in ${stateDir}.`, { hint: 'Start it with `upgrade-pilot fleet start --fleet FILE` (or give the --state-dir it ran with).' });
@@ -241,12 +169,14 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       const attempt = c.attempts + 1;
       if (c.session) journal.append({ type: 'cluster.started', at: new Date().toISOString(), cluster: c.name, session: c.session, attempt, resumed: true });
       say({ type: 'cluster.started', cluster: c.name, session: c.session ?? null, attempt }, `${c.name}: retry ${attempt} (session ${c.session ?? 'new'}, the same settings)`);
+      const policy = stagePolicy(s.fleet, s.stages.find((x) => x.name === c.stage)!);
       const result = await runCluster({
         name: c.name,
         paramsFile: c.paramsFile,
         stateDir,
         dir: paths.clusterDir(c.name),
         ...(c.session ? { session: c.session } : {}),
+        ...(policy ? { policy } : {}),
         options,
         registry: await registry(),
         limiter,
@@ -302,10 +232,12 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       return predict(name, p90Of(all.find((c) => c.name === name)?.session), others);
     };
     const coordinator = { journal, stateDir, options, registry: await registry(), limiter, env: io.env, signal: controller.signal, clock, soakHealth, predict: predictFor, exists: (uid: string) => clusterExists(palette, uid, controller.signal), say };
+    const writeReport = () => writeFleetReport(paths, fleetReportData(paths, stateDir, fleet.file, io.env, options['state-dir']));
+    let files: ReturnType<typeof writeReport> | undefined;
     const code = tui && link
-      ? await tui.runFleetTui({ link, coordinator: { ...coordinator, ...tui.screenHooks(link) }, stop: () => controller.abort(), resumeCommand: resumeFleet, io, inkDebug: Boolean(seams.inkDebug) })
+      ? await tui.runFleetTui({ link, coordinator: { ...coordinator, ...tui.screenHooks(link) }, stop: () => controller.abort(), resumeCommand: resumeFleet, writeReport: () => (files = writeReport()).markdown, io, inkDebug: Boolean(seams.inkDebug) })
       : await new Coordinator(coordinator).run();
-    const files = writeFleetReport(paths, fleetReportData(paths, stateDir, fleet.file, io.env, options['state-dir']));
+    files ??= writeReport();
     notifications.ended(journal.state()!, code, files.markdown);
     await notifications.flush();
     if (!options.json) write(`fleet report: ${files.markdown}`);

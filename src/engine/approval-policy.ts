@@ -15,6 +15,16 @@ export interface Approvals {
   skipRestarts: string[];
   /** Rule ids from --accept-fix: a rule's fix offered at the customizations review goes into the drafts. */
   acceptFixes?: string[];
+  /** A written policy beside the flags: a fleet stage's (`stages[].approve`, `stages[].restarts` of the fleet file). */
+  policy?: WrittenPolicy;
+}
+
+/** Gates a written policy approves, and whether it approves every VM restart (never one outside its owner's window). */
+export interface WrittenPolicy {
+  /** Who wrote it, for the record: `fleet vmo-edge, stage wave-2`. */
+  name: string;
+  gates: string[];
+  allRestarts: boolean;
 }
 
 export const noApprovals: Approvals = { gates: [], restarts: [], allRestarts: false, skipRestarts: [] };
@@ -33,6 +43,19 @@ export function unattendedAnswer(request: GateRequest): PolicyAnswer | undefined
 export function decideByPolicy(request: GateRequest, approvals: Approvals, rehearsal: boolean): PolicyAnswer {
   // A rehearsal sends nothing, so its gates need no approval; they are still shown or listed.
   if (rehearsal) return { choice: 'approve', by: 'rehearsal', policy: 'a rehearsal sends nothing, so it needs no approval' };
+  const byFlags = decideByFlags(request, approvals);
+  return byFlags.choice === 'ask' && approvals.policy ? decideByWritten(request, approvals.policy) : byFlags;
+}
+
+/** A written policy answers what no flag did: the gates it names, and restarts only as the all-restarts switch would. */
+function decideByWritten(request: GateRequest, p: WrittenPolicy): PolicyAnswer {
+  if (request.gate === 'restart') {
+    return p.allRestarts && request.subject && !request.byNameOnly ? { choice: 'approve', by: 'policy', policy: `${p.name}: restarts: approve` } : { choice: 'ask' };
+  }
+  return p.gates.includes(request.gate) ? { choice: 'approve', by: 'policy', policy: `${p.name}: approve ${request.gate}` } : { choice: 'ask' };
+}
+
+function decideByFlags(request: GateRequest, approvals: Approvals): PolicyAnswer {
   if (request.gate === 'restart') {
     const vm = request.subject ? `${request.subject.namespace}/${request.subject.name}` : undefined;
     if (!vm) return { choice: 'ask' };
@@ -55,6 +78,12 @@ export function fixesByFlag(request: Pick<GateRequest, 'offers'>, approvals: App
   return ids.length ? { ids, flag: ids.map((id) => `--accept-fix ${id}`).join(' ') } : undefined;
 }
 
+/** A written policy in words: `(fleet vmo-edge, stage wave-2: approve draft,publish; restarts: approve)`. */
+export function writtenPolicyText(p: WrittenPolicy): string {
+  const parts = [...(p.gates.length ? [`approve ${p.gates.join(',')}`] : []), ...(p.allRestarts ? ['restarts: approve'] : [])];
+  return `(${p.name}: ${parts.length ? parts.join('; ') : 'approves nothing'})`;
+}
+
 /** The approvals as the flags that gave them (`--approve draft,publish --skip-restart vms/db-1`), for the record. */
 export function approvalFlagsText(a: Approvals): string {
   return [
@@ -63,5 +92,6 @@ export function approvalFlagsText(a: Approvals): string {
     ...(a.allRestarts ? ['--approve-all-restarts'] : []),
     ...a.skipRestarts.map((vm) => `--skip-restart ${vm}`),
     ...(a.acceptFixes ?? []).map((id) => `--accept-fix ${id}`),
+    ...(a.policy ? [writtenPolicyText(a.policy)] : []),
   ].join(' ');
 }

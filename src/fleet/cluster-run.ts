@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { CliOptions } from '../cli/args.js';
 import type { StepRegistry } from '../engine/step-kind.js';
+import type { WrittenPolicy } from '../engine/approval-policy.js';
 import { ExitCode, exitCodeOf, toErrorInfo } from '../errors.js';
 import type { Limiter } from '../palette/rate-limit.js';
 import { buildEffects } from '../run/effects.js';
@@ -30,6 +31,8 @@ export interface ClusterRunRequest {
   signal: AbortSignal;
   /** The stage halted: finish the step in progress, then stop safely (the session saved). */
   stopAfterStep?: AbortSignal;
+  /** The stage's written approvals (the fleet file's `approve` and `restarts`). */
+  policy?: WrittenPolicy;
   /** The session id, as soon as it exists (before anything is sent). */
   onSession(id: string): void;
   /** The fleet screen: shows the session and answers the gates no flag answers (else such a gate stops the cluster, exit 3). */
@@ -40,6 +43,13 @@ export interface ClusterRunResult {
   outcome: ClusterOutcome;
   exitCode: number;
   message?: string;
+}
+
+/** A stage's written approvals, for its clusters' sessions; undefined when it approves nothing. */
+export function stagePolicy(fleet: string, stage: { name: string; approve?: string[]; restarts?: 'ask' | 'approve' }): WrittenPolicy | undefined {
+  const gates = stage.approve ?? [];
+  const allRestarts = stage.restarts === 'approve';
+  return gates.length || allRestarts ? { name: `fleet ${fleet}, stage ${stage.name}`, gates, allRestarts } : undefined;
 }
 
 const outcomeOf = (code: number): ClusterOutcome =>
@@ -88,6 +98,7 @@ export async function runCluster(req: ClusterRunRequest): Promise<ClusterRunResu
         signal: req.signal,
         ...(req.attach ? { attach: req.attach } : {}),
         ...(req.stopAfterStep ? { stopAfterStep: req.stopAfterStep } : {}),
+        ...(req.policy ? { policy: req.policy } : {}),
       },
       io,
     );

@@ -17,7 +17,7 @@ import { formatDuration } from '../engine/duration.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode } from '../errors.js';
 import type { Limiter } from '../palette/rate-limit.js';
-import { runCluster, type ClusterRunRequest, type ClusterRunResult } from './cluster-run.js';
+import { runCluster, stagePolicy, type ClusterRunRequest, type ClusterRunResult } from './cluster-run.js';
 import type { FleetJournal } from './journal.js';
 import { soak, SOAK_CHECK_EVERY_MS, type SoakHealth } from './soak.js';
 import { fitInWindow, stageWindow } from './window.js';
@@ -156,6 +156,7 @@ export class Coordinator {
       }
     };
 
+    const policy = stagePolicy(this.state().fleet, stage);
     const start = (c: ClusterState) => {
       const resumed = c.session !== undefined;
       const begin = (session: string) => {
@@ -175,6 +176,7 @@ export class Coordinator {
         env: this.o.env,
         signal,
         stopAfterStep: stop.signal,
+        ...(policy ? { policy } : {}),
         onSession: (id) => (resumed ? undefined : begin(id)),
         ...(this.o.attach ? { attach: this.o.attach(c.name) } : {}),
       }).then((result) => finish(c, result));

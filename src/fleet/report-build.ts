@@ -172,6 +172,8 @@ export function buildFleetReport(input: FleetReportInput): FleetReport {
       clusters: s.clusters,
       maxConcurrency: s.maxConcurrency,
       failureThreshold: s.failureThreshold,
+      approves: s.approve ?? [],
+      restarts: s.restarts ?? 'ask',
       approval: approved ? { ...approvalWho(approved.how), operator: approved.by, at: approved.at } : null,
       needsApproval: s.approval,
       startedAt: s.startedAt ?? null,

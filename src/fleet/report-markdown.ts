@@ -39,7 +39,7 @@ function stages(r: FleetReport): string[] {
     s.name,
     `**${s.status}**`,
     countsText(s.counts),
-    `${s.maxConcurrency} at a time, stops at ${s.failureThreshold}`,
+    `${s.maxConcurrency} at a time, stops at ${s.failureThreshold}${s.approves.length ? `; approves ${s.approves.join(', ')}` : ''}${s.restarts === 'approve' ? '; restarts approved' : ''}`,
     s.approval ? `${s.approval.by} ${s.approval.detail} (${s.approval.operator ?? ''}, ${timeOf(s.approval.at, r.startedAt ?? s.approval.at)})` : s.needsApproval ? 'not yet approved' : 'not needed',
     `${s.vms.migrated} / ${s.vms.restarted} / ${s.vms.outstanding}`,
     seconds(s.durationSeconds),

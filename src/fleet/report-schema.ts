@@ -87,6 +87,8 @@ export const FleetStageReport = z.object({
   clusters: z.array(z.string()),
   maxConcurrency: z.number().int(),
   failureThreshold: z.union([z.number().int(), z.string()]),
+  approves: z.array(z.string()).describe("Gates the stage's clusters passed without asking, by the fleet file's written policy (stages[].approve)"),
+  restarts: z.enum(['ask', 'approve']).describe("VM restarts in the stage: asked (or answered by flags), or approved by the fleet file (stages[].restarts)"),
   approval: StageApproval.nullable().describe('null: the stage needs none, or it has not been approved'),
   needsApproval: z.boolean(),
   startedAt: Time.nullable(),

@@ -8,8 +8,16 @@ import { z } from 'zod';
 import { Duration } from '../engine/duration-schema.js';
 import { VersionText } from '../engine/params.js';
 import { stageWindow } from './window.js';
+import { approvableGates } from '../engine/approvable-gates.js';
 
 const NonEmpty = z.string().min(1);
+/** The gates a stage's policy may approve: `--approve`'s, less the fleet's own `stage`. */
+const STAGE_GATES: readonly string[] = approvableGates.filter((g) => g !== 'stage');
+const StageGate = z.string().superRefine((g, ctx) => {
+  if (STAGE_GATES.includes(g)) return;
+  const why = g === 'restart' || g === 'restarts' ? 'VM restarts are approved with restarts: approve' : g === 'stage' ? "the stage's own gate is approval: true" : `expected one of ${STAGE_GATES.join(', ')}`;
+  ctx.addIssue({ code: 'custom', message: `"${g}" is not a gate a stage approves: ${why}` });
+});
 /** A cluster or stage name: what the screens, the report and `fleet retry NAME` use. */
 const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'expected a name of letters, digits, ".", "_" or "-" (at most 63)');
 
@@ -80,6 +88,13 @@ const Stage = z.strictObject({
   failureThreshold: FailureThreshold.default(1),
   /** Ask before the stage starts: the gate `stage` (`--approve stage` in plain mode). */
   approval: z.boolean().default(false),
+  /**
+   * The gates this stage's clusters pass without asking, as `--approve` would (the fleet file is the
+   * written approval; the record says so). `stage` is the stage's own gate (`approval`), not theirs.
+   */
+  approve: z.array(StageGate).default([]),
+  /** VM restarts in this stage: `ask` each (or the command line's flags), or `approve` every one inside its owner's restart window. */
+  restarts: z.enum(['ask', 'approve']).default('ask'),
   /**
    * After the stage's clusters are done, wait this long (`30m`, `1h`, `7d` as `168h`) before the next
    * stage, re-reading each cluster's health every few minutes: one turning unhealthy fails the stage.

@@ -8,6 +8,10 @@ export interface PlannedStage {
   maxConcurrency: number;
   failureThreshold: FailureThreshold;
   approval: boolean;
+  /** Gates the stage's clusters pass without asking (the fleet file's `approve`; absent in plans frozen before it existed). */
+  approve?: string[];
+  /** `approve`: every VM restart inside its owner's window is approved by the fleet file. */
+  restarts?: 'ask' | 'approve';
   /** The stage's soak, in milliseconds of the fleet's clock. */
   soakMs?: number;
   window?: StageWindowSpec;

@@ -7,7 +7,7 @@ import { hostname, userInfo } from 'node:os';
 import { render, type Instance } from 'ink';
 import { App, type AppController } from '../app.js';
 import type { CliOptions } from '../cli/args.js';
-import { approvalFlagsText, type Approvals } from '../engine/approval-policy.js';
+import { approvalFlagsText, type Approvals, type WrittenPolicy } from '../engine/approval-policy.js';
 import { plannedEntries } from '../engine/entries.js';
 import { bundledRunbook, loadParams, loadRunbook, type LoadedParams, type LoadedRunbook } from '../engine/load.js';
 import { Runner, type RunOutcome } from '../engine/runner.js';
@@ -68,6 +68,8 @@ export interface SessionRequest {
   attach?: (controller: AppController) => void;
   /** Stops the run after the step in progress (a fleet stage halting): see RunnerOptions.stopAfterStep. */
   stopAfterStep?: AbortSignal;
+  /** A written approval policy beside the flags (a fleet stage's). */
+  policy?: WrittenPolicy;
 }
 
 export function approvalsFrom(options: CliOptions): Approvals {
@@ -185,7 +187,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   const meta = session.state.meta;
   const dryRun = meta.mode === 'rehearsal';
   const interactive = isInteractive(options, io);
-  const approvals = approvalsFrom(options);
+  const approvals = { ...approvalsFrom(options), ...(req.policy ? { policy: req.policy } : {}) };
   const queue = new ConfirmQueue();
   const controller = new AbortController();
   const scratch = makeScratch('kube');

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decideByPolicy, fixesByFlag, noApprovals, type Approvals } from '../../src/engine/approval-policy.js';
+import { approvalFlagsText, decideByPolicy, fixesByFlag, noApprovals, type Approvals } from '../../src/engine/approval-policy.js';
 import { approveOrDecline, restartOptions, type GateRequest } from '../../src/engine/gate.js';
 
 const gate = (name: string): GateRequest => ({ gate: name, key: `k/${name}`, title: name, lines: [], options: approveOrDecline('ok'), safeChoice: 'abort' });
 const restart = (ns: string, name: string): GateRequest => ({ gate: 'restart', key: `k/${ns}/${name}`, title: 'restart', lines: [], options: restartOptions, safeChoice: 'skip', subject: { namespace: ns, name } });
 const a = (x: Partial<Approvals>): Approvals => ({ ...noApprovals, ...x });
+const stage = (gates: string[], allRestarts = false) => ({ name: 'fleet edge, stage wave-2', gates, allRestarts });
 
 const cases: Array<[string, GateRequest, Approvals, boolean, string]> = [
   ['nothing approved asks', gate('draft'), noApprovals, false, 'ask'],
@@ -23,6 +24,13 @@ const cases: Array<[string, GateRequest, Approvals, boolean, string]> = [
   ['a restart without a subject is always asked', { ...restart('vms', 'a'), subject: undefined } as unknown as GateRequest, a({ allRestarts: true }), false, 'ask'],
   ['a rehearsal needs no approval', gate('publish'), noApprovals, true, 'approve'],
   ['a rehearsal needs no approval for restarts either', restart('vms', 'a'), noApprovals, true, 'approve'],
+  // A fleet stage's written policy answers what no flag did.
+  ['a stage policy approves the gates it names', gate('apply'), a({ policy: stage(['draft', 'apply']) }), false, 'approve'],
+  ['a stage policy does not approve a gate it does not name', gate('repave'), a({ policy: stage(['draft', 'apply']) }), false, 'ask'],
+  ['a stage policy naming gates approves no restart', restart('vms', 'a'), a({ policy: stage(['draft', 'apply']) }), false, 'ask'],
+  ['a stage policy with restarts: approve approves any VM', restart('vms', 'a'), a({ policy: stage([], true) }), false, 'approve'],
+  ['outside its restart window: a stage policy does not restart it', { ...restart('vms', 'b'), byNameOnly: 'outside its restart window' }, a({ policy: stage([], true) }), false, 'ask'],
+  ['--skip-restart wins over a stage policy', restart('vms', 'b'), a({ skipRestarts: ['vms/b'], policy: stage([], true) }), false, 'skip'],
 ];
 
 describe('approval policy', () => {
@@ -32,6 +40,13 @@ describe('approval policy', () => {
   it('says where an approval came from', () => {
     expect(decideByPolicy(gate('draft'), a({ gates: ['draft'] }), false)).toEqual({ choice: 'approve', by: 'flag', flag: '--approve draft' });
     expect(decideByPolicy(gate('draft'), noApprovals, true)).toMatchObject({ choice: 'approve', by: 'rehearsal' });
+  });
+
+  it('a flag is named before a stage policy; a stage policy is named as the fleet file\'s', () => {
+    expect(decideByPolicy(gate('apply'), a({ gates: ['apply'], policy: stage(['apply']) }), false)).toEqual({ choice: 'approve', by: 'flag', flag: '--approve apply' });
+    expect(decideByPolicy(gate('apply'), a({ policy: stage(['apply']) }), false)).toEqual({ choice: 'approve', by: 'policy', policy: 'fleet edge, stage wave-2: approve apply' });
+    expect(decideByPolicy(restart('vms', 'a'), a({ policy: stage([], true) }), false)).toEqual({ choice: 'approve', by: 'policy', policy: 'fleet edge, stage wave-2: restarts: approve' });
+    expect(approvalFlagsText(a({ gates: ['stage'], policy: stage(['draft', 'apply'], true) }))).toBe('--approve stage (fleet edge, stage wave-2: approve draft,apply; restarts: approve)');
   });
 
   it('names the exact flag that answered a restart', () => {

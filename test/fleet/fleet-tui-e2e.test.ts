@@ -7,7 +7,7 @@
  * leads back; the fleet ends upgraded, the lab's audit shows one restart per cluster and the
  * fleet report each restart decided by key.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,10 @@ describe('fleet screen: lab --fleet 2, restarts answered on the screen', () => {
     }
     await waitForFrame(frame, (f) => f.includes('the fleet ended (exit 0)'), 240_000);
     expect(plain(frame())).toMatch(/▸ wave-1: done · 1\/1 done/);
+    // The report is written as the fleet ends, and the screen names it while it waits for q.
+    const reportFile = join(stateDir, 'fleets', 'lab-fleet', 'report.md');
+    expect(plain(frame())).toContain(`the fleet ended (exit 0); report: ${reportFile}`);
+    expect(existsSync(reportFile)).toBe(true);
     await press(stdin, 'q');
     expect(await run).toBe(0);
 

@@ -42,6 +42,11 @@ describe('loadFleet', () => {
       ['wave-1', 1, '10%', false],
     ]);
     expect(loaded.spec.stages.map((s) => s.soak)).toEqual([undefined, 90 * 60_000]);
+    // Nothing approved unless the file says so.
+    expect(loaded.spec.stages.map((s) => [s.approve, s.restarts])).toEqual([
+      [[], 'ask'],
+      [[], 'ask'],
+    ]);
   });
 
   it.each([
@@ -61,6 +66,9 @@ describe('loadFleet', () => {
     ['a stage with neither clusters nor a selector', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a }\n'), /stage a needs its clusters by name \(clusters: \[\.\.\.\]\) or by tag \(selector: \{ tags: \[\.\.\.\] \}\), one of the two/],
     ['a stage with both', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], selector: { tags: [region=east] } }\n'), /one of the two/],
     ['a selector tag with a space', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, selector: { tags: ["region = east"] } }\n'), /expected a tag such as region=east/],
+    ['a stage approving VM restarts as a gate', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], approve: [draft, restart] }\n'), /stages\[0\]\.approve\[1\]: "restart" is not a gate a stage approves: VM restarts are approved with restarts: approve/],
+    ['a stage approving its own stage gate', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], approve: [stage] }\n'), /stages\[0\]\.approve\[0\]: "stage" is not a gate a stage approves: the stage's own gate is approval: true/],
+    ['a stage restart policy that is not ask or approve', fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: a, clusters: [store-001], restarts: all }\n'), /stages\[0\]\.restarts/],
     ['a cluster setting the target', fleet('  - { name: store-001, uid: u-1, target: 4.7.0 }\n'), /target is the fleet's to set/],
   ])('refuses %s (exit 2, naming where)', (_name, text, message) => {
     const e = error(text);

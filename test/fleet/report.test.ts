@@ -25,7 +25,7 @@ const planned = planEvent(
   t(0),
   [
     { name: 'canary', clusters: ['s1'], maxConcurrency: 1, failureThreshold: 1, approval: false },
-    { name: 'wave-1', clusters: ['s2', 's3', 's4', 's5'], maxConcurrency: 2, failureThreshold: 1, approval: true },
+    { name: 'wave-1', clusters: ['s2', 's3', 's4', 's5'], maxConcurrency: 2, failureThreshold: 1, approval: true, approve: ['draft', 'apply'], restarts: 'approve' },
   ],
   [{ name: 's9', uid: 'uid-s9', reason: 'a cluster template manages it (template tpl-1)' }],
 );
@@ -127,7 +127,7 @@ describe('fleet report', () => {
   it('Markdown: stages with approvals, clusters with versions and VMs, failures with the command, skips, decisions', () => {
     const md = fleetMarkdown(build());
     expect(md).toContain('# Fleet report: edge to 4.6.3');
-    expect(md).toMatch(/\| wave-1 \| \*\*failed\*\* \| 1 upgraded, 1 failed, 1 skipped, 1 untouched \| 2 at a time, stops at 1 \| key y \(ana@jump, 10:01:10\) \|/);
+    expect(md).toMatch(/\| wave-1 \| \*\*failed\*\* \| 1 upgraded, 1 failed, 1 skipped, 1 untouched \| 2 at a time, stops at 1; approves draft, apply; restarts approved \| key y \(ana@jump, 10:01:10\) \|/);
     expect(md).toContain('| s1 | canary | upgraded | 4.4.1 → 4.6.3 | 1 / 1 / 1 | 12s lab time (longest 12s) | 1 | 1m00s | sess-1 |');
     expect(md).toContain('- **s3** (wave-1): failed: node n1 NotReady');
     expect(md).toContain('  - to go on: `upgrade-pilot fleet retry s3 --fleet /ops/edge.yaml`');

@@ -32,7 +32,8 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
     env = { UPGRADE_PILOT_API_KEY: lab.json.apiKey };
     const doc = parse(readFileSync(lab.json.fleet, 'utf8')) as Record<string, unknown>;
     file = join(lab.dir, 'east.yaml');
-    writeFileSync(file, stringify({ ...doc, fleet: 'east', stages: [{ name: 'east', selector: { tags: ['region=east'] }, approval: true, maxConcurrency: 2 }] }));
+    // The stage's own written policy approves its clusters' gates and restarts: the command line gives only --approve stage.
+    writeFileSync(file, stringify({ ...doc, fleet: 'east', stages: [{ name: 'east', selector: { tags: ['region=east'] }, approval: true, maxConcurrency: 2, approve: ['draft', 'publish', 'apply', 'repave', 'cancel-migrations'], restarts: 'approve' }] }));
   }, 180_000);
   afterAll(async () => {
     await lab?.stop();
@@ -49,6 +50,11 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
     expect(keyless.stdout).toMatch(new RegExp(`the clusters that run profile ${profile} tagged region=east \\(read from Palette when the plan is frozen; give the API key`));
     const plan = JSON.parse((await cli(['fleet', 'plan', '--json', '--fleet', fromPalette, '--state-dir', stateDir], env)).stdout) as { clusters: Array<{ name: string }> };
     expect(plan.clusters.map((c) => c.name)).toEqual(['store-001', 'store-003']);
+    // With the key the plan reads where each starts, and the profile versions they share (made once, by the first).
+    const text = (await cli(['fleet', 'plan', '--fleet', fromPalette, '--state-dir', stateDir], env)).stdout;
+    expect(text).toContain('    4.5.4 → 4.6.3 (1 hop): store-001, store-003');
+    expect(text).toMatch(/    vmo-infra 1\.5\.0 \(\w+\), run by 2 clusters: 1 new version, made by store-001 \(stage east\)/);
+    expect(text).toMatch(/    vmo-core-addon 1\.5\.0 \(\w+\), run by 2 clusters: 1 new version, made by store-001 \(stage east\)/);
 
     const started = await cli(['fleet', 'start', '--fleet', fromPalette, '--state-dir', stateDir, ...approve], env);
     expect(started.stdout).toContain(`the clusters that run profile ${profile} tagged region=east: store-001, store-003`);
@@ -64,8 +70,11 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
   it('selects by Palette tag at the plan, and reports the vanished cluster without failing the stage', async () => {
     const plan = await cli(['fleet', 'plan', '--fleet', file, '--state-dir', stateDir], env);
     expect(plan.stdout).toMatch(/stage east: the clusters tagged region=east \(read from Palette when the plan is frozen\)/);
+    expect(plan.stdout).toContain('  stage east (tagged region=east) today: store-001, store-003');
 
-    const started = await cli(['fleet', 'start', '--fleet', file, '--state-dir', stateDir, ...approve], env);
+    expect(plan.stdout).toContain("its clusters pass draft, publish, apply, repave, cancel-migrations without asking (this file approves them), VM restarts approved by this file (not one outside its owner's restart window)");
+
+    const started = await cli(['fleet', 'start', '--fleet', file, '--state-dir', stateDir], env);
     expect(started.stdout).toMatch(/stage east: tagged region=east: store-001, store-003/);
     expect(started.stdout).toMatch(/stage east waits for approval/);
     expect(started.code).toBe(3);
@@ -73,7 +82,7 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
     expect((await lab.control('/_lab/fleet-remove', { cluster: 'store-003' })).status).toBe(200);
     // store-002 is tagged east after the plan: the target set is frozen, it is not pulled in.
     expect((await lab.control('/_lab/fleet-tags', { cluster: 'store-002', labels: { region: 'east', vmo: 'spectro__tag' } })).status).toBe(200);
-    const resumed = await cli(['fleet', 'resume', '--fleet', file, '--state-dir', stateDir, ...approve, '--approve', 'stage'], env, 600_000);
+    const resumed = await cli(['fleet', 'resume', '--fleet', file, '--state-dir', stateDir, '--approve', 'stage'], env, 600_000);
     expect(resumed.stdout).toMatch(/store-003: vanished: Palette no longer has it \(deleted after the plan\); not failed, not upgraded/);
     expect(resumed.stdout).toContain('store-001: done');
     expect(resumed.stdout).toContain('stage east: done');
@@ -81,6 +90,12 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
 
     const status = JSON.parse((await cli(['fleet', 'status', '--json', '--fleet', file, '--state-dir', stateDir], env)).stdout) as { clusters: Array<{ name: string; status: string }> };
     expect(status.clusters.map((c) => `${c.name}:${c.status}`)).toEqual(['store-001:done', 'store-003:vanished']);
+    // Every gate of store-001's session was answered by the stage's written policy, and the record says so.
+    const report = JSON.parse((await cli(['fleet', 'report', '--format', 'json', '--fleet', file, '--state-dir', stateDir], env)).stdout) as { clusters: Array<{ cluster: string; decisions: Array<{ gate: string; choice: string; by: string; detail?: string }> }> };
+    const decisions = report.clusters.find((c) => c.cluster === 'store-001')!.decisions;
+    expect(decisions.filter((d) => d.gate === 'apply')).toEqual([expect.objectContaining({ choice: 'approve', by: 'policy', detail: 'fleet east, stage east: approve apply' })]);
+    expect(decisions.filter((d) => d.gate === 'restart').length).toBeGreaterThan(0);
+    for (const d of decisions.filter((x) => x.gate === 'restart')) expect(d).toMatchObject({ choice: 'approve', by: 'policy', detail: 'fleet east, stage east: restarts: approve' });
     // store-002 (west) was never in the plan: Palette saw no change for it.
     const west = lab.json.clusters.find((c) => c.name === 'store-002')!.uid;
     expect((await lab.audit()).filter((e) => e.api === 'palette' && e.method !== 'GET' && e.path.includes(west))).toEqual([]);
@@ -97,6 +112,15 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
 
     const keyless = await cli(['fleet', 'plan', '--fleet', ips, '--state-dir', stateDir], {});
     expect(keyless.code).toBe(0);
+    expect(keyless.stdout).toContain('give the API key (UPGRADE_PILOT_API_KEY or --api-key-file) and plan again: the plan then reads where each cluster starts');
+
+    // After the run: store-001 upgraded, store-002 not, store-003 gone from Palette. Each its own ladder; the gone one named and left out.
+    const text = (await cli(['fleet', 'plan', '--fleet', ips, '--state-dir', stateDir], env)).stdout;
+    expect(text).toContain('  left out: store-003: Palette has no such cluster (gone before the plan was made)');
+    expect(text).toContain('    4.6.3: already at 4.6.3 (nothing to publish): store-001');
+    expect(text).toContain('    4.5.4 → 4.6.3 (1 hop): store-002');
+    expect(text).toContain('clusters that start at different versions climb their own ladders');
+    expect(text).not.toContain('shared profile versions');
     expect(keyless.stdout).toMatch(/site\.ingressIP: store-001 10\.1\.0\.50, store-002 10\.1\.0\.51, store-003 10\.1\.0\.52\n\s+a Palette profile variable if the shared addon profile vmo-core-addon \(\w+\) declares one for that setting \(rule ingress-fixed-address\), else a cluster-specific addon profile for store-001, store-002, store-003: not read from Palette \(no API key\)/);
     expect(keyless.stdout).toMatch(/customization rules are checked per cluster/);
 

@@ -38,6 +38,8 @@ describe('stageClusters', () => {
     maxConcurrency: 1,
     failureThreshold: 1,
     approval: false,
+    approve: [],
+    restarts: 'ask',
     ...(how.clusters ? { clusters: how.clusters } : {}),
     ...(how.tags ? { selector: { tags: how.tags } } : {}),
   });

@@ -128,7 +128,8 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
   const events = controller.events();
 
   // Rows: title, notice, gates, column header; the last event and the key line below; one spare.
-  const noticeRows = 1;
+  // The ended notice names the report's file: it wraps (two rows) rather than cutting the path.
+  const noticeRows = ended !== undefined ? 2 : 1;
   const gateRowsShown = Math.min(gates.length, rows >= 30 ? 3 : 1);
   // Under the table, two rows: where the window is, and what stopped the selected cluster, whole.
   const tableHeight = Math.max(3, rows - 2 - noticeRows - (gates.length ? gateRowsShown + 1 : 0) - 1 - 2 - 1);
@@ -215,7 +216,7 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
   if (small) return <TooSmall columns={columns} rows={rows} need={MIN_SIZE} />;
 
   const title = `fleet ${state.fleet} → ${state.target} · ${state.clusters.length} clusters: ${Object.entries(counts).map(([s, n]) => `${n} ${s}`).join(', ')}`;
-  const notice = waiting > 0 ? `⏳ ${waiting} Palette request(s) waiting for the fleet's shared rate limit` : ended !== undefined ? `the fleet ended (exit ${ended}); report: fleet report --fleet FILE` : (events.at(-1) ?? ' ');
+  const notice = waiting > 0 ? `⏳ ${waiting} Palette request(s) waiting for the fleet's shared rate limit` : ended !== undefined ? `the fleet ended (exit ${ended}); report: ${controller.reportPath?.() ?? 'upgrade-pilot fleet report --fleet FILE'}` : (events.at(-1) ?? ' ');
   const hints: Hint[] = quitAsked
     ? [['y', 'quit'], ['n/Esc', 'stay']]
     : drawnGate
@@ -229,9 +230,11 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
       <Text bold wrap="truncate-end">
         {title}
       </Text>
-      <Text wrap="truncate-end" {...(waiting > 0 ? { color: 'yellow' } : { dimColor: true })}>
-        {notice}
-      </Text>
+      <Box height={noticeRows} overflow="hidden">
+        <Text wrap={ended !== undefined && waiting === 0 ? 'wrap' : 'truncate-end'} {...(waiting > 0 ? { color: 'yellow' } : { dimColor: true })}>
+          {notice}
+        </Text>
+      </Box>
       {quitAsked ? (
         <QuitConfirm resumeCommand={controller.resumeCommand} inProcessLab={false} gate={gates[0] ? `${gates[0].cluster ?? `stage ${stageOf(stageGate!)}`}: ${gates[0].title}` : undefined} />
       ) : drawnGate ? (

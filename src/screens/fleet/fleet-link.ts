@@ -72,7 +72,7 @@ export class FleetLink {
     }
   }
 
-  controller(o: { outcome: Promise<number>; stop(): void; resumeCommand: string; gateGuardMs?: number }): FleetScreenController {
+  controller(o: { outcome: Promise<number>; stop(): void; resumeCommand: string; gateGuardMs?: number; reportPath?: () => string | undefined }): FleetScreenController {
     return {
       state: () => this.journal.state()!,
       subscribe: (l) => (this.listeners.add(l), () => void this.listeners.delete(l)),
@@ -83,6 +83,7 @@ export class FleetLink {
       outcome: o.outcome,
       stop: o.stop,
       resumeCommand: o.resumeCommand,
+      ...(o.reportPath ? { reportPath: o.reportPath } : {}),
       ...(o.gateGuardMs !== undefined ? { gateGuardMs: o.gateGuardMs } : {}),
     };
   }

@@ -58,8 +58,10 @@ export function clusterText(c: ClusterState, live: ClusterLive | undefined, widt
   // What stopped a cluster says more than the step it stopped in (Enter shows both on its own screens).
   const stoppedWhy = (c.status === 'failed' || c.status === 'stopped' || c.status === 'gate') && c.message ? c.message : undefined;
   const step = sanitizeText(live?.gate ? `at gate: ${live.gate}` : (stoppedWhy ?? live?.step ?? (c.status === 'skipped' ? `skipped: ${c.skipReason ?? ''}` : (c.message ?? ''))), { max: 400 });
+  // A soak's reading of a done cluster is newer than anything its session read.
+  const health = c.unhealthy?.length ? `${c.unhealthy.length} red` : (live?.health ?? '');
   const vms = live?.vms ? `${live.vms.migrated}/${live.vms.restarted}/${live.vms.outstanding}` : '';
-  return ` ${fitMiddle(c.name, w.name)} ${cutEnd(statusWord(c, live), COLUMNS.status)} ${cutEnd(step, w.step)} ${cutEnd(live?.hop ?? '', COLUMNS.hop)} ${right(vms, COLUMNS.vms)} ${cutEnd(live?.health ?? '', COLUMNS.health)} ${right(elapsed(c, now), COLUMNS.time)}`;
+  return ` ${fitMiddle(c.name, w.name)} ${cutEnd(statusWord(c, live), COLUMNS.status)} ${cutEnd(step, w.step)} ${cutEnd(live?.hop ?? '', COLUMNS.hop)} ${right(vms, COLUMNS.vms)} ${cutEnd(health, COLUMNS.health)} ${right(elapsed(c, now), COLUMNS.time)}`;
 }
 
 function stageText(s: StageState, state: FleetState, word: string, width: number): string {

@@ -10,7 +10,7 @@ export interface ClusterLive {
   /** `1/2`: the hop of that step and how many the cluster climbs. */
   hop?: string;
   vms?: { migrated: number; restarted: number; outstanding: number };
-  /** ok, gate, failed, or the verification's overall result once it ran. */
+  /** The verification's verdict once it ran, else `ok` or `N red` from preflight's health facts, `-` before they are read. */
   health?: string;
   /** The title of the gate this cluster waits at, when one waits for a key. */
   gate?: string;
@@ -29,8 +29,10 @@ export interface FleetScreenController {
   rateWaiting(): number;
   /** The last fleet events, one line each (newest last). */
   events(): string[];
-  /** The fleet's exit code once it has ended. */
+  /** The fleet's exit code once it has ended (its report is written by then). */
   outcome: Promise<number>;
+  /** The fleet report's Markdown file, once the fleet has ended and it is written. */
+  reportPath?(): string | undefined;
   /** Stops the fleet as Ctrl+C does: no new cluster starts, those in flight stop safely. */
   stop(): void;
   /** `upgrade-pilot fleet resume --fleet FILE ...`, as it works when pasted. */

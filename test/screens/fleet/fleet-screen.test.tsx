@@ -67,7 +67,7 @@ function heldLimiter(now: () => number) {
   return { limiter: new WatchedLimiter(inner, now), release: () => release() };
 }
 
-function mount(size: { columns: number; rows: number }, events: FleetEvent[], opts: { attach?: string[] } = {}) {
+function mount(size: { columns: number; rows: number }, events: FleetEvent[], opts: { attach?: string[]; reportPath?: string } = {}) {
   const journal = new FleetJournal(fleetPaths(mkdtempSync(join(tmpdir(), 'up-fleet-screen-')), 'edge'));
   for (const e of events) journal.append(e);
   const clock = { t: Date.now() };
@@ -87,7 +87,7 @@ function mount(size: { columns: number; rows: number }, events: FleetEvent[], op
     link.attach(name, controller);
     runs[name] = { h, queue, stop };
   }
-  const controller = { ...link.controller({ outcome, stop: () => (stopped.n += 1), resumeCommand: 'upgrade-pilot fleet resume --fleet /ops/edge.yaml', gateGuardMs: 500 }), guardClock: guard.now };
+  const controller = { ...link.controller({ outcome, stop: () => (stopped.n += 1), resumeCommand: 'upgrade-pilot fleet resume --fleet /ops/edge.yaml', gateGuardMs: 500, ...(opts.reportPath ? { reportPath: () => opts.reportPath } : {}) }), guardClock: guard.now };
   const ui = renderAt(<FleetScreen controller={controller} />, size);
   cleanups.push(() => {
     for (const r of Object.values(runs)) r.stop.abort();
@@ -137,7 +137,7 @@ describe('the fleet screen', () => {
     expect(frame).toMatch(/ store-007 +failed +cni-cilium-oss 1\.17\.1 of vmo-infra 1\.6\.0 failed on stor…/);
     for (const n of names.slice(0, 11)) expect(frame, n).toContain(` ${n} `);
     expect(frame).toContain(shortenMiddle(LONG, 22));
-    expect(frame).toMatch(/ store-005 +GATE +at gate: Write draft \/v1\/clusterprofiles\/infra +0\/0\/0 gate/);
+    expect(frame).toMatch(/ store-005 +GATE +at gate: Write draft \/v1\/clusterprofiles\/infra +0\/0\/0 - +\d+m\d\ds/);
     expect(frame).toMatch(/ store-004 +skipped +skipped: closed \(ana@jump\)/);
     expect(frame).toMatch(/ store-002 +done .* 1m00s/);
     expect(frame).toContain('left out: a cluster template manages it');
@@ -237,5 +237,17 @@ describe('the fleet screen', () => {
     await press(ui.stdin, 'q', 'y', 'y');
     await waitForFrame(ui.lastFrame, (f) => f.includes('stopping; every session is saved'));
     expect(stopped.n).toBe(1);
+  });
+
+  it('80x24: the fleet ended names its report file whole, wrapped rather than cut', async () => {
+    const reportPath = '/var/lib/upgrade-pilot/state/fleets/vmo-edge-east-region/report.md';
+    const { ui, end } = mount({ columns: 80, rows: 24 }, wave2Running, { reportPath });
+    end(1);
+    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('the fleet ended (exit 1)'));
+    const lines = frame.split('\n');
+    const at = lines.findIndex((l) => l.includes('the fleet ended (exit 1)'));
+    // Two rows: the path goes on where the first ends (spaces dropped to join them).
+    expect(lines.slice(at, at + 2).join('').replace(/\s+/g, '')).toContain(`report:${reportPath}`);
+    expect(frame).toContain('q exit');
   });
 });
