@@ -32,6 +32,7 @@ const OPERATIONS = [
   ['post', '/v1/dashboard/clusterprofiles'],
   ['get', '/v1/spectroclusters/{uid}'],
   ['patch', '/v1/spectroclusters/{uid}/profiles'],
+  ['get', '/v1/spectroclusters/{uid}/variables'],
   ['patch', '/v1/spectroclusters/{uid}/repave/approve'],
   ['get', '/v1/spectroclusters/{uid}/repave/status'],
   ['get', '/v1/events/components/{objectKind}/{objectUid}'],
@@ -42,7 +43,7 @@ const OPERATIONS = [
 ];
 
 /** Answers whose shape the test also checks (the lists and the clone's answer; the lab serves them). */
-const ANSWERS = ['v1Uid', 'v1ClusterProfilesMetadata', 'v1ClusterProfilesSummary', 'v1Variables'];
+const ANSWERS = ['v1Uid', 'v1ClusterProfilesMetadata', 'v1ClusterProfilesSummary', 'v1Variables', 'v1SpectroClusterVariables'];
 
 const { values } = parseArgs({
   options: { spec: { type: 'string' }, commit: { type: 'string' }, compare: { type: 'string', multiple: true } },

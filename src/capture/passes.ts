@@ -18,6 +18,7 @@ import type { PaletteApi } from '../palette/api.js';
 import { PaletteApiError } from '../palette/errors.js';
 import { computeCustomizations } from '../steps/customize/compute.js';
 import { PackSources } from '../steps/customize/sources.js';
+import { ruleVariableViews } from '../steps/customize/rule-variables-source.js';
 import { findAffected } from '../steps/migrations/affected.js';
 import { readMigrationView } from '../steps/migrations/cluster-view.js';
 import { DiagnoseParams } from '../steps/migrations/diagnose-step.js';
@@ -87,12 +88,14 @@ export const CAPTURE_PASSES: readonly Pass[] = [
   },
   {
     name: 'diff',
-    what: "diff: each hop's deployed values and manifests, and the new versions' defaults",
+    what: "diff: each hop's deployed values and manifests, the new versions' defaults, and (a real Palette) the cluster's profile-variable values",
     async run({ site, runbook, palette, signal, state }) {
       const plan = state.plan;
       if (plan?.status !== 'planned' || plan.hops.length === 0) return;
       const sources = new PackSources(palette, site.valuesDir, signal, site.palette.registryUid);
-      await computeCustomizations({ plan, site, rules: runbook.rules, settings: runbook.values, sources, decisions: {} });
+      // As `diff` reads them: the cluster's profile-variable values, which the rules judge settings through.
+      const variables = await ruleVariableViews(palette, site, plan.flavor, signal);
+      await computeCustomizations({ plan, site, rules: runbook.rules, settings: runbook.values, sources, decisions: {}, variables });
     },
   },
   {

@@ -7,10 +7,10 @@
  * known at every read. Past the cap, `onOverCap` stops the reads at once.
  */
 import { KubeError } from '../kube/errors.js';
-import type { Redactor } from '../session/redact.js';
+import { REDACTED, type Redactor } from '../session/redact.js';
 import { parseKubeRead, resourceKey, type KubeRead } from './kube-path.js';
 import { RawJson } from './layered-json.js';
-import { stripKubeObjectInPlace } from './redact-kube.js';
+import { SECRET_NAME, stripKubeObjectInPlace } from './redact-kube.js';
 import { redactValuesText } from './redact-values.js';
 import type { CapturedAbsence, CapturedLog, PartRecord } from './types.js';
 
@@ -66,6 +66,7 @@ export function paletteWhat(path: string): string {
     [/^\/v1\/(clusters|spectroclusters)\/[^/]+\/profiles$/, "the cluster's deployed profiles"],
     [/^\/v1\/spectroclusters\/[^/]+$/, 'the cluster object (attached versions, pack status, conditions, repave)'],
     [/^\/v1\/spectroclusters\/[^/]+\/repave\/status$/, 'the repave status'],
+    [/^\/v1\/spectroclusters\/[^/]+\/variables$/, "the cluster's profile-variable values (Palette masks the sensitive ones)"],
     [/^\/v1\/events\/components\/spectrocluster\/[^/]+$/, "the cluster's events"],
     [/^\/v1\/notifications\/spectrocluster\/[^/]+$/, "the cluster's pending notifications"],
     [/^\/v1\/packs$/, 'pack registry: pack versions and their default values'],
@@ -277,8 +278,14 @@ export class CaptureRecorder {
     if (v === null || typeof v !== 'object' || depth > 64) return v;
     if (Array.isArray(v)) return v.map((x) => this.redactValues(x, depth + 1, stripped));
     const out: Record<string, unknown> = {};
+    // A profile variable whose name says credential (`{name, value}` of a cluster's variables): Palette
+    // masks only those declared sensitive, so a password declared otherwise would be in clear.
+    const credential = typeof (v as { name?: unknown }).name === 'string' && SECRET_NAME.test((v as { name: string }).name);
     for (const [k, x] of Object.entries(v)) {
-      if (k === 'values' && typeof x === 'string') {
+      if (credential && (k === 'value' || k === 'defaultValue') && typeof x === 'string' && x !== '') {
+        stripped.push(VARIABLE_REDACTED);
+        out[k] = REDACTED;
+      } else if (k === 'values' && typeof x === 'string') {
         const r = redactValuesText(x);
         for (let i = 0; i < r.count; i++) stripped.push(VALUES_REDACTED);
         out[k] = r.text;
@@ -289,6 +296,7 @@ export class CaptureRecorder {
 }
 
 const VALUES_REDACTED = 'pack values under credential-named keys (redacted)';
+const VARIABLE_REDACTED = 'profile-variable values with credential names (redacted)';
 
 function union(sets: Iterable<Set<string>>): string[] {
   const out = new Set<string>();

@@ -77,6 +77,8 @@ export interface CliOptions {
   'fleet-fail': string[];
   /** `lab --fleet`: clusters a cluster template manages. */
   'fleet-template': string[];
+  /** `lab --fleet`: the shared add-on profile holds the ingress address as a profile variable, each cluster its own. */
+  'fleet-variables': boolean;
   /** `fleet skip`: why. */
   reason?: string;
   help: boolean;
@@ -219,6 +221,7 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
   fleet: text,
   'fleet-fail': (raw) => list(raw),
   'fleet-template': (raw) => list(raw),
+  'fleet-variables': present,
   reason: text,
   'api-key-file': text,
   'allow-insecure-http': present,

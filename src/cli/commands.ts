@@ -60,6 +60,7 @@ export const options = {
     value: 'NAME:pack-error|stuck-migration|node-not-ready',
     description: 'Lab fleet: make cluster NAME fail that way (repeatable)',
   },
+  'fleet-variables': { name: 'fleet-variables', type: 'boolean', description: "Lab fleet: the shared add-on profile holds the ingress address as the profile variable INGRESS_IP, each cluster its own value" },
   'fleet-template': { name: 'fleet-template', type: 'string', multiple: true, value: 'NAME', description: 'Lab fleet: a cluster template manages cluster NAME (spec.clusterTemplate.uid): a fleet leaves it out (repeatable)' },
   reason: { name: 'reason', type: 'string', value: 'TEXT', description: 'fleet skip: why the cluster is left out (goes into the report)' },
   help: { name: 'help', type: 'boolean', description: 'Show help' },
@@ -172,7 +173,7 @@ export const commands: CommandSpec[] = [
       '--server-path /k8s/clusters/c-lab serves the Kubernetes API only under that path, as Rancher and other',
       'gateways do; anything outside it gets the gateway\'s 404 and is recorded in the audit log.',
     ],
-    options: ['scenario', 'replay', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'server-path', 'fleet', 'fleet-fail', 'fleet-template', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
+    options: ['scenario', 'replay', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'server-path', 'fleet', 'fleet-fail', 'fleet-template', 'fleet-variables', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
   },
   {
     name: 'fleet',

@@ -16,6 +16,7 @@ import { safeOut } from '../text/sanitize.js';
 import { computeCustomizations } from '../steps/customize/compute.js';
 import { renderCustomizationsText, conflictProposals } from '../steps/customize/render-text.js';
 import { PackSources } from '../steps/customize/sources.js';
+import { ruleVariableViews } from '../steps/customize/rule-variables-source.js';
 import { computePlan } from '../steps/plan/compute.js';
 import { renderPlanText } from '../steps/plan/render-text.js';
 
@@ -44,7 +45,8 @@ export async function runDiffCommand(options: CliOptions, io: RunIO, registry: S
       else out(`${cluster}: the pack is already at ${params.target}; nothing will be published, so nothing needs carrying.`);
       return ExitCode.ok;
     }
-    const result = await computeCustomizations({ plan, site: params, rules: runbook.rules, settings: runbook.values, sources: new PackSources(palette, params.valuesDir, undefined, params.palette.registryUid), decisions: {}, notes: runbook.versionNotes });
+    const variables = await ruleVariableViews(palette, params, plan.flavor);
+    const result = await computeCustomizations({ plan, site: params, rules: runbook.rules, settings: runbook.values, sources: new PackSources(palette, params.valuesDir, undefined, params.palette.registryUid), decisions: {}, notes: runbook.versionNotes, variables });
     if (options.json) {
       // The full values are long; the JSON gives every decision and the rules, not the documents.
       const slim = { ...result, byHop: result.byHop.map((h) => ({ ...h, profiles: h.profiles.map((p) => ({ ...p, packs: p.packs.map(({ values: _v, deployedValues: _d, ...rest }) => rest) })) })) };

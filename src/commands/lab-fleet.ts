@@ -29,7 +29,7 @@ export async function runFleetLab(invocation: Invocation, io: RunIO, signal?: Ab
   let lab: Awaited<ReturnType<typeof startFleetLab>> | undefined;
   try {
     try {
-      lab = await startFleetLab({ clusters: Number(raw), stateDir, speed: options.speed ?? 60, fails, templateManaged: options['fleet-template'] });
+      lab = await startFleetLab({ clusters: Number(raw), stateDir, speed: options.speed ?? 60, fails, templateManaged: options['fleet-template'], variables: options['fleet-variables'] });
     } catch (err) {
       if (err instanceof Error && err.message.startsWith('--fleet-')) throw new InputError('usage.option', err.message, { hint: 'Clusters are named store-001, store-002, ...' });
       throw err;

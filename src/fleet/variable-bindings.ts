@@ -10,6 +10,7 @@ import type { ProfileRole } from '../engine/params.js';
 import type { PaletteApi } from '../palette/api.js';
 import { variablesApi } from '../palette/variables.js';
 import { parsePath, isPattern, type PathSegment } from '../values/path.js';
+import { variableReference } from '../values/rule-variables.js';
 import { perClusterValues, profilesToRead, type ClusterValues, type ParamRule, type PerClusterValue, type VariableBindings } from './per-cluster.js';
 
 /** A rule that takes a params key, and where each pack keeps its setting. */
@@ -19,8 +20,6 @@ export interface ParamRuleSettings extends ParamRule {
 }
 
 const paramRef = /^\$\{params\.([A-Za-z0-9_.]+)\}$/;
-/** A whole value that is one profile variable reference, as Palette writes it in pack values. */
-const variableRef = /^\s*\{\{\s*\.spectro\.var\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\s*$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -65,7 +64,7 @@ export function variableAt(values: string, path: string): string | undefined {
   }
   if (isPattern(parsed) || (parsed.doc ?? 0) !== 0) return undefined;
   const v = at(docs[0], parsed.segments);
-  return typeof v === 'string' ? variableRef.exec(v)?.[1] : undefined;
+  return variableReference(v);
 }
 
 /** Rule id → variable, for one profile: its packs' values and the variables it declares. */

@@ -27,6 +27,7 @@ import { builtInLabRoutes } from './palette/lab-routes.js';
 import { ProfileStore } from './palette/store.js';
 import { startPaletteServer, type PaletteServer } from './palette/server.js';
 import type { LabRouteHandler, LabRouteResult, PaletteDialect } from './palette/types.js';
+import { labClusterVariables } from './palette/variable-routes.js';
 import { SimClock } from './sim-clock.js';
 import { Random } from './world/random.js';
 import { scenarioSpec, type LabSizes, type ScenarioName } from './world/scenarios/index.js';
@@ -144,6 +145,7 @@ export async function startLab(opts: StartLabOptions): Promise<LabHandle> {
     flavor,
     lookup: (uid) => profiles.get(uid),
     ...(spec.packFailures ? { packFailures: spec.packFailures } : {}),
+    variableValues: (profileUid) => labClusterVariables(profiles, cluster.uid)[profileUid],
   });
   seedWorld(world, spec);
   world.start();

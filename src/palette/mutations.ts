@@ -50,7 +50,7 @@ export interface ApplyProfile {
   uid: string;
   /** The attached version this one replaces; without it a second version is attached beside the first. */
   replaceWithProfile?: string;
-  /** Values of the version's profile variables for this cluster (`v1SpectroClusterVariable`); a value here is a marker (variable-values.ts). */
+  /** Values of the version's profile variables for this cluster (`v1SpectroClusterVariable`): carried as read, or a marker filled in as it is sent (variable-values.ts). */
   variables?: Array<{ name: string; value: string }>;
 }
 

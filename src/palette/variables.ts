@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { opt } from '../io/optional-field.js';
 import type { PaletteMutation } from '../engine/mutation.js';
 import type { VariableNote } from '../values/version-notes-schema.js';
+import type { ClusterVariable, VariableView } from '../values/rule-variables.js';
 import type { JsonGet } from './registry-client.js';
 
 /** `v1Variable` as the spec defines it; fields the tool does not set are kept as read. */
@@ -30,6 +31,33 @@ export type ProfileVariable = z.output<typeof VariableSchema>;
 
 /** `v1Variables`: `variables` may be absent or null on a version that declares none. */
 export const VariablesSchema = z.looseObject({ variables: opt(z.array(VariableSchema)) });
+
+/**
+ * `GET /v1/spectroclusters/{uid}/variables` answers `[v1SpectroClusterVariables]`: per attached
+ * profile version (`profileUid`), its declarations (`v1SpectroClusterVariableResponse`, the
+ * `v1Variable` fields) each with this cluster's `value`; a sensitive value comes back masked
+ * (the terraform provider keeps its own copy for that reason: `resolveProfileVariableValue`).
+ */
+export const ClusterVariablesSchema = z.array(
+  z.looseObject({
+    profileUid: z.string().min(1),
+    variables: opt(z.array(VariableSchema.extend({ value: opt(z.string()) }))),
+  }),
+);
+export type ClusterVariables = z.output<typeof ClusterVariablesSchema>;
+
+/** The variables one attached version declares, with this cluster's values (a sensitive one's value left out: it is masked). */
+export function variableView(all: ClusterVariables, profileUid: string): VariableView {
+  const entry = all.find((e) => e.profileUid === profileUid);
+  const out = new Map<string, ClusterVariable>();
+  for (const v of entry?.variables ?? []) {
+    const sensitive = v.isSensitive === true;
+    // An empty value is Palette's "none set" (x-omitempty false: the field is always there).
+    const value = !sensitive && v.value !== undefined && v.value !== '' ? v.value : undefined;
+    out.set(v.name, { name: v.name, sensitive, ...(value !== undefined ? { value } : {}), ...(v.defaultValue ? { defaultValue: v.defaultValue } : {}) });
+  }
+  return out;
+}
 
 const seg = (uid: string) => (uid.startsWith('<') && uid.endsWith('>') ? uid : encodeURIComponent(uid));
 export const variablesPath = (uid: string): string => `/v1/clusterprofiles/${seg(uid)}/variables`;
@@ -74,6 +102,21 @@ export class ProfileVariables {
       VariablesSchema,
     );
     return answer.variables ?? [];
+  }
+
+  /** `GET /v1/spectroclusters/{uid}/variables`: per attached version, its variables with this cluster's values. */
+  async ofCluster(clusterUid: string, signal?: AbortSignal): Promise<ClusterVariables> {
+    const answer = await this.get(
+      {
+        method: 'GET',
+        path: `/v1/spectroclusters/${seg(clusterUid)}/variables`,
+        retry: true,
+        notFound: { message: `Cluster ${clusterUid} was not found (reading its profile variables)`, hint: 'Check cluster.uid in the params.' },
+        ...(signal ? { signal } : {}),
+      },
+      ClusterVariablesSchema.nullable(),
+    );
+    return answer ?? [];
   }
 }
 

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { parse as parseYamlValue } from 'yaml';
 import { valuesDiff } from '../steps/hop/payload-diff.js';
-import { chooserText } from '../steps/customize/render-text.js';
+import { chooserText, fixSettings } from '../steps/customize/render-text.js';
 import { decisionKey, type CustomizeEntry, type CustomizeLive, type CustomizeOutput, type DecisionMap, type FixChoices, type PackCustomization } from '../steps/customize/types.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { DiffLines, foldImageTags } from './DiffLines.js';
@@ -45,7 +45,7 @@ function fixRows(out: CustomizeOutput | undefined): FixRow[] {
     for (const p of h.profiles) {
       for (const f of p.fixes) {
         const prev = rows.get(f.rule);
-        const what = f.items.map((i) => `${i.path} = ${JSON.stringify(i.value)}`).join(', ');
+        const what = fixSettings(f, (v) => JSON.stringify(v)).replaceAll('`', '');
         rows.set(f.rule, { id: f.rule, title: f.title, where: prev ? `${prev.where}, ${h.index}` : `${f.pack}, hop ${h.index}`, what, effect: f.effect });
       }
       for (const a of p.additions.filter((x) => x.source === 'other')) {

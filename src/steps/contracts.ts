@@ -73,6 +73,19 @@ export interface PlannedVariable {
   source: string;
 }
 
+/** A profile variable the cluster's profile uses: where its values reference it, and this cluster's value. */
+export interface PlannedProfileVariable {
+  role: ProfileRole;
+  /** The profile's name. */
+  profile: string;
+  name: string;
+  /** value: this cluster's value is known; masked: sensitive (Palette masks it); unset: none set (`value` is the declared default, if any); undeclared: referenced but not declared. */
+  state: 'value' | 'masked' | 'unset' | 'undeclared';
+  value?: string;
+  /** `pack \`path\`` of each reference. */
+  at: string[];
+}
+
 /** What each VM will go through when the pack is published (from the plan, before anything is sent). */
 export interface VmImpact {
   /** `namespace/name` */
@@ -127,6 +140,8 @@ export interface PlanContract {
   impact?: VmImpact[];
   /** KubeVirt's migration limits as the plan read them (the migrations screen reschedules what is left under them). */
   window?: { limits: MigrationLimits };
+  /** A real Palette: the profile variables the deployed versions' values reference, with this cluster's values. */
+  profileVariables?: PlannedProfileVariable[];
   /** Expectations for verification once every hop is done. */
   expectations?: {
     profiles?: Array<{ name: string; version?: string; packs?: Array<{ name: string; tag: string }> }>;
@@ -192,11 +207,13 @@ export interface RuleOutcome {
   before?: 'pass' | 'fail';
   /** The judgment in words ("not on this site before the upgrade (left as it is)"). */
   verdict?: string;
+  /** The profile variables the setting is held by, and this cluster's value of each as judged (masked: sensitive, not judged). */
+  variables?: Array<{ name: string; state: 'value' | 'masked' | 'unset' | 'undeclared'; value?: string }>;
 }
 
 /** The fields of the customize step's output that later steps read. */
 export interface CustomizeContract {
-  byHop: Array<{ index: number; profiles: Array<{ role: ProfileRole; packs: CustomizedPack[]; rules: RuleOutcome[] }> }>;
+  byHop: Array<{ index: number; profiles: Array<{ role: ProfileRole; packs: CustomizedPack[]; rules: RuleOutcome[]; fixes?: Array<{ accepted: boolean; variables?: Array<{ name: string; value: string }> }> }> }>;
 }
 
 /** The plan: the latest finished step output carrying hops (as the runner expands groups from it). */

@@ -92,4 +92,16 @@ describe('the layered JSON', () => {
     expect(text).toBe('{\n  "a": 1,\n  "list": [\n    {"x":[1,2]},\n    {"y":null}\n  ],\n  "empty": [],\n  "none": {}\n}\n');
     expect(JSON.parse(text)).toEqual({ a: 1, list: [{ x: [1, 2] }, { y: null }], empty: [], none: {} });
   });
+  it("keeps a cluster's profile-variable values, except those whose name says credential (Palette masks only the sensitive ones)", () => {
+    const r = recorder();
+    r.pass = 'diff';
+    const answer = [{ profileUid: 'p1', variables: [{ name: 'INGRESS_IP', value: '10.1.0.50' }, { name: 'ADMIN_PASSWORD', isSensitive: false, value: 'hunter2', defaultValue: 'changeme' }, { name: 'API_TOKEN', isSensitive: true, value: '' }] }];
+    r.paletteAnswer({ method: 'GET', path: '/v1/spectroclusters/c1/variables' }, 200, JSON.stringify(answer));
+    const doc = built(r);
+    const text = JSON.stringify(doc.palette.answers);
+    expect(text).toContain('10.1.0.50');
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('changeme');
+    expect(doc.parts.find((p) => p.what.startsWith("the cluster's profile-variable values"))).toBeDefined();
+  });
 });

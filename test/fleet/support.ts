@@ -31,9 +31,10 @@ export interface ServedFleetLab {
   stop(): Promise<void>;
 }
 
-export async function serveFleetLab(n: number, fails: string[], speed = 300): Promise<ServedFleetLab> {
+/** `extra`: more `lab` options (`--fleet-variables`). */
+export async function serveFleetLab(n: number, fails: string[], speed = 300, extra: string[] = []): Promise<ServedFleetLab> {
   const dir = mkdtempSync(join(tmpdir(), 'up-fleet-lab-'));
-  const args = [CLI, 'lab', '--serve', '--fleet', String(n), ...fails.flatMap((f) => ['--fleet-fail', f]), '--state-dir', dir, '--speed', String(speed)];
+  const args = [CLI, 'lab', '--serve', '--fleet', String(n), ...fails.flatMap((f) => ['--fleet-fail', f]), '--state-dir', dir, '--speed', String(speed), ...extra];
   const proc: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   const labJson = join(dir, 'lab.json');
   const started = Date.now();

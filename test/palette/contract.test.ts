@@ -93,11 +93,13 @@ describe('the checker', () => {
       expect(palette.versionsCompared?.[version]).toMatchObject({ title: `Palette APIs - ${version}`, operationsThatDiffer: ['GET /v1/clusterprofiles/{uid}', 'PUT /v1/clusterprofiles/{uid}'] });
     }
     // None of the bodies the product sends differs; the list filter gained resourceType in 4.7, and a
-    // profile variable inputType, options and the base64 format (which the product does not send).
+    // profile variable (declared, and as a cluster's variables read answers it) inputType, options and
+    // the base64 format (which the product neither sends nor reads).
     expect((palette.versionsCompared?.['4.6'] as Json).definitionsThatDiffer).toEqual([
       'v1ClusterProfileFilterSpec',
       'v1ClusterProfileResourceType',
       'v1ClusterProfileStatusSummary',
+      'v1SpectroClusterVariableResponse',
       'v1Variable',
       'v1VariableFormat',
       'v1VariableInputType',

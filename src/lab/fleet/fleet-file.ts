@@ -30,7 +30,9 @@ export function fleetFileFor(members: FleetLabCluster[], params: Array<Record<st
     clusters: members.map((m, i) => {
       const own = params[i]!;
       const cluster = own.cluster as { context?: string };
-      return { name: m.name, uid: m.uid, kubeconfig: m.kubeconfig, ...(cluster.context ? { context: cluster.context } : {}), site: { agentNamespace: (own.site as { agentNamespace: string }).agentNamespace } };
+      // The cluster's own site values: its agent namespace, and any other that differs from the defaults (its ingress address).
+      const ownSite = Object.fromEntries(Object.entries(own.site as Record<string, unknown>).filter(([k, v]) => k === 'agentNamespace' || JSON.stringify(v) !== JSON.stringify(sharedSite[k])));
+      return { name: m.name, uid: m.uid, kubeconfig: m.kubeconfig, ...(cluster.context ? { context: cluster.context } : {}), site: ownSite };
     }),
     stages: fleetStages(members.map((m) => m.name)),
   };

@@ -37,6 +37,13 @@ import { seedSpanMs, seedWorld } from '../world/seed.js';
 import { World } from '../world/world.js';
 import { fleetFileFor, type FleetLabCluster } from './fleet-file.js';
 import { clearFault, faultPacks, faultySpec, injectFault, liveFaultKinds, type FleetFaultKind } from './faults.js';
+import { fleetIngressIP, holdIngressAsVariable, ingressVariable } from './ingress-variable.js';
+import { labClusterVariables, setClusterVariables } from '../palette/variable-routes.js';
+
+/** A cluster's params with its own ingress address (the site's value the rules and checks expect). */
+function withIngress(params: Record<string, unknown>, ingressIP: string | undefined): Record<string, unknown> {
+  return ingressIP ? { ...params, site: { ...(params.site as Record<string, unknown>), ingressIP } } : params;
+}
 
 export { fleetFaultKinds, type FleetFaultKind } from './faults.js';
 
@@ -49,6 +56,8 @@ export interface StartFleetLabOptions {
   fails?: Record<string, FleetFaultKind>;
   /** Clusters a cluster template manages (`spec.clusterTemplate` set): a fleet must leave them out. */
   templateManaged?: string[];
+  /** The shared add-on profile holds the ingress address as the profile variable INGRESS_IP, each cluster its own value (ingress-variable.ts). */
+  variables?: boolean;
 }
 
 export interface FleetLabMember extends FleetLabCluster {
@@ -120,7 +129,10 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
   const base = Date.now() - seedSpanMs;
   const clocks: SimClock[] = [];
   const profileSet = buildProfiles({ deployed: spec.deployed, rng, createdAt: Date.now() - seedSpanMs, flavor: 'palette', layout: 'standard', upTo: spec.target });
+  if (opts.variables) holdIngressAsVariable(profileSet.addon);
   const profiles = new ProfileStore([...profileSet.earlier, profileSet.addon, profileSet.infra, ...profileSet.references.flatMap((r) => [r.addon, r.infra])]);
+  /** Each cluster's own ingress address, when the add-on profile holds it as a variable. */
+  const ingressOf = (i: number) => (opts.variables ? fleetIngressIP(i) : undefined);
 
   await mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
   await chmod(opts.stateDir, 0o700);
@@ -152,6 +164,9 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       clocks.push(clock);
       const store = new ResourceStore({ now: () => clock.now() });
       const failures = faultPacks(opts.fails?.[name]);
+      // The cluster's value was given when it was deployed: the world renders its packs with it from the start.
+      const ingressIP = ingressOf(i);
+      if (ingressIP) setClusterVariables(profiles, uid, profileSet.addon.uid, { [ingressVariable.name]: ingressIP });
       const world = new World({
         clock,
         store,
@@ -161,7 +176,9 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
         flavor: 'palette',
         lookup: (u) => profiles.get(u),
         packFailures: failures,
+        variableValues: (profileUid) => labClusterVariables(profiles, uid)[profileUid],
       });
+
       seedWorld(world, faultySpec(spec, opts.fails?.[name]));
       world.start();
       const kube = await startKubeApiServer({
@@ -269,8 +286,8 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       },
     });
 
-    const params = members.map((m) =>
-      labParams({
+    const params = members.map((m, i) =>
+      withIngress(labParams({
         stateDir: opts.stateDir,
         paletteUrl: palette!.url,
         kubeUrl: m.kube.url,
@@ -289,7 +306,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
         speed,
         caPem: m.kube.caPem,
         token: m.kube.token,
-      }),
+      }), ingressOf(i + 1)),
     );
     const fleetFile = join(opts.stateDir, 'fleet.yaml');
     // One label per shared profile for the hop: every cluster attaches the same new version.
@@ -305,6 +322,7 @@ export async function startFleetLab(opts: StartFleetLabOptions): Promise<FleetLa
       auditUrl,
       clusters: members.map((m) => ({ name: m.name, uid: m.uid, kubeconfig: m.kubeconfig, kubeUrl: m.kube.url, tags: Object.entries(labelsOf(m.name)).map(([k, v]) => (v === 'spectro__tag' ? k : `${k}=${v}`)), ...(opts.fails?.[m.name] ? { fails: opts.fails[m.name] } : {}), ...(managed.has(m.uid) ? { clusterTemplate: templateUid } : {}) })),
       profileUids: { addon: profileSet.addon.uid, infra: profileSet.infra.uid },
+      ...(opts.variables ? { variables: { profile: profileSet.addon.uid, name: ingressVariable.name, values: Object.fromEntries(members.map((m, i) => [m.name, ingressOf(i + 1)])) } } : {}),
       controlUrls: { requestRate: `${palette.url}/_lab/request-rate`, clock: `${palette.url}/_lab/clock`, fleetFault: `${palette.url}/_lab/fleet-fault`, fleetRemove: `${palette.url}/_lab/fleet-remove`, faults: `${palette.url}/_lab/faults` },
       flavor: 'palette',
       speed,

@@ -1,7 +1,8 @@
 /**
  * A real Palette's profile variables (palette dialect only), after palette-sdk-go's spec 4.8:
  * `GET/PUT/PATCH/DELETE /v1/clusterprofiles/{uid}/variables` (`v1Variables`, `v1VariableNames`),
- * `GET /v1/spectroclusters/{uid}/variables` (`[v1SpectroClusterVariables]`), and the values an apply
+ * `GET/PATCH /v1/spectroclusters/{uid}/variables` (`[v1SpectroClusterVariables]`,
+ * `[v1SpectroClusterVariableUpdateEntity]`), and the values an apply
  * sets (`profiles[].variables` of `v1SpectroClusterProfileEntity`). Declarations live on the profile
  * version (a clone copies them, as on Palette); a PUT of pack values that reference a variable the
  * version does not declare is refused with `PackVariablesUndefined` (domain notes, "Palette for
@@ -88,7 +89,13 @@ const deleteVariables = withProfile((ctx, profile, body) => {
   return { status: 204, effect: 'applied', note: `variables of ${profile.name} deleted: ${[...gone].join(', ')}` };
 });
 
-/** Per cluster and attached profile version, the values an apply set: kept apart from the profiles (a clone does not copy them). */
+/**
+ * Per cluster and attached profile version, the values an apply (or the cluster variables PATCH)
+ * set: kept apart from the profiles (a clone does not copy them), and keyed by the version's uid
+ * (`v1SpectroClusterVariables.profileUid`). An apply that moves the cluster to another version does
+ * not copy them: the new version has only what that apply sends (no source says Palette copies them;
+ * the terraform provider sends them with every apply of a new version).
+ */
 const clusterValues = new WeakMap<ProfileStore, Map<string, Map<string, Map<string, string>>>>();
 
 function valuesOf(store: ProfileStore, clusterUid: string): Map<string, Map<string, string>> {
@@ -114,6 +121,33 @@ const getClusterVariables: Handler = (ctx, params) => {
   return { status: 200, body, effect: 'applied' };
 };
 
+const ClusterVariablesPatch = z.array(z.looseObject({ profileUid: z.string().min(1), variables: z.array(z.looseObject({ name: z.string().min(1), value: z.string().optional() })).nullish() }));
+
+/** `PATCH /v1/spectroclusters/{uid}/variables` with `[v1SpectroClusterVariableUpdateEntity]`: values of attached versions' declared variables. */
+const patchClusterVariables: Handler = (ctx, params, body) => {
+  const uid = params[0] ?? '';
+  if (!ctx.hooks.clusterProfiles(uid)) return fail(ctx, 404, 'ResourceNotFound', `Cluster '${uid}' not found`);
+  const parsed = parse(ctx, body, ClusterVariablesPatch);
+  if ('error' in parsed) return parsed.error;
+  const attached = new Set(ctx.hooks.cluster?.view(uid)?.templates.map((t) => t.uid) ?? []);
+  for (const entry of parsed.data) {
+    if (!attached.has(entry.profileUid)) return fail(ctx, 400, 'BadRequest', `Cluster profile '${entry.profileUid}' is not attached to cluster '${uid}'`);
+    const declared = new Set((ctx.store.get(entry.profileUid)?.variables ?? []).map((v) => v.name));
+    const unknown = (entry.variables ?? []).map((v) => v.name).filter((n) => !declared.has(n));
+    if (unknown.length) return fail(ctx, 400, 'BadRequest', `Cluster profile '${entry.profileUid}' does not define the variable(s) ${unknown.join(', ')}`);
+  }
+  for (const entry of parsed.data) setClusterVariables(ctx.store, uid, entry.profileUid, Object.fromEntries((entry.variables ?? []).flatMap((v) => (v.value !== undefined ? [[v.name, v.value]] : []))));
+  return { status: 204, effect: 'applied', note: `cluster variables of ${uid}: ${parsed.data.flatMap((e) => (e.variables ?? []).map((v) => v.name)).join(', ') || 'none'}` };
+};
+
+/** Sets a cluster's values of a version's variables (the lab assembly seeds them; the PATCH and the apply set them). */
+export function setClusterVariables(store: ProfileStore, clusterUid: string, profileUid: string, values: Record<string, string>): void {
+  const byProfile = valuesOf(store, clusterUid);
+  const set = byProfile.get(profileUid) ?? new Map<string, string>();
+  for (const [name, value] of Object.entries(values)) set.set(name, value);
+  byProfile.set(profileUid, set);
+}
+
 const segment = '([^/]+)';
 
 /** The routes, for `apiRoutes` to add in the palette dialect. */
@@ -125,6 +159,7 @@ export function variableRoutes(): Array<{ method: string; pattern: RegExp; handl
     { method: 'PATCH', pattern: path, handler: patchVariables },
     { method: 'DELETE', pattern: path, handler: deleteVariables },
     { method: 'GET', pattern: new RegExp(`^/v1/spectroclusters/${segment}/variables$`), handler: getClusterVariables },
+    { method: 'PATCH', pattern: new RegExp(`^/v1/spectroclusters/${segment}/variables$`), handler: patchClusterVariables },
   ];
 }
 
@@ -151,12 +186,9 @@ const ApplyVariables = z.array(z.looseObject({ uid: z.string(), variables: z.arr
 export function recordApplyVariables(ctx: ApiContext, clusterUid: string, profiles: unknown): void {
   const parsed = ApplyVariables.safeParse(profiles);
   if (!parsed.success) return;
-  const values = valuesOf(ctx.store, clusterUid);
   for (const p of parsed.data) {
     if (!p.variables?.length) continue;
-    const set = values.get(p.uid) ?? new Map<string, string>();
-    for (const v of p.variables) if (v.value !== undefined) set.set(v.name, v.value);
-    values.set(p.uid, set);
+    setClusterVariables(ctx.store, clusterUid, p.uid, Object.fromEntries(p.variables.flatMap((v) => (v.value !== undefined ? [[v.name, v.value]] : []))));
   }
 }
 

@@ -101,9 +101,11 @@ export interface MacroContext {
   kubernetesVersion: string;
   podCidr: string;
   variables: Record<string, string>;
+  /** Values of the attached versions' profile variables (`{{.spectro.var.NAME}}`), declared ones only. */
+  spectroVars?: Record<string, string>;
 }
 
-/** Replaces `{{ .spectro.system.* }}` macros and `${variable}` profile variables in a values text. */
+/** Replaces `{{ .spectro.system.* }}` macros, `{{.spectro.var.NAME}}` profile variables and `${variable}` ones in a values text. */
 export function resolveMacros(text: string, m: MacroContext): string {
   const system: Record<string, string> = {
     '.spectro.system.cluster.uid': m.clusterUid,
@@ -112,7 +114,7 @@ export function resolveMacros(text: string, m: MacroContext): string {
     '.spectro.system.kubernetes.podCIDR': m.podCidr,
   };
   const withMacros = text.replace(/\{\{\s*(\.spectro\.[A-Za-z0-9_.-]+)\s*(?:\|\s*substr\s+(\d+)\s+(\d+)\s*)?\}\}/g, (whole, name: string, from?: string, to?: string) => {
-    const value = system[name];
+    const value = name.startsWith('.spectro.var.') ? m.spectroVars?.[name.slice('.spectro.var.'.length)] : system[name];
     if (value === undefined) return whole;
     return from !== undefined && to !== undefined ? value.slice(Number(from), Number(to)) : value;
   });

@@ -52,6 +52,12 @@ export interface WorldOptions {
   lookup?: (uid: string) => LabProfile | undefined;
   /** Packs whose upgrade fails (`name@tag` → the helm error): the change stops there, in Error. */
   packFailures?: Record<string, string>;
+  /**
+   * This cluster's values of a profile version's variables (the lab Palette's, set by an apply or
+   * `PATCH /v1/spectroclusters/{uid}/variables`): `{{.spectro.var.NAME}}` in the packs of the
+   * attached version renders with them, as Palette renders values before Helm sees them.
+   */
+  variableValues?: (profileUid: string) => Record<string, string> | undefined;
 }
 
 export interface WorldSummary {
@@ -96,7 +102,7 @@ export class World {
   private readonly timers: number[] = [];
   private cachedConfig: { generation: number; config: ClusterConfig } | undefined;
 
-  constructor(opts: WorldOptions) {
+  constructor(private readonly opts: WorldOptions) {
     const { clock, store, cluster } = opts;
     const logs = new PodLogs((ns, name) => store.get('pods', ns, name));
     this.ctx = { clock, store, rng: new Random(opts.seed), logs, cluster };
@@ -241,7 +247,22 @@ export class World {
     const packs = this.reconciler.currentPacks();
     const k8s = packs.find((p) => p.name === 'kubernetes');
     const podCidr = String((parse(k8s?.values ?? '') as { pack?: { podCIDR?: string } } | null)?.pack?.podCIDR ?? labSite.podCidr);
-    return { clusterUid: this.ctx.cluster.uid, clusterName: this.ctx.cluster.name, kubernetesVersion: k8s?.tag ?? '1.32.2', podCidr, variables: labSite.profileVariables };
+    return { clusterUid: this.ctx.cluster.uid, clusterName: this.ctx.cluster.name, kubernetesVersion: k8s?.tag ?? '1.32.2', podCidr, variables: labSite.profileVariables, spectroVars: this.spectroVars() };
+  }
+
+  /**
+   * The values `{{.spectro.var.NAME}}` renders with: for each version attached (on Palette, what the
+   * apply attached; the packs rolling out are its), the cluster's value, else the declared default,
+   * else nothing (a version whose values were not given renders the reference empty).
+   */
+  private spectroVars(): Record<string, string> {
+    const attached = this.palette ? this.palette.attachedProfiles() : this.reconciler.deployed();
+    const out: Record<string, string> = {};
+    for (const p of attached) {
+      const values = this.opts.variableValues?.(p.uid) ?? {};
+      for (const v of this.opts.lookup?.(p.uid)?.variables ?? []) out[v.name] = values[v.name] ?? v.defaultValue ?? '';
+    }
+    return out;
   }
 
   /** A pack of a published profile reaches the cluster (the agent's helm upgrade). */

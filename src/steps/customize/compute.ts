@@ -17,7 +17,6 @@ import {
   decideManifests,
   diffManifests,
   diffValues,
-  evaluateRule,
   mergeManifests,
   mergeValuesDocument,
   parseConcretePath,
@@ -37,6 +36,7 @@ import { relocate, type Move } from '../../values/relocate.js';
 import { bindRule, type Binding, type BoundRule } from '../../values/rule-binding.js';
 import { judgeRule } from '../../values/rule-judgment.js';
 import { itemHolds } from '../../values/rules.js';
+import { evaluateThroughVariables, variableFix, variablesAt, withValues, type VariableView } from '../../values/rule-variables.js';
 import { notesFor } from '../../values/version-notes.js';
 import type { PlanContract, PlannedProfile, RuleOutcome } from '../contracts.js';
 import type { PackContent, PackSources } from './sources.js';
@@ -64,6 +64,11 @@ export interface ComputeInput {
   notes?: readonly VersionNote[] | undefined;
   /** Fixes and additions chosen so far (rule id, or an addition's key → who chose it). */
   fixes?: FixChoices | undefined;
+  /**
+   * Per profile, the variables it declares with this cluster's values (a real Palette): a rule whose
+   * setting is a `{{.spectro.var.NAME}}` reference is judged on the cluster's value of NAME.
+   */
+  variables?: Partial<Record<ProfileRole, VariableView>> | undefined;
 }
 
 interface PackState {
@@ -117,10 +122,23 @@ function notApplicable(rule: RuleSpec, binding: Extract<Binding, { applies: fals
   return { id: rule.id, title: rule.title, profile: rule.profile, status: 'notApplicable', message: binding.reason, reason: rule.reason, ...(binding.pack ? { pack: binding.pack } : {}) };
 }
 
-/** A rule on the change: before the hop against the draft (or against what stays, for a pack the hop leaves alone). */
-function judged(rule: BoundRule, before: PackState | undefined, after: PackState | undefined, where: string, opts: { fixApplied: boolean; offered: boolean; note?: string | undefined }): RuleOutcome {
-  const rb = evaluateRule(rule, { values: before?.values, manifests: before?.manifests });
-  const ra = evaluateRule(rule, { values: after?.values, manifests: after?.manifests });
+/**
+ * A rule on the change: before the hop against the draft (or against what stays, for a pack the hop
+ * leaves alone). A setting held by a profile variable is judged on the cluster's value of it: before
+ * on the value the cluster has, after on the value the apply will send (the same, carried to the new
+ * version, unless a chosen fix sets the rule's).
+ */
+function judged(rule: BoundRule, before: PackState | undefined, after: PackState | undefined, where: string, opts: { fixApplied: boolean; offered: boolean; note?: string | undefined; view?: VariableView | undefined; viewAfter?: VariableView | undefined }): RuleOutcome {
+  const { result: rb } = evaluateThroughVariables(rule, { values: before?.values, manifests: before?.manifests }, opts.view);
+  const { result: ra, via } = evaluateThroughVariables(rule, { values: after?.values, manifests: after?.manifests }, opts.viewAfter ?? opts.view);
+  const variables = via.length ? { variables: via.map((v) => ({ name: v.name, state: v.state, ...(v.value !== undefined ? { value: v.value } : {}) })) } : {};
+  // A sensitive variable kept in the draft: Palette masks the value, so neither side can be judged;
+  // nothing is lost (the reference stays), and the operator is told it was not checked.
+  const maskedKept = via.some((v) => v.state === 'masked') && variablesAt(rule, before?.values, opts.view).some((v) => v.state === 'masked');
+  if (maskedKept) {
+    const words = 'kept as a sensitive profile variable; Palette masks its value for this cluster, so the rule was not checked';
+    return { id: rule.id, title: rule.title, profile: rule.profile, status: 'notOnSite', message: `${where}: ${words}: ${ra.actual}${opts.note ? ` (${opts.note})` : ''}`, reason: rule.reason, pack: rule.pack, target: ra.target, before: rb.status, verdict: words, ...variables };
+  }
   const j = judgeRule(rb.status, ra.status, { required: rule.required, fixApplied: opts.fixApplied });
   const found = ra.actual === 'no match' || ra.actual === 'missing' ? 'is not set' : `is ${ra.actual}`;
   let message: string;
@@ -130,7 +148,7 @@ function judged(rule: BoundRule, before: PackState | undefined, after: PackState
   else if (j.verdict === 'regression') message = `${where}: ${j.words}: ${ra.message}`;
   else message = `${where}: ${j.words}: ${ra.message}`;
   if (opts.note) message += ` (${opts.note})`;
-  return { id: rule.id, title: rule.title, profile: rule.profile, status: j.status, message, reason: rule.reason, pack: rule.pack, target: ra.target, before: rb.status, verdict: j.words };
+  return { id: rule.id, title: rule.title, profile: rule.profile, status: j.status, message, reason: rule.reason, pack: rule.pack, target: ra.target, before: rb.status, verdict: j.words, ...variables };
 }
 
 type Bound = { rule: RuleSpec; binding: Binding };
@@ -331,15 +349,33 @@ export async function computeCustomizations(input: ComputeInput): Promise<Custom
       // alone), and written only when someone chose them.
       const fixes: FixOffer[] = [];
       const fixed = new Set<string>();
+      /** Variable values chosen fixes set for this cluster (the apply sends them; the drafts do not change). */
+      const variableFixes: Array<{ name: string; value: string }> = [];
       // (Only where the hop makes a new version: a profile it leaves alone has no draft to hold a fix.)
       for (const { rule } of changes ? applies.filter((a) => a.rule.path) : []) {
         const key = `${planned.role}/${rule.pack}`;
         const base = await beforeOf(rule.pack);
         const state = current.get(key) ?? base;
-        if (!state || evaluateRule(rule, { values: state.values }).status === 'pass') continue;
+        const view = input.variables?.[planned.role];
+        if (!state || evaluateThroughVariables(rule, { values: state.values }, view).result.status === 'pass') continue;
+        const chooser = chosen[rule.id];
+        // A setting the profile holds as a variable: the remedy is this cluster's value of it, sent
+        // with the apply; the shared version keeps the reference (a literal there would be one
+        // cluster's value published to every cluster of the version).
+        const via = variablesAt(rule, state.values, view);
+        if (via.length) {
+          const setting = variableFix(rule, via);
+          if (setting.length === 0) continue;
+          const names = setting.map((v) => v.name).join(', ');
+          fixes.push({ rule: rule.id, title: rule.title, pack: rule.pack, items: [], variables: setting, effect: `${fixEffect(rule)}; sets this cluster's value of the profile variable ${names} with the apply (the shared profile keeps the reference)`, accepted: chooser !== undefined, ...(chooser ? { chosenBy: chooser } : {}) });
+          if (chooser) {
+            variableFixes.push(...setting);
+            fixed.add(rule.id);
+          }
+          continue;
+        }
         const items = ruleFixes(rule, state.values);
         if (items.length === 0) continue;
-        const chooser = chosen[rule.id];
         fixes.push({ rule: rule.id, title: rule.title, pack: rule.pack, items, effect: fixEffect(rule), accepted: chooser !== undefined, ...(chooser ? { chosenBy: chooser } : {}) });
         if (!chooser) continue;
         const values = mergeValuesDocument({ newDefaults: state.values, carry: items, deployed: base?.values });
@@ -418,7 +454,8 @@ export async function computeCustomizations(input: ComputeInput): Promise<Custom
         const after = current.get(`${planned.role}/${pack}`) ?? (await deployedState(planned, pack));
         const changed = packs.some((p) => p.name === pack);
         const where = `${pack}${changed ? ' (draft)' : changes ? ' (unchanged)' : ` (the ${planned.role === 'addon' ? 'add-on' : 'infrastructure'} profile is unchanged in this hop)`}`;
-        rules.push(judged(binding.rule, await beforeOf(pack), after, where, { fixApplied: fixed.has(rule.id), offered: fixes.some((f) => f.rule === rule.id), note: binding.note }));
+        const view = input.variables?.[planned.role];
+        rules.push(judged(binding.rule, await beforeOf(pack), after, where, { fixApplied: fixed.has(rule.id), offered: fixes.some((f) => f.rule === rule.id), note: binding.note, view, viewAfter: withValues(view, variableFixes) }));
       }
       out.ruleFailures += rules.filter((r) => r.status === 'fail').length;
       out.notOnSite += rules.filter((r) => r.status === 'notOnSite').length;

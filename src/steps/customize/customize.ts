@@ -11,8 +11,9 @@ import { InputError, InterruptedError, StepFailedError } from '../../errors.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { latestPlan } from '../contracts.js';
 import { computeCustomizations } from './compute.js';
-import { chooserText, conflictProposals } from './render-text.js';
+import { chooserText, conflictProposals, fixSettings } from './render-text.js';
 import { PackSources } from './sources.js';
+import { ruleVariableViews } from './rule-variables-source.js';
 import type { CustomizeLive, CustomizeOutput, DecisionMap, FixChoices } from './types.js';
 import { missingVariableSources } from './variable-sources.js';
 
@@ -22,10 +23,11 @@ export function customizeSummary(out: CustomizeOutput): string {
   const rules = out.byHop.flatMap((h) => h.profiles.flatMap((p) => p.rules));
   const red = rules.filter((r) => r.status === 'fail').length;
   const grey = rules.filter((r) => r.status === 'notApplicable').length;
-  const amber = rules.filter((r) => r.status === 'notOnSite').length;
+  const unchecked = rules.filter((r) => r.status === 'notOnSite' && r.variables?.some((v) => v.state === 'masked')).length;
+  const amber = rules.filter((r) => r.status === 'notOnSite').length - unchecked;
   const fixes = out.byHop.flatMap((h) => h.profiles.flatMap((p) => p.fixes));
   const chosen = fixes.filter((f) => f.accepted).length;
-  const rulesText = `rules ${rules.length - red - grey - amber} green / ${red} red${amber ? ` / ${amber} not on this site before the upgrade` : ''}${grey ? ` / ${grey} not applicable` : ''}`;
+  const rulesText = `rules ${rules.length - red - grey - amber - unchecked} green / ${red} red${amber ? ` / ${amber} not on this site before the upgrade` : ''}${unchecked ? ` / ${unchecked} not checked (sensitive profile variable)` : ''}${grey ? ` / ${grey} not applicable` : ''}`;
   const fixText = fixes.length ? `, ${fixes.length} fix(es) offered${chosen ? ` (${chosen} chosen)` : ', none chosen'}` : '';
   return `${packs.length} pack version(s), ${carried} site setting(s) carried, ${out.conflicts} conflict(s), ${rulesText}${fixText}`;
 }
@@ -38,10 +40,10 @@ export function reviewItems(out: CustomizeOutput): string[] {
       for (const r of p.rules.filter((x) => x.status === 'notOnSite')) items.push(`hop ${h.index} WARN ${r.title}: ${r.message}`);
       for (const r of p.rules.filter((x) => x.status === 'fail')) items.push(`hop ${h.index} FAIL ${r.title}: ${r.message}`);
       for (const f of p.fixes) {
-        const what = f.items.map((i) => `\`${i.path}\` = ${JSON.stringify(i.value)}`).join(', ');
+        const what = fixSettings(f, (v) => JSON.stringify(v));
         items.push(
           f.accepted
-            ? `hop ${h.index} fix ${f.rule} (${f.pack}): ${what} is in the draft, chosen by ${chooserText(f.chosenBy)}: ${f.effect}`
+            ? `hop ${h.index} fix ${f.rule} (${f.pack}): ${what} ${f.items.length ? 'is in the draft' : 'is set with the apply'}, chosen by ${chooserText(f.chosenBy)}: ${f.effect}`
             : `hop ${h.index} fix ${f.rule} (${f.pack}) offered, left out: would set ${what}: ${f.effect}. --accept-fix ${f.rule} adds it`,
         );
       }
@@ -55,6 +57,18 @@ export function reviewItems(out: CustomizeOutput): string[] {
     }
   }
   return items;
+}
+
+/** The variables without a source, in words: those a hop introduces, and the sensitive ones the profiles use (masked, not carried). */
+function missingWords(plan: { profileVariables?: Array<{ name: string; state: string }> }, missing: Array<{ name: string; hop: number }>): string {
+  const masked = new Set((plan.profileVariables ?? []).filter((v) => v.state === 'masked').map((v) => v.name));
+  const list = (xs: typeof missing) => xs.map((m) => `${m.name} (hop ${m.hop})`).join(', ');
+  const introduced = missing.filter((m) => !masked.has(m.name));
+  const kept = missing.filter((m) => masked.has(m.name));
+  return [
+    ...(introduced.length ? [`The plan introduces the profile variable(s) ${list(introduced)}`] : []),
+    ...(kept.length ? [`${introduced.length ? 'and the' : 'The'} cluster's profiles use the sensitive profile variable(s) ${list(kept)}, whose values Palette masks (they cannot be carried to the new version)`] : []),
+  ].join('; ');
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -73,9 +87,11 @@ export const customizeStep = defineStepKind({
     let decisions: DecisionMap = (ctx.step.notes.decisions as DecisionMap | undefined) ?? {};
     let fixes: FixChoices = (ctx.step.notes.fixes as FixChoices | undefined) ?? {};
     let result: CustomizeOutput;
+    // Settings held by profile variables are judged on this cluster's values (read once per run of the step).
+    const variables = await ruleVariableViews(ctx.effects.palette, site, plan.flavor, ctx.signal);
     for (let round = 1; ; round++) {
       ctx.progress({ headline: 'Comparing the deployed values with the new defaults…' } satisfies CustomizeLive);
-      result = await computeCustomizations({ plan, site, rules: ctx.runbook.rules, settings: ctx.runbook.values, sources, decisions, notes: ctx.runbook.versionNotes, fixes });
+      result = await computeCustomizations({ plan, site, rules: ctx.runbook.rules, settings: ctx.runbook.values, sources, decisions, notes: ctx.runbook.versionNotes, fixes, variables });
       ctx.progress({ headline: customizeSummary(result), result } satisfies CustomizeLive);
       const offers = [...new Map(result.byHop.flatMap((h) => h.profiles.flatMap((p) => p.fixes)).map((f) => [f.rule, { id: f.rule, accepted: f.accepted }])).values()];
       const answer = await ctx.confirm({
@@ -126,7 +142,7 @@ export const customizeStep = defineStepKind({
     const missing = ctx.dryRun ? [] : missingVariableSources(plan, ctx.effects.variables);
     if (missing.length) {
       return failed(
-        new InputError('customize.variables-unset', `The plan introduces the profile variable(s) ${missing.map((m) => `${m.name} (hop ${m.hop})`).join(', ')}, and nothing says where their values come from.`, {
+        new InputError('customize.variables-unset', `${missingWords(plan, missing)}, and nothing says where their values come from.`, {
           hint: `Nothing was written. Name each source: --variable ${missing[0]!.name}=env:VAR (or =file:PATH), or params variables: ${missing[0]!.name}: {env: VAR}; or run in the TUI, which asks at the draft gate. Never put the value itself on the command line.`,
         }),
         result,

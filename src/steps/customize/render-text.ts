@@ -1,6 +1,6 @@
 /** Customizations as text for `upgrade-pilot diff`: per hop, profile and pack, what is carried and why. */
 import type { RuleOutcome } from '../contracts.js';
-import type { Chooser, CustomizeOutput, DraftAddition } from './types.js';
+import type { Chooser, CustomizeOutput, DraftAddition, FixOffer } from './types.js';
 
 /** A rule's status as a word: only FAIL blocks a draft (WARN: the site did not have it before either). */
 export const ruleStatusText: Record<RuleOutcome['status'], string> = { pass: 'PASS', fail: 'FAIL', notOnSite: 'WARN', notApplicable: 'N/A ' };
@@ -14,6 +14,11 @@ export function chooserText(c: Chooser | undefined): string {
   if (!c) return 'nobody';
   if (c.by === 'flag') return `flag ${c.flag}`;
   return c.key ? `operator, key ${c.key}` : 'operator';
+}
+
+/** What a fix sets, in words: draft settings (`path` = value), or this cluster's value of a profile variable. */
+export function fixSettings(f: FixOffer, quote: (v: unknown) => string = show): string {
+  return [...f.items.map((i) => `\`${i.path}\` = ${quote(i.value)}`), ...(f.variables ?? []).map((v) => `profile variable ${v.name} for this cluster = ${quote(v.value)}`)].join(', ');
 }
 
 export function additionLine(a: DraftAddition): string {
@@ -61,7 +66,7 @@ export function renderCustomizationsText(out: CustomizeOutput): string[] {
       }
       for (const r of p.rules) lines.push(`  ${ruleStatusText[r.status]} rule ${r.title}: ${r.message}`);
       for (const f of p.fixes) {
-        lines.push(`  ${f.accepted ? 'FIX CHOSEN' : 'FIX OFFERED'} ${f.rule} on ${f.pack}: ${f.items.map((i) => `\`${i.path}\` = ${show(i.value)}`).join(', ')}; ${f.effect}${f.accepted ? ` (chosen by ${chooserText(f.chosenBy)})` : ` (left out; --accept-fix ${f.rule} adds it)`}`);
+        lines.push(`  ${f.accepted ? 'FIX CHOSEN' : 'FIX OFFERED'} ${f.rule} on ${f.pack}: ${fixSettings(f)}; ${f.effect}${f.accepted ? ` (chosen by ${chooserText(f.chosenBy)})` : ` (left out; --accept-fix ${f.rule} adds it)`}`);
       }
       for (const a of p.additions.filter((x) => x.source !== 'ruleFix')) lines.push(`  ADDITION ${additionLine(a)}`);
     }

@@ -38,8 +38,13 @@ export interface FixOffer {
   rule: string;
   title: string;
   pack: string;
-  /** The settings the fix writes. */
+  /** The settings the fix writes into the draft. */
   items: Array<{ path: string; value: unknown }>;
+  /**
+   * For a setting the profile holds as a profile variable: this cluster's values of those variables
+   * the fix sets (sent with the apply's `profiles[].variables`); `items` is then empty.
+   */
+  variables?: Array<{ name: string; value: string }>;
   /** What adding it changes on the cluster, in words. */
   effect: string;
   accepted: boolean;

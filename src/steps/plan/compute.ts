@@ -30,6 +30,7 @@ import { availableVersions, referenceFor, sameVersion, valuesFolder, type Values
 import { compareVersions, minorText, parseVersion } from './version.js';
 import type { PlanOutput } from './types.js';
 import { attachedDocs, withFlavor } from './flavor.js';
+import { readProfileVariables } from './profile-variables.js';
 
 export interface PlanDeps {
   site: Params;
@@ -108,7 +109,8 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   });
   const attached = await attachedDocs({ addon, infra }, deployed, choice, palette, signal);
   const docs: Record<ProfileRole, ProfileDoc> = attached.docs;
-  const flavored = (out: PlanOutput): PlanOutput => withFlavor(out, choice, docs, site.cluster.uid);
+  const variables = await readProfileVariables(palette, choice, docs, site.cluster.uid, signal);
+  const flavored = (out: PlanOutput): PlanOutput => withFlavor({ ...out, ...(variables.length ? { profileVariables: variables } : {}) }, choice, docs, site.cluster.uid);
   const lastRollout = lastKubevirtRollout(windowReads.kubevirtPods, kubevirt.observedVersion, kubevirt.rolloutEndedAt);
   const window = planWindow(kubevirt.limits, predictImpact(kubevirt, vms, vmis), vmis, { ...windowReads, ...(lastRollout ? { lastRollout } : {}) }, dirty.rates, { vms, nowMs: deps.now ?? Date.now() });
   const impact = window.impact;

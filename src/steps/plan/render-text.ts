@@ -7,6 +7,7 @@ import type { PlannedProfile } from '../contracts.js';
 import { impactLine, sortImpact } from './impact.js';
 import { etaLines, limitsLines, roomLines, watchLines } from './eta/render.js';
 import type { PlanOutput } from './types.js';
+import { profileVariableLines } from './profile-variables.js';
 
 const LISTED = 50;
 /** VMs named per group; the rest are counted. */
@@ -58,6 +59,7 @@ export function renderPlanText(out: PlanOutput, cluster: string): string[] {
       lines.push(`  new profile variable ${v.name} (${v.role === 'addon' ? 'add-on' : 'infrastructure'} profile, ${v.since}): ${v.description} Declared before the draft; its value is asked at the draft gate${v.sensitive ? ' (hidden, never written)' : ''} and set for the cluster with the apply.`);
     }
   }
+  lines.push(...profileVariableLines(out.profileVariables ?? []));
   if (out.wayBack?.length) {
     lines.push('', 'The way back (what the cluster runs now):');
     for (const w of out.wayBack) lines.push(`  ${w.name} ${w.version} (uid ${w.uid}): ${w.how}`);

@@ -18,6 +18,7 @@ import { currentHop, hopOutputs, latestPlan } from '../../contracts.js';
 import type { AppliedVersion, ApplyLive, ApplyOutput, DraftOutput, PublishOutput } from '../types.js';
 import { writtenDrafts } from '../draft-changes.js';
 import { applyVariables, hopVariables, requireValues, variableGate } from '../variables.js';
+import { carriedVariables } from '../variable-carry-read.js';
 import { confirmOfferingRestarts } from '../outstanding.js';
 import { healthRestated } from '../health-restated.js';
 import { wayBackHint } from '../way-back.js';
@@ -86,8 +87,14 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
     ctx.log(`${name} already runs ${replaced.map((r) => `${r.name} ${r.to.version}`).join(', ')}: nothing to apply`, 'warn');
     return succeeded(output('already'), `${name} already runs the new versions: nothing sent`);
   }
-  const entries: ApplyProfile[] = replaced.map((r) => ({ ...(inPlace || r.from.uid === r.to.uid ? { uid: r.to.uid } : { uid: r.to.uid, replaceWithProfile: r.from.uid }), ...applyVariables(hopVariables(ctx, r.role), choice) }));
-  const asked = variableGate(ctx, replaced.flatMap((r) => hopVariables(ctx, r.role)), choice, 'apply');
+  // The cluster's variable values stay with the version it runs; the new version gets them from the apply.
+  const carried = await carriedVariables(ctx, replaced, choice, clusterUid);
+  const entries: ApplyProfile[] = replaced.map((r) => {
+    const variables = [...(carried.entries.get(r.role) ?? []), ...(applyVariables(hopVariables(ctx, r.role), choice).variables ?? [])];
+    return { ...(inPlace || r.from.uid === r.to.uid ? { uid: r.to.uid } : { uid: r.to.uid, replaceWithProfile: r.from.uid }), ...(variables.length ? { variables } : {}) };
+  });
+  const needed = [...replaced.flatMap((r) => hopVariables(ctx, r.role)), ...carried.masked];
+  const asked = variableGate(ctx, needed, choice, 'apply');
   const health = await healthRestated(ctx);
   const headline = `Apply to ${name}: ${replaced.map((r) => `${r.name} ${r.from.version} → ${r.to.version}`).join(', ')}`;
   const { decision, key: gateKey } = await confirmOfferingRestarts(
@@ -98,7 +105,7 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
       return {
         gate: 'apply',
         title: `Apply ${replaced.map((r) => `${r.name} ${r.to.version}`).join(' and ')} to ${name}`,
-        lines: [...gateLines(replaced, drafts, ctx, name, clusterUid, inPlace), ...asked.lines],
+        lines: [...gateLines(replaced, drafts, ctx, name, clusterUid, inPlace), ...carried.lines, ...asked.lines],
         ...(asked.secretInputs ? { secretInputs: asked.secretInputs } : {}),
         items: replaced.map((r) => (inPlace ? `${r.name} ${r.to.version} (uid ${r.to.uid}): apply the pending update` : `${r.name} ${r.from.version} (uid ${r.from.uid}) → ${r.to.version} (uid ${r.to.uid})`)),
         ...(warnings.length ? { warnings } : {}),
@@ -111,7 +118,7 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
   if (decision.choice !== 'approve') {
     throw new InterruptedError(`Not approved: nothing was applied to ${name}; it keeps running ${replaced.map((r) => `${r.name} ${r.from.version}`).join(', ')}.`, 'The new versions are published and wait. Resume when ready; you will be asked again.');
   }
-  requireValues(ctx, replaced.flatMap((r) => hopVariables(ctx, r.role)), choice);
+  requireValues(ctx, needed, choice);
   const summary = inPlace
     ? `apply the pending update of ${replaced.map((r) => r.name).join(' and ')} to ${name}`
     : `attach ${replaced.map((r) => `${r.name} ${r.to.version} (in place of ${r.from.version})`).join(' and ')} to ${name}`;
