@@ -91,12 +91,13 @@ describe('lab: healthy, after a one-minor publish', () => {
     lab = await startScenario('healthy', 300);
     const l = lab;
     const running = runningVmis(lab);
+    const began = lab.clock.now();
     publishHop(lab, '4.5.4');
     const target = kubevirtVersionOf('4.5.4');
     // Jump until KubeVirt runs the new version; the migrations it then starts are watched live.
     expect(advanceUntil(lab, () => l.world.summary().kubevirt.observedVersion === target && l.world.summary().kubevirt.phase === 'Deployed', 30 * 60_000)).toBe(true);
     const op = scripted((r) => (vmOf(r) === 'ns-packs/build-cache-01' ? 'approve' : undefined));
-    const run = migrationRun(lab.kubeconfig, runbookYaml(steps(running)), { clock: simClock(lab.clock) });
+    const run = migrationRun(lab.kubeconfig, runbookYaml(steps(running)), { clock: simClock(lab.clock), began });
     expect((await run.run({ confirm: op.confirm })).status).toBe('done');
 
     const monitor = run.step('migrations').output as MigrationsOutput;

@@ -114,12 +114,19 @@ export interface MigrationRun {
   step(id: string): StepState;
 }
 
-export function migrationRun(kubeconfig: string, yaml: string, opts: { dryRun?: boolean; clock?: Clock; context?: string } = {}): MigrationRun {
+/**
+ * `began`: when the session began, in the cluster's time (a lab test passes the lab's time before it
+ * publishes). Without it a run on a clock starts at the clock's now, and one without a clock at the
+ * fixtures' fixed date. Never the fixed date against a lab: the lab's seeded past ("a week ago") moves
+ * with the calendar and would fall after it.
+ */
+export function migrationRun(kubeconfig: string, yaml: string, opts: { dryRun?: boolean; clock?: Clock; context?: string; began?: number } = {}): MigrationRun {
   const reg = registry();
   const { runbook } = parseRunbook(yaml, '/test/migrations.yaml', undefined, reg);
   const dir = mkdtempSync(join(tmpdir(), 'up-migr-'));
   const store = new SessionStore(join(dir, 'state'), new Redactor());
-  const id = createTestSession(store, runbook, reg, 'migr', { mode: opts.dryRun ? 'rehearsal' : 'live' });
+  const began = opts.began ?? opts.clock?.now();
+  const id = createTestSession(store, runbook, reg, 'migr', { mode: opts.dryRun ? 'rehearsal' : 'live', ...(began !== undefined ? { createdAt: new Date(began).toISOString() } : {}) });
   const calls: KubectlCall[] = [];
   const kubectl = new Kubectl({ kubeconfig, context: opts.context, requestTimeoutMs: 10_000, processTimeoutMs: 20_000, cacheDir: join(dir, 'kube-cache'), concurrency: 6, onCall: (c) => calls.push(c) });
   const runner = (o: RunOptions = {}) => {
