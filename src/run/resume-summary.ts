@@ -37,11 +37,12 @@ export function lastRecorded(state: SessionState): string {
   return times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
 }
 
-function howItStopped(before: SessionState): string {
+/** `today`: the local date now (the day is said only when the stop was on another one). */
+function howItStopped(before: SessionState, today: string): string {
   const last = lastRecorded(before);
   const at = wallTime(last);
   const day = wallDate(last);
-  const when = `${at}${day !== wallDate(new Date().toISOString()) ? ` on ${day}` : ''}`;
+  const when = `${at}${day !== today ? ` on ${day}` : ''}`;
   const reason = before.run.reason ? `: ${before.run.reason.replace(/[.\s]+$/, '')}` : '';
   switch (before.run.status) {
     case 'running':
@@ -112,12 +113,12 @@ function outstandingLine(now: SessionState): string | undefined {
   return `${plural(vms.length, 'VM')} left on the old launcher (${list}): offered again at the next recovery or at verification.`;
 }
 
-export function resumeSummary(before: SessionState, now: SessionState, meanwhile?: Meanwhile): ResumeSummary {
+export function resumeSummary(before: SessionState, now: SessionState, meanwhile?: Meanwhile, today = wallDate(new Date().toISOString())): ResumeSummary {
   const next = currentStep(now);
   const asked = next?.status === 'awaitingApproval' && next.gate ? `: ${next.gate.title}` : '';
   const outstanding = outstandingLine(now);
   return {
-    stopped: howItStopped(before),
+    stopped: howItStopped(before, today),
     settled: settledLines(before, now),
     meanwhile: meanwhileLines(meanwhile),
     ...(outstanding ? { outstanding } : {}),

@@ -145,6 +145,7 @@ describe('TUI in a real terminal', () => {
     const hop = ['draft', 'draft', 'publish', 'publish', 'apply', 'restart'];
     expect(messages.map((m) => m.gate ?? m.event)).toEqual(['customize', ...hop, ...hop, 'verify', 'done']);
     const key = (JSON.parse(readFileSync(join(state, 'lab.json'), 'utf8')) as { apiKey?: string }).apiKey;
-    if (key) expect(JSON.stringify(listener.received)).not.toContain(key);
+    expect(key).toBeTruthy();
+    expect(JSON.stringify(listener.received)).not.toContain(key!);
   }, 300_000);
 });

@@ -24,7 +24,8 @@ const applied = (audit: Awaited<ReturnType<ServedLab['audit']>>, method: string,
 
 describe('end to end against `lab --serve`', () => {
   it('healthy behind a gateway path (lab --server-path): two hops without a TTY, exit 0, all green, the report written, one draft and one publish per profile per hop, nothing sent to the gateway’s root', async () => {
-    lab = await serveLab('healthy', 300, 'spec', '/k8s/clusters/c-lab');
+    // The bundled `lab --serve` in a process of its own (the other cases serve the lab from the test's process).
+    lab = await serveLab('healthy', 300, 'spec', '/k8s/clusters/c-lab', true);
     const state = mkdtempSync(join(tmpdir(), 'up-e2e-state-'));
     const run = await cli(['start', '--params', lab.json.params, '--state-dir', state, ...approveAll], { UPGRADE_PILOT_API_KEY: lab.json.apiKey });
     expect(run.code, run.stdout + run.stderr).toBe(0);
