@@ -117,6 +117,11 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide, g
     else onHints(undefined);
   }, [mode, isActive, onHints, entryIsConflict]);
   useEffect(() => () => onHints?.(undefined), [onHints]);
+  // A new round of the review (decisions applied) is a new gate: it is shown, never confirmed by what was open before.
+  const gateKey = gate?.key;
+  useEffect(() => {
+    if (modeRef.current === 'confirm') setMode('list');
+  }, [gateKey]);
 
   useReviewKeys({
     isActive,
@@ -124,7 +129,7 @@ export function CustomizeScreen({ step, isActive, width, height, gate, decide, g
     decide,
     rows,
     offered,
-    bounds: { packRoom: budget.packRoom, entryRoom: budget.entryRoom, detail: { total: diffRows.length, page: detailPage }, confirm: { total: confirmList.length, page: confirmPage } },
+    bounds: { packPage: packWindow.end - packWindow.start, entryPage: entryWindow.end - entryWindow.start, detail: { total: diffRows.length, page: detailPage }, confirm: { total: confirmList.length, page: confirmPage } },
     packText: (i) => (rows[i] ? rowSearchText(rows[i]!) : ''),
     entryText: (r, e) => entrySearchText(e, decisionText(entryKey(r, e), e, pendingRef.current)),
     state: { packRef, setPackScroll, entryRef, setEntryScroll, focusRef, setFocus, modeRef, setMode, typedRef, setTyped, pendingRef, setPending, fixesRef, setFixes, fixIndexRef, setFixIndex, choiceAtRef, setChoiceAt, detailRef, setDetailOffset, confirmRef, setConfirm },

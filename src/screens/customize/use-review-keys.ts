@@ -53,7 +53,8 @@ export interface ReviewKeysInput {
   decide?: ((choice: GateChoice, data?: unknown, pressed?: string) => void) | undefined;
   rows: readonly PackRow[];
   offered: readonly FixRow[];
-  bounds: { packRoom: number; entryRoom: number; detail: { total: number; page: number }; confirm: { total: number; page: number } };
+  /** Packs and differences a page moves (those in view), the difference view's and the confirmation's rows. */
+  bounds: { packPage: number; entryPage: number; detail: { total: number; page: number }; confirm: { total: number; page: number } };
   packText: (i: number) => string;
   entryText: (r: PackRow, e: CustomizeEntry) => string;
   state: ReviewState;
@@ -116,7 +117,7 @@ export function useReviewKeys(input: ReviewKeysInput): void {
     const total = list === 'packs' ? rows.length : current().list.length;
     const ref = list === 'packs' ? s.packRef : s.entryRef;
     const set = list === 'packs' ? s.setPackScroll : s.setEntryScroll;
-    const page = list === 'packs' ? bounds.packRoom : bounds.entryRoom;
+    const page = Math.max(1, list === 'packs' ? bounds.packPage : bounds.entryPage);
     const textAt = list === 'packs' ? input.packText : (i: number) => {
       const { r, list: es } = current();
       const e = es[i];
@@ -144,7 +145,11 @@ export function useReviewKeys(input: ReviewKeysInput): void {
       const r = confirmKey(s.confirmRef.current, k, bounds.confirm, input.armed());
       s.setConfirm(r.state);
       if (r.effect === 'back') back();
-      else if (r.effect === 'continue' && decide) decide('approve', answer(), 'c then y (undecided conflicts shown)');
+      else if (r.effect === 'continue' && decide) {
+        // Back to the review underneath: a new round of it (decisions changed) is shown, not answered.
+        back();
+        decide('approve', answer(), 'c then y (undecided conflicts shown)');
+      }
     },
     choose: (k) => {
       const e = current().e;

@@ -10,8 +10,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { render } from 'ink-testing-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App } from '../../../src/app.js';
+import { CustomizeScreen } from '../../../src/screens/CustomizeScreen.js';
 import { noApprovals } from '../../../src/engine/approval-policy.js';
 import type { Decision, GateRequest } from '../../../src/engine/gate.js';
 import { findStep, type SessionState } from '../../../src/engine/state.js';
@@ -258,5 +260,32 @@ describe('the conflicts confirmation’s hurried keys send nothing and decide no
     await press(m.ui.stdin, 'y');
     await waitForFrame(m.ui.lastFrame, (f) => f.includes('Read to the end first'));
     await nothingSentThenDeliberate(m);
+  });
+});
+
+describe('deciding at the review', () => {
+  it('a conflict decided is not listed by c; a new round of the review (decisions applied) is shown, not confirmed', async () => {
+    const step = findStep(saved.state, 'customize')!;
+    const answers: Array<{ choice: string; data: unknown; pressed?: string | undefined }> = [];
+    const props = { step, state: saved.state, isActive: true, rehearsal: true, width: 100, height: 40, guard: { ms: 0 }, decide: (choice: string, data?: unknown, pressed?: string) => void answers.push({ choice, data, pressed }) };
+    const ui = render(<CustomizeScreen {...props} gate={saved.gate} />);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('RULES PASS'));
+    // The first conflict (the feature gates): opened, then its choices; take the new default.
+    await press(ui.stdin, keys.tab, keys.enter, keys.enter, keys.down, keys.enter);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('Decision: take new default'));
+    await press(ui.stdin, 'c');
+    const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('2 conflict(s) nobody decided'));
+    expect(frame).not.toContain('additionalFeatureGates');
+    expect(frame).toContain('storageClass.name');
+    await press(ui.stdin, 'G', 'y');
+    expect(answers).toHaveLength(1);
+    const key = `1/addon/virtual-machine-orchestrator/${conflicts()[0]!.entry.path}`;
+    expect(answers[0]).toMatchObject({ choice: 'approve', pressed: 'c then y (undecided conflicts shown)', data: { decisions: { [key]: 'takeNew' } } });
+    // The step computes again and asks a new round: the review is on screen, nothing answers it.
+    ui.rerender(<CustomizeScreen {...props} gate={{ ...saved.gate, key: 'customize/review/2' }} />);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('RULES PASS'));
+    await press(ui.stdin, 'y');
+    expect(answers).toHaveLength(1);
+    ui.unmount();
   });
 });
