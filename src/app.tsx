@@ -125,6 +125,8 @@ export function App({ controller }: { controller: AppController }) {
   const [endRows, setEndRows] = useState(0);
   const [quitting, setQuitting] = useState(false);
   const [bannerOpen, setBannerOpen] = useState(true);
+  // A screen's own keys while it shows a view of its own over its inline gate (the review's conflicts confirmation).
+  const [screenHints, setScreenHints] = useState<Hint[] | undefined>(undefined);
   const [gateState, setGateState, gateStateRef] = useRefState<{ gate: GateRequest; view: GateView; rows: number } | undefined>(undefined);
   const decided = useRef(new WeakSet<GateRequest>());
   const screenKeys = useMemo(() => new ScreenKeys(), []);
@@ -287,7 +289,7 @@ export function App({ controller }: { controller: AppController }) {
       : boxed && following
       ? [[boxed.options.map((o) => o.key).join(' '), 'choose'], ['←→', 'move'], ['Enter', 'focused'], ['Esc', 'safe'], ['↑↓', 'scroll'], ['?', 'help']]
       : inline
-        ? [...inline.options.map((o): Hint => [o.key, o.label.toLowerCase()]), ['?', 'help']]
+        ? (screenHints ?? [...inline.options.map((o): Hint => [o.key, o.label.toLowerCase()]), ['?', 'help']])
         : [['?', 'help'], ['q', 'quit'], ['[ ]', 'steps'], ...(selected ? ([['f', 'follow']] as Hint[]) : [])];
   // In the fleet, Esc and q lead back to it, wherever the operator is.
   const shownHints: Hint[] = embedded && !overlay ? [['Esc', `back to fleet ${embedded.fleet}`], ...hints.filter(([k]) => k !== 'Esc' && k !== 'q')] : hints;
@@ -305,6 +307,8 @@ export function App({ controller }: { controller: AppController }) {
     decide: decideInline,
     inGate,
     labTime: Boolean(controller.labTime),
+    guard: { ms: guardMs, now: controller.guardClock },
+    onHints: setScreenHints,
   });
 
   return (

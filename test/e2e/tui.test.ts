@@ -93,7 +93,14 @@ describe('TUI in a real terminal', () => {
     expect(s).toMatch(/✔ Record what is deployed/);
     expect(s).toMatch(/✔ Plan the hops/);
     expect(s).toMatch(/RULES PASS 24\/24 customization rules hold/);
+    // The rows that hold the conflicts come first, marked, with their counts.
+    expect(flat(s)).toMatch(/! hop 1 · \S+ 4\.4\.10 → 4\.5\.4 conflicts 1 ·/);
     await answer('c');
+    // Nobody decided the three conflicts: c lists them first, and only y continues.
+    s = await waitFor('3 conflict(s) nobody decided');
+    expect(s).toContain('[y] Continue with these proposals');
+    send('G');
+    await answer('y');
 
     // At 80x24 the whole gate is on screen: its title down to the key line on the last row.
     s = await waitFor(/GATE: Create vmo-infra 1\.5\.0 \(clone\)[\s\S]*y n choose .*\? help/);
