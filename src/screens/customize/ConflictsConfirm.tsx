@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { colour } from '../theme.js';
 import { BACK_KEY, CONTINUE_KEY } from './confirm-model.js';
+import { statusLine } from '../keys/gate-model.js';
 import type { ConfirmRow } from './confirm-rows.js';
 
 export interface ConflictsConfirmProps {
@@ -32,7 +33,7 @@ export function ConflictsConfirm({ heading, rows, offset, page, note, armed }: C
         </Text>
       ))}
       <Text dimColor wrap="truncate-end">
-        {more ? `rows ${offset + 1}-${Math.min(rows.length, offset + page)} of ${rows.length} · ↑↓ PgUp PgDn G scroll` : ' '}
+        {statusLine(more ? `rows ${offset + 1}-${Math.min(rows.length, offset + page)} of ${rows.length} · ↑↓ PgUp PgDn G scroll` : undefined, armed)}
       </Text>
       <Text wrap="truncate-end" {...(note && red ? { color: red } : {})}>
         {note ?? ' '}

@@ -60,6 +60,18 @@ export function armed(drawnAt: number | undefined, now: number, guardMs: number)
   return drawnAt !== undefined && now - drawnAt >= guardMs;
 }
 
+/**
+ * Said (on the key line, and beside a confirmation's options) while a gate's guard time runs, in
+ * words, not only dimmed: without colour the two look alike. A key that did nothing in that instant
+ * is explained, and a watcher of the screen can tell when keys count.
+ */
+export const NOT_ARMED_YET = 'keys count in a moment';
+
+/** The line above a gate's options: whether keys count yet (first: a narrow line is cut at its end), and where its content is scrolled. */
+export function statusLine(scroll: string | undefined, armedNow: boolean): string {
+  return [armedNow ? undefined : NOT_ARMED_YET, scroll].filter(Boolean).join(' · ') || ' ';
+}
+
 interface Step {
   view: GateView;
   effect?: GateEffect;
