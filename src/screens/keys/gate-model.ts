@@ -67,11 +67,6 @@ export function armed(drawnAt: number | undefined, now: number, guardMs: number)
  */
 export const NOT_ARMED_YET = 'keys count in a moment';
 
-/** The line above a gate's options: whether keys count yet (first: a narrow line is cut at its end), and where its content is scrolled. */
-export function statusLine(scroll: string | undefined, armedNow: boolean): string {
-  return [armedNow ? undefined : NOT_ARMED_YET, scroll].filter(Boolean).join(' · ') || ' ';
-}
-
 interface Step {
   view: GateView;
   effect?: GateEffect;
