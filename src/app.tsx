@@ -21,7 +21,7 @@ import { GateWaits } from './screens/GateWaits.js';
 import { Guide } from './screens/Guide.js';
 import { Header } from './screens/Header.js';
 import { HelpOverlay } from './screens/HelpOverlay.js';
-import { gateKey, initialGateView, type GateView } from './screens/keys/gate-model.js';
+import { gateKey, initialGateView, NOT_ARMED_YET, type GateView } from './screens/keys/gate-model.js';
 import { keyPress } from './screens/keys/key-press.js';
 import { KeyRouter, ScreenKeys } from './screens/keys/key-router.js';
 import { initialScroll, maxOffset, scrollKey, type ScrollState } from './screens/keys/scroll-model.js';
@@ -367,7 +367,7 @@ export function App({ controller }: { controller: AppController }) {
           </Box>
         </Box>
         <CommandLog lines={state.log.filter((l) => l.level !== 'info')} rows={layout.logRows} />
-        <Footer columns={columns} hints={shownHints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${shown?.title ?? selected}` : undefined} />
+        <Footer columns={columns} hints={shownHints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${shown?.title ?? selected}` : drawnGate && !armedNow ? NOT_ARMED_YET : undefined} />
       </Box>
     </KeyRouter>
   );

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { listen } from '../notify/support.js';
 import { until } from '../support/wait.js';
 import { CLI } from './support.js';
+import { NOT_ARMED_YET } from '../../src/screens/keys/gate-model.js';
 
 const socket = `up-e2e-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
@@ -20,12 +21,11 @@ const screen = () => tmux('capture-pane', '-p', '-J', '-t', 'tui');
 const send = (...keys: string[]) => tmux('send-keys', '-t', 'tui', ...keys);
 
 /**
- * A gate takes no key until it has been on screen for the runbook's guard time (500 ms): answer
- * after it. This wait is a lower bound on time since the gate was seen, which a busy machine only
- * lengthens; nothing here expects anything to happen within it.
+ * A gate takes no key until it has been on screen for the runbook's guard time (500 ms), and says
+ * so beside its options until then: answer once the screen no longer says it.
  */
 const answer = async (key: string) => {
-  await new Promise((r) => setTimeout(r, 600));
+  await waitForScreen((s) => !flat(s).includes(NOT_ARMED_YET), `the keys to count (no "${NOT_ARMED_YET}")`);
   send(key);
 };
 
@@ -38,15 +38,18 @@ const flat = (s: string) =>
     .replace(/[│║╔╗╚╝╭╮╰╯═─]/g, ' ')
     .replace(/\s+/g, ' ');
 
-async function waitFor(text: string | RegExp, timeoutMs = 60_000): Promise<string> {
+async function waitForScreen(holds: (screen: string) => boolean, what: string, timeoutMs = 60_000): Promise<string> {
   const started = Date.now();
   for (;;) {
     const s = screen();
-    if (typeof text === 'string' ? flat(s).includes(text) : text.test(s)) return s;
-    if (Date.now() - started > timeoutMs) throw new Error(`the screen never showed ${String(text)}; it shows:\n${s}`);
+    if (holds(s)) return s;
+    if (Date.now() - started > timeoutMs) throw new Error(`the screen never showed ${what}; it shows:\n${s}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+const waitFor = (text: string | RegExp, timeoutMs = 60_000): Promise<string> =>
+  waitForScreen((s) => (typeof text === 'string' ? flat(s).includes(text) : text.test(s)), String(text), timeoutMs);
 
 let closeListener: (() => Promise<void>) | undefined;
 
@@ -100,6 +103,8 @@ describe('TUI in a real terminal', () => {
     s = await waitFor('3 conflict(s) nobody decided');
     expect(s).toContain('[y] Continue with these proposals');
     send('G');
+    // The list read to its end (a key sent with the next one in the same read would be a paste).
+    await waitFor(/rows \d+-(\d+) of \1 /);
     await answer('y');
 
     // At 80x24 the whole gate is on screen: its title down to the key line on the last row.

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { colour } from '../theme.js';
 import { BACK_KEY, CONTINUE_KEY } from './confirm-model.js';
+import { NOT_ARMED_YET } from '../keys/gate-model.js';
 import type { ConfirmRow } from './confirm-rows.js';
 
 export interface ConflictsConfirmProps {
@@ -35,7 +36,7 @@ export function ConflictsConfirm({ heading, rows, offset, page, note, armed }: C
         {more ? `rows ${offset + 1}-${Math.min(rows.length, offset + page)} of ${rows.length} · ↑↓ PgUp PgDn G scroll` : ' '}
       </Text>
       <Text wrap="truncate-end" {...(note && red ? { color: red } : {})}>
-        {note ?? ' '}
+        {note ?? (armed ? ' ' : NOT_ARMED_YET)}
       </Text>
       <Text wrap="truncate-end" bold={armed} dimColor={!armed}>
         {`[${CONTINUE_KEY}] Continue with these proposals`}
