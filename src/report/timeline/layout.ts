@@ -5,6 +5,7 @@
  * around it stays readable. The SVG and the text bars share it. Pure.
  */
 import type { Timeline } from './schema.js';
+import { ticks, tickStep } from './ticks.js';
 
 export interface AxisBreak {
   /** The time folded away, and where the fold sits on the width. */
@@ -122,4 +123,25 @@ export function legendKinds(t: Timeline): LegendKind[] {
     ['window', t.windows.length > 0],
   ];
   return found.filter(([, yes]) => yes).map(([k]) => k);
+}
+
+/**
+ * The axis's ticks, segment by segment between the folds: each stretch of the axis gets round times
+ * for its own length and width (a fold of ten hours leaves the hour around it its minutes), at most
+ * one per `labelWidth` units. Positions are the scale's; overlap is the caller's to avoid.
+ */
+export function axisTicks(scale: Scale, zone: string, labelWidth: number): Array<{ at: number; x: number; label: string }> {
+  const edges: Array<[number, number]> = [];
+  let a = scale.from;
+  for (const b of scale.breaks) {
+    edges.push([a, b.from]);
+    a = b.to;
+  }
+  edges.push([a, scale.to]);
+  return edges.flatMap(([from, to]) => {
+    const width = scale.x(to) - scale.x(from);
+    if (to <= from || width < labelWidth) return [];
+    const step = tickStep(to - from, Math.max(1, Math.floor(width / labelWidth)));
+    return ticks(from, to, step.ms, zone).map((t) => ({ at: t.at, x: scale.x(t.at), label: t.label }));
+  });
 }

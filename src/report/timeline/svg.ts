@@ -10,9 +10,9 @@ import { formatDuration } from '../../engine/duration.js';
 import { rangeText, roughDuration } from '../../steps/plan/eta/format.js';
 import { shortenMiddle } from '../../text/shorten-middle.js';
 import { xmlText } from '../junit.js';
-import { layoutScale, legendKinds, type LegendKind, type Scale } from './layout.js';
+import { axisTicks, layoutScale, legendKinds, type LegendKind, type Scale } from './layout.js';
 import type { Timeline, TimelineBar, TimelineForecast, TimelineMark } from './schema.js';
-import { ticks, tickStep, zoneText } from './ticks.js';
+import { zoneText } from './ticks.js';
 
 export const SVG_WIDTH = 1120;
 const LABEL = 260;
@@ -110,14 +110,11 @@ function forecastRow(c: Ctx, f: TimelineForecast, y: number, top: number, lab: s
 }
 
 function axis(c: Ctx, y: number, zone: string, below: boolean): void {
-  const span = c.scale.to - c.scale.from;
-  const step = tickStep(span, 9);
   const label = zone === 'UTC' ? 'UTC' : zoneText(zone, c.scale.from);
   c.out.push(`<g class="axis">`, text(14, y, shortenMiddle(label, 42), 'class="axis-name"'));
   let free = LABEL - 30;
-  for (const t of ticks(c.scale.from, c.scale.to, step.ms, zone)) {
-    if (c.scale.breaks.some((b) => t.at > b.from && t.at < b.to)) continue;
-    const x = c.x(t.at);
+  for (const t of axisTicks(c.scale, zone, 80)) {
+    const x = LABEL + t.x;
     if (x - (t.label.length * CHAR) / 2 < free) continue;
     c.out.push(text(x, y, t.label, 'text-anchor="middle"'), `<line x1="${n(x)}" y1="${n(below ? y - 14 : y + 4)}" x2="${n(x)}" y2="${n(below ? y - 10 : y + 8)}" stroke="${colours.muted}"/>`);
     free = x + (t.label.length * CHAR) / 2 + 8;
@@ -126,11 +123,7 @@ function axis(c: Ctx, y: number, zone: string, below: boolean): void {
 }
 
 function grid(c: Ctx, top: number, bottom: number): void {
-  const step = tickStep(c.scale.to - c.scale.from, 9);
-  for (const t of ticks(c.scale.from, c.scale.to, step.ms, 'UTC')) {
-    if (c.scale.breaks.some((b) => t.at > b.from && t.at < b.to)) continue;
-    c.out.push(`<line x1="${n(c.x(t.at))}" y1="${top}" x2="${n(c.x(t.at))}" y2="${bottom}" stroke="${colours.grid}"/>`);
-  }
+  for (const t of axisTicks(c.scale, 'UTC', 80)) c.out.push(`<line x1="${n(LABEL + t.x)}" y1="${top}" x2="${n(LABEL + t.x)}" y2="${bottom}" stroke="${colours.grid}"/>`);
 }
 
 function windows(c: Ctx, t: Timeline, top: number, bottom: number): void {

@@ -7,9 +7,9 @@
 import { formatDuration } from '../../engine/duration.js';
 import { rangeText, roughDuration } from '../../steps/plan/eta/format.js';
 import { shortenMiddle } from '../../text/shorten-middle.js';
-import { layoutScale, legendKinds, type LegendKind, type Scale } from './layout.js';
+import { axisTicks, layoutScale, legendKinds, type LegendKind, type Scale } from './layout.js';
 import type { Timeline, TimelineBar } from './schema.js';
-import { tickLabel, ticks, tickStep, zoneText } from './ticks.js';
+import { tickLabel, zoneText } from './ticks.js';
 
 export type TextTone = 'tool' | 'cluster' | 'operator' | 'failed' | 'running' | 'forecast' | 'window' | 'muted' | 'heading' | 'ok' | 'stopped';
 
@@ -63,24 +63,19 @@ function row(g: Grid, label: string, middle: TextLine, right: string, labelTone?
   return [{ text: ' '.repeat(g.indent) }, { text: shortenMiddle(label, g.label).padEnd(g.label), ...(labelTone ? { tone: labelTone } : {}) }, { text: ' ' }, ...middle, { text: ' ' }, { text: right.slice(0, g.right).padStart(g.right), tone: 'muted' }];
 }
 
-/** An axis line: the tick labels at their places (a label that would touch the one before is left out). */
+/** An axis line: the start to the second, the folds, then each tick's label where it touches nothing. */
 function axisLine(g: Grid, scale: Scale, zone: string, name: string): TextLine {
-  const span = scale.to - scale.from;
-  const probe = tickStep(span, 1000).ms < 60_000 ? 8 : 5;
-  const step = tickStep(span, Math.max(1, Math.floor(g.bar / (probe + 3))));
   const chars = Array<string>(g.bar).fill(' ');
-  // The start is always named, to the second: where the run began.
-  const start = tickLabel(scale.from, zone, 1000);
-  [...start].forEach((ch, i) => (chars[i] = ch));
-  let free = start.length + 2;
-  for (const t of ticks(scale.from, scale.to, step.ms, zone)) {
-    if (scale.breaks.some((b) => t.at > b.from && t.at < b.to)) continue;
-    const at = Math.round(scale.x(t.at));
-    if (at < free || at + t.label.length > g.bar) continue;
-    [...t.label].forEach((ch, i) => (chars[at + i] = ch));
-    free = at + t.label.length + 2;
+  const used = Array<boolean>(g.bar).fill(false);
+  const put = (at: number, text: string) => [...text].forEach((ch, i) => ((chars[at + i] = ch), (used[at + i] = true)));
+  const free = (from: number, to: number) => from >= 0 && to < g.bar && used.slice(Math.max(0, from - 1), Math.min(g.bar, to + 2)).every((u) => !u);
+  put(0, tickLabel(scale.from, zone, 1000));
+  for (const b of scale.breaks) for (let c = Math.floor(b.x0); c < Math.min(g.bar, Math.ceil(b.x1)); c++) if (!used[c]) put(c, glyph.fold);
+  const probe = scale.to - scale.from < 15 * 60_000 ? 8 : 5;
+  for (const t of axisTicks(scale, zone, probe + 3)) {
+    const at = Math.round(t.x);
+    if (free(at, at + t.label.length - 1)) put(at, t.label);
   }
-  for (const b of scale.breaks) for (let c = Math.floor(b.x0); c < Math.min(g.bar, Math.ceil(b.x1)); c++) chars[c] = glyph.fold;
   return row(g, name, [{ text: chars.join(''), tone: 'muted' }], '', 'muted');
 }
 
