@@ -30,7 +30,7 @@ figure.timeline{margin:12px 0 8px;overflow-x:auto;border:1px solid var(--line);b
 figure.timeline svg{display:block}
 figure.timeline figcaption{font-size:12px;color:var(--muted);padding:6px 12px;border-top:1px solid var(--line)}
 .overall{display:inline-block;font-weight:700;padding:3px 10px;border-radius:4px;color:#fff}
-.panels{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:12px;margin:12px 0}
+.panels{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:12px;margin:12px 0;align-items:start}
 .panel{border:1px solid var(--line);border-left:6px solid var(--unknown);border-radius:6px;padding:10px 14px;background:#fff;break-inside:avoid}
 .panel header{display:flex;gap:8px;align-items:baseline}
 .panel h3{margin:0;font-size:15px;flex:1}
