@@ -76,9 +76,10 @@ function windowsOf(events: readonly FleetEvent[], from: number, to: number): Tim
     if (!s.window) continue;
     const w = stageWindow(s.window);
     if (typeof w === 'string') continue;
-    let t = from;
-    // An opening the axis starts in began earlier: walk back to its start.
+    // An opening the axis starts in began earlier: walk back to its start, minute by minute as windows go.
+    let t = Math.floor(from / 60_000) * 60_000;
     if (inWindow(w, t)) while (inWindow(w, t - 60_000) && from - t < 25 * 3_600_000) t -= 60_000;
+    else t = from;
     for (let n = 0; n < 20 && t <= to; n++) {
       const opens = inWindow(w, t) ? t : nextOpening(w, t);
       if (opens === undefined || opens > to) break;
@@ -109,5 +110,7 @@ export function fleetTimeline(events: readonly FleetEvent[], r: ReportBody): Tim
     ...(r.endedAt && r.stages.every((s) => s.status === 'done') ? [{ at: r.endedAt, label: 'done', status: 'ok' as const }] : []),
   ].sort((a, b) => ms(a.at) - ms(b.at));
   const zone = of(events, 'fleet.planned')[0]?.stages.find((s) => s.window)?.window?.timeZone ?? machineTimeZone();
-  return { from, to: iso(Math.max(end, ms(from) + 1000)), timeZone: zone, windows: windowsOf(events, ms(from), end), sections, marks };
+  // A retry after its stage halted runs past the stages' end: the axis reaches every bar.
+  const last = Math.max(end, ms(from) + 1000, ...sections.flatMap((s) => s.bars.map((b) => ms(b.to))), ...marks.map((m) => ms(m.at)));
+  return { from, to: iso(last), timeZone: zone, windows: windowsOf(events, ms(from), last), sections, marks };
 }

@@ -97,9 +97,11 @@ export function sessionTimeline(state: SessionState, r: ReportBody): Timeline {
     windowMs && speed
       ? [{ from: r.startedAt, to: iso(ms(r.startedAt) + windowMs / speed), label: `booked window, ${roughDuration(windowMs / 1000)}${r.labTime ? ' lab time' : ''} from the start (params window)` }]
       : [];
+  // The axis reaches every bar (a cluster's stamp may land after the journal's last record).
+  const to = iso(Math.max(ms(end.at), ...sections.flatMap((s) => s.bars.map((b) => ms(b.to)))));
   return {
     from: r.startedAt,
-    to: end.at,
+    to,
     timeZone: state.meta.timeZone ?? machineTimeZone(),
     ...(r.labTime && speed ? { labSpeed: speed } : {}),
     windows,
