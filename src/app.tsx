@@ -27,6 +27,7 @@ import { KeyRouter, ScreenKeys } from './screens/keys/key-router.js';
 import { initialScroll, maxOffset, scrollKey, type ScrollState } from './screens/keys/scroll-model.js';
 import { appLayout, gatePinnedRows, gateTextRows, MIN_GATE_CONTENT, tooSmall } from './screens/layout.js';
 import { OutcomePanel } from './screens/OutcomePanel.js';
+import { OutcomeTimeline } from './screens/OutcomeTimeline.js';
 import { QuitConfirm } from './screens/QuitConfirm.js';
 import { bannerRows, ResumeBanner, type ResumeSummary } from './screens/ResumeBanner.js';
 import { screenFor } from './screens/registry.js';
@@ -336,6 +337,7 @@ export function App({ controller }: { controller: AppController }) {
                 {outcome ? (
                   <ScrollView height={endPage} offset={endOffset} onMeasure={setEndRows}>
                     <OutcomePanel outcome={outcome} resumeCommand={resumeCommand} reportPath={controller.reportPath?.()} stepShowsError={Boolean(shown?.error)} inProcessLab={inProcessLab} />
+                    <OutcomeTimeline state={state} width={paneInner} />
                     {Screen && shown ? <Screen {...screenProps(shown, screenActive, endPage, false)} /> : null}
                   </ScrollView>
                 ) : (

@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import type { ReportData } from '../../src/report/model.js';
 import { listen } from '../notify/support.js';
 import { shippedReportSchema } from '../support/report-schema.js';
+import { readCheckedReport } from '../support/report-pictures.js';
 import { approveAll, cli, serveLab, type ServedLab } from './support.js';
 
 let lab: ServedLab | undefined;
@@ -14,10 +15,10 @@ afterEach(async () => {
   lab = undefined;
 });
 
+/** The latest session's report; its gantt and its HTML timeline are checked against the JSON on every read. */
 function report(stateDir: string): { md: string; data: ReportData } {
   const sessions = join(stateDir, 'sessions');
-  const dir = join(sessions, readdirSync(sessions).sort().at(-1)!);
-  return { md: readFileSync(join(dir, 'report.md'), 'utf8'), data: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ReportData };
+  return readCheckedReport<ReportData>(join(sessions, readdirSync(sessions).sort().at(-1)!));
 }
 
 const applied = (audit: Awaited<ReturnType<ServedLab['audit']>>, method: string, api = 'palette') => audit.filter((e) => e.api === api && e.method === method && e.effect === 'applied');
