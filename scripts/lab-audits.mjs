@@ -7,8 +7,11 @@
  *
  * For a change that must not change behaviour (a move of code between layers): run it before and
  * after, then compare the files (`diff -r BEFORE AFTER`). Entries keep what the product decided
- * (API, method, path, status, body digest, effect, note); the sequence number and the wall-clock
- * time are dropped, and the fleet's entries are sorted, as its clusters run side by side.
+ * (API, method, path, status, effect, note); the lab makes new uids every time, so each uid is
+ * written as what it names (`<profile vmo-infra 1.6.0>`, `<cluster store-002>`), and as a body's
+ * digest hides uids, the bodies are compared by their effect instead: every profile the run wrote,
+ * read back at the end. The sequence number and the wall-clock time are dropped, and the fleet's
+ * entries are sorted, as its clusters run side by side.
  *
  *   node scripts/build.mjs && node scripts/lab-audits.mjs OUT_DIR [healthy|repave|fleet ...]
  */
@@ -58,7 +61,38 @@ async function labJson(dir, lab) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-const key = (e) => JSON.stringify([e.api, e.path, e.method, e.note ?? '', e.bodyDigest ?? '', e.status, e.effect]);
+const key = (e) => JSON.stringify([e.api, e.path, e.method, e.note ?? '', e.status, e.effect]);
+const UID = /\b[0-9a-f]{24}\b/g;
+
+/** What each uid of the run names: the lab's own from lab.json, the profiles a clone made from its note. */
+function uidNames(json, audit) {
+  const names = new Map();
+  const name = (uid, what) => uid && !names.has(uid) && names.set(uid, `<${what}>`);
+  name(json.profileUids?.addon, 'profile addon');
+  name(json.profileUids?.infra, 'profile infra');
+  name(json.clusterUid, 'cluster');
+  for (const c of json.clusters ?? []) name(c.uid, `cluster ${c.name}`);
+  for (const e of audit) {
+    const clone = /^clone (.+) to (.+) \(([0-9a-f]{24})\)$/.exec(e.note ?? '');
+    if (clone) {
+      name(/clusterprofiles\/([0-9a-f]{24})\/clone/.exec(e.path)?.[1], `profile ${clone[1]}`);
+      name(clone[3], `profile ${clone[2]}`);
+    }
+  }
+  return (text) => text.replace(UID, (uid) => names.get(uid) ?? '<uid>');
+}
+
+/** Every profile the run wrote (PUT), as the lab holds it at the end, uids named, times left out. */
+async function writtenProfiles(json, audit, named) {
+  const headers = { ApiKey: json.apiKey, ProjectUid: json.projectUid };
+  const uids = [...new Set(audit.filter((e) => e.api === 'palette' && e.method === 'PUT' && e.effect === 'applied').map((e) => /^\/v1\/clusterprofiles\/([0-9a-f]{24})$/.exec(e.path)?.[1]).filter(Boolean))];
+  const out = {};
+  for (const uid of uids) {
+    const text = await (await fetch(`${json.paletteUrl}/v1/clusterprofiles/${uid}`, { headers })).text();
+    out[named(uid)] = JSON.parse(named(text).replace(/"\d{4}-\d\d-\d\dT[\d:.]+Z"/g, '"<time>"'));
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
 
 async function one(name) {
   const run = runs[name];
@@ -71,9 +105,11 @@ async function one(name) {
     const code = await cli.ended;
     const headers = { ApiKey: json.apiKey, ProjectUid: json.projectUid };
     const audit = await (await fetch(json.auditUrl, { headers })).json();
-    const entries = audit.map(({ seq: _seq, time: _time, ...kept }) => kept);
+    const named = uidNames(json, audit);
+    const entries = audit.map(({ seq: _seq, time: _time, bodyDigest: _digest, ...kept }) => ({ ...kept, path: named(kept.path), ...(kept.note ? { note: named(kept.note) } : {}) }));
     if (run.sorted) entries.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-    writeFileSync(join(out, `${name}.json`), `${JSON.stringify({ exitCode: code, audit: entries }, null, 1)}\n`);
+    const profiles = await writtenProfiles(json, audit, named);
+    writeFileSync(join(out, `${name}.json`), `${JSON.stringify({ exitCode: code, audit: entries, profiles }, null, 1)}\n`);
     writeFileSync(join(out, `${name}.log`), cli.output());
     process.stdout.write(`${name}: exit ${code}, ${entries.length} audit entries\n`);
   } finally {
