@@ -4,6 +4,7 @@
  * carry a gateway prefix (`/k8s/clusters/c-abc/api/v1/nodes`): the API part starts at `/api/` or
  * `/apis/`, so a capture of a cluster behind Rancher files its objects like any other's.
  */
+import { pathSegments, resourcePath } from '../kube/api-path.js';
 
 export interface KubeRead {
   /** '' for the core group. */
@@ -28,34 +29,24 @@ export function parseKubeRead(path: string): KubeRead | undefined {
   const q = path.indexOf('?');
   const pathname = q < 0 ? path : path.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : path.slice(q + 1));
-  let segments: string[];
-  try {
-    segments = pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
-  } catch {
-    return undefined;
-  }
+  const segments = pathSegments(pathname);
+  if (!segments) return undefined;
   const root = segments.findIndex((s) => s === 'api' || s === 'apis');
   if (root < 0) return undefined;
   const core = segments[root] === 'api';
   const [group, version, ...rest] = core ? ['', ...segments.slice(root + 1)] : segments.slice(root + 1);
   if (group === undefined || !version || rest.length === 0) return undefined;
-  let namespace: string | undefined;
-  let parts = rest;
-  if (rest[0] === 'namespaces' && rest.length >= 3) {
-    namespace = rest[1];
-    parts = rest.slice(2);
-  }
-  const [resource, name, subresource, ...extra] = parts;
-  if (!resource || extra.length > 0) return undefined;
+  const target = resourcePath(rest);
+  if (!target) return undefined;
   const labelSelector = query.get('labelSelector') || undefined;
   const fieldSelector = query.get('fieldSelector') || undefined;
   return {
     group,
     version,
-    resource,
-    ...(namespace !== undefined ? { namespace } : {}),
-    ...(name !== undefined ? { name } : {}),
-    ...(subresource !== undefined ? { subresource } : {}),
+    resource: target.resource,
+    ...(target.namespace !== undefined ? { namespace: target.namespace } : {}),
+    ...(target.name !== undefined ? { name: target.name } : {}),
+    ...(target.subresource !== undefined ? { subresource: target.subresource } : {}),
     ...(labelSelector ? { labelSelector } : {}),
     ...(fieldSelector ? { fieldSelector } : {}),
     table: query.has('includeObject'),

@@ -3,22 +3,23 @@
  * mode, tests and rehearsals can each supply their own.
  */
 import { EnvironmentError } from '../errors.js';
-import type { KubeApi } from '../kube/api.js';
-import type { PaletteApi } from '../palette/api.js';
-import type { VariableValues } from '../palette/variable-values.js';
 import type { Clock } from './clock.js';
 import type { ConfirmFn } from './gate.js';
 import type { MutationRequest } from './mutation.js';
 import type { LogLine } from './state.js';
 
-export interface Effects {
-  palette: PaletteApi;
-  kube: KubeApi;
+/**
+ * The ports to the outside world (the profile API, the cluster). The engine names none: each is
+ * declared by the adapter that implements it, which adds itself here with
+ * `declare module '../engine/effects.js' { interface EffectPorts { palette: PaletteApi } }`.
+ * All the engine knows of a port is that it changes anything only through its `execute`.
+ */
+export interface EffectPorts {}
+
+export interface Effects extends EffectPorts {
   clock: Clock;
   confirm: ConfirmFn;
   log: (line: Omit<LogLine, 'at'>) => void;
-  /** Values of profile variables for this run (in memory only; see palette/variable-values.ts). */
-  variables?: VariableValues;
 }
 
 /**
@@ -53,5 +54,6 @@ export function withDryRun(effects: Effects, recorded: MutationRequest[]): Effec
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
     });
-  return { ...effects, palette: intercept(effects.palette), kube: intercept(effects.kube) };
+  const changes = (port: unknown): port is object => typeof port === 'object' && port !== null && typeof (port as { execute?: unknown }).execute === 'function';
+  return Object.fromEntries(Object.entries(effects).map(([name, port]) => [name, changes(port) ? intercept(port) : port])) as unknown as Effects;
 }

@@ -6,6 +6,13 @@ import type { KubeMutation } from '../engine/mutation.js';
 import type { Kubectl } from './kubectl.js';
 import type { ClusterReader } from './reader.js';
 
+declare module '../engine/effects.js' {
+  /** The cluster is a port of the steps' effects. */
+  interface EffectPorts {
+    kube: KubeApi;
+  }
+}
+
 export interface KubeApi {
   /** Runs one mutating command (delete a migration, restart a VM). */
   execute(request: KubeMutation, signal?: AbortSignal): Promise<void>;

@@ -14,7 +14,7 @@ import { isAscii } from 'node:buffer';
 import { LIMITS, formatBytes } from '../io/limits.js';
 import type { KubeMutation } from '../engine/mutation.js';
 import type { Redactor } from '../session/redact.js';
-import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../palette/retry.js';
+import { parseRetryAfter } from '../palette/retry.js';
 import { classifyKubectlFailure, isTransient, KubeError, outputTooLarge, type FailureContext } from './errors.js';
 import { limiter } from './limit.js';
 import { parseKubeJson } from './parse-json.js';
@@ -22,6 +22,7 @@ import { runInGroup } from './process-group.js';
 import type { KubeTarget } from './kubeconfig/target.js';
 import { withServerPath } from './raw-path.js';
 import { ReadProxy } from './read-proxy.js';
+import { proxyOwnFailure, retryWait, sleep } from './read-retry.js';
 
 export interface KubectlOptions {
   kubeconfig?: string | undefined;
@@ -89,47 +90,6 @@ const TABLE_OR_LIST = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/
 const decode = (bytes: Buffer): string => (isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'));
 
 const seconds = (ms: number) => `${Math.max(1, Math.ceil(ms / 1000))}s`;
-
-/**
- * Reads that fail for now (the API server or virt-api restarting: 5xx; throttled: 429) are tried
- * again, a few times, with jittered backoff or the server's Retry-After, all within the read's
- * budget (the process limit); never a change, which the journal settles by reading instead.
- */
-export const READ_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 4_000, maxTotalMs: Infinity };
-
-/** How long to wait before the next attempt of a read, or undefined to give up with this error. */
-export function retryWait(err: unknown, attempt: number, leftMs: number, random: () => number = Math.random): number | undefined {
-  if (!isTransient(err) || attempt >= READ_RETRY.attempts) return undefined;
-  const wait = err.retryAfterMs ?? Math.max(100, backoffDelay(attempt, READ_RETRY, random));
-  // No attempt that could not finish inside the budget: better the error now than a time-out later.
-  return wait < leftMs - 1_000 ? wait : undefined;
-}
-
-/**
- * kubectl proxy's own error (its 500 text) when it says all there is to say: TLS, a TLS handshake
- * that never ends, a credential plugin that is not there. Reading it again as a process would take
- * as long again and say the same (a handshake time-out twice over). Anything else (a plugin that
- * failed, whose own words only reach a process's stderr; a refused connection, cheap to try again)
- * is read again as `kubectl get --raw`.
- */
-function proxyOwnFailure(said: string, context: FailureContext): KubeError | undefined {
-  const error = classifyKubectlFailure(said, context);
-  if (error.failure === 'tls' || error.failure === 'timeout') return error;
-  if (error.failure === 'credential-plugin' && !/failed with exit code/.test(said)) return error;
-  return undefined;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 /**
  * kubectl's environment: ours, minus the profile API key. kubectl never needs it, and whatever it

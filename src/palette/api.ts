@@ -14,6 +14,13 @@ export type * from './types.js';
 export type * from './cluster-types.js';
 export type { FlavorChoice } from './flavor.js';
 
+declare module '../engine/effects.js' {
+  /** The profile API is a port of the steps' effects. */
+  interface EffectPorts {
+    palette: PaletteApi;
+  }
+}
+
 export interface PaletteApi {
   /**
    * Sends one mutation (PUT a draft, PATCH publish, clone, apply, repave approval). Called only

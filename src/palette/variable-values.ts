@@ -11,6 +11,13 @@ import { InputError } from '../errors.js';
 import type { PaletteMutation } from '../engine/mutation.js';
 import type { PaletteApi } from './api.js';
 
+declare module '../engine/effects.js' {
+  interface EffectPorts {
+    /** Values of profile variables for this run (in memory only). */
+    variables?: VariableValues;
+  }
+}
+
 export type VariableSource = { env: string } | { file: string };
 
 /** What a request holds where a variable's value goes. */

@@ -9,7 +9,6 @@
  * so each object is cleaned once and remembered; an object with nothing to clean is returned as
  * it is, keeping identities (and React's memoization) intact.
  */
-import type { SessionEvent, SessionState } from '../engine/state.js';
 import { hasControls, stripControls } from './sanitize.js';
 
 const cleaned = new WeakMap<object, unknown>();
@@ -45,13 +44,14 @@ export function displaySafe<T>(value: T, depth = 0): T {
   return out as T;
 }
 
-export interface StateSource {
-  getState(): SessionState;
-  subscribe(listener: (state: SessionState, event: SessionEvent) => void): () => void;
+/** Where a view reads a state and hears of each change (the runner, for a session's state and events). */
+export interface StateSource<S, E> {
+  getState(): S;
+  subscribe(listener: (state: S, event: E) => void): () => void;
 }
 
 /** A state source whose states are display-safe (for the TUI). */
-export function displaySafeSource(source: StateSource): StateSource {
+export function displaySafeSource<S, E>(source: StateSource<S, E>): StateSource<S, E> {
   return {
     getState: () => displaySafe(source.getState()),
     subscribe: (listener) => source.subscribe((state, event) => listener(displaySafe(state), event)),

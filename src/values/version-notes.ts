@@ -1,7 +1,7 @@
 /**
  * Which of the runbook's version notes a pack change crosses, and what they say for it. Pure.
  */
-import { compareVersions, parseVersion } from '../steps/plan/version.js';
+import { compareVersions, parseVersion } from '../domain/versions/version.js';
 import type { VariableNote, VersionNote } from './version-notes-schema.js';
 
 /** A note applies to a change of its pack from below `since` to `since` or above. */

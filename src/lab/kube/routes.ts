@@ -2,6 +2,7 @@
  * URL paths of the Kubernetes API, parsed into what they address: discovery documents, a
  * collection, an item, or an item's subresource (at cluster or namespace scope).
  */
+import { pathSegments, resourcePath } from '../../kube/api-path.js';
 import { findForeignSubresource, findServedType, localSubresources, servedType, type ServedType } from './kinds.js';
 
 export interface ResourceTarget {
@@ -27,15 +28,9 @@ export type Route =
 const UNKNOWN: Route = { kind: 'unknown' };
 
 function resourceRoute(group: string, version: string, rest: string[]): Route {
-  let namespace: string | undefined;
-  let parts = rest;
-  // `/namespaces/{ns}/{resource}...` is namespaced; `/namespaces` and `/namespaces/{name}` address Namespaces.
-  if (rest[0] === 'namespaces' && rest.length >= 3) {
-    namespace = rest[1];
-    parts = rest.slice(2);
-  }
-  const [resource, name, subresource, ...extra] = parts;
-  if (!resource || extra.length > 0) return UNKNOWN;
+  const path = resourcePath(rest);
+  if (!path) return UNKNOWN;
+  const { resource, namespace, name, subresource } = path;
 
   if (subresource !== undefined) {
     const foreign = findForeignSubresource(group, version, resource, subresource);
@@ -54,12 +49,8 @@ function resourceRoute(group: string, version: string, rest: string[]): Route {
 }
 
 export function parseRoute(pathname: string): Route {
-  let segments: string[];
-  try {
-    segments = pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
-  } catch {
-    return UNKNOWN;
-  }
+  const segments = pathSegments(pathname);
+  if (!segments) return UNKNOWN;
   const [root, a, b, ...rest] = segments;
   if (segments.length === 1 && root === 'version') return { kind: 'version' };
   if (segments.length === 1 && (root === 'healthz' || root === 'livez' || root === 'readyz')) return { kind: 'health' };

@@ -27,7 +27,7 @@ import type { VersionNote } from '../../engine/runbook.js';
 import { registryFacts, moveWithNote } from './registry-facts.js';
 import { registryVersions, registryView } from './registry-source.js';
 import { availableVersions, referenceFor, sameVersion, valuesFolder, type ValuesFolder } from './sources.js';
-import { compareVersions, minorText, parseVersion } from './version.js';
+import { compareVersions, minorText, parseVersion } from '../../domain/versions/version.js';
 import type { PlanOutput } from './types.js';
 import { attachedDocs, withFlavor } from './flavor.js';
 import { readProfileVariables } from './profile-variables.js';

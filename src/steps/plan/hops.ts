@@ -11,7 +11,7 @@ import { componentVersions } from './components.js';
 import type { Hop } from './ladder.js';
 import { checkLabel, nextLabel } from './labels.js';
 import { referenceFor, sameVersion, type ValuesFolder } from './sources.js';
-import { compareVersions, parseVersion, type Version } from './version.js';
+import { compareVersions, parseVersion, type Version } from '../../domain/versions/version.js';
 
 export interface ProfileState {
   role: ProfileRole;

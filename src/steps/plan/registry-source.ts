@@ -9,7 +9,7 @@ import type { Params } from '../../engine/params.js';
 import type { PackDoc, PaletteApi } from '../../palette/api.js';
 import { missingTagError, type PackRegistryApi } from '../../palette/registry.js';
 import { sameVersion } from './sources.js';
-import { parseVersion } from './version.js';
+import { parseVersion } from '../../domain/versions/version.js';
 
 export interface RegistryView {
   api: PackRegistryApi;

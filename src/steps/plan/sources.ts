@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readValuesFile } from '../../io/bounded-read.js';
 import type { Params, ReferenceSet } from '../../engine/params.js';
-import { compareVersions, parseVersion } from './version.js';
+import { compareVersions, parseVersion } from '../../domain/versions/version.js';
 
 /** Reads of the values folder, injectable for tests. */
 export interface ValuesFolder {

@@ -1,0 +1,209 @@
+/**
+ * The layer order of src (ARCHITECTURE.md): every import, type-only and on-demand ones too, points
+ * down the table below or sideways within its layer. The lab and capture are a side wing: the
+ * product reaches them only from the command line (cli/, commands/), through their entry points;
+ * they may use the product up to the steps, never the layers that run a session, draw it or parse
+ * a command line.
+ *
+ * KNOWN holds the imports that break the order today, each with the item of issue 35 that removes
+ * it. It may only shrink: a new violation fails, and so does a listed one that is gone (strike it).
+ */
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { readImportGraph, SRC, type ImportEdge } from './import-graph.js';
+
+export interface Layer {
+  name: string;
+  /** Paths relative to src: a folder ends with `/`; a file belongs to the layer of its longest match. */
+  paths: string[];
+  /** What its modules may know (and so which files go here). */
+  knows: string;
+}
+
+/** Bottom to top. */
+export const LAYERS: Layer[] = [
+  { name: 'utilities', paths: ['text/', 'io/', 'net/', 'errors.ts', 'version.ts'], knows: 'strings, files, limits, HTTP, typed errors: nothing of upgrades' },
+  { name: 'core', paths: ['engine/', 'session/'], knows: 'runbook frame, reducer, runner, gates, approval policy, journal, lock: no domain names' },
+  { name: 'adapters', paths: ['palette/', 'kube/'], knows: 'the profile API (got + zod) and kubectl (execa) with typed reads; the checks of a cluster' },
+  { name: 'domain', paths: ['domain/', 'values/'], knows: 'pure logic over read objects: versions, ladders, impact, windows, room, health judgments, values diff and merge' },
+  { name: 'steps', paths: ['steps/', 'report/'], knows: 'step kinds (read through the adapters, call the domain, ask the gates) and the session report built from their outputs' },
+  { name: 'session UI', paths: ['screens/', 'app.tsx'], knows: 'Ink: App, the screens, gates, pickers: render state, send decisions' },
+  { name: 'run', paths: ['run/', 'notify/'], knows: 'one session: its settings, effects, the runner wired to the TUI or plain output, notifications' },
+  { name: 'fleet', paths: ['fleet/'], knows: 'many sessions: fleet file, plan, target set, coordinator, journal, report' },
+  { name: 'fleet UI', paths: ['screens/fleet/', 'fleet-ui/'], knows: "the fleet's screens (a cluster's session drawn by the session UI)" },
+  { name: 'commands', paths: ['commands/'], knows: 'one module per command: parse, call, print' },
+  { name: 'cli', paths: ['cli/', 'cli.tsx', 'bin.ts'], knows: 'argv to settings, TUI or plain mode, exit codes' },
+];
+
+export interface Wing {
+  name: string;
+  paths: string[];
+  /** The highest product layer the wing may import. */
+  reaches: string;
+  /** The only modules of the wing the product may import, and the only layers that may (the command line's). */
+  entryPoints: string[];
+  enteredFrom: string[];
+}
+
+export const WING: Wing = {
+  name: 'side wing',
+  paths: ['lab/', 'capture/'],
+  reaches: 'steps',
+  entryPoints: ['lab/index.ts', 'lab/replay/index.ts', 'lab/fleet/index.ts', 'lab/world/scenarios/index.ts'],
+  enteredFrom: ['cli', 'commands'],
+};
+
+/** Why each known violation exists and what removes it (the items of issue 35). */
+const WHY = {
+  settings: 'item 2: run/ takes a settings type of its own; cli/ and the fleet build it',
+  options: 'item 2: the parsed options type is declared below cli/ (commands/options.ts)',
+  uiFolder: 'item 3: App, the confirm queue and the resume summary move into the session UI folder',
+  captureDoor: "item 4: the capture's work moves behind its entry point (capture/index.ts); the command parses, calls, prints",
+  completion: 'item 4: the completion command goes with the command line it completes (cli/completion/)',
+  labDoor: "item 6: the scenario types come through the lab's entry point (lab/world/scenarios/index.ts)",
+  runbook: 'item 5: the runbook schema is composed above the engine from the parts each layer owns',
+  belowBoth: 'item 5: what both sides need goes below both (capture limits to io/limits.ts, the server-path check to kube/)',
+  duration: 'item 5: the duration formatter moves to text/ (text/duration.ts)',
+  paletteJudgment: 'item 1: the judgment moves to the domain; palette/ keeps the read',
+};
+
+/** Today's violations (`from → to`), each with what removes it; phase 2 of issue 35 empties it. */
+export const KNOWN: Record<string, string> = {
+  'app.tsx → run/confirm-queue.ts': WHY.uiFolder,
+  'screens/ResumeBanner.tsx → run/resume-summary.ts': WHY.uiFolder,
+  'cli/args.ts → capture/types.ts': WHY.belowBoth,
+  'cli/args.ts → lab/kube/server-path.ts': WHY.belowBoth,
+  'commands/capture.ts → cli/args.ts': WHY.options,
+  'commands/diff.ts → cli/args.ts': WHY.options,
+  'commands/fleet-plan.ts → cli/args.ts': WHY.options,
+  'commands/fleet.ts → cli/args.ts': WHY.options,
+  'commands/lab-fleet.ts → cli/args.ts': WHY.options,
+  'commands/lab-replay.ts → cli/args.ts': WHY.options,
+  'commands/lab.ts → cli/args.ts': WHY.options,
+  'commands/plan.ts → cli/args.ts': WHY.options,
+  'commands/report.ts → cli/args.ts': WHY.options,
+  'commands/sessions.ts → cli/args.ts': WHY.options,
+  'commands/verify.ts → cli/args.ts': WHY.options,
+  'fleet/cluster-run.ts → cli/args.ts': WHY.settings,
+  'fleet/coordinator.ts → cli/args.ts': WHY.settings,
+  'run/interactive.ts → cli/args.ts': WHY.settings,
+  'run/resume-pick.ts → cli/args.ts': WHY.settings,
+  'run/session-run.tsx → cli/args.ts': WHY.settings,
+  'commands/completion.ts → cli/completion/bash.ts': WHY.completion,
+  'commands/completion.ts → cli/completion/fish.ts': WHY.completion,
+  'commands/completion.ts → cli/completion/spec.ts': WHY.completion,
+  'commands/completion.ts → cli/completion/zsh.ts': WHY.completion,
+  'commands/capture.ts → capture/assemble.ts': WHY.captureDoor,
+  'commands/capture.ts → capture/kube-secrets.ts': WHY.captureDoor,
+  'commands/capture.ts → capture/layered-json.ts': WHY.captureDoor,
+  'commands/capture.ts → capture/passes.ts': WHY.captureDoor,
+  'commands/capture.ts → capture/recorder.ts': WHY.captureDoor,
+  'commands/capture.ts → capture/recording-kubectl.ts': WHY.captureDoor,
+  'commands/capture.ts → capture/redact-values.ts': WHY.captureDoor,
+  'commands/capture.ts → capture/site-params.ts': WHY.captureDoor,
+  'commands/capture.ts → capture/types.ts': WHY.captureDoor,
+  'commands/capture.ts → capture/values-folder.ts': WHY.captureDoor,
+  'commands/capture.ts → capture/write-file.ts': WHY.captureDoor,
+  'commands/lab.ts → lab/world/scenarios/types.ts': WHY.labDoor,
+  'engine/runbook.ts → kube/check-schema.ts': WHY.runbook,
+  'engine/runbook.ts → steps/known-issue-schema.ts': WHY.runbook,
+  'engine/runbook.ts → values/rule-schema.ts': WHY.runbook,
+  'engine/runbook.ts → values/settings-schema.ts': WHY.runbook,
+  'engine/runbook.ts → values/version-notes-schema.ts': WHY.runbook,
+  'text/time.ts → engine/duration.ts': WHY.duration,
+  'palette/stored-content.ts → values/manifests.ts': WHY.paletteJudgment,
+  'palette/variables.ts → values/rule-variables.ts': WHY.paletteJudgment,
+  'palette/variables.ts → values/version-notes-schema.ts': WHY.paletteJudgment,
+};
+
+export interface Violation {
+  edge: ImportEdge;
+  rule: string;
+}
+
+type Place = { layer: Layer; index: number } | { wing: true } | undefined;
+
+function placer(layers: Layer[], wing: Wing): (file: string) => Place {
+  const spots = [...layers.flatMap((layer, index) => layer.paths.map((path) => ({ path, place: { layer, index } as Place }))), ...wing.paths.map((path) => ({ path, place: { wing: true } as Place }))];
+  spots.sort((a, b) => b.path.length - a.path.length);
+  return (file) => spots.find((s) => (s.path.endsWith('/') ? file.startsWith(s.path) : file === s.path))?.place;
+}
+
+/** Every import that breaks the order, with the rule it breaks; files no layer holds, apart. */
+export function layerViolations(edges: ImportEdge[], files: string[], layers: Layer[] = LAYERS, wing: Wing = WING): { violations: Violation[]; unplaced: string[] } {
+  const place = placer(layers, wing);
+  const ceiling = layers.findIndex((l) => l.name === wing.reaches);
+  const violations: Violation[] = [];
+  for (const edge of edges) {
+    const from = place(edge.from);
+    const to = place(edge.to);
+    if (!from || !to) continue;
+    if ('wing' in from && 'wing' in to) continue;
+    if ('wing' in from) {
+      if ('layer' in to && to.index > ceiling) violations.push({ edge, rule: `the ${wing.name} (${wing.paths.join(', ')}) uses the product only up to ${wing.reaches}; ${to.layer.name} is above` });
+      continue;
+    }
+    if ('wing' in to) {
+      if (!('layer' in from) || !wing.enteredFrom.includes(from.layer.name)) violations.push({ edge, rule: `only ${wing.enteredFrom.join(' and ')} enter the ${wing.name} (${wing.paths.join(', ')}); ${from.layer.name} may not` });
+      else if (!wing.entryPoints.includes(edge.to)) violations.push({ edge, rule: `the ${wing.name} is entered only through ${wing.entryPoints.join(', ')}` });
+      continue;
+    }
+    if (to.index > from.index) violations.push({ edge, rule: `${from.layer.name} imports ${to.layer.name}, a layer above it` });
+  }
+  return { violations, unplaced: files.filter((f) => !place(f)) };
+}
+
+const keyOf = (e: ImportEdge) => `${e.from} → ${e.to}`;
+const shown = (v: Violation) => `src/${v.edge.from}:${v.edge.line} → ${v.edge.to}${v.edge.dynamic ? ' (on demand)' : ''}: ${v.rule}`;
+
+describe('the source imports only down its layers', () => {
+  const { files, edges } = readImportGraph();
+  const { violations, unplaced } = layerViolations(edges, files);
+
+  it('places every module in a layer or the side wing', () => {
+    expect(files.length).toBeGreaterThan(300); // the walk saw the source, not an empty folder
+    expect(unplaced, 'add the folder (or root file) to LAYERS or WING in test/source/layers.test.ts').toEqual([]);
+  });
+
+  it('names entry points of the side wing that exist', () => {
+    expect(WING.entryPoints.filter((p) => !existsSync(join(SRC, p)))).toEqual([]);
+  });
+
+  it('finds no import against the order beyond the known ones', () => {
+    const fresh = violations.filter((v) => !(keyOf(v.edge) in KNOWN)).map(shown);
+    expect(fresh, 'each of these imports breaks the layer order (ARCHITECTURE.md): move the code it needs down, or itself up').toEqual([]);
+  });
+
+  it('lists no known violation that is gone (the list is kept exact)', () => {
+    const seen = new Set(violations.map((v) => keyOf(v.edge)));
+    expect(Object.keys(KNOWN).filter((k) => !seen.has(k)), 'these no longer break the order: strike them from KNOWN').toEqual([]);
+  });
+
+  it('would name each kind of violation', () => {
+    const edge = (from: string, to: string, line = 1): ImportEdge => ({ from, to, line, dynamic: false });
+    const found = layerViolations(
+      [
+        edge('engine/a.ts', 'steps/b.ts', 3),
+        edge('steps/b.ts', 'engine/a.ts'),
+        edge('steps/b.ts', 'report/c.ts'),
+        edge('screens/d.tsx', 'lab/index.ts'),
+        edge('commands/e.ts', 'lab/kube/server.ts'),
+        edge('commands/e.ts', 'lab/index.ts'),
+        edge('lab/index.ts', 'run/f.ts'),
+        edge('capture/g.ts', 'steps/b.ts'),
+        edge('lab/index.ts', 'capture/g.ts'),
+      ],
+      ['engine/a.ts', 'steps/b.ts', 'report/c.ts', 'screens/d.tsx', 'commands/e.ts', 'lab/index.ts', 'run/f.ts', 'capture/g.ts', 'stray/h.ts'],
+      LAYERS,
+      { ...WING, entryPoints: ['lab/index.ts'] },
+    );
+    expect(found.violations.map(shown)).toEqual([
+      'src/engine/a.ts:3 → steps/b.ts: core imports steps, a layer above it',
+      'src/screens/d.tsx:1 → lab/index.ts: only cli and commands enter the side wing (lab/, capture/); session UI may not',
+      'src/commands/e.ts:1 → lab/kube/server.ts: the side wing is entered only through lab/index.ts',
+      'src/lab/index.ts:1 → run/f.ts: the side wing (lab/, capture/) uses the product only up to steps; run is above',
+    ]);
+    expect(found.unplaced).toEqual(['stray/h.ts']);
+  });
+});
