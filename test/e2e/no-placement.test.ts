@@ -16,7 +16,7 @@
  *   cluster with the apply, while no file of the session holds it; the report lists the rules.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,8 @@ import { findAdditions } from '../../src/values/provenance.js';
 import { relocate } from '../../src/values/relocate.js';
 import { parseValues } from '../../src/values/values-document.js';
 import { cli } from './support.js';
+import { contractCheckers } from '../support/palette-contract.js';
+import { startRecordingProxy } from '../support/recording-proxy.js';
 import type { Timeline } from '../../src/report/timeline/schema.js';
 import { readCheckedReport } from '../support/report-pictures.js';
 
@@ -138,8 +140,16 @@ describe('a Rook-Ceph site without placement settings, VMO 4.9.3 → 4.10.0, in 
 
   it('start with the usual approvals runs to the end; the drafts hold nothing nobody chose; the variable is set and written nowhere', async () => {
     const state = join(dir, 'live');
-    const r = await cli(['start', '--params', lab.params, '--state-dir', state, ...approvals, '--variable', 'LOCAL_ADMIN_PASSWORD=env:VMO_PW'], env({ VMO_PW: PASSWORD }), 300_000);
+    // Through a recording proxy: every request is also held against palette-sdk-go's spec (the contract).
+    const proxy = await startRecordingProxy(lab.paletteUrl);
+    const params = join(dir, 'params-via-proxy.yaml');
+    writeFileSync(params, readFileSync(lab.params, 'utf8').replaceAll(lab.paletteUrl, proxy.url));
+    const r = await cli(['start', '--params', params, '--state-dir', state, ...approvals, '--variable', 'LOCAL_ADMIN_PASSWORD=env:VMO_PW'], env({ VMO_PW: PASSWORD }), 300_000).finally(() => proxy.close());
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(contractCheckers().paletteChecker.check(proxy.requests)).toEqual([]);
+    // On the wire, the apply carries the variable's value (the session's own record of it does not).
+    const applies = proxy.requests.filter((q) => q.method === 'PATCH' && q.url.includes('/profiles?')).map((q) => JSON.stringify(q.body));
+    expect(applies.some((b) => b.includes(`"variables":[{"name":"LOCAL_ADMIN_PASSWORD","value":${JSON.stringify(PASSWORD)}}]`))).toBe(true);
     expect(`${r.stdout}${r.stderr}`).not.toContain(PASSWORD);
     const { state: session, dir: sessionDir } = onlySession(state);
 

@@ -8,6 +8,8 @@ import { listen } from '../notify/support.js';
 import { shippedReportSchema } from '../support/report-schema.js';
 import { readCheckedReport } from '../support/report-pictures.js';
 import { approveAll, cli, serveLab, type ServedLab } from './support.js';
+import { contractCheckers, seedOperationsUsed } from '../support/palette-contract.js';
+import { startRecordingProxy } from '../support/recording-proxy.js';
 
 let lab: ServedLab | undefined;
 afterEach(async () => {
@@ -28,9 +30,24 @@ describe('end to end against `lab --serve`', () => {
     // The bundled `lab --serve` in a process of its own (the other cases serve the lab from the test's process).
     lab = await serveLab('healthy', 300, 'spec', '/k8s/clusters/c-lab', true);
     const state = mkdtempSync(join(tmpdir(), 'up-e2e-state-'));
-    const run = await cli(['start', '--params', lab.json.params, '--state-dir', state, ...approveAll], { UPGRADE_PILOT_API_KEY: lab.json.apiKey });
+    // Through a recording proxy: every request is held against the seed's spec (the contract of the spec's service).
+    const proxy = await startRecordingProxy(lab.json.paletteUrl);
+    const params = join(state, 'params-via-proxy.yaml');
+    writeFileSync(params, readFileSync(lab.json.params, 'utf8').replaceAll(lab.json.paletteUrl, proxy.url));
+    const run = await cli(['start', '--params', params, '--state-dir', state, ...approveAll], { UPGRADE_PILOT_API_KEY: lab.json.apiKey }).finally(() => proxy.close());
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/✔ done/);
+    // Only the seed's five endpoints (and palette-sdk-go's registry reads), its PUTs valid against the seed's payload.
+    const { specChecker } = contractCheckers();
+    expect(specChecker.check(proxy.requests)).toEqual([]);
+    expect(seedOperationsUsed(specChecker, proxy.requests)).toEqual([
+      'GET /v1/clusterprofiles',
+      'GET /v1/clusterprofiles/{profile_uid}',
+      'GET /v1/clusters/{cluster_uid}/profiles',
+      'PATCH /v1/clusterprofiles/{profile_uid}/publish',
+      'PUT /v1/clusterprofiles/{profile_uid}',
+    ]);
+    expect(parse(readFileSync(params, 'utf8'))).toMatchObject({ palette: { clusterCollection: 'clusters' } });
     const { data, md } = report(state);
     expect(data.outcome.status).toBe('done');
     // Green but for the cluster's past: the nodes panel lists a pod evicted a week ago and a failed Job's pod as pre-existing (amber).
