@@ -6,7 +6,7 @@ import type { CliOptions } from './cli/args.js';
 import { helpRequest } from './cli/help-request.js';
 import { commandHelp, generalHelp } from './cli/help.js';
 import { forProgram, programName } from './cli/kubectl-plugin.js';
-import { ExitCode, exitCodeOf, InputError, InterruptedError, toErrorInfo } from './errors.js';
+import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
 import type { RunIO, SessionRequest } from './run/session-run.js';
 import type { StepRegistry } from './engine/step-kind.js';
 import { toolVersion } from './version.js';
@@ -55,7 +55,6 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
       case 'resume': {
         // Several sessions to continue and a terminal to ask on: the operator picks one.
         const id = await (await import('./run/resume-pick.js')).sessionToResume(options, positional, io);
-        if (id === null) throw new InterruptedError('No session picked: nothing was resumed.', 'Run `upgrade-pilot sessions` to list them, then `upgrade-pilot resume ID`.');
         return await runSession({ kind: 'resume', options, registry: await registry(), ...(id ? { sessionId: id } : {}), ...seams });
       }
       case 'sessions':

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import type { Invocation } from '../cli/args.js';
 import type { StepRegistry } from '../engine/step-kind.js';
-import { ExitCode, InterruptedError } from '../errors.js';
+import { ExitCode } from '../errors.js';
 import type { LabHandle } from '../lab/index.js';
 // The names only: the scenarios themselves (and the YAML they build) load with the lab, after the first frame.
 import { scenarioNames, type ScenarioName } from '../lab/world/scenarios/types.js';
@@ -48,10 +48,12 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
       await untilStopped(opts.signal);
       return ExitCode.ok;
     }
-    if (shell?.quitRequested()) {
-      shell.close();
+    const quit = shell?.quitRequested();
+    if (quit) {
+      shell!.close();
       io.stderr.write('upgrade-pilot lab: stopped before the session started.\n');
-      return ExitCode.interrupted;
+      // q is the operator's stop (exit 3); Ctrl+C an interruption (130).
+      return quit === 'q' ? ExitCode.gate : ExitCode.interrupted;
     }
     const steps = typeof registry === 'function' ? await registry() : registry;
     const { runSession } = await import('../run/session-run.js');
@@ -85,14 +87,15 @@ async function chooseScenario(invocation: Invocation, io: RunIO): Promise<Scenar
   if (options.serve || !isInteractive(options, io)) return 'healthy';
   // Ink is loaded only when there is a question to draw.
   const [{ pick }, { scenarioSpec }] = await Promise.all([import('../run/pick.js'), import('../lab/world/scenarios/index.js')]);
-  const picked = await pick(
+  return pick(
     io,
     'Which lab scenario?',
     scenarioNames.map((name) => ({ key: name, label: name, value: name, description: scenarioSpec(name).summary })),
-    { lines: ['A simulated Palette and cluster on this machine; nothing real is touched. Pass --scenario NAME to skip this question.'] },
+    {
+      lines: ['A simulated Palette and cluster on this machine; nothing real is touched. Pass --scenario NAME to skip this question.'],
+      nothing: { message: 'No scenario picked: the lab did not start.', next: `Run \`upgrade-pilot lab --scenario healthy\` (or another: ${scenarioNames.join(', ')}).` },
+    },
   );
-  if (!picked) throw new InterruptedError('No scenario picked: the lab did not start.', `Run \`upgrade-pilot lab --scenario healthy\` (or another: ${scenarioNames.join(', ')}).`);
-  return picked;
 }
 
 /** The first screen of `npm start`: what this is, that nothing real is touched, the keys. One paragraph per line: the screen wraps them. */

@@ -3,13 +3,14 @@
  * turns everything that happens into events: reduced (illegal ones rejected), journaled durably,
  * then published to whoever renders them (TUI or plain printer).
  */
-import { GateStopError, InterruptedError, PilotError, StepFailedError, toErrorInfo, type ErrorInfo } from '../errors.js';
+import { GateStopError, InterruptedError, PilotError, StepFailedError, StoppedError, toErrorInfo, type ErrorInfo } from '../errors.js';
 import type { GateAsk, MutationSpec, StepContext } from './context.js';
 import type { Clock } from './clock.js';
+import { continued } from './continuation.js';
 import { withDryRun, type Effects } from './effects.js';
 import { sendWithDeferrals, type DeferredBudget } from './deferred-send.js';
 import { displaySafe } from '../text/display-safe.js';
-import { approvalFlag, decisionSourceText, type Decision, type GateRequest } from './gate.js';
+import { decisionSourceText, pendingOf, type Decision, type GateRequest } from './gate.js';
 import type { MutationOutcome } from './mutation.js';
 import { describeRequest } from './mutation.js';
 import type { Params } from './params.js';
@@ -28,6 +29,7 @@ import {
   type StepState,
 } from './state.js';
 import type { StepRegistry } from './step-kind.js';
+import type { RunStatus } from './types.js';
 
 /** Where events go to become durable. `append` returns the record's sequence number once it is on disk. */
 export interface JournalSink {
@@ -39,7 +41,10 @@ export interface JournalSink {
 
 export type RunOutcome =
   | { status: 'done' }
-  | { status: 'failed' | 'awaitingApproval' | 'interrupted'; error: PilotError | ErrorInfo };
+  | { status: EndStatus; error: PilotError | ErrorInfo };
+
+/** How a run that did not finish ended: a failure, a gate awaiting approval, the operator's stop, a signal. */
+export type EndStatus = Exclude<RunStatus, 'running' | 'done'>;
 
 export interface RunnerOptions {
   state: SessionState;
@@ -55,6 +60,11 @@ export interface RunnerOptions {
   resumedBy?: { by?: string; with?: string };
   /** The command that continues this session as it works when pasted (hints of a stop at a gate name it). */
   resumeCommand?: string;
+  /**
+   * Set when the session cannot be resumed (the embedded lab ran inside the process and ends with
+   * it): why, and what to do instead. A stop's hint then says this and offers no resume.
+   */
+  noResume?: string;
   /** Resends of a mutation the API deferred (429, 503 with Retry-After); default DEFAULT_DEFERRED_BUDGET. */
   deferredBudget?: DeferredBudget;
   /**
@@ -154,7 +164,7 @@ export class Runner {
     }
     let last: StepState | undefined;
     for (;;) {
-      if (signal.aborted) return this.stop('interrupted', new InterruptedError());
+      if (signal.aborted) return this.aborted();
       const entry = nextEntry(this.state);
       if (!entry) break;
       if (this.opts.stopAfterStep?.aborted) return this.stop('interrupted', stoppedSafely(last, entry));
@@ -171,10 +181,21 @@ export class Runner {
     return { status: 'done' };
   }
 
-  private stop(status: 'failed' | 'awaitingApproval' | 'interrupted', stopError: PilotError): RunOutcome {
-    const resume = this.opts.resumeCommand;
-    const error = stopError instanceof GateStopError && resume ? stopError.withResume(resume) : stopError;
-    this.dispatch({ type: 'session.stopped', at: this.now(), status, reason: error.message, error: error.toInfo() });
+  /**
+   * The run's signal fired: a signal (Ctrl+C, SIGTERM) is an interruption (exit 130); a stop the
+   * operator chose while a step ran (`q`, then Quit) aborts with a StoppedError as its reason (exit 3).
+   */
+  private aborted(err?: unknown): RunOutcome {
+    const reason: unknown = this.opts.signal.reason;
+    if (reason instanceof StoppedError) return this.stop('stopped', reason);
+    return this.stop('interrupted', err instanceof InterruptedError ? err : new InterruptedError());
+  }
+
+  private stop(status: EndStatus, stopError: PilotError): RunOutcome {
+    const { noResume, resumeCommand } = this.opts;
+    const error = continued(stopError, noResume !== undefined ? { ended: noResume } : resumeCommand ? { resume: resumeCommand } : undefined);
+    const info = 'toInfo' in error ? error.toInfo() : error;
+    this.dispatch({ type: 'session.stopped', at: this.now(), status, reason: info.message, error: info });
     this.opts.journal.snapshot(this.state);
     return { status, error };
   }
@@ -245,9 +266,9 @@ export class Runner {
       }
       return this.stop('awaitingApproval', err);
     }
-    if (err instanceof InterruptedError || this.opts.signal.aborted) {
-      return this.stop('interrupted', err instanceof InterruptedError ? err : new InterruptedError());
-    }
+    // The operator's own stop (a declined gate, "stop here") ends the run here, the step left to run again.
+    if (err instanceof StoppedError) return this.stop('stopped', err);
+    if (err instanceof InterruptedError || this.opts.signal.aborted) return this.aborted(err);
     const error = err instanceof PilotError ? err : new StepFailedError('internal', err instanceof Error ? err.message : String(err), { hint: toErrorInfo(err).hint ?? '' });
     return this.failStep(id, error);
   }
@@ -255,9 +276,11 @@ export class Runner {
   private failStep(id: string, error: PilotError, output?: unknown): RunOutcome {
     const step = this.current(id);
     if (step.status === 'pending') this.dispatch({ type: 'step.started', at: this.now(), id });
-    this.dispatch({ type: 'step.failed', at: this.now(), id, error: error.toInfo(), ...(output !== undefined ? { output } : {}) });
+    // The step's screen shows its error: its hint offers no resume where none can work.
+    const shown = this.opts.noResume !== undefined ? continued(error, { ended: this.opts.noResume }) : error;
+    this.dispatch({ type: 'step.failed', at: this.now(), id, error: 'toInfo' in shown ? shown.toInfo() : shown, ...(output !== undefined ? { output } : {}) });
     // An operator's abort (e.g. "Abort recovery") ends the step with its output kept, but it is a stop, not a failure.
-    return this.stop(error.kind === 'interrupted' ? 'interrupted' : 'failed', error);
+    return this.stop(error.kind === 'stopped' ? 'stopped' : error.kind === 'interrupted' ? 'interrupted' : 'failed', error);
   }
 
   private current(id: string): StepState {
@@ -291,6 +314,7 @@ export class Runner {
       title: 'The cluster changed since the session was saved',
       lines: ['These steps recorded a state that no longer holds. Continuing uses what they recorded.'],
       items: findings,
+      fix: 'Look at what changed (listed above): a new session plans from the cluster as it is now.',
       options: [
         { choice: 'approve', label: 'Continue anyway', key: 'c' },
         { choice: 'abort', label: 'Stop (start a new session to re-plan)', key: 'n' },
@@ -300,8 +324,8 @@ export class Runner {
     const decision = await this.opts.effects.confirm(request, this.opts.signal);
     if (decision.choice !== 'pending') this.dispatch({ type: 'session.decided', at: this.now(), gate: request, decision });
     if (decision.choice === 'approve') return undefined;
-    if (decision.choice === 'pending') return this.stop('awaitingApproval', new GateStopError([{ gate: 'drift', title: request.title, flag: '--approve drift' }], this.state.meta.id));
-    return this.stop('interrupted', new InterruptedError('Stopped: the cluster drifted since the session was saved.', 'Start a new session to plan from the current state.'));
+    if (decision.choice === 'pending') return this.stop('awaitingApproval', new GateStopError([pendingOf(request)], this.state.meta.id));
+    return this.stop('stopped', new StoppedError('Stopped at the drift gate: the cluster changed since the session was saved, and the operator chose not to continue.', { next: 'Start a new session to plan from the current state.' }, 'stopped.drift'));
   }
 
   private context<P>(step: StepState, params: P, effects: Effects = this.opts.effects): StepContext<P> {
@@ -350,7 +374,7 @@ export class Runner {
     this.dispatch({ type: 'step.awaiting', at: this.now(), id: stepId, gate: request });
     const decision = await this.opts.effects.confirm(request, this.opts.signal);
     if (decision.choice === 'pending' && !opts.deferIfPending) {
-      throw new GateStopError([{ gate: request.gate, title: request.title, flag: approvalFlag(request) }], this.state.meta.id);
+      throw new GateStopError([pendingOf(request)], this.state.meta.id);
     }
     this.dispatch({ type: 'step.decided', at: this.now(), id: stepId, key: request.key, decision });
     this.log(`${request.title}: ${decision.choice} (${decisionSourceText(decision)})`, 'info', stepId);
