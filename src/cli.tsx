@@ -5,7 +5,8 @@
 import type { CliOptions } from './cli/args.js';
 import { helpRequest } from './cli/help-request.js';
 import { commandHelp, generalHelp } from './cli/help.js';
-import { forProgram, programName } from './cli/kubectl-plugin.js';
+import { programName } from './cli/kubectl-plugin.js';
+import { outputWidth } from './text/wrap.js';
 import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
 import type { RunIO, SessionRequest } from './run/session-run.js';
 import type { StepRegistry } from './engine/step-kind.js';
@@ -32,7 +33,8 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     // Help and the version need only the command table; the option schemas load for a command that runs.
     const parsed = helpRequest(argv) ?? (await import('./cli/args.js')).parseCommandLine(argv);
     if (parsed.kind === 'help') {
-      write(forProgram(parsed.command ? commandHelp(parsed.command) : generalHelp(toolVersion), overrides.program ?? 'upgrade-pilot'));
+      const layout = { width: outputWidth(io.stdout, io.env), program: overrides.program ?? 'upgrade-pilot' };
+      write(parsed.command ? commandHelp(parsed.command, layout) : generalHelp(toolVersion, layout));
       return ExitCode.ok;
     }
     if (parsed.kind === 'version') {

@@ -9,7 +9,7 @@ import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode } from '../errors.js';
 import type { LabHandle } from '../lab/index.js';
 // The names only: the scenarios themselves (and the YAML they build) load with the lab, after the first frame.
-import { scenarioNames, type ScenarioName } from '../lab/world/scenarios/types.js';
+import { scenarioCatalog, scenarioNames, type ScenarioName } from '../lab/scenario-catalog.js';
 import { isInteractive } from '../run/interactive.js';
 import type { LabShell } from '../run/lab-shell.js';
 import { makeScratch } from '../run/scratch.js';
@@ -87,16 +87,22 @@ async function chooseScenario(invocation: Invocation, io: RunIO): Promise<Scenar
   if (options.serve || !isInteractive(options, io)) return 'healthy';
   // Ink is loaded only when there is a question to draw.
   const [{ pick }, { scenarioSpec }] = await Promise.all([import('../run/pick.js'), import('../lab/world/scenarios/index.js')]);
+  const width = Math.max(...scenarioNames.map((n) => n.length));
+  // One row per scenario: its line is cut to the terminal (the border, the pointer and the name's column aside).
+  const room = Math.max(10, (io.stdout.columns || 80) - width - 9);
   return pick(
     io,
     'Which lab scenario?',
-    scenarioNames.map((name) => ({ key: name, label: name, value: name, description: scenarioSpec(name).summary })),
+    // The catalog's line beside each name (as `lab --help` lists them), the full summary under the highlighted one.
+    scenarioCatalog.map(({ name, line }) => ({ key: name, label: `${name.padEnd(width)}  ${cutEnd(line, room)}`, value: name, description: scenarioSpec(name).summary })),
     {
       lines: ['A simulated Palette and cluster on this machine; nothing real is touched. Pass --scenario NAME to skip this question.'],
       nothing: { message: 'No scenario picked: the lab did not start.', next: `Run \`upgrade-pilot lab --scenario healthy\` (or another: ${scenarioNames.join(', ')}).` },
     },
   );
 }
+
+const cutEnd = (text: string, room: number) => (text.length <= room ? text : `${text.slice(0, room - 1).trimEnd()}…`);
 
 /** The first screen of `npm start`: what this is, that nothing real is touched, the keys. One paragraph per line: the screen wraps them. */
 export function labGuide(lab: LabHandle, speed: number, keptFolder: boolean): string[] {
