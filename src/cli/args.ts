@@ -108,7 +108,7 @@ const oneOf =
   <C extends readonly string[]>(choices: C): Check<C[number] | undefined> =>
   (raw, flag) => {
     if (raw === undefined) return undefined;
-    if (!(choices as readonly unknown[]).includes(raw)) throw new OptionIssue(`--${flag} must be ${choices.length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`}, got "${String(raw)}".${didYouMean(String(raw), choices)}`);
+    if (!(choices as readonly unknown[]).includes(raw)) throw new OptionIssue(`--${flag} must be ${choices.length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`}, got "${String(raw)}"${sentenceAfter(didYouMean(String(raw), choices))}`);
     return raw as C[number];
   };
 
@@ -149,7 +149,7 @@ const gates: Check<string[]> = (raw, flag) => {
   const named = splitList(list(raw));
   for (const g of named) {
     if (g === 'restart' || g === 'restarts') throw new OptionIssue('VM restarts are approved per VM: use --approve-restart NS/NAME or --approve-all-restarts');
-    if (!(approvableGates as readonly string[]).includes(g)) throw new OptionIssue(`--${flag} does not know the gate "${g}" (accepted: ${approvableGates.join(', ')}).${didYouMean(g, approvableGates)}`);
+    if (!(approvableGates as readonly string[]).includes(g)) throw new OptionIssue(`--${flag} does not know the gate "${g}" (accepted: ${approvableGates.join(', ')})${sentenceAfter(didYouMean(g, approvableGates))}`);
   }
   return named;
 };
@@ -186,6 +186,9 @@ const notifyUrls: Check<string[]> = (raw, flag) =>
   });
 
 const present: Check<boolean> = (raw) => raw === true;
+
+/** A guess after a message that has no full stop of its own: the message ends its sentence first. */
+const sentenceAfter = (guess: string) => (guess ? `.${guess}` : '');
 
 /** Each option's check, in the order the first problem is reported. */
 const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {

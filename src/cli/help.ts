@@ -26,10 +26,12 @@ export function table(rows: ReadonlyArray<readonly [string, string]>, width: num
   const column = indent + widest + 2;
   const under = width - column < MIN_DESCRIPTION;
   const pad = ' '.repeat(indent);
+  // A name too wide for the column (or the terminal) goes on lines of its own.
+  const nameLines = (name: string) => wrapWords(name, width, { first: pad, rest: `${pad}  ` });
   return rows.flatMap(([name, description]) => {
-    if (under) return [`${pad}${name}`, ...wrapWords(description, width, { first: `${pad}    `, rest: `${pad}    ` })];
+    if (under) return [...nameLines(name), ...wrapWords(description, width, { first: `${pad}    `, rest: `${pad}    ` })];
     const rest = ' '.repeat(column);
-    if (indent + name.length + 2 > column) return [`${pad}${name}`, ...wrapWords(description, width, { first: rest, rest })];
+    if (indent + name.length + 2 > column) return [...nameLines(name), ...wrapWords(description, width, { first: rest, rest })];
     return wrapWords(description, width, { first: `${pad}${name}`.padEnd(column), rest });
   });
 }
