@@ -47,7 +47,7 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     // Each command loads only what it uses: the step kinds, the TUI (Ink, React) and the lab are
     // separate parts of the bundle, which `--help` or `sessions` never load (see BENCHMARKS.md).
     const registry = async () => overrides.registry ?? (await import('./steps/index.js')).builtinSteps();
-    const seams = overrides.effects ? { effects: overrides.effects } : {};
+    const seams = { ...(overrides.effects ? { effects: overrides.effects } : {}), ...(overrides.inkDebug ? { inkDebug: true } : {}) };
     const runSession = async (req: SessionRequest) => (await import('./run/session-run.js')).runSession(req, io);
     switch (command.name) {
       case 'start':

@@ -71,6 +71,8 @@ export interface SessionRequest {
   stopAfterStep?: AbortSignal;
   /** A written approval policy beside the flags (a fleet stage's). */
   policy?: WrittenPolicy;
+  /** Ink draws every frame whole (tests: under CI Ink draws only the last frame). */
+  inkDebug?: boolean;
 }
 
 /** Why a session of the in-process lab cannot go on after it stops, and what to do instead (every stop's hint says it). */
@@ -313,7 +315,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
           {notifications.attention ? <GateAttention {...notifications.attention} /> : null}
         </>
       );
-      const app = req.ink ?? render(tree, { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false });
+      const app = req.ink ?? render(tree, { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false, ...(req.inkDebug ? { debug: true } : {}) });
       if (req.ink) req.ink.rerender(tree);
       outcome = await run;
       leaveLastFrame = () => app.unmount();
