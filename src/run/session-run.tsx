@@ -13,7 +13,8 @@ import { bundledRunbook, loadParams, loadRunbook, type LoadedParams, type Loaded
 import { Runner, type RunOutcome } from '../engine/runner.js';
 import type { SessionMeta } from '../engine/state.js';
 import type { StepRegistry } from '../engine/step-kind.js';
-import { ExitCode, exitCodeOf, InputError, type ErrorInfo } from '../errors.js';
+import { ExitCode, InputError, type ErrorInfo } from '../errors.js';
+import { exitCodeFor } from './exit-code.js';
 import { isInteractive } from './interactive.js';
 import { resolveStateDir } from '../session/paths.js';
 import { Redactor } from '../session/redact.js';
@@ -174,18 +175,6 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
   return { session, runbook, params, resuming: false, kubeconfig };
 }
 
-
-export function exitCodeFor(outcome: RunOutcome, rehearsal = false): ExitCode {
-  if (outcome.status === 'done') return ExitCode.ok;
-  // A gate awaiting approval and a stop the operator chose both exit 3; only a signal exits 130.
-  if (outcome.status === 'awaitingApproval' || outcome.status === 'stopped') return ExitCode.gate;
-  if (outcome.status === 'interrupted') return ExitCode.interrupted;
-  // A rehearsal answers "would the pre-checks pass?": a red one exits 1 (issue 9) even when a live
-  // run calls the same finding (a profile the params name is missing) bad input.
-  if (rehearsal && outcome.error.code === 'preflight.input') return ExitCode.failed;
-  if ('toInfo' in outcome.error) return exitCodeOf(outcome.error);
-  return outcome.error.kind === 'environment' ? ExitCode.environment : outcome.error.kind === 'input' ? ExitCode.usage : ExitCode.failed;
-}
 
 export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCode> {
   const { options } = req;
