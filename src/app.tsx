@@ -21,12 +21,13 @@ import { GateWaits } from './screens/GateWaits.js';
 import { Guide } from './screens/Guide.js';
 import { Header } from './screens/Header.js';
 import { HelpOverlay } from './screens/HelpOverlay.js';
-import { gateKey, initialGateView, type GateView } from './screens/keys/gate-model.js';
+import { gateKey, initialGateView, NOT_ARMED_YET, type GateView } from './screens/keys/gate-model.js';
 import { keyPress } from './screens/keys/key-press.js';
 import { KeyRouter, ScreenKeys } from './screens/keys/key-router.js';
 import { initialScroll, maxOffset, scrollKey, type ScrollState } from './screens/keys/scroll-model.js';
 import { appLayout, gatePinnedRows, gateTextRows, MIN_GATE_CONTENT, tooSmall } from './screens/layout.js';
 import { OutcomePanel } from './screens/OutcomePanel.js';
+import { OutcomeTimeline } from './screens/OutcomeTimeline.js';
 import { QuitConfirm } from './screens/QuitConfirm.js';
 import { bannerRows, ResumeBanner, type ResumeSummary } from './screens/ResumeBanner.js';
 import { screenFor } from './screens/registry.js';
@@ -133,6 +134,8 @@ export function App({ controller }: { controller: AppController }) {
   const [endRows, setEndRows] = useState(0);
   const [quitting, setQuitting] = useState(false);
   const [bannerOpen, setBannerOpen] = useState(true);
+  // A screen's own keys while it shows a view of its own over its inline gate (the review's conflicts confirmation).
+  const [screenHints, setScreenHints] = useState<Hint[] | undefined>(undefined);
   const [gateState, setGateState, gateStateRef] = useRefState<{ gate: GateRequest; view: GateView; rows: number } | undefined>(undefined);
   const decided = useRef(new WeakSet<GateRequest>());
   const screenKeys = useMemo(() => new ScreenKeys(), []);
@@ -298,7 +301,7 @@ export function App({ controller }: { controller: AppController }) {
       : boxed && following
       ? [[boxed.options.map((o) => o.key).join(' '), 'choose'], ['←→', 'move'], ['Enter', 'focused'], ['Esc', 'safe'], ['↑↓', 'scroll'], ['?', 'help']]
       : inline
-        ? [...inline.options.map((o): Hint => [o.key, o.label.toLowerCase()]), ['?', 'help']]
+        ? (screenHints ?? [...inline.options.map((o): Hint => [o.key, o.label.toLowerCase()]), ['?', 'help']])
         : [['?', 'help'], ['q', 'quit'], ['[ ]', 'steps'], ...(selected ? ([['f', 'follow']] as Hint[]) : [])];
   // In the fleet, Esc and q lead back to it, wherever the operator is.
   const shownHints: Hint[] = embedded && !overlay ? [['Esc', `back to fleet ${embedded.fleet}`], ...hints.filter(([k]) => k !== 'Esc' && k !== 'q')] : hints;
@@ -316,6 +319,8 @@ export function App({ controller }: { controller: AppController }) {
     decide: decideInline,
     inGate,
     labTime: Boolean(controller.labTime),
+    guard: { ms: guardMs, now: controller.guardClock },
+    onHints: setScreenHints,
   });
 
   return (
@@ -343,6 +348,7 @@ export function App({ controller }: { controller: AppController }) {
                 {outcome ? (
                   <ScrollView height={endPage} offset={endOffset} onMeasure={setEndRows}>
                     <OutcomePanel outcome={outcome} resumeCommand={resumeCommand} reportPath={controller.reportPath?.()} stepShowsError={Boolean(shown?.error)} inProcessLab={inProcessLab} />
+                    <OutcomeTimeline state={state} width={paneInner} />
                     {Screen && shown ? <Screen {...screenProps(shown, screenActive, endPage, false)} /> : null}
                   </ScrollView>
                 ) : (
@@ -374,7 +380,7 @@ export function App({ controller }: { controller: AppController }) {
           </Box>
         </Box>
         <CommandLog lines={state.log.filter((l) => l.level !== 'info')} rows={layout.logRows} />
-        <Footer columns={columns} hints={shownHints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${shown?.title ?? selected}` : undefined} />
+        <Footer columns={columns} hints={shownHints} message={quitting ? 'stopping; the session is saved…' : selected ? `viewing ${shown?.title ?? selected}` : drawnGate && !armedNow ? NOT_ARMED_YET : undefined} />
       </Box>
     </KeyRouter>
   );

@@ -23,7 +23,7 @@ export const labScenarios = scenarioNames;
 
 const flavors = ['spec', 'palette'] as const;
 /** `fleet report --format`. */
-const reportFormats = ['md', 'json', 'junit'] as const;
+const reportFormats = ['md', 'json', 'junit', 'html'] as const;
 
 /**
  * The options after validation. Validation is written out by hand (not with zod) because it runs
@@ -70,6 +70,8 @@ export interface CliOptions {
   out?: string;
   /** `fleet report`: which report to print or write. */
   format?: (typeof reportFormats)[number];
+  /** `report`, `fleet report`: print the timeline as text bars. */
+  timeline: boolean;
   /** `capture`: the cap on the capture's uncompressed size, in bytes. */
   'max-size'?: number;
   /** `lab`: a capture to serve instead of a scenario. */
@@ -247,6 +249,7 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
   pods: positiveInt,
   out: text,
   format: oneOf(reportFormats),
+  timeline: present,
   'max-size': captureSize,
   replay: text,
   help: present,

@@ -15,6 +15,7 @@ import { runCluster, stagePolicy } from '../fleet/cluster-run.js';
 import { FleetJournal, fleetPaths, readFleetState } from '../fleet/journal.js';
 import { loadFleet, type LoadedFleet } from '../fleet/load.js';
 import { fleetReportData, writeFleetReport, type FleetReportFormat } from '../fleet/report.js';
+import { plainText, textColumns, timelineText } from '../report/timeline/text.js';
 import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
 import type { FleetState, LeftOut, PlannedCluster } from '../fleet/types.js';
 import { notifyConfig } from '../notify/config.js';
@@ -111,10 +112,10 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
     const files = writeFleetReport(paths, fleetReportData(paths, stateDir, fleet.file, io.env, options['state-dir']));
     if (options.out) {
       writeJunitFile(options.out, files.text[format], '--out', 'fleet report');
-      io.stderr.write(`report written: ${options.out} (also ${files.markdown}, ${files.json} and ${files.junit})\n`);
+      io.stderr.write(`report written: ${options.out} (also ${files.markdown}, ${files.json}, ${files.junit} and ${files.html})\n`);
     } else {
-      io.stdout.write(files.text[format]);
-      io.stderr.write(`report written: ${files.markdown}, ${files.json} and ${files.junit}\n`);
+      io.stdout.write(options.timeline ? `${sanitizeLines(plainText(timelineText(files.data.timeline, textColumns(io.stdout, io.env), `Fleet ${files.data.fleet}`)).join('\n'))}\n` : files.text[format]);
+      io.stderr.write(`report written: ${files.markdown}, ${files.json}, ${files.junit} and ${files.html}\n`);
     }
     return ExitCode.ok;
   }

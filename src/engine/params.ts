@@ -7,6 +7,7 @@ import { Duration } from './duration-schema.js';
 import { ByteSize } from './byte-size.js';
 import { LIMITS } from '../io/limits.js';
 import { NS_NAME_PATTERN } from './ns-name.js';
+import { isTimeZone } from '../text/time-zone.js';
 
 const NonEmpty = z.string().min(1);
 /** A pack tag read as a version: `1.4.2`, `v1.4.2`, `1.4.2-spectro.1`. */
@@ -87,6 +88,11 @@ export const ParamsSchema = z.strictObject({
     name: NonEmpty.optional(),
     kubeconfig: NonEmpty.optional(),
     context: NonEmpty.optional(),
+    /** The cluster's local time zone (IANA, e.g. Europe/Berlin): the report's timeline shows it beside UTC. Default: this machine's. */
+    timeZone: z
+      .string()
+      .refine(isTimeZone, { error: 'expected an IANA time zone such as Europe/Berlin, America/New_York or UTC' })
+      .optional(),
   }),
   profiles: z.strictObject({ addon: ProfileRef, infra: ProfileRef }),
   /** Which pack in the profiles plays which role (rules and checks select packs through these). */

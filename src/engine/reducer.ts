@@ -99,7 +99,7 @@ function elapsed(step: StepState, at: string): number {
 }
 
 function endStep(step: StepState, at: string, status: StepStatus, extra: Partial<StepState>): StepState {
-  const { gate: _gate, live: _live, ...rest } = step;
+  const { gate: _gate, gateSince: _since, live: _live, ...rest } = step;
   return { ...rest, ...extra, status, endedAt: at, durationMs: step.status === 'pending' ? step.durationMs : elapsed(step, at) };
 }
 
@@ -118,7 +118,7 @@ function transition(state: SessionState, event: SessionEvent): SessionState {
       const entries = state.entries.map((e): Entry => {
         if (isPlaceholder(e) || !['running', 'awaitingApproval', 'failed'].includes(e.status)) return e;
         // The time an interrupted attempt ran is unknown (the process died); only finished attempts count.
-        const { gate: _gate, live: _live, error: _error, ...rest } = e;
+        const { gate: _gate, gateSince: _since, live: _live, error: _error, ...rest } = e;
         return { ...rest, status: 'pending' };
       });
       const { reason: _r, error: _e, ...run } = state.run;
@@ -163,12 +163,12 @@ function transition(state: SessionState, event: SessionEvent): SessionState {
       });
 
     case 'step.awaiting':
-      return updateStep(state, event, ['running'], (s) => ({ ...s, status: 'awaitingApproval', gate: event.gate }));
+      return updateStep(state, event, ['running'], (s) => ({ ...s, status: 'awaitingApproval', gate: event.gate, gateSince: event.at }));
 
     case 'step.decided':
       return updateStep(state, event, ['awaitingApproval'], (s) => {
         if (s.gate && s.gate.key !== event.key) throw new IllegalTransitionError(event, `the open gate is ${s.gate.key}, not ${event.key}`);
-        const { gate: _g, ...rest } = s;
+        const { gate: _g, gateSince: _since, ...rest } = s;
         return { ...rest, status: 'running', decisions: put(s.decisions, event.key, event.decision) };
       });
 

@@ -42,6 +42,8 @@ export interface StepState extends StepPlan {
   skipReason?: string;
   error?: ErrorInfo;
   gate?: GateRequest;
+  /** When the open gate was shown (the operator's wait starts here; the report's timeline draws it). */
+  gateSince?: string;
   decisions: Record<string, Decision>;
   /** Durable facts recorded mid-step (e.g. a VM the operator chose to skip). */
   notes: Record<string, unknown>;
@@ -86,6 +88,10 @@ export interface SessionMeta {
   runbook: { name: string; title: string; file: string; digest: string };
   paramsFile?: string;
   cluster: { uid?: string; name?: string; context?: string };
+  /** The cluster's local time zone (IANA), for the report's timeline; absent in sessions recorded before it was kept. */
+  timeZone?: string;
+  /** The booked window's length (the params' `window`), in the session clock's time, from the start. */
+  windowMs?: number;
 }
 
 export type { RunStatus } from './types.js';

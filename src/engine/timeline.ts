@@ -41,9 +41,11 @@ function decided(before: SessionState, event: Extract<SessionEvent, { type: 'ste
   // approve): the key that was pressed names the one taken.
   const option = gate?.options.find((o) => d.key !== undefined && o.key === d.key && o.choice === d.choice) ?? gate?.options.find((o) => o.choice === d.choice);
   const subject = gate?.subject ? `${gate.subject.namespace}/${gate.subject.name}` : undefined;
+  const shownAt = step && !isPlaceholder(step) ? step.gateSince : undefined;
   return {
     type: 'decided',
     at: d.at || event.at,
+    ...(shownAt ? { shownAt } : {}),
     step: event.type === 'step.decided' ? event.id : SESSION_STEP,
     gate: gate?.gate ?? key.split('/').at(-1) ?? 'gate',
     key,

@@ -32,6 +32,8 @@ export interface TimelineResume {
 export interface TimelineDecision {
   type: 'decided';
   at: string;
+  /** When the gate was shown: from here to `at` the run waited for the answer (absent in sessions recorded before it was kept). */
+  shownAt?: string;
   step: string;
   /** The gate's name (`draft`, `restart`, any other), its unique key and its title. */
   gate: string;

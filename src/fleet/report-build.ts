@@ -7,6 +7,7 @@ import type { ReportData, ReportDecision, ReportVm } from '../report/model.js';
 import { sanitizeText } from '../text/sanitize.js';
 import type { FleetClusterRow, FleetReport, FleetStageRow } from './report-schema.js';
 import { foldFleet } from './state.js';
+import { fleetTimeline } from './report-timeline.js';
 import type { ClusterState, ClusterStatus, FleetEvent } from './types.js';
 
 export interface FleetReportInput {
@@ -188,7 +189,7 @@ export function buildFleetReport(input: FleetReportInput): FleetReport {
   const stillRunning = stages.some((s) => s.status === 'running');
   const ended = stillRunning ? [] : stages.map((s) => s.endedAt).filter((t): t is string => t !== null).sort();
   const clusters = [...planned, ...leftOut];
-  return {
+  const report: Omit<FleetReport, 'timeline'> = {
     schema: 1,
     generatedAt: (input.now ?? new Date()).toISOString(),
     fleet: state.fleet,
@@ -203,4 +204,5 @@ export function buildFleetReport(input: FleetReportInput): FleetReport {
     stages,
     clusters,
   };
+  return { ...report, timeline: fleetTimeline(input.events, report) };
 }

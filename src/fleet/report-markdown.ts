@@ -5,6 +5,7 @@
  */
 import { cut, dateTime, seconds, table, timeOf } from '../report/markdown-parts.js';
 import type { FleetClusterRow, FleetReport } from './report-schema.js';
+import { fleetTimelineSection } from './report-pictures.js';
 
 const versions = (c: FleetClusterRow) => (c.versions ? `${c.versions.from ?? '?'} → ${c.versions.to ?? '? (see its session)'}` : '');
 const vms = (c: FleetClusterRow) => (c.vms ? `${c.vms.migrated} / ${c.vms.restarted} / ${c.vms.outstanding}` : '');
@@ -88,5 +89,5 @@ function decisions(r: FleetReport): string[] {
 }
 
 export function fleetMarkdown(r: FleetReport): string {
-  return [...header(r), ...stages(r), ...clusters(r), ...failures(r), ...leftAside(r), ...outstandingVms(r), ...decisions(r)].join('\n');
+  return [...header(r), ...fleetTimelineSection(r), ...stages(r), ...clusters(r), ...failures(r), ...leftAside(r), ...outstandingVms(r), ...decisions(r)].join('\n');
 }

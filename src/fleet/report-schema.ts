@@ -5,6 +5,7 @@
  * what the fleet journal says (stage, fate, runs, skips); per stage, its approval and outcome.
  */
 import { z } from 'zod';
+import { TimelineSchema } from '../report/timeline/schema.js';
 
 const Time = z.iso.datetime().describe('Wall-clock time, ISO 8601 UTC');
 const Seconds = z.number().min(0);
@@ -114,6 +115,7 @@ export const FleetReportSchema = z
     counts: z.record(z.string(), z.number().int()).describe('Every cluster of the plan (and the left-out ones) by fate'),
     stages: z.array(FleetStageReport),
     clusters: z.array(FleetClusterReport).describe('Every cluster once: those of the plan in stage order, then the left-out ones'),
+    timeline: TimelineSchema,
   })
   .describe('upgrade-pilot fleet report');
 

@@ -1,7 +1,7 @@
 /**
  * The fleet report, read and written: the fleet journal beside each cluster's session report (built
  * from its session as `upgrade-pilot report ID` builds it), written into the fleet folder as
- * report.md, report.json and report.junit.xml (atomic, 0600). The pure parts are report-*.ts.
+ * report.md, report.json, report.junit.xml and report.html (atomic, 0600). The pure parts are report-*.ts.
  */
 import { join } from 'node:path';
 import { buildReport } from '../report/build.js';
@@ -15,14 +15,16 @@ import { readFleetEvents, type FleetPaths } from './journal.js';
 import { buildFleetReport } from './report-build.js';
 import { fleetJunit } from './report-junit.js';
 import { fleetMarkdown } from './report-markdown.js';
+import { fleetHtml } from './report-pictures.js';
 import type { FleetReport } from './report-schema.js';
 
-export type FleetReportFormat = 'md' | 'json' | 'junit';
+export type FleetReportFormat = 'md' | 'json' | 'junit' | 'html';
 
 export interface FleetReportFiles {
   markdown: string;
   json: string;
   junit: string;
+  html: string;
   data: FleetReport;
   /** Each format's text, as written. */
   text: Record<FleetReportFormat, string>;
@@ -49,14 +51,16 @@ export function fleetReportData(paths: FleetPaths, stateDir: string, fleetFile: 
 }
 
 export function renderFleetReport(data: FleetReport): Record<FleetReportFormat, string> {
-  return { md: sanitizeLines(fleetMarkdown(data)), json: `${jsonSafe(JSON.stringify(data, null, 2))}\n`, junit: fleetJunit(data) };
+  const md = sanitizeLines(fleetMarkdown(data));
+  return { md, json: `${jsonSafe(JSON.stringify(data, null, 2))}\n`, junit: fleetJunit(data), html: fleetHtml(data, md) };
 }
 
 export function writeFleetReport(paths: FleetPaths, data: FleetReport): FleetReportFiles {
   const text = renderFleetReport(data);
-  const files = { markdown: join(paths.dir, 'report.md'), json: join(paths.dir, 'report.json'), junit: join(paths.dir, 'report.junit.xml') };
+  const files = { markdown: join(paths.dir, 'report.md'), json: join(paths.dir, 'report.json'), junit: join(paths.dir, 'report.junit.xml'), html: join(paths.dir, 'report.html') };
   writeFileAtomic(files.markdown, text.md);
   writeFileAtomic(files.json, text.json);
   writeFileAtomic(files.junit, text.junit);
+  writeFileAtomic(files.html, text.html);
   return { ...files, data, text };
 }

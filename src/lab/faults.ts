@@ -1,7 +1,8 @@
 /**
  * Fault injection per route, for the network-fault tests: added latency, a rate of 5xx answers,
- * 429 bursts with Retry-After, dropped connections, "accept the PUT but ignore it", and a server
- * that accepts and never answers. Deterministic under a seed.
+ * 429 bursts with Retry-After, dropped connections, "accept the PUT but ignore it", a server
+ * that accepts and never answers, and one that applies a request and never answers (a lost answer:
+ * the change is made whatever the client's timer does). Deterministic under a seed.
  */
 
 export interface RouteFaults {
@@ -19,11 +20,13 @@ export interface RouteFaults {
   ignorePut?: boolean;
   /** Accept the connection and never answer. */
   hang?: boolean;
+  /** Apply the request, then never answer: its answer is lost on the way back. */
+  loseAnswer?: boolean;
   /**
    * The route is not served at all: a Palette older than the feature (managing a cluster's
    * profile-variable values is documented from Palette 4.6.0: spectrocloud/librarium#5593), or a
-   * gateway that does not route it. Palette's router answers an unknown path 404 and a path without that method 405; the
-   * Kubernetes API answers its `404 page not found`.
+   * gateway that does not route it. Palette's router answers an unknown path 404 and a path
+   * without that method 405; the Kubernetes API answers its `404 page not found`.
    */
   unserved?: 404 | 405;
 }
@@ -52,7 +55,7 @@ export function rng(seed: number): () => number {
 }
 
 export type FaultDecision =
-  | { kind: 'none'; latencyMs: number; ignorePut: boolean }
+  | { kind: 'none'; latencyMs: number; ignorePut: boolean; loseAnswer?: true }
   | { kind: 'error'; status: 500 | 502 | 503; latencyMs: number }
   | { kind: 'rateLimit'; retryAfterSeconds: number; status: 429 | 503; latencyMs: number }
   | { kind: 'drop'; latencyMs: number }
@@ -99,6 +102,6 @@ export class FaultPlan {
       const statuses = [500, 502, 503] as const;
       return { kind: 'error', status: statuses[Math.floor(this.random() * 3)]!, latencyMs };
     }
-    return { kind: 'none', latencyMs, ignorePut: Boolean(f.ignorePut && method === 'PUT') };
+    return { kind: 'none', latencyMs, ignorePut: Boolean(f.ignorePut && method === 'PUT'), ...(f.loseAnswer ? { loseAnswer: true as const } : {}) };
   }
 }

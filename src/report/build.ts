@@ -19,6 +19,7 @@ import type { ReportData } from './model.js';
 import { requestsOf } from './requests.js';
 import { labTimeIn, vmFates } from './vms.js';
 import { wayBackOf } from './way-back.js';
+import { sessionTimeline } from './timeline/session.js';
 
 const outputs = <T>(all: StepState[], kind: string): Array<{ step: StepState; out: T }> =>
   all.filter((s) => s.kind === kind && s.output !== undefined).map((s) => ({ step: s, out: s.output as T }));
@@ -124,7 +125,7 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
   const { meta } = state;
   const outcomeError = state.run.error;
 
-  const data: ReportData = {
+  const data: Omit<ReportData, 'timeline'> = {
     schema: 2,
     generatedAt: now.toISOString(),
     session: {
@@ -189,5 +190,5 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
       })),
     ),
   };
-  return sanitizeDeep(data);
+  return sanitizeDeep({ ...data, timeline: sessionTimeline(state, data) });
 }

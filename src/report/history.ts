@@ -94,6 +94,7 @@ export function historyOf(state: SessionState): History {
       const source = approvalSource({ by: d.by, key: d.pressed, flag: d.flag, policy: d.policy });
       return {
         at: d.at,
+        ...(d.shownAt ? { shownAt: d.shownAt } : {}),
         step: d.step,
         hop: hopOf.get(d.step)?.index ?? null,
         gate: d.gate,

@@ -9,9 +9,10 @@ import { renderAppendix, MIGRATIONS_SHOWN } from './markdown-appendix.js';
 import { cell, cut, dateTime, ruleResultWord, seconds, sourceText, spread, table, timeOf, vmDetail } from './markdown-parts.js';
 import type { ReportData, ReportVm } from './model.js';
 import { firstFew } from '../text/first-few.js';
+import { timelineSection } from './markdown-timeline.js';
 
 const statusWord: Record<string, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', unknown: 'UNKNOWN' };
-const stopWord: Record<string, string> = { awaitingApproval: 'stopped at a gate', failed: 'failed', interrupted: 'interrupted', stopped: 'stopped', crashed: 'ended unexpectedly' };
+const stopWord: Record<string, string> = { awaitingApproval: 'stopped at a gate', failed: 'failed', interrupted: 'interrupted', stopped: 'stopped by the operator', crashed: 'ended unexpectedly' };
 
 function header(r: ReportData): string[] {
   const m = r.session;
@@ -205,6 +206,7 @@ function hopKeys(r: ReportData): Array<number | null> {
 export function renderMarkdown(r: ReportData): string {
   const out = [
     ...header(r),
+    ...timelineSection(r),
     ...when(r),
     ...decisions(r),
     ...profiles(r),

@@ -5,6 +5,7 @@
  * from the cluster (downtime, migrations) are the lab's simulated time when `labTime` is true.
  */
 import { z } from 'zod';
+import { TimelineSchema } from './timeline/schema.js';
 
 const Time = z.iso.datetime().describe('Wall-clock time, ISO 8601 UTC');
 const Hop = z.number().int().min(1).nullable().describe('Hop index (1-based); null: outside any hop (e.g. recovery when the pack was already at the target)');
@@ -37,6 +38,7 @@ const Stop = z
 const Decision = z
   .object({
     at: Time,
+    shownAt: Time.optional().describe("When the gate was shown: until `at` the run waited for the answer (the operator's time)"),
     step: z.string(),
     hop: Hop,
     gate: z.string().describe('Gate name: draft, publish, restart, cancel-migrations, verify, or any other a runbook defines'),
@@ -270,6 +272,7 @@ export const ReportSchema = z
     preChecks: z.array(z.object({ title: z.string(), status: z.string(), summary: z.string() })),
     steps: z.array(Step),
     diffs: z.array(Diff),
+    timeline: TimelineSchema,
   })
   .describe('upgrade-pilot session report');
 

@@ -38,11 +38,12 @@ export function lastRecorded(state: SessionState): string {
   return times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
 }
 
-function howItStopped(before: SessionState): string {
+/** `today`: the local date now (the day is said only when the stop was on another one). */
+function howItStopped(before: SessionState, today: string): string {
   const last = lastRecorded(before);
   const at = wallTime(last);
   const day = wallDate(last);
-  const when = `${at}${day !== wallDate(new Date().toISOString()) ? ` on ${day}` : ''}`;
+  const when = `${at}${day !== today ? ` on ${day}` : ''}`;
   const reason = before.run.reason ? `: ${before.run.reason.replace(/[.\s]+$/, '')}` : '';
   switch (before.run.status) {
     case 'running':
@@ -50,7 +51,7 @@ function howItStopped(before: SessionState): string {
     case 'stopped':
       return sentence(`It stopped at ${when}, by the operator${reason}`);
     case 'interrupted':
-      return sentence(`It was interrupted at ${when}${reason}`);
+      return sentence(`It stopped at ${when}, by a signal (Ctrl+C, SIGTERM)${reason}`);
     case 'awaitingApproval':
       // The reason already begins with what the stop was: say it once.
       return sentence(`It stopped at ${when} at a gate awaiting approval${reason.replace(/^: Stopped at a gate awaiting approval(?=: |$)/, '')}`);
@@ -115,12 +116,12 @@ function outstandingLine(now: SessionState): string | undefined {
   return `${plural(vms.length, 'VM')} left on the old launcher (${list}): offered again at the next recovery or at verification.`;
 }
 
-export function resumeSummary(before: SessionState, now: SessionState, meanwhile?: Meanwhile): ResumeSummary {
+export function resumeSummary(before: SessionState, now: SessionState, meanwhile?: Meanwhile, today = wallDate(new Date().toISOString())): ResumeSummary {
   const next = currentStep(now);
   const asked = next?.status === 'awaitingApproval' && next.gate ? `: ${next.gate.title}` : '';
   const outstanding = outstandingLine(now);
   return {
-    stopped: howItStopped(before),
+    stopped: howItStopped(before, today),
     settled: settledLines(before, now),
     meanwhile: meanwhileLines(meanwhile),
     ...(outstanding ? { outstanding } : {}),

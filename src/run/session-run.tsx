@@ -30,6 +30,7 @@ import { buildEffects, buildVariables } from './effects.js';
 import { checkKeyDestinations, clockFor } from './lab-clock.js';
 import { createPlainPrinter } from './plain-printer.js';
 import { writeReport } from '../report/write.js';
+import { machineTimeZone } from '../text/time-zone.js';
 import { notifyConfig, type NotifyConfig } from '../notify/config.js';
 import { GateAttention } from '../notify/GateAttention.js';
 import { startNotifications } from '../notify/run-notifications.js';
@@ -170,6 +171,9 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
       ...(site?.cluster.name ? { name: site.cluster.name } : {}),
       ...(context ? { context } : {}),
     },
+    // For the report's timeline: the cluster's local clock beside UTC, and the booked window behind it.
+    timeZone: site?.cluster.timeZone ?? machineTimeZone(),
+    ...(site ? { windowMs: site.window } : {}),
   };
   const session = store.create({ type: 'session.created', at: meta.createdAt, meta, entries: plannedEntries(runbook.runbook, registry) });
   return { session, runbook, params, resuming: false, kubeconfig };

@@ -30,8 +30,9 @@ export const helpSections: Array<{ title: string; keys: Array<[string, string]> 
       ['↑↓ j k', 'one row; PgUp PgDn a page; g G (Home End) top and bottom'],
       ['/', 'search (Enter finds, Esc cancels); n N the next or previous match'],
       ['← →', 'move between panels (preflight, verification)'],
-      ['Enter', 'open or close the focused panel; choose a conflict’s value'],
+      ['Enter', 'open or close the focused panel; a difference whole (a conflict: Enter again, its choices)'],
       ['Tab', 'customizations: switch between the packs and their differences'],
+      ['c y', 'customizations: continue; with conflicts nobody decided, c lists them and y continues'],
     ],
   },
 ];

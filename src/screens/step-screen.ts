@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Choice, GateRequest } from '../engine/gate.js';
 import type { SessionState, StepState } from '../engine/state.js';
+import type { Hint } from './Footer.js';
 
 export interface StepScreenProps {
   step: StepState;
@@ -18,6 +19,10 @@ export interface StepScreenProps {
   inGate?: boolean;
   /** The session measures time on the lab's simulated clock: durations from it are labelled. */
   labTime?: boolean;
+  /** The app's gate guard (time a thing that approves must be on screen before a key counts), for a confirmation a screen draws itself. */
+  guard?: { ms: number; now?: (() => number) | undefined } | undefined;
+  /** The key line while the screen shows a view of its own (a confirmation): its keys instead of the gate's; undefined gives them back. */
+  onHints?: ((hints: Hint[] | undefined) => void) | undefined;
 }
 
 export type StepScreen = (props: StepScreenProps) => ReactNode;

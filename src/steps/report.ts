@@ -1,4 +1,4 @@
-/** The `report` step: writes the session report (Markdown and JSON) into the session folder. */
+/** The `report` step: writes the session report (Markdown, JSON and the self-contained HTML page) into the session folder. */
 import { z } from 'zod';
 import { defineStepKind, succeeded } from '../engine/step-kind.js';
 import { writeReport } from '../report/write.js';
@@ -6,16 +6,18 @@ import { writeReport } from '../report/write.js';
 export interface ReportOutput {
   markdown: string;
   json: string;
+  /** report.html: the same report as one page, the timeline drawn (absent in sessions written before it existed). */
+  html?: string;
 }
 
 export const reportStep = defineStepKind({
   kind: 'report',
   title: 'Write the report',
-  description: 'Writes the session report for the change ticket (report.md and report.json)',
+  description: 'Writes the session report for the change ticket (report.md, report.json and report.html)',
   params: z.strictObject({}),
   async run(ctx) {
     const files = writeReport(ctx.state(), ctx.writeFile);
     ctx.progress({ headline: `Report written: ${files.markdown}`, lines: files.text.split('\n').slice(0, 40) });
-    return succeeded<ReportOutput>({ markdown: files.markdown, json: files.json }, `written to ${files.markdown}`);
+    return succeeded<ReportOutput>({ markdown: files.markdown, json: files.json, html: files.html }, `written to ${files.markdown}`);
   },
 });

@@ -29,7 +29,8 @@ describe('plain mode (no TTY)', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/resuming/);
     // What happened, then what comes next.
-    expect(second.stdout).toMatch(/^ {2}It stopped at \d\d:\d\d:\d\d at a gate awaiting approval: Write draft \/v1\/clusterprofiles\/p1\.$/m);
+    // (With the day too when the run and its resume straddle midnight.)
+    expect(second.stdout).toMatch(/^ {2}It stopped at \d\d:\d\d:\d\d(?: on \d{4}-\d\d-\d\d)? at a gate awaiting approval: Write draft \/v1\/clusterprofiles\/p1\.$/m);
     expect(first.stdout).toMatch(/■ stopped \(at a gate\): awaiting approval: Write draft/);
     expect(first.stdout).not.toMatch(/approval: Stopped at a gate/);
     expect(second.stdout).toMatch(/^ {2}Next: Write draft \(hop 1\/2\): Write draft \/v1\/clusterprofiles\/p1\.$/m);

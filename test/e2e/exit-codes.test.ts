@@ -116,8 +116,8 @@ describe('exit codes in a real terminal (tmux)', () => {
     expect(gate.split('\n')[0]).toMatch(/ LAB +session /); // a served lab: changes reach the lab only
     expect(gate).not.toMatch(/\bLIVE\b/);
     await term.waitFor(/\[n\] Not now/);
-    // Past the gate's guard time (500 ms): a key earlier than that would be dropped, by design.
-    await new Promise((r) => setTimeout(r, 700));
+    // Once the gate takes keys: a key inside its guard time would be dropped, by design.
+    await term.armed();
     term.send('n');
     const stopped = await term.waitFor('STOPPED');
     expect(flat(stopped)).toMatch(/the upgrade of vmo-prod-east while it is not healthy was declined/);
@@ -139,7 +139,7 @@ describe('exit codes in a real terminal (tmux)', () => {
     const sentBefore = (await healthy.audit()).filter((e) => e.method !== 'GET').length;
     term = openTerminal(['start', '--params', healthy.json.params, '--state-dir', state], { columns: 120, rows: 40 }, { UPGRADE_PILOT_API_KEY: healthy.json.apiKey });
     await term.waitFor('s stop here', 120_000);
-    await new Promise((r) => setTimeout(r, 700));
+    await term.armed();
     term.send('s');
     await term.waitFor('STOPPED');
     term.send('q');
@@ -156,7 +156,7 @@ describe('exit codes in a real terminal (tmux)', () => {
     await term.waitFor('Enter: close this guide and go on');
     term.send('Enter');
     await term.waitFor('upgrade it anyway?', 120_000);
-    await new Promise((r) => setTimeout(r, 700));
+    await term.armed();
     term.send('q');
     await term.waitFor('Quit upgrade-pilot?');
     term.send('y');

@@ -28,6 +28,8 @@ import { findAdditions } from '../../src/values/provenance.js';
 import { relocate } from '../../src/values/relocate.js';
 import { parseValues } from '../../src/values/values-document.js';
 import { cli } from './support.js';
+import type { Timeline } from '../../src/report/timeline/schema.js';
+import { readCheckedReport } from '../support/report-pictures.js';
 
 const PASSWORD = 'Lab-only s3cret, not a real one';
 const dir = mkdtempSync(join(tmpdir(), 'up-i25-e2e-'));
@@ -172,7 +174,7 @@ describe('a Rook-Ceph site without placement settings, VMO 4.9.3 → 4.10.0, in 
     expect(JSON.stringify((apply!.request as { body?: unknown }).body)).toContain('<value of LOCAL_ADMIN_PASSWORD, not recorded>');
 
     // The report lists the rules the site did not have, as such.
-    const report = JSON.parse(readFileSync(join(sessionDir, 'report.json'), 'utf8')) as { rules: Array<{ id: string; status: string }>; additions: unknown[]; variables: Array<{ name: string }> };
+    const report = readCheckedReport<{ rules: Array<{ id: string; status: string }>; additions: unknown[]; variables: Array<{ name: string }>; timeline: Timeline }>(sessionDir).data;
     for (const id of ['storage-node-affinity', 'storage-run-on-control-plane']) expect(report.rules.filter((x) => x.id === id).map((x) => x.status)).toEqual(['notOnSite', 'notOnSite']);
     expect(report.rules.filter((x) => x.status === 'fail')).toEqual([]);
     expect(report.variables.map((v) => v.name)).toEqual(['LOCAL_ADMIN_PASSWORD']);

@@ -1,11 +1,17 @@
 /**
- * End to end: `upgrade-pilot lab --serve` in its own process, the real CLI in another, the real
- * kubectl between them. The lab's audit log is the proof of what was sent.
+ * End to end: the lab serving on its ports, the real CLI in its own process, the real kubectl
+ * between them. The lab's audit log is the proof of what was sent. The lab runs in the test's own
+ * process (it serves over real sockets as `lab --serve` does, from the same code, and writes the same
+ * files) unless a test asks for `lab --serve` in a process of its own: a lab's start is mostly
+ * building its packs' values, which a test worker does once for all its labs and a new process does
+ * every time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startLab } from '../../src/lab/index.js';
+import type { ScenarioName } from '../../src/lab/world/scenarios/index.js';
 
 export const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
 
@@ -17,9 +23,16 @@ export interface ServedLab {
   stop(): Promise<void>;
 }
 
-/** `serverPath`: the lab's Kubernetes API only under that path, as behind a gateway (`lab --server-path`). */
-export async function serveLab(scenario: string, speed = 300, flavor: 'spec' | 'palette' = 'spec', serverPath?: string): Promise<ServedLab> {
+/**
+ * `serverPath`: the lab's Kubernetes API only under that path, as behind a gateway (`lab --server-path`).
+ * `ownProcess`: `upgrade-pilot lab --serve` in a process of its own (the bundled command itself).
+ */
+export async function serveLab(scenario: string, speed = 300, flavor: 'spec' | 'palette' = 'spec', serverPath?: string, ownProcess = false): Promise<ServedLab> {
   const dir = mkdtempSync(join(tmpdir(), `up-e2e-${scenario}-`));
+  if (!ownProcess) {
+    const lab = await startLab({ scenario: scenario as ScenarioName, stateDir: dir, speed, flavor, ...(serverPath ? { serverPath } : {}) });
+    return servedHandle(dir, () => lab.close());
+  }
   const args = [CLI, 'lab', '--serve', '--scenario', scenario, '--state-dir', dir, '--speed', String(speed), '--flavor', flavor, ...(serverPath ? ['--server-path', serverPath] : [])];
   const proc: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   const labJson = join(dir, 'lab.json');
@@ -32,21 +45,23 @@ export async function serveLab(scenario: string, speed = 300, flavor: 'spec' | '
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const json = JSON.parse(readFileSync(labJson, 'utf8')) as ServedLab['json'];
-  const headers = { ApiKey: json.apiKey, ProjectUid: json.projectUid, 'Content-Type': 'application/json' };
-  const api = (path: string, init: RequestInit = {}) => fetch(`${json.paletteUrl}${path}`, { ...init, headers: { ...headers, ...(init.headers ?? {}) } });
-  return {
+  return servedHandle(
     dir,
-    json,
-    api,
-    audit: async () => (await (await api('/_lab/audit')).json()) as Awaited<ReturnType<ServedLab['audit']>>,
-    stop: () =>
+    () =>
       new Promise((resolve) => {
         if (proc.exitCode !== null) return resolve();
         proc.once('exit', () => resolve());
         proc.kill('SIGTERM');
       }),
-  };
+  );
+}
+
+/** The lab in `dir` as the tests reach it: its lab.json, its API with its credentials, its audit. */
+function servedHandle(dir: string, stop: () => Promise<void>): ServedLab {
+  const json = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')) as ServedLab['json'];
+  const headers = { ApiKey: json.apiKey, ProjectUid: json.projectUid, 'Content-Type': 'application/json' };
+  const api = (path: string, init: RequestInit = {}) => fetch(`${json.paletteUrl}${path}`, { ...init, headers: { ...headers, ...(init.headers ?? {}) } });
+  return { dir, json, api, audit: async () => (await (await api('/_lab/audit')).json()) as Awaited<ReturnType<ServedLab['audit']>>, stop };
 }
 
 export interface CliRun {

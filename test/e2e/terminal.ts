@@ -7,14 +7,20 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NOT_ARMED_YET } from '../../src/screens/keys/gate-model.js';
 import { CLI } from './support.js';
 
 export interface Terminal {
   /** The screen now; `-J`: a line the terminal wrapped comes back whole. */
   screen(): string;
   send(...keys: string[]): void;
-  /** Waits for the screen to show `text` (its right-hand pane as one line of words, for a string). */
-  waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>;
+  /**
+   * Waits for the screen to show `text` (its right-hand pane as one line of words, for a string),
+   * or to pass a test; `what` names it in the failure.
+   */
+  waitFor(text: string | RegExp | ((screen: string) => boolean), timeoutMs?: number, what?: string): Promise<string>;
+  /** Waits for the gate on screen to take keys (its guard time over: the key line no longer says so). */
+  armed(): Promise<string>;
   /** Waits for the command to end; its exit code. */
   exitCode(timeoutMs?: number): Promise<number>;
   resize(columns: number, rows: number): void;
@@ -44,18 +50,21 @@ export function openTerminal(args: string[], size: { columns: number; rows: numb
   const command = `env -u CI NO_COLOR=1 ${vars.join(' ')} ${quote(process.execPath)} ${quote(CLI)} ${args.map(quote).join(' ')}; echo $? > ${quote(exitFile)}; sleep 600`;
   tmux('new-session', '-d', '-s', name, '-x', String(size.columns), '-y', String(size.rows), command);
   const screen = () => tmux('capture-pane', '-p', '-J', '-t', name);
+  const waitFor: Terminal['waitFor'] = async (text, timeoutMs = 60_000, what = String(text)) => {
+    const holds = typeof text === 'function' ? text : typeof text === 'string' ? (s: string) => flat(s).includes(text) : (s: string) => text.test(s);
+    const started = Date.now();
+    for (;;) {
+      const s = screen();
+      if (holds(s)) return s;
+      if (Date.now() - started > timeoutMs) throw new Error(`the screen never showed ${what}; it shows:\n${s}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
   return {
     screen,
     send: (...keys) => void tmux('send-keys', '-t', name, ...keys),
-    async waitFor(text, timeoutMs = 60_000) {
-      const started = Date.now();
-      for (;;) {
-        const s = screen();
-        if (typeof text === 'string' ? flat(s).includes(text) : text.test(s)) return s;
-        if (Date.now() - started > timeoutMs) throw new Error(`the screen never showed ${String(text)}; it shows:\n${s}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
+    waitFor,
+    armed: () => waitFor((s) => !flat(s).includes(NOT_ARMED_YET), 60_000, `the keys to count (no "${NOT_ARMED_YET}")`),
     async exitCode(timeoutMs = 60_000) {
       const started = Date.now();
       while (!existsSync(exitFile) || readFileSync(exitFile, 'utf8').trim() === '') {

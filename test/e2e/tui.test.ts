@@ -10,19 +10,18 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listen } from '../notify/support.js';
 import { until } from '../support/wait.js';
-import { openTerminal, type Terminal } from './terminal.js';
+import { flat, openTerminal, type Terminal } from './terminal.js';
 
 let term: Terminal | undefined;
 const send = (...keys: string[]) => term!.send(...keys);
 const waitFor = (text: string | RegExp, timeoutMs?: number) => term!.waitFor(text, timeoutMs);
 
 /**
- * A gate takes no key until it has been on screen for the runbook's guard time (500 ms): answer
- * after it. This wait is a lower bound on time since the gate was seen, which a busy machine only
- * lengthens; nothing here expects anything to happen within it.
+ * A gate takes no key until it has been on screen for the runbook's guard time (500 ms), and says
+ * so beside its options until then: answer once the screen no longer says it.
  */
 const answer = async (key: string) => {
-  await new Promise((r) => setTimeout(r, 600));
+  await term!.armed();
   send(key);
 };
 
@@ -67,7 +66,16 @@ describe('TUI in a real terminal', () => {
     expect(s).toMatch(/✔ Record what is deployed/);
     expect(s).toMatch(/✔ Plan the hops/);
     expect(s).toMatch(/RULES PASS 24\/24 customization rules hold/);
+    // The rows that hold the conflicts come first, marked, with their counts.
+    expect(flat(s)).toMatch(/! hop 1 · \S+ 4\.4\.10 → 4\.5\.4 conflicts 1 ·/);
     await answer('c');
+    // Nobody decided the three conflicts: c lists them first, and only y continues.
+    s = await waitFor('3 conflict(s) nobody decided');
+    expect(s).toContain('[y] Continue with these proposals');
+    send('G');
+    // The list read to its end (a key sent with the next one in the same read would be a paste).
+    await waitFor(/rows \d+-(\d+) of \1 /);
+    await answer('y');
 
     // At 80x24 the whole gate is on screen: its title down to the key line on the last row.
     s = await waitFor(/GATE: Create vmo-infra 1\.5\.0 \(clone\)[\s\S]*y n choose .*\? help/);
@@ -119,6 +127,7 @@ describe('TUI in a real terminal', () => {
     const hop = ['draft', 'draft', 'publish', 'publish', 'apply', 'restart'];
     expect(messages.map((m) => m.gate ?? m.event)).toEqual(['customize', ...hop, ...hop, 'verify', 'done']);
     const key = (JSON.parse(readFileSync(join(state, 'lab.json'), 'utf8')) as { apiKey?: string }).apiKey;
-    if (key) expect(JSON.stringify(listener.received)).not.toContain(key);
+    expect(key).toBeTruthy();
+    expect(JSON.stringify(listener.received)).not.toContain(key!);
   }, 300_000);
 });

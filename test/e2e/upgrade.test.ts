@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import type { ReportData } from '../../src/report/model.js';
 import { listen } from '../notify/support.js';
 import { shippedReportSchema } from '../support/report-schema.js';
+import { readCheckedReport } from '../support/report-pictures.js';
 import { approveAll, cli, serveLab, type ServedLab } from './support.js';
 
 let lab: ServedLab | undefined;
@@ -14,17 +15,18 @@ afterEach(async () => {
   lab = undefined;
 });
 
+/** The latest session's report; its gantt and its HTML timeline are checked against the JSON on every read. */
 function report(stateDir: string): { md: string; data: ReportData } {
   const sessions = join(stateDir, 'sessions');
-  const dir = join(sessions, readdirSync(sessions).sort().at(-1)!);
-  return { md: readFileSync(join(dir, 'report.md'), 'utf8'), data: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ReportData };
+  return readCheckedReport<ReportData>(join(sessions, readdirSync(sessions).sort().at(-1)!));
 }
 
 const applied = (audit: Awaited<ReturnType<ServedLab['audit']>>, method: string, api = 'palette') => audit.filter((e) => e.api === api && e.method === method && e.effect === 'applied');
 
 describe('end to end against `lab --serve`', () => {
   it('healthy behind a gateway path (lab --server-path): two hops without a TTY, exit 0, all green, the report written, one draft and one publish per profile per hop, nothing sent to the gateway’s root', async () => {
-    lab = await serveLab('healthy', 300, 'spec', '/k8s/clusters/c-lab');
+    // The bundled `lab --serve` in a process of its own (the other cases serve the lab from the test's process).
+    lab = await serveLab('healthy', 300, 'spec', '/k8s/clusters/c-lab', true);
     const state = mkdtempSync(join(tmpdir(), 'up-e2e-state-'));
     const run = await cli(['start', '--params', lab.json.params, '--state-dir', state, ...approveAll], { UPGRADE_PILOT_API_KEY: lab.json.apiKey });
     expect(run.code, run.stdout + run.stderr).toBe(0);

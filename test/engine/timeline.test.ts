@@ -26,6 +26,18 @@ describe('the session timeline', () => {
     expect(state.entries.find((e) => e.id === 'a')).toMatchObject({ decisions: { 'a/draft': { choice: 'abort' } } });
   });
 
+  it('keeps when each gate was shown (the operator\'s wait starts there), and the step forgets it once answered or stopped', () => {
+    const state = storyState();
+    const decided = state.timeline!.filter((e) => e.type === 'decided');
+    expect(decided.map((d) => [d.shownAt?.slice(17, 19), d.at.slice(17, 19)])).toEqual([
+      ['02', '03'],
+      ['04', '05'],
+      ['22', '23'],
+      ['42', '43'],
+    ]);
+    expect(state.entries.find((e) => e.id === 'a')).not.toHaveProperty('gateSince');
+  });
+
   it('keeps the label of the option taken and whether the gate offered a skip', () => {
     const decided = storyState().timeline!.filter((e) => e.type === 'decided');
     expect(decided.map((d) => [d.label, d.offeredSkip])).toEqual([

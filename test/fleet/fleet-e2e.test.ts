@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FleetReportSchema, type FleetReport } from '../../src/fleet/report-schema.js';
 import { CLI, cli } from '../e2e/support.js';
+import { readCheckedReport } from '../support/report-pictures.js';
 import { until } from '../support/wait.js';
 import { serveFleetLab, type ServedFleetLab } from './support.js';
 
@@ -122,6 +123,9 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     // Its first run failed at the pack rollout; the retry continued the same session to the end.
     expect(s7.runs.map((r) => [r.attempt, r.outcome])).toEqual([[1, 'failed'], [2, 'done']]);
     expect(s7.runs[0]!.message).toMatch(/cni-cilium-oss 1\.17\.1 of vmo-infra \S+ failed on store-007/);
+    // The pictures: report.md's gantt valid, report.html's SVG with every run a bar; store-007's failed run red, its retry beside it.
+    const pictured = readCheckedReport<FleetReport>(fleetDir()).data.timeline.sections.flatMap((x) => x.bars);
+    expect(pictured.filter((b) => b.id.startsWith('wave-2.store-007.')).map((b) => [b.label, b.status])).toEqual([['store-007', 'failed'], ['store-007 retry 1', 'ok']]);
     expect(data.clusters.filter((c) => c.fate === 'upgraded').length).toBe(5 + wave2Done);
     // Versions and VM fates come from each cluster's own session report; decisions name their flags.
     const upgraded = data.clusters.filter((c) => c.fate === 'upgraded');

@@ -41,6 +41,7 @@ const OWN_INPUT_MODULES = new Set([
   'src/fleet/schema.ts',
   'src/kube/check-schema.ts',
   'src/report/schema.ts',
+  'src/report/timeline/schema.ts',
   'src/steps/customize/customize.ts',
   'src/steps/hop/apply.ts',
   'src/steps/hop/draft.ts',

@@ -52,8 +52,10 @@ describe('the notify command', () => {
   it('at the time limit its whole process group is killed, the children it started included', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'up-notify-cmd-'));
     const hook = script(dir, `sleep 30 & echo $! > "${dir}/child.pid"; wait`);
-    // Waiting for the child (`sleep 30`) to close its output would take 30 s: ten is a hang, not a busy machine.
-    await expect(within(runNotifyCommand([hook], '{}', { event: 'gate', session: 's1' }, 400, new AbortController().signal), 10_000, 'the notify command')).rejects.toThrow(/did not finish within 0\.4s \(its process group was killed\)/);
+    // The limit leaves the shell ample time to start its child and say which it is, even on a busy
+    // machine. Waiting for the child (`sleep 30`) to close its output would take 30 s: twenty is a hang.
+    await expect(within(runNotifyCommand([hook], '{}', { event: 'gate', session: 's1' }, 3_000, new AbortController().signal), 20_000, 'the notify command')).rejects.toThrow(/did not finish within 3s \(its process group was killed\)/);
+    expect(existsSync(join(dir, 'child.pid')), 'the hook had started its child before the limit').toBe(true);
     const child = Number(readFileSync(join(dir, 'child.pid'), 'utf8'));
     await until(`the hook's child (pid ${child}) to be gone`, () => !alive(child));
   });

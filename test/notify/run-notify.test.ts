@@ -84,10 +84,12 @@ describe('notifications from a run', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(hang.received.length).toBeGreaterThan(0);
     expect(failing.received.length).toBeGreaterThan(0);
-    // The hanging listener never answers, so only the notifier's own bound ended these runs. How
-    // fast is the bench's business; ten seconds over the bound here would be a hang.
-    expect(first.ms).toBeLessThan(baseline.ms + BOUND_MS + 10_000);
-    expect(resumed.ms).toBeLessThan(baseline.ms + BOUND_MS + 10_000);
+    // The hanging listener never answers, so only the notifier's own bound ended these runs: each
+    // message was tried at most twice (the attempts the listener saw), and the run went on. How fast
+    // is the bench's business; a minute over the bound here would be a hang.
+    expect(hang.received.length).toBeLessThanOrEqual(2 * 2);
+    expect(first.ms).toBeLessThan(baseline.ms + BOUND_MS + 60_000);
+    expect(resumed.ms).toBeLessThan(baseline.ms + BOUND_MS + 60_000);
     // Their failures are said once per target and run, naming the host only (the 500 may come after
     // the 0.3 s attempt on a busy machine: then it too had no answer in time).
     const warned = first.stdout.split('\n').filter((l) => /⚠ Notification \(stopped\) to webhook http:\/\/127\.0\.0\.1:\d+\/… failed: (answered 500|no answer within 0\.3s)\./.test(l));

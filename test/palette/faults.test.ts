@@ -82,10 +82,12 @@ describe.each(['spec', 'palette'] as const)('PaletteClient under faults, %s dial
   });
 
   it('a publish whose answer is lost (applied, then the client timed out) is settled, not resent', async () => {
-    const t = labClient(lab, dialect, { flavor: 'spec', timeoutMs: 150 });
+    // The lab applies the publish and keeps its answer: the client's time-out ends the call, however
+    // late either side runs (a few seconds, so even a stalled machine delivers the request first).
+    const t = labClient(lab, dialect, { flavor: 'spec', timeoutMs: 2_000 });
     const doc = await t.client.getProfile(ADDON_UID);
     await t.client.execute(putProfileRequest(ADDON_UID, buildDraftBody(doc, { version: '1.3.0', packs: [{ name: 'virtual-machine-orchestrator', tag: '4.7.1', uid: 'pack-vmo-471' }] }), 'draft'));
-    lab.faults.set([{ route: 'PATCH /v1/clusterprofiles/*/publish', faults: { latencyMs: 400 } }]);
+    lab.faults.set([{ route: 'PATCH /v1/clusterprofiles/*/publish', faults: { loseAnswer: true } }]);
     const err = await t.client.execute(publishRequest(ADDON_UID, 'publish')).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'palette.timeout', mayHaveApplied: true });
     expect(await publishLikeTheEngine(t.client, ADDON_UID, '1.3.0', true)).toEqual({ sends: 0, settled: true });

@@ -66,10 +66,11 @@ describe('network faults, more seeds', () => {
 describe('a publish applied whose answer is lost', () => {
   it('times out, the run stops (exit 4) saying it may have applied; resume reads the profile and does not publish again', async () => {
     await withLab(async (lab) => {
-      // One-second client time-out; the lab applies each publish, then answers three seconds later.
+      // One-second client time-out; the lab applies each publish and never answers (no timer race:
+      // the lab decides the answer is lost, however late the client's timer fires).
       const params = join(tempDir('lost-params'), 'params.yaml');
       writeFileSync(params, readFileSync(lab.json.params, 'utf8').replace(/^ {2}timeout: .*$/m, '  timeout: 1s'));
-      await lab.faults([{ route: 'PATCH /v1/clusterprofiles/*/publish', faults: { latencyMs: 3_000 } }]);
+      await lab.faults([{ route: 'PATCH /v1/clusterprofiles/*/publish', faults: { loseAnswer: true } }]);
       const stateDir = tempDir('lost-state');
       const { stops } = await upgradeUntilDone({ ...lab, json: { ...lab.json, params } }, stateDir);
       // Each of the 4 publishes: applied, answer lost, run stopped, found published on resume.

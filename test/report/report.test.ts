@@ -69,7 +69,7 @@ describe('report', () => {
     expect(md).toMatch(/`PUT \/v1\/clusterprofiles\/profile-addon-0001` \(version 1\.3\.0; packs .*\) · policy: a rehearsal sends nothing · recorded/);
   });
 
-  it('`report` writes report.md and report.json into the session folder and prints the Markdown', async () => {
+  it('`report` writes report.md, report.json and report.html into the session folder and prints the Markdown; --timeline prints the timeline fitted to COLUMNS', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'up-report-'));
     const first = await runCli(['start', '--runbook', 'test/fixtures/runbooks/test.yaml', '--state-dir', stateDir, '--approve', 'draft'], { world: fakeWorld() });
     expect(first.code).toBe(0);
@@ -78,9 +78,18 @@ describe('report', () => {
     const r = await runCli(['report', '--state-dir', stateDir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^# Upgrade report: Test runbook/);
-    expect(r.stderr).toMatch(/report written: .*report\.md and .*report\.json/);
+    expect(r.stderr).toMatch(/report written: .*report\.md, .*report\.json and .*report\.html/);
     const dir = join(stateDir, 'sessions', id);
     expect(existsSync(join(dir, 'report.md'))).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ schema: 2, outcome: { status: 'done' } });
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>[\s\S]*<svg [\s\S]*<\/svg>[\s\S]*<\/html>\n$/);
+    for (const columns of [80, 120]) {
+      const t = await runCli(['report', '--timeline', '--state-dir', stateDir], { env: { COLUMNS: String(columns) } });
+      expect(t.code).toBe(0);
+      const lines = t.stdout.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^Upgrade of /);
+      expect(lines.filter((l) => /^ {2}Write draft +█+ +\S+$/.test(l))).toHaveLength(2);
+      expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(columns);
+    }
   });
 });

@@ -8,7 +8,7 @@ import { ConfirmQueue } from '../../src/run/confirm-queue.js';
 import { tuiConfirm } from '../../src/run/confirm.js';
 import { resumeLines, resumeSummary } from '../../src/run/resume-summary.js';
 import { restartsInFlight } from '../../src/run/resume-meanwhile.js';
-import { wallTime } from '../../src/text/time.js';
+import { wallDate, wallTime } from '../../src/text/time.js';
 import { harness } from '../support/engine-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { at, created, step } from '../support/state-fixtures.js';
@@ -30,13 +30,16 @@ const stoppedMidRestart: SessionEvent[] = [
   { type: 'mutation.intent', at: at(40), key: 'recover/restart/vms/db-01/send', stepId: 'recover', request: restart, dryRun: false },
 ];
 
+/** A day that is not the fixtures' (read on another day, the stop's day is said). */
+const ANOTHER_DAY = '2000-01-01';
+
 describe('the resume summary', () => {
   it('says how the session stopped, what the journal settled, what the cluster did, and what is next', () => {
     const before = replay(stoppedMidRestart); // the process died: no stop was recorded
     const now = replay([...stoppedMidRestart, { type: 'session.resumed', at: at(100) }, { type: 'step.started', at: at(101), id: 'recover' }, { type: 'mutation.result', at: at(102), key: 'recover/restart/vms/db-01/send', outcome: 'settled' }]);
-    const s = resumeSummary(before, now, { migrations: { succeeded: 3, failed: 1, running: 0 }, reconciled: { running: ['vmo-infra 1.5.0'], waiting: ['vmo-core-addon 1.5.0'] } });
+    const s = resumeSummary(before, now, { migrations: { succeeded: 3, failed: 1, running: 0 }, reconciled: { running: ['vmo-infra 1.5.0'], waiting: ['vmo-core-addon 1.5.0'] } }, ANOTHER_DAY);
     expect(resumeLines(s)).toEqual([
-      `It stopped at ${wallTime(at(40))} on 2026-11-22 without closing (the process was killed or crashed); the journal is intact up to that moment.`,
+      `It stopped at ${wallTime(at(40))} on ${wallDate(at(40))} without closing (the process was killed or crashed); the journal is intact up to that moment.`,
       'Settled from the journal:',
       `  • restart VM vms/db-01 sent ${wallTime(at(40))}, confirmed on resume (read back: it had taken effect)`,
       'The cluster runs vmo-infra 1.5.0; not yet vmo-core-addon 1.5.0.',
@@ -46,16 +49,19 @@ describe('the resume summary', () => {
   });
 
   it.each<[string, SessionEvent, RegExp]>([
-    ['an operator’s stop', { type: 'session.stopped', at: at(50), status: 'stopped', reason: 'Recovery aborted by the operator' }, /^It stopped at \S+ on 2026-11-22, by the operator: Recovery aborted by the operator\.$/],
-    ['a signal', { type: 'session.stopped', at: at(50), status: 'interrupted', reason: 'Interrupted; the session is saved.' }, /^It was interrupted at \S+ on 2026-11-22: Interrupted; the session is saved\.$/],
-    ['a gate', { type: 'session.stopped', at: at(50), status: 'awaitingApproval', reason: 'Stopped at a gate awaiting approval: restart VM vms/db-01' }, /^It stopped at \S+ on 2026-11-22 at a gate awaiting approval: restart VM vms\/db-01\.$/],
+    ['an operator’s stop', { type: 'session.stopped', at: at(50), status: 'stopped', reason: 'Recovery aborted by the operator' }, /^It stopped at \S+ on \d{4}-\d\d-\d\d, by the operator: Recovery aborted by the operator\.$/],
+    ['a signal', { type: 'session.stopped', at: at(50), status: 'interrupted', reason: 'Interrupted; the session is saved.' }, /^It stopped at \S+ on \d{4}-\d\d-\d\d, by a signal \(Ctrl\+C, SIGTERM\): Interrupted; the session is saved\.$/],
+    ['a gate', { type: 'session.stopped', at: at(50), status: 'awaitingApproval', reason: 'Stopped at a gate awaiting approval: restart VM vms/db-01' }, /^It stopped at \S+ on \d{4}-\d\d-\d\d at a gate awaiting approval: restart VM vms\/db-01\.$/],
     // A gate's title that is a question keeps its own mark: never `anyway?.`.
-    ['a gate asking a question', { type: 'session.stopped', at: at(50), status: 'awaitingApproval', reason: 'Stopped at a gate awaiting approval: vmo-prod-east is not healthy: upgrade it anyway?' }, /^It stopped at \S+ on 2026-11-22 at a gate awaiting approval: vmo-prod-east is not healthy: upgrade it anyway\?$/],
+    ['a gate asking a question', { type: 'session.stopped', at: at(50), status: 'awaitingApproval', reason: 'Stopped at a gate awaiting approval: vmo-prod-east is not healthy: upgrade it anyway?' }, /^It stopped at \S+ on \d{4}-\d\d-\d\d at a gate awaiting approval: vmo-prod-east is not healthy: upgrade it anyway\?$/],
     ['a failure', { type: 'session.stopped', at: at(50), status: 'failed', reason: '1 check(s) not green' }, /because a step failed: 1 check\(s\) not green\.$/],
   ])('after %s', (_what, stop, line) => {
     const before = replay([...stoppedMidRestart, { type: 'mutation.result', at: at(41), key: 'recover/restart/vms/db-01/send', outcome: 'sent' }, stop]);
-    const s = resumeSummary(before, before, { unreadable: 'connection refused' });
+    const s = resumeSummary(before, before, { unreadable: 'connection refused' }, ANOTHER_DAY);
     expect(s.stopped).toMatch(line);
+    expect(s.stopped).toContain(` on ${wallDate(at(50))}`);
+    // The same stop read on its own day says the time alone.
+    expect(resumeSummary(before, before, { unreadable: 'connection refused' }, wallDate(at(50))).stopped).toMatch(new RegExp(`^It stopped at ${wallTime(at(50))}[ ,]`));
     expect(s.settled).toEqual([]);
     expect(s.meanwhile).toEqual(['The cluster could not be read at resume (connection refused); the steps read it again as they run.']);
   });

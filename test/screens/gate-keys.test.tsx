@@ -12,6 +12,7 @@ import { tuiConfirm } from '../../src/run/confirm.js';
 import { exitCodeFor } from '../../src/run/exit-code.js';
 import { harness, type Harness } from '../support/engine-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { NOT_ARMED_YET } from '../../src/screens/keys/gate-model.js';
 import { keys, pane, press, waitForFrame, words } from '../support/ui.js';
 import { until } from '../support/wait.js';
 
@@ -59,7 +60,9 @@ describe('a gate takes only keys meant for it', () => {
     const h = harness(twoDrafts);
     const guard = new ManualClock();
     const { ui, runner, queue } = mount(h, { gateGuardMs: 500, guardClock: guard });
-    await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
+    const first = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft /v1/clusterprofiles/infra'));
+    // It says that keys do not count yet (in words: without colour, dim options look like the others).
+    expect(first).toContain(NOT_ARMED_YET);
     // A y as the gate appears is dropped too.
     await press(ui.stdin, 'y');
     expect(queue.current()?.title).toBe('Write draft /v1/clusterprofiles/infra');

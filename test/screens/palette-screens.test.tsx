@@ -16,6 +16,7 @@ import { ConfirmQueue } from '../../src/run/confirm-queue.js';
 import { tuiConfirm } from '../../src/run/confirm.js';
 import { labRun, type LabRun } from '../support/lab-harness.js';
 import { pane, press, waitForFrame, words } from '../support/ui.js';
+import { HELD_SPEED, steps } from '../support/lab-time.js';
 
 // No customize step: its review is a screen of its own; drafts then carry the profiles' own values.
 const RUNBOOK = `apiVersion: upgrade-pilot/v1
@@ -94,15 +95,28 @@ describe('palette flavor screens', () => {
     // Resumed: asked again; approved, the watch shows the packs of the new versions, the conditions and the events.
     ({ ui, outcome } = mount(run));
     await waitForFrame(ui.lastFrame, (f) => shows(f, 'GATE: Approve the node rebuild (repave) of vmo-prod-east'), 30_000);
+    // From here the lab's clock moves only when the test moves it, a step at a time once the tool
+    // waits again: every poll reads the world at its own lab time, and its frame stays on screen
+    // until the next step, on a quiet machine or a busy one.
+    l.clock.setSpeed(HELD_SPEED);
+    let ended = false;
+    void outcome.finally(() => (ended = true));
+    const lab30s = steps(l.clock, run.clock, () => ended);
     await press(ui.stdin, 'y');
-    frame = await waitForFrame(ui.lastFrame, (f) => shows(f, 'Cluster vmo-prod-east') && /PROGRESSING/.test(f) && /Latest events \d\d:\d\d:\d\d/.test(words(pane(f))), 60_000);
-    text = words(pane(frame));
+    const seen = { progressing: undefined as string | undefined, partWay: undefined as string | undefined };
+    for (let t = 0; t < 4 * 3_600_000 && !ended; t += 30_000) {
+      await lab30s.advance(30_000);
+      const f = ui.lastFrame() ?? '';
+      if (shows(f, 'Cluster vmo-prod-east') && /PROGRESSING/.test(f) && /Latest events \d\d:\d\d:\d\d/.test(words(pane(f)))) seen.progressing ??= f;
+      // Part way: some packs Ready (on one line), the rest still going, one line each.
+      if (/READY +[1-7]\/8: /.test(f) && /PROGRESSING/.test(f)) seen.partWay ??= f;
+    }
+    expect(seen.progressing, 'a frame with the packs progressing and the latest events').toBeDefined();
+    text = words(pane(seen.progressing!));
     expect(text).toMatch(/PROGRESSING \S+ \S+ vmo-/);
     expect(text).toMatch(/node rebuild Approved/);
-    // Part way: some packs Ready (on one line), the rest still going, one line each.
-    frame = await waitForFrame(ui.lastFrame, (f) => /READY +\d\/8: /.test(f) && /PROGRESSING/.test(f), 60_000);
-    text = words(pane(frame));
-    expect(text).toMatch(/Conditions (all 2 True|(ControlPlaneReady|WorkerNodesReady)=False)/);
+    expect(seen.partWay, 'a frame with some packs Ready and the rest progressing').toBeDefined();
+    expect(words(pane(seen.partWay!))).toMatch(/Conditions (all 2 True|(ControlPlaneReady|WorkerNodesReady)=False)/);
     await waitForFrame(ui.lastFrame, (f) => shows(f, 'DONE: every step finished.'), 120_000);
     expect((await outcome).status).toBe('done');
     expect(l.audit.entries({ api: 'palette' }).filter((e) => e.path.endsWith('/repave/approve') && e.effect === 'applied')).toHaveLength(1);

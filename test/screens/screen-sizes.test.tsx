@@ -16,7 +16,7 @@ import { ConfirmQueue } from '../../src/run/confirm-queue.js';
 import type { CustomizeOutput } from '../../src/steps/customize/types.js';
 import { restartGate } from '../../src/steps/migrations/restart-gate.js';
 import type { RecoverOutput } from '../../src/steps/migrations/recover-types.js';
-import { keys, plain, press, renderAt, waitForFrame, words } from '../support/ui.js';
+import { keys, pane, plain, press, renderAt, waitForFrame, words } from '../support/ui.js';
 
 const saved = JSON.parse(readFileSync(new URL('../fixtures/screens/large-session.json', import.meta.url), 'utf8')) as SessionState;
 const sizes = [
@@ -124,18 +124,27 @@ describe.each(sizes)('at $columns x $rows with the large lab', (size) => {
     expect(shown.length).toBeGreaterThanOrEqual(2);
     for (const p of shown) expect(frame).toContain(`${p.from} → ${p.tag}`);
     // The review's keys: in full where there is room, on one line (the rest in help) where there is not.
-    expect(words(frame)).toMatch(size.rows >= 40 ? /Tab packs\/differences .* a apply and review/ : /Tab ↑↓ · d diff · \/ search · Enter · \? keys/);
+    expect(words(frame)).toMatch(size.rows >= 40 ? /Tab packs\/differences .* a apply and review/ : /Tab ↑↓ · Enter whole · \/ search · d diff · \? keys/);
     expect(frame).toMatch(/c continue/);
   });
 
-  it('a conflict’s chooser shows every option, the focus on one', async () => {
+  it('a conflict opens whole, then its chooser shows every option, the focus on one', async () => {
     const withConflict = structuredClone(customizeOut);
     const pack = withConflict.byHop[0]!.profiles[0]!.packs[0]!;
+    pack.counts.conflict += 1;
     pack.entries.unshift({ path: 'charts.kubevirt.kubevirtResource.additionalFeatureGates', label: 'conflict', deployed: ['LiveMigration', 'Snapshot', 'SMM'], newDefault: ['LiveMigration', 'Snapshot', 'VMExport', 'HotplugNICs'], result: ['LiveMigration', 'Snapshot', 'SMM'], suggestion: ['LiveMigration', 'Snapshot', 'VMExport', 'HotplugNICs', 'SMM'], decision: 'merged', note: 'both sides changed this list: the site added SMM, the new version added VMExport and HotplugNICs; merging keeps every item of both, in the new version’s order, then the site’s' });
     const gate: GateRequest = { gate: 'customize', key: 'customize/customize', title: 'Review the customizations', lines: [], options: [{ choice: 'approve', label: 'Continue with these values', key: 'c' }], safeChoice: 'approve', inline: true, informational: true };
     const ui = mount(stateAt('customize', { status: 'awaitingApproval', gate, output: withConflict }), size, { gate });
     await waitForFrame(ui.lastFrame, (f) => f.includes('RULES'));
     await press(ui.stdin, keys.tab, keys.enter);
+    const whole = await waitForFrame(ui.lastFrame, (f) => f.includes('Decision now: merge both (proposed)'));
+    expectFits(whole, size);
+    // Wrapped at its dots and commas, never cut: the rows joined hold the path and both values whole.
+    const joined = pane(whole).replace(/\s+/g, '');
+    expect(joined).toContain('path:charts.kubevirt.kubevirtResource.additionalFeatureGates');
+    expect(joined).toContain('site(deployed):["LiveMigration","Snapshot","SMM"]');
+    expect(joined).toContain('newdefault:["LiveMigration","Snapshot","VMExport","HotplugNICs"]');
+    await press(ui.stdin, keys.enter);
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('What should the draft hold?'));
     expectFits(frame, size);
     for (const o of ['Keep the site value', 'Take the new default', 'Merge both lists', 'Enter a value', 'Back to the proposal']) expect(words(frame)).toContain(o);

@@ -13,16 +13,18 @@ import type { Runner } from '../../src/engine/runner.js';
 import type { StepRegistry } from '../../src/engine/step-kind.js';
 import type { LabHandle } from '../../src/lab/index.js';
 import { buildEffects } from '../../src/run/effects.js';
-import { systemClock, type Clock } from '../../src/engine/clock.js';
 import { Redactor } from '../../src/session/redact.js';
 import { SessionStore } from '../../src/session/store.js';
 import { builtinSteps } from '../../src/steps/index.js';
 import { policyConfirm } from './engine-harness.js';
+import { labTime, type LabTimeClock } from './lab-time.js';
 import { createTestSession, runnerOver } from './session-harness.js';
 
 export interface LabRun {
   store: SessionStore;
   id: string;
+  /** The tool's clock: the lab's, its waits on lab timers (a test that holds the lab steps both). */
+  clock: LabTimeClock;
   runner(opts?: { approvals?: Approvals; confirm?: ConfirmFn; signal?: AbortSignal }): Runner;
 }
 
@@ -34,13 +36,15 @@ export function labRun(lab: LabHandle, runbookFile: string, opts: { dryRun?: boo
   const redactor = new Redactor().add(lab.apiKey);
   const store = new SessionStore(mkdtempSync(join(tmpdir(), 'up-labrun-')), redactor);
   const id = createTestSession(store, runbook, registry, 'lab', { lab: true, mode: opts.dryRun ? 'rehearsal' : 'live', cluster: { uid: params.cluster.uid, ...(params.cluster.name ? { name: params.cluster.name } : {}) } });
+  const clock = labTime(lab.clock);
   return {
     store,
     id,
+    clock,
     runner(o = {}) {
       const confirm = o.confirm ?? policyConfirm(o.approvals ?? noApprovals, opts.dryRun);
       const effects = buildEffects({
-        clock: simClock(lab.clock),
+        clock,
         params,
         runbook,
         apiKey: lab.apiKey,
@@ -56,7 +60,5 @@ export function labRun(lab: LabHandle, runbookFile: string, opts: { dryRun?: boo
   };
 }
 
-/** The lab's simulated clock as the tool's clock (ages, time-outs and intervals in cluster time). */
-export function simClock(sim: { now(): number; getSpeed(): number }): Clock {
-  return { now: () => sim.now(), sleep: (ms, signal) => systemClock.sleep(ms / sim.getSpeed(), signal) };
-}
+/** The lab's simulated clock as the tool's clock (ages, time-outs and intervals in cluster time, waits on lab timers). */
+export const simClock = labTime;

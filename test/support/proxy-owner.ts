@@ -1,6 +1,7 @@
 /**
  * A process that owns a kubectl read proxy (test/kube/read-proxy.test.ts): it reads once through
- * it, says so, then either exits without closing the proxy (`exit`) or waits to be killed (`hang`).
+ * it, says so, then either exits without closing the proxy (`exit`: once a line arrives on stdin,
+ * so the test can see the proxy running first) or waits to be killed (`hang`).
  * Run through bundleChild() (node runs JavaScript, this is TypeScript over the sources).
  *
  *   node proxy-owner.mjs KUBECONFIG CACHE_DIR exit|hang
@@ -12,3 +13,5 @@ const k = new Kubectl({ kubeconfig, requestTimeoutMs: 10_000, processTimeoutMs: 
 const text = await k.getRaw('/api/v1/nodes', 'list nodes');
 process.stdout.write(`read ${text.length}\n`);
 if (mode === 'hang') setInterval(() => undefined, 1_000);
+// Nothing else keeps the process: once stdin is let go, it ends with the proxy never closed.
+else process.stdin.once('data', () => process.stdin.destroy());

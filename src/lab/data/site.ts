@@ -270,6 +270,26 @@ export const labNoPlacementSite = {
 
 type AnyCustomizationId = CustomizationId | RookCustomizationId | VmoAccessCustomizationId;
 
+/**
+ * The values with the customizations' edits, once per distinct values and edits in a process: every
+ * lab (a fleet's worlds, a test worker's labs) customizes the same pack versions, and parsing and
+ * printing a 3,000-line document with its comments is most of a lab's start.
+ */
+const edited = new Map<string, string>();
+
+function customizedValues(values: string, editors: ReadonlyArray<Customization<AnyCustomizationId>>): string {
+  const key = `${editors.map((c) => c.id).join(',')}\u0000${values}`;
+  let text = edited.get(key);
+  if (text === undefined) {
+    const doc = parseValues(values);
+    for (const c of editors) c.applyValues!(doc);
+    text = printValues(doc, values);
+    if (edited.size >= 256) edited.clear();
+    edited.set(key, text);
+  }
+  return text;
+}
+
 /** What a site layout sets beyond the shared customizations, and what it never set. */
 function layoutCustomizations(layout: SiteLayout): Array<Customization<AnyCustomizationId>> {
   const all: Array<Customization<AnyCustomizationId>> = [...customizations, ...rookCustomizations];
@@ -285,12 +305,7 @@ export function customizePack(pack: PackDefaults, without: ReadonlySet<AnyCustom
   const mine = layoutCustomizations(layout).filter((c) => c.pack === pack.name && !without.has(c.id));
   if (mine.length === 0) return pack;
   const editors = mine.filter((c) => c.applyValues);
-  let values = pack.values;
-  if (editors.length > 0) {
-    const doc = parseValues(values);
-    for (const c of editors) c.applyValues!(doc);
-    values = printValues(doc, pack.values);
-  }
+  const values = editors.length > 0 ? customizedValues(pack.values, editors) : pack.values;
   const manifests = [...pack.manifests, ...mine.flatMap((c) => (c.manifest ? [c.manifest] : []))];
   return { ...pack, values, manifests };
 }

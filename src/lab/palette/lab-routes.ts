@@ -16,6 +16,7 @@ const RouteFaults = z.strictObject({
   dropRate: z.number().min(0).max(1).optional(),
   ignorePut: z.boolean().optional(),
   hang: z.boolean().optional(),
+  loseAnswer: z.boolean().optional(),
   unserved: z.union([z.literal(404), z.literal(405)]).optional(),
 });
 const Rules = z.array(z.strictObject({ route: z.string().min(1), faults: RouteFaults }));

@@ -148,6 +148,8 @@ export async function startPaletteServer(opts: PaletteServerOptions): Promise<Pa
       authorize(req, ref) ??
       dispatch(routes, { store, hooks, dialect, ref, ignorePut: decision.ignorePut, registries: opts.registries ?? [], ...(opts.clusterShape ? { clusterShape: opts.clusterShape } : {}) }, method, path, raw.toString('utf8'), url.searchParams);
     record(method, path, raw, result.status, result.effect, result.note, result);
+    // Applied, and the answer never leaves: the client's own time-out ends the request.
+    if (decision.loseAnswer) return;
     await wait(decision.latencyMs);
     send(res, result.status, result.body, result.headers);
   }

@@ -60,6 +60,13 @@ export function armed(drawnAt: number | undefined, now: number, guardMs: number)
   return drawnAt !== undefined && now - drawnAt >= guardMs;
 }
 
+/**
+ * Said (on the key line, and beside a confirmation's options) while a gate's guard time runs, in
+ * words, not only dimmed: without colour the two look alike. A key that did nothing in that instant
+ * is explained, and a watcher of the screen can tell when keys count.
+ */
+export const NOT_ARMED_YET = 'keys count in a moment';
+
 interface Step {
   view: GateView;
   effect?: GateEffect;

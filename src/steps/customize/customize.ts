@@ -19,7 +19,8 @@ import { missingVariableSources } from './variable-sources.js';
 
 export function customizeSummary(out: CustomizeOutput): string {
   const packs = out.byHop.flatMap((h) => h.profiles.flatMap((p) => p.packs));
-  const carried = packs.reduce((n, p) => n + p.carried, 0);
+  // Counted as the review's pack rows count them: a conflict is a conflict, not also a carried setting.
+  const carried = packs.reduce((n, p) => n + p.counts.carried + p.counts.candidate, 0);
   const rules = out.byHop.flatMap((h) => h.profiles.flatMap((p) => p.rules));
   const red = rules.filter((r) => r.status === 'fail').length;
   const grey = rules.filter((r) => r.status === 'notApplicable').length;

@@ -80,7 +80,7 @@ export function movedOutput(ledger: MovedLedger, poll: Pick<PollAssessment, 'out
     migrated: all.slice(0, MOVED_CAP),
     evicted: evicted.slice(0, MOVED_CAP),
     totals: { migrated: all.length, evicted: evicted.length },
-    ...(clock.simulated ? { labTime: true } : {}),
+    ...(clock.simulated ? { labTime: true, labSpeed: clock.simulated.speed() } : {}),
     ...(ledger.firstUpdate !== undefined
       ? { phase: { firstCreated: new Date(wallOf(clock, ledger.firstUpdate)).toISOString(), ...(ledger.lastEnd !== undefined && ledger.lastEnd >= ledger.firstUpdate ? { seconds: Math.round((ledger.lastEnd - ledger.firstUpdate) / 1000) } : {}) } }
       : {}),

@@ -23,6 +23,8 @@ export interface MovedOutput {
   totals: { migrated: number; evicted: number };
   /** The durations are the lab's simulated time (the cluster's stamps are). */
   labTime?: boolean;
+  /** With labTime: how many times faster than the wall clock the lab's time ran (the report's timeline draws lab durations at it). */
+  labSpeed?: number;
   /**
    * The migration phase as the plan predicts it: from the workload updater's first migration of the
    * hop (created) to the last one's end (succeeded or failed), in the cluster's time.

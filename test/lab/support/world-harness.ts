@@ -46,14 +46,18 @@ export interface Harness {
   close(): void;
 }
 
-export function createHarness(scenario: ScenarioName, opts: { seed?: number; sizes?: Partial<LabSizes> } = {}): Harness {
+/**
+ * `start`: where the lab's clock starts (the seed's past included), so two harnesses can run the
+ * same lab times; `speed`: how fast its time is paced by the wall (the default, 1, barely moves it:
+ * the test advances the clock; a tiny speed holds it entirely until the test sets one).
+ */
+export function createHarness(scenario: ScenarioName, opts: { seed?: number; sizes?: Partial<LabSizes>; start?: number; speed?: number } = {}): Harness {
   const seed = opts.seed ?? 7;
   const spec = scenarioSpec(scenario, opts.sizes);
-  // Speed 1: nothing moves unless the test advances the clock
-  const clock = new SimClock(1, Date.now() - seedSpanMs);
+  const clock = new SimClock(opts.speed ?? 1, opts.start ?? Date.now() - seedSpanMs);
   const store = new ResourceStore({ now: () => clock.now() });
   const rng = new Random(seed);
-  const profiles = buildProfiles({ deployed: spec.deployed, rng, createdAt: Date.now() - seedSpanMs, ...(spec.history ? { history: spec.history } : {}) });
+  const profiles = buildProfiles({ deployed: spec.deployed, rng, createdAt: opts.start ?? Date.now() - seedSpanMs, ...(spec.history ? { history: spec.history } : {}) });
   const profileStore = new ProfileStore([profiles.addon, profiles.infra, ...profiles.references.flatMap((r) => [r.addon, r.infra])]);
   const world = new World({ clock, store, seed, cluster: { uid: 'c0ffee00c0ffee00c0ffee00', name: 'vmo-prod-east', agentNamespace: 'cluster-c0ffee00c0ffee00c0ffee00' }, deployed: { addon: profiles.addon, infra: profiles.infra } });
   seedWorld(world, spec);

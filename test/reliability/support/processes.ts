@@ -7,6 +7,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startLab } from '../../../src/lab/index.js';
+import type { ScenarioName } from '../../../src/lab/world/scenarios/index.js';
 
 export const ROOT = new URL('../../..', import.meta.url).pathname;
 export const CLI = join(ROOT, 'dist/cli.js');
@@ -159,7 +161,8 @@ export interface LabJson {
 export interface ServedLab {
   dir: string;
   json: LabJson;
-  proc: ChildProcess;
+  /** The lab's process, when it has one of its own (`ownProcess`). */
+  proc?: ChildProcess;
   /** A control or API call with the lab's credentials; throws on a non-2xx answer. */
   call<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   audit(): Promise<AuditEntry[]>;
@@ -168,9 +171,17 @@ export interface ServedLab {
   stop(): Promise<void>;
 }
 
-/** `upgrade-pilot lab --serve` in its own process; resolves once lab.json is written. */
-export async function serveLab(opts: { scenario?: string; speed?: number; flavor?: 'spec' | 'palette' } = {}): Promise<ServedLab> {
+/**
+ * The lab serving on its ports; resolves once lab.json is written. It runs in the test's process
+ * (the same code and files as `lab --serve`, without a new process building the packs' values
+ * again) unless `ownProcess` asks for `upgrade-pilot lab --serve` in a process of its own.
+ */
+export async function serveLab(opts: { scenario?: string; speed?: number; flavor?: 'spec' | 'palette'; ownProcess?: boolean } = {}): Promise<ServedLab> {
   const dir = tempDir(`lab-${opts.scenario ?? 'healthy'}`);
+  if (!opts.ownProcess) {
+    const lab = await startLab({ scenario: (opts.scenario ?? 'healthy') as ScenarioName, stateDir: dir, speed: opts.speed ?? 600, flavor: opts.flavor ?? 'spec' });
+    return servedHandle(dir, undefined, () => lab.close());
+  }
   const args = [CLI, 'lab', '--serve', '--scenario', opts.scenario ?? 'healthy', '--state-dir', dir, '--speed', String(opts.speed ?? 600), ...(opts.flavor ? ['--flavor', opts.flavor] : [])];
   const proc = spawn(process.execPath, args, { env: baseEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -180,7 +191,17 @@ export async function serveLab(opts: { scenario?: string; speed?: number; flavor
     if (proc.exitCode !== null) throw new Error(`the lab exited with ${proc.exitCode}: ${stderr}`);
     return existsSync(file) && /serving/.test(stderr);
   });
-  const json = JSON.parse(readFileSync(file, 'utf8')) as LabJson;
+  return servedHandle(dir, proc, () =>
+    new Promise((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+    }),
+  );
+}
+
+function servedHandle(dir: string, proc: ChildProcess | undefined, stop: () => Promise<void>): ServedLab {
+  const json = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')) as LabJson;
   const headers = { ApiKey: json.apiKey, ProjectUid: json.projectUid, 'Content-Type': 'application/json' };
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const r = await fetch(`${json.paletteUrl}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
@@ -191,18 +212,13 @@ export async function serveLab(opts: { scenario?: string; speed?: number; flavor
   return {
     dir,
     json,
-    proc,
+    ...(proc ? { proc } : {}),
     call,
     audit: () => call<AuditEntry[]>('GET', '/_lab/audit'),
     faults: async (rules, seed, api = 'palette') => {
       await call('POST', api === 'palette' ? '/_lab/faults' : '/_lab/kube-faults', seed === undefined ? rules : { rules, seed });
     },
-    stop: () =>
-      new Promise((resolve) => {
-        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
-        proc.once('exit', () => resolve());
-        proc.kill('SIGTERM');
-      }),
+    stop,
   };
 }
 

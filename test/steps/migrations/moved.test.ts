@@ -46,6 +46,7 @@ describe('what moved during a hop', () => {
     expect(out.evicted).toEqual(['vms/batch-1']);
     expect(out.migrated.map((m) => m.vm)).toEqual(['vms/web-1']);
     expect(out.labTime).toBe(true);
+    expect(out.labSpeed).toBe(1);
   });
 
   it("the migration phase as the plan predicts it: the workload updater's first migration of the hop to the last one's end, failed ones included", () => {

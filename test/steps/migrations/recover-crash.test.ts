@@ -6,6 +6,7 @@ import type { RecoverOutput } from '../../../src/steps/migrations/recover-types.
 import { startFakeKubevirt, type FakeKubevirt, type RestartMode } from './support/fake-kubevirt.js';
 import { kubevirt, vm, vmi, vmim } from './support/objects.js';
 import { migrationRun, runbookYaml, scripted, type MigrationRun } from './support/run.js';
+import { isPending, until } from '../../support/wait.js';
 
 let fake: FakeKubevirt | undefined;
 afterEach(async () => {
@@ -76,6 +77,11 @@ describe('recover: a kill between the restart’s intent and its result', () => 
 
     const op = scripted((r) => (vmOf(r) === 'vms/web-02' ? 'skip' : undefined));
     const resumed = run.run({ confirm: op.confirm });
+    // The resume settles the intent while the VMI is still going (deletionTimestamp set): only then
+    // does the shutdown go on, so the run must wait for the VM's return, not find it back already.
+    await until('the resume to settle the restart while the VM still shuts down', () => run.state().mutations[sendKey]?.outcome === 'settled');
+    expect(f.store.get('virtualmachineinstances', 'vms', 'web-01')?.metadata.deletionTimestamp).toBeDefined();
+    expect(await isPending(resumed)).toBe(true);
     f.release();
     expect((await resumed).status).toBe('done');
     expect(f.restarted()).toEqual(['vms/web-01']);

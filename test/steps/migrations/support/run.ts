@@ -179,7 +179,5 @@ export function scripted(answer: (request: GateRequest) => Decision['choice'] | 
   };
 }
 
-/** A clock that reads the lab's simulated time and sleeps in simulated milliseconds. */
-export function simClock(sim: { now(): number; getSpeed(): number }): Clock {
-  return { now: () => sim.now(), sleep: (ms, signal) => systemClock.sleep(ms / sim.getSpeed(), signal) };
-}
+/** The lab's clock as the tool's: reads its time, and sleeps on its timers. */
+export { simClock } from '../../../support/lab-harness.js';
