@@ -5,14 +5,13 @@
  */
 import { GateStopError, InterruptedError, PilotError, StepFailedError, StoppedError, toErrorInfo, type ErrorInfo } from '../errors.js';
 import type { GateAsk, MutationSpec, StepContext } from './context.js';
-import type { Clock } from './clock.js';
 import { continued } from './continuation.js';
+import { driftGate, stopAtPoll, stoppedSafely } from './stops.js';
 import { withDryRun, type Effects } from './effects.js';
 import { sendWithDeferrals, type DeferredBudget } from './deferred-send.js';
 import { displaySafe } from '../text/display-safe.js';
 import { decisionSourceText, pendingOf, type Decision, type GateRequest } from './gate.js';
-import type { MutationOutcome } from './mutation.js';
-import { describeRequest } from './mutation.js';
+import { describeRequest, type MutationOutcome } from './mutation.js';
 import type { Params } from './params.js';
 import { reduce } from './reducer.js';
 import type { Runbook } from './runbook.js';
@@ -79,37 +78,6 @@ export interface RunnerOptions {
 }
 
 type Listener = (state: SessionState, event: SessionEvent) => void;
-
-const stepName = (s: Pick<StepState, 'id' | 'title'>) => `${s.title} (${s.id})`;
-
-/** The stop a `stopAfterStep` request ends in, between steps: which step finished last, which comes next. */
-function stoppedSafely(last: StepState | undefined, next: StepState | GroupPlaceholder): InterruptedError {
-  const after = last ? `after ${stepName(last)}` : `before ${stepName(next)}`;
-  return new InterruptedError(`Stopped safely ${after}; the session is saved.`, `Resume the session to continue with ${stepName(next)}.`);
-}
-
-/**
- * A polling step's clock under a `stopAfterStep` request: its next sleep (the wait between two
- * polls) ends the step instead, saved, with the session's ordinary interruption.
- */
-function stopAtPoll(clock: Clock, drain: AbortSignal, step: StepState): Clock {
-  const stop = () => new InterruptedError(`Stopped safely at a poll of ${stepName(step)}; the session is saved.`, 'Resume the session: the step reads the cluster afresh and goes on waiting.');
-  return {
-    ...clock,
-    now: () => clock.now(),
-    async sleep(ms, signal) {
-      if (drain.aborted) throw stop();
-      const both = signal ? AbortSignal.any([signal, drain]) : drain;
-      try {
-        await clock.sleep(ms, both);
-      } catch (err) {
-        // Ctrl+C (the step's own signal) wins: it is the ordinary interruption.
-        if (drain.aborted && !signal?.aborted) throw stop();
-        throw err;
-      }
-    },
-  };
-}
 
 export class Runner {
   private state: SessionState;
@@ -181,10 +149,7 @@ export class Runner {
     return { status: 'done' };
   }
 
-  /**
-   * The run's signal fired: a signal (Ctrl+C, SIGTERM) is an interruption (exit 130); a stop the
-   * operator chose while a step ran (`q`, then Quit) aborts with a StoppedError as its reason (exit 3).
-   */
+  /** The signal fired: Ctrl+C or SIGTERM is an interruption (130); `q` aborts with a StoppedError, the operator's stop (3). */
   private aborted(err?: unknown): RunOutcome {
     const reason: unknown = this.opts.signal.reason;
     if (reason instanceof StoppedError) return this.stop('stopped', reason);
@@ -308,19 +273,7 @@ export class Runner {
     }
     if (findings.length === 0) return undefined;
     for (const f of findings) this.log(`Drift: ${f}`, 'warn');
-    const request: GateRequest = {
-      gate: 'drift',
-      key: `drift/${this.state.run.resumes}`,
-      title: 'The cluster changed since the session was saved',
-      lines: ['These steps recorded a state that no longer holds. Continuing uses what they recorded.'],
-      items: findings,
-      fix: 'Look at what changed (listed above): a new session plans from the cluster as it is now.',
-      options: [
-        { choice: 'approve', label: 'Continue anyway', key: 'c' },
-        { choice: 'abort', label: 'Stop (start a new session to re-plan)', key: 'n' },
-      ],
-      safeChoice: 'abort',
-    };
+    const request = driftGate(findings, this.state.run.resumes);
     const decision = await this.opts.effects.confirm(request, this.opts.signal);
     if (decision.choice !== 'pending') this.dispatch({ type: 'session.decided', at: this.now(), gate: request, decision });
     if (decision.choice === 'approve') return undefined;
