@@ -12,7 +12,7 @@ import type { Choice, GateRequest } from './engine/gate.js';
 import type { VariableValues } from './palette/variable-values.js';
 import type { RunOutcome } from './engine/runner.js';
 import { currentStep, steps, type StepState } from './engine/state.js';
-import { toErrorInfo } from './errors.js';
+import { StoppedError, toErrorInfo } from './errors.js';
 import type { ConfirmQueue } from './run/confirm-queue.js';
 import { CommandLog } from './screens/CommandLog.js';
 import { ConfirmGate, gateViewport } from './screens/ConfirmGate.js';
@@ -47,8 +47,11 @@ export interface AppController {
   guide?: string[];
   /** The run; the app shows its end and exits on a key. */
   outcome: Promise<RunOutcome>;
-  /** Stops the run (quit, Ctrl+C); the session is saved. */
-  stop(): void;
+  /**
+   * Stops the run at once; the session is saved. `reason`: the operator's own stop (a confirmed
+   * `q`: exit 3); without it, Ctrl+C (an interruption: exit 130).
+   */
+  stop(reason?: StoppedError): void;
   /** Where the report was written, once the run ended. */
   reportPath?: () => string | undefined;
   /** The lab runs in this process (`npm start`): the session cannot be resumed after quitting. */
@@ -73,6 +76,11 @@ export interface AppController {
 }
 
 type Overlay = 'help' | 'quit' | 'guide';
+
+/** `q`, then Quit, while a step runs: the step stops at once (as on Ctrl+C), but the stop is the operator's choice. */
+function operatorQuit(): StoppedError {
+  return new StoppedError('Stopped by the operator (q, then Quit) while a step ran; the session is saved.', { next: 'Resume the session to continue where it stopped: the step runs again, and what it had sent is settled by reading first.' }, 'stopped.quit');
+}
 
 /** The keys that page through the ended run's pane when it is longer than the screen (↑↓ stay the shown screen's). */
 const pageKeys = new Set(['pageUp', 'pageDown', 'home', 'end', 'g', 'G']);
@@ -167,14 +175,17 @@ export function App({ controller }: { controller: AppController }) {
   const gateHeight = layout.paneHeight - bannerHeight;
   const viewport = boxed ? gateViewport(boxed, paneInner, gateHeight, controller.rehearsal) : 0;
 
-  /** Ctrl+C: stops the run wherever it is (exit 130); the session is saved. */
   const endPage = layout.paneHeight - bannerHeight;
   const endOffset = Math.min(endScroll.offset, maxOffset({ total: endRows, page: endPage }));
   const endLonger = Boolean(outcome) && endRows > endPage;
 
-  const quit = () => {
+  /**
+   * Stops the run wherever it is; the session is saved. Ctrl+C (`how` unset) is an interruption
+   * (exit 130); a confirmed `q` away from any gate (`quit`) is a stop the operator chose (exit 3).
+   */
+  const quit = (how?: 'quit') => {
     setQuitting(true);
-    controller.stop();
+    controller.stop(how === 'quit' ? operatorQuit() : undefined);
   };
   /**
    * A confirmed `q`: at a gate (boxed or inline) the gate is left unanswered and the run stops there
@@ -182,7 +193,7 @@ export function App({ controller }: { controller: AppController }) {
    */
   const quitConfirmed = () => {
     const open = controller.queue.current();
-    if (!open) return quit();
+    if (!open) return quit('quit');
     decided.current.add(open);
     setQuitting(true);
     controller.queue.leave(open.key);

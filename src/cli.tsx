@@ -5,8 +5,9 @@
 import type { CliOptions } from './cli/args.js';
 import { helpRequest } from './cli/help-request.js';
 import { commandHelp, generalHelp } from './cli/help.js';
-import { forProgram, programName } from './cli/kubectl-plugin.js';
-import { ExitCode, exitCodeOf, InputError, InterruptedError, toErrorInfo } from './errors.js';
+import { programName } from './cli/kubectl-plugin.js';
+import { outputWidth } from './text/wrap.js';
+import { ExitCode, exitCodeOf, InputError, toErrorInfo } from './errors.js';
 import type { RunIO, SessionRequest } from './run/session-run.js';
 import type { StepRegistry } from './engine/step-kind.js';
 import { toolVersion } from './version.js';
@@ -32,7 +33,8 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     // Help and the version need only the command table; the option schemas load for a command that runs.
     const parsed = helpRequest(argv) ?? (await import('./cli/args.js')).parseCommandLine(argv);
     if (parsed.kind === 'help') {
-      write(forProgram(parsed.command ? commandHelp(parsed.command) : generalHelp(toolVersion), overrides.program ?? 'upgrade-pilot'));
+      const layout = { width: outputWidth(io.stdout, io.env), program: overrides.program ?? 'upgrade-pilot' };
+      write(parsed.command ? commandHelp(parsed.command, layout) : generalHelp(toolVersion, layout));
       return ExitCode.ok;
     }
     if (parsed.kind === 'version') {
@@ -45,7 +47,7 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     // Each command loads only what it uses: the step kinds, the TUI (Ink, React) and the lab are
     // separate parts of the bundle, which `--help` or `sessions` never load (see BENCHMARKS.md).
     const registry = async () => overrides.registry ?? (await import('./steps/index.js')).builtinSteps();
-    const seams = overrides.effects ? { effects: overrides.effects } : {};
+    const seams = { ...(overrides.effects ? { effects: overrides.effects } : {}), ...(overrides.inkDebug ? { inkDebug: true } : {}) };
     const runSession = async (req: SessionRequest) => (await import('./run/session-run.js')).runSession(req, io);
     switch (command.name) {
       case 'start':
@@ -55,7 +57,6 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
       case 'resume': {
         // Several sessions to continue and a terminal to ask on: the operator picks one.
         const id = await (await import('./run/resume-pick.js')).sessionToResume(options, positional, io);
-        if (id === null) throw new InterruptedError('No session picked: nothing was resumed.', 'Run `upgrade-pilot sessions` to list them, then `upgrade-pilot resume ID`.');
         return await runSession({ kind: 'resume', options, registry: await registry(), ...(id ? { sessionId: id } : {}), ...seams });
       }
       case 'sessions':

@@ -94,8 +94,8 @@ export const CAPTURE_PASSES: readonly Pass[] = [
       if (plan?.status !== 'planned' || plan.hops.length === 0) return;
       const sources = new PackSources(palette, site.valuesDir, signal, site.palette.registryUid);
       // As `diff` reads them: the cluster's profile-variable values, which the rules judge settings through.
-      const variables = await ruleVariableViews(palette, site, plan.flavor, signal);
-      await computeCustomizations({ plan, site, rules: runbook.rules, settings: runbook.values, sources, decisions: {}, variables });
+      const { views } = await ruleVariableViews(palette, site, plan.flavor, signal);
+      await computeCustomizations({ plan, site, rules: runbook.rules, settings: runbook.values, sources, decisions: {}, variables: views });
     },
   },
   {

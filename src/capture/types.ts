@@ -37,7 +37,7 @@ export interface CaptureManifest {
   /** The cluster's time then (the lab's simulated time for a lab, else the wall clock): a replay's clock starts here. */
   clusterTime: string;
   cluster: { uid: string; name?: string };
-  kube: { serverVersion: string; context?: string; kubeconfig?: string; readBy: string };
+  kube: { serverVersion: string; context?: string; readBy: string };
   palette: { flavor: 'spec' | 'palette'; baseUrl: string; projectUid: string; clusterCollection: string; readBy: string };
   /**
    * What standalone `verify` judged the site's failures from (the start of the latest session on the

@@ -14,8 +14,11 @@ import { helpRequest } from './help-request.js';
 import { hoistKubectlFlags } from './kubectl-plugin.js';
 import { parseSince, SINCE_ACCEPTS, type SinceArg } from '../steps/verify/since.js';
 import { serverPathProblem } from '../lab/kube/server-path.js';
+import { scenarioNames } from '../lab/scenario-catalog.js';
+import { didYouMean } from '../text/did-you-mean.js';
 
-export const labScenarios = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge', 'tight'] as const;
+/** The lab's scenarios (one list: the parser, `lab --help`, the picker and completion read it). */
+export const labScenarios = scenarioNames;
 
 
 const flavors = ['spec', 'palette'] as const;
@@ -107,7 +110,7 @@ const oneOf =
   <C extends readonly string[]>(choices: C): Check<C[number] | undefined> =>
   (raw, flag) => {
     if (raw === undefined) return undefined;
-    if (!(choices as readonly unknown[]).includes(raw)) throw new OptionIssue(`--${flag} must be ${choices.length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`}, got "${String(raw)}"`);
+    if (!(choices as readonly unknown[]).includes(raw)) throw new OptionIssue(`--${flag} must be ${choices.length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`}, got "${String(raw)}"${sentenceAfter(didYouMean(String(raw), choices))}`);
     return raw as C[number];
   };
 
@@ -148,7 +151,7 @@ const gates: Check<string[]> = (raw, flag) => {
   const named = splitList(list(raw));
   for (const g of named) {
     if (g === 'restart' || g === 'restarts') throw new OptionIssue('VM restarts are approved per VM: use --approve-restart NS/NAME or --approve-all-restarts');
-    if (!(approvableGates as readonly string[]).includes(g)) throw new OptionIssue(`--${flag} does not know the gate "${g}" (accepted: ${approvableGates.join(', ')})`);
+    if (!(approvableGates as readonly string[]).includes(g)) throw new OptionIssue(`--${flag} does not know the gate "${g}" (accepted: ${approvableGates.join(', ')})${sentenceAfter(didYouMean(g, approvableGates))}`);
   }
   return named;
 };
@@ -185,6 +188,9 @@ const notifyUrls: Check<string[]> = (raw, flag) =>
   });
 
 const present: Check<boolean> = (raw) => raw === true;
+
+/** A guess after a message that has no full stop of its own: the message ends its sentence first. */
+const sentenceAfter = (guess: string) => (guess ? `.${guess}` : '');
 
 /** Each option's check, in the order the first problem is reported. */
 const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
@@ -286,7 +292,8 @@ export function parseCommandLine(argv: string[]): Parsed {
   const command = findCommand(first);
   if (!command) {
     const hint = first.startsWith('-') ? 'Options come after the command.' : `Commands: ${commands.map((c) => c.name).join(', ')}.`;
-    throw new InputError('usage.command', `Unknown command "${first}".`, { hint: `${hint} See: upgrade-pilot --help` });
+    const names = commands.map((c) => c.name);
+    throw new InputError('usage.command', `Unknown command "${first}".${first.startsWith('-') ? '' : didYouMean(first, names)}`, { hint: `${hint} See: upgrade-pilot --help` });
   }
   for (const arg of rest) {
     const flag = arg.split('=')[0]!;
@@ -334,7 +341,9 @@ function usageError(command: CommandSpec, err: Error): InputError {
   const accepted = command.options.map((n) => `--${n}`).join(', ');
   const unknown = /Unknown option '([^']+)'/.exec(err.message);
   if (unknown) {
-    return new InputError('usage.option', `Unknown option ${unknown[1]} for \`${command.name}\`.`, { hint: `Accepted: ${accepted}. See: upgrade-pilot ${command.name} --help` });
+    const flag = unknown[1]!;
+    const guess = didYouMean(flag.replace(/^-+/, '').split('=')[0]!, command.options, (o) => `--${o}`);
+    return new InputError('usage.option', `Unknown option ${flag} for \`${command.name}\`.${guess}`, { hint: `Accepted: ${accepted}. See: upgrade-pilot ${command.name} --help` });
   }
   const needsValue = /Option '(?:-\w, )?--([\w-]+) <value>' argument missing/.exec(err.message);
   if (needsValue) {

@@ -2,6 +2,7 @@
  * The command-line contract as data: each command, what it does, and which options it takes.
  * Parsing, validation and `--help` all read from here, so they cannot disagree.
  */
+import { scenarioLines } from '../lab/scenario-catalog.js';
 
 export interface OptionSpec {
   name: string;
@@ -34,7 +35,7 @@ export const options = {
   'state-dir': { name: 'state-dir', type: 'string', value: 'DIR', description: 'Where sessions are kept (default: $XDG_STATE_HOME/upgrade-pilot)' },
   'api-key-file': { name: 'api-key-file', type: 'string', value: 'FILE', description: 'File holding the profile API key (else $UPGRADE_PILOT_API_KEY); never pass the key itself' },
   'allow-insecure-http': { name: 'allow-insecure-http', type: 'boolean', description: 'Allow a plain http:// profile API on another host (the key then crosses the network unencrypted)' },
-  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario: healthy, skip-minor, lost-customizations, degraded, large, rook-ceph, repave, pack-error, no-profile-version, no-multus, rook-ceph-no-placement' },
+  scenario: { name: 'scenario', type: 'string', value: 'NAME', description: 'Lab scenario (listed below); without it a terminal asks, else healthy' },
   serve: { name: 'serve', type: 'boolean', description: 'Only serve the lab (write lab.json, run until Ctrl+C)' },
   'server-path': {
     name: 'server-path',
@@ -48,7 +49,7 @@ export const options = {
   vms: { name: 'vms', type: 'string', value: 'N', description: 'Lab `large` scenario: number of VMs (default 5000)' },
   nodes: { name: 'nodes', type: 'string', value: 'N', description: 'Lab `large` scenario: number of nodes (default 500)' },
   pods: { name: 'pods', type: 'string', value: 'N', description: 'Lab `large` scenario: number of pods (default 20000)' },
-  out: { name: 'out', type: 'string', value: 'FILE', description: 'capture: the capture file to write (a new file; .gz: gzip-compressed JSON). fleet report: write the report to FILE' },
+  out: { name: 'out', type: 'string', value: 'FILE', description: 'The file to write (a new file): capture, the capture (.gz: gzip-compressed JSON); fleet report, the report in --format' },
   format: { name: 'format', type: 'string', value: 'md|json|junit|html', description: 'fleet report: Markdown (default), JSON, JUnit (one test case per cluster) or the self-contained HTML page' },
   timeline: { name: 'timeline', type: 'boolean', description: 'report, fleet report: print the timeline as text bars fitted to the terminal instead of the report' },
   'max-size': { name: 'max-size', type: 'string', value: 'SIZE', description: "Cap on the capture's uncompressed size (default 256MiB, at most 500MiB); over it nothing is written" },
@@ -73,8 +74,10 @@ export interface CommandSpec {
   name: string;
   usage: string;
   summary: string;
-  /** Longer text for `<command> --help`. */
+  /** Longer text for `<command> --help`: one paragraph each, wrapped to the terminal's width. */
   details: string[];
+  /** Named lists after the options (the lab's scenarios), each row a name and one line. */
+  lists?: Array<{ title: string; rows: () => Array<readonly [string, string]> }>;
   options: OptionName[];
   /** Positional argument, if any (`choices`: the words it accepts, for the parser's message and completion). */
   positional?: { name: string; description: string; choices?: readonly string[] };
@@ -93,8 +96,7 @@ export const commands: CommandSpec[] = [
     usage: 'upgrade-pilot start [options]',
     summary: 'New session: walk the upgrade runbook in the TUI (plain lines without a TTY)',
     details: [
-      'Creates a session, then follows the runbook step by step: preflight, snapshot, plan, customizations,',
-      'then per hop draft, publish, reconcile, migrations (diagnosis and recovery when needed), and verification.',
+      'Creates a session, then follows the runbook step by step: preflight, snapshot, plan, customizations, then per hop draft, publish, reconcile, migrations (diagnosis and recovery when needed), and verification.',
       'Every change waits at a gate. Without a TTY a gate with no --approve* answer stops the run (exit 3).',
     ],
     options: [...target, 'dry-run', ...output, ...approvals, ...notify, 'help'],
@@ -104,8 +106,7 @@ export const commands: CommandSpec[] = [
     usage: 'upgrade-pilot resume [id] [options]',
     summary: 'Continue a saved session (the latest if no id)',
     details: [
-      'Re-checks what completed steps recorded against the live cluster (drift), settles any change that',
-      'was in flight when the session stopped by reading the real state, then continues where it stopped.',
+      'Re-checks what completed steps recorded against the live cluster (drift), settles any change that was in flight when the session stopped by reading the real state, then continues where it stopped.',
     ],
     options: ['state-dir', 'api-key-file', 'allow-insecure-http', 'kubeconfig', 'context', ...output, ...approvals, ...notify, 'help'],
     positional: { name: 'id', description: 'Session id (see `upgrade-pilot sessions`)' },
@@ -167,17 +168,12 @@ export const commands: CommandSpec[] = [
     summary: 'Start the embedded lab (a simulated Palette API and cluster) and run the runbook against it',
     details: [
       'Without --serve: starts the lab and opens the TUI on it (this is `npm start`).',
-      'With --serve: serves the lab, writes <state-dir>/lab.json (URLs, key, uids, kubeconfig, params file)',
-      'and runs until Ctrl+C; every command works against it with that params file.',
-      '--flavor palette plays a real Palette (new versions by clone, applied to the cluster, node rebuilds approved);',
-      "--flavor spec plays the spec's service (a publish reaches the cluster by itself).",
-      '--replay FILE serves a capture of a real site (see `capture`) instead: its objects, log tails and profile API',
-      'answers, frozen at the capture, with its clock. plan, diff, verify and rehearse run on it offline. It is',
-      'read-only: every change is refused (nothing is changed), so `start` against it stops at its first change;',
-      'without --serve the TUI rehearses on it. --scenario, --flavor, --speed and the sizes do not apply to a replay.',
-      '--server-path /k8s/clusters/c-lab serves the Kubernetes API only under that path, as Rancher and other',
-      'gateways do; anything outside it gets the gateway\'s 404 and is recorded in the audit log.',
+      'With --serve: serves the lab, writes <state-dir>/lab.json (URLs, key, uids, kubeconfig, params file) and runs until Ctrl+C; every command works against it with that params file.',
+      "--flavor palette plays a real Palette (new versions by clone, applied to the cluster, node rebuilds approved); --flavor spec plays the spec's service (a publish reaches the cluster by itself).",
+      '--replay FILE serves a capture of a real site (see `capture`) instead: its objects, log tails and profile API answers, frozen at the capture, with its clock. plan, diff, verify and rehearse run on it offline. It is read-only: every change is refused (nothing is changed), so `start` against it stops at its first change; without --serve the TUI rehearses on it. --scenario, --flavor, --speed and the sizes do not apply to a replay.',
+      "--server-path /k8s/clusters/c-lab serves the Kubernetes API only under that path, as Rancher and other gateways do; anything outside it gets the gateway's 404 and is recorded in the audit log.",
     ],
+    lists: [{ title: 'Scenarios', rows: scenarioLines }],
     options: ['scenario', 'replay', 'serve', 'state-dir', 'speed', 'flavor', 'dialect', 'server-path', 'fleet', 'fleet-fail', 'fleet-template', 'fleet-variables', 'vms', 'nodes', 'pods', 'dry-run', ...output, ...approvals, ...notify, 'help'],
   },
   {
@@ -188,8 +184,7 @@ export const commands: CommandSpec[] = [
       'plan: read the fleet file and Palette, freeze the target set (clusters a cluster template manages are named and left out).',
       'start: run each stage (each cluster its own session, journal, gates and report), stopping a stage at its failure threshold.',
       'resume: continue after a stop or a crash from the fleet journal; every cluster continues from its own, nothing sent twice.',
-      'status / report: where every cluster is; the fleet report (Markdown, JSON, JUnit one case per cluster, HTML) in the fleet',
-      '  folder, printed in one --format (md, json, junit, html), or written to --out FILE; --timeline prints its timeline as text bars.',
+      'status / report: where every cluster is; the fleet report (Markdown, JSON, JUnit one case per cluster, HTML) in the fleet folder, printed in one --format (md, json, junit, html), or written to --out FILE; --timeline prints its timeline as text bars.',
       'retry CLUSTER: run a failed cluster again with the same settings. skip CLUSTER --reason TEXT: leave it out, in the report.',
       "A stage's approval is the gate `stage` (--approve stage); the other --approve* flags answer every cluster's gates.",
       '--notify / --notify-command: a message when a stage starts, waits for its approval or ends, and when the fleet ends.',
@@ -203,12 +198,8 @@ export const commands: CommandSpec[] = [
     usage: 'upgrade-pilot capture --params FILE --out FILE [options]',
     summary: 'Write what upgrade-pilot reads from a site into one redacted file, to replay it offline (a support case)',
     details: [
-      "Read-only. Runs the product's own reads (preflight, plan, diff, verify, diagnosis, a real Palette's cluster reads)",
-      'and records every answer: the Kubernetes objects, the pod log tails a diagnosis reads, the profile and cluster',
-      'documents, the pack registry defaults, with a manifest saying what each part is and how it was read.',
-      'Secrets are never read; environment values, cloud-init data, credential-looking annotations, arguments and pack',
-      'values, the API key and the cluster credentials are redacted. The file (0600) is written whole or not at all,',
-      'never over another file; over --max-size nothing is written (exit 2). Replay it with `lab --replay FILE`.',
+      "Read-only. Runs the product's own reads (preflight, plan, diff, verify, diagnosis, a real Palette's cluster reads) and records every answer: the Kubernetes objects, the pod log tails a diagnosis reads, the profile and cluster documents, the pack registry defaults, with a manifest saying what each part is and how it was read.",
+      'Secrets are never read; environment values, cloud-init data, credential-looking annotations, arguments and pack values, the API key and the cluster credentials are redacted; no local path is kept. The file (0600) is written whole or not at all, never over another file; over --max-size nothing is written (exit 2). Replay it with `lab --replay FILE`.',
       'It notes where verify judged the site from (the latest session on the cluster in --state-dir), for the replay.',
     ],
     options: ['params', 'out', 'kubeconfig', 'context', 'api-key-file', 'allow-insecure-http', 'runbook', 'state-dir', 'max-size', 'json', 'help'],

@@ -36,6 +36,7 @@ import { CAPTURE_DEFAULT_MAX_BYTES, type PassRecord, type PartRecord } from '../
 import { readValuesFolder } from '../capture/values-folder.js';
 import { checkCaptureTarget, writeCaptureFile } from '../capture/write-file.js';
 import { sinceOf } from './verify.js';
+import { chosenKubeconfig } from '../run/kubeconfig-choice.js';
 
 function tooLarge(cluster: string, size: string, cap: number, reading?: string): InputError {
   return new InputError('capture.too-large', `The capture of ${cluster} ${reading ? `passed ${formatBytes(cap)} while reading for the ${reading} pass` : `is ${size}`}, over its cap of ${formatBytes(cap)} (--max-size). Nothing was written.`, {
@@ -55,7 +56,7 @@ export async function runCaptureCommand(options: CliOptions, io: RunIO, registry
   addSecret(redactor, key.key);
   const { params, file: paramsFile } = loadParams(options.params);
   const { runbook } = loadRunbook(options.runbook ?? bundledRunbook(), params, registry);
-  const kubeconfig = options.kubeconfig ?? params.cluster.kubeconfig;
+  const kubeconfig = chosenKubeconfig(options.kubeconfig, params);
   const context = options.context ?? params.cluster.context;
   registerKubeSecrets(redactor, kubeconfig, context, io.env);
   const cluster = params.cluster.name ?? params.cluster.uid;
@@ -95,8 +96,8 @@ export async function runCaptureCommand(options: CliOptions, io: RunIO, registry
         verifySince: { ...(since.at !== undefined ? { at: new Date(since.at).toISOString() } : {}), source: since.source },
         kube: {
           serverVersion: typeof built.kube.version?.gitVersion === 'string' ? built.kube.version.gitVersion : 'unknown',
+          // The context's name, never the access file's path: a capture keeps no local path (README).
           ...(context ? { context } : {}),
-          ...(kubeconfig ? { kubeconfig } : {}),
           readBy: "kubectl (the run's kubectl proxy, or kubectl get --raw): GET only, with the kubeconfig's context and credentials",
         },
         palette: {

@@ -43,14 +43,19 @@ function fixableRules(): string[] {
   }
 }
 
-/** `__complete sessions [--state-dir DIR]`: saved session ids, newest first, one a line. */
+/**
+ * `__complete sessions|resumable [--state-dir DIR]`: saved session ids, newest first, one a line;
+ * `resumable`, only those `resume` can continue (not done, readable, not of an ended embedded lab).
+ */
 export function runCompleteHelper(args: string[], env: NodeJS.ProcessEnv, write: (s: string) => void): ExitCode {
   try {
     const { values, positionals } = parseArgs({ args, options: { 'state-dir': { type: 'string' } }, allowPositionals: true, strict: false });
-    if (positionals[0] !== 'sessions') return ExitCode.ok;
+    const which = positionals[0];
+    if (which !== 'sessions' && which !== 'resumable') return ExitCode.ok;
     const dir = typeof values['state-dir'] === 'string' ? values['state-dir'] : undefined;
-    const ids = new SessionStore(resolveStateDir(dir, env), new Redactor()).ids();
-    for (const id of ids.reverse()) write(id);
+    const store = new SessionStore(resolveStateDir(dir, env), new Redactor());
+    const ids = which === 'resumable' ? store.resumable().map((s) => s.id) : store.ids().reverse();
+    for (const id of ids) write(id);
   } catch {
     // An unreadable folder completes to nothing: the shell's line is no place for an error.
   }

@@ -16,9 +16,10 @@ import { safeOut } from '../text/sanitize.js';
 import { computeCustomizations } from '../steps/customize/compute.js';
 import { renderCustomizationsText, conflictProposals } from '../steps/customize/render-text.js';
 import { PackSources } from '../steps/customize/sources.js';
-import { ruleVariableViews } from '../steps/customize/rule-variables-source.js';
+import { ruleVariableViews, withVariablesNote } from '../steps/customize/rule-variables-source.js';
 import { computePlan } from '../steps/plan/compute.js';
 import { renderPlanText } from '../steps/plan/render-text.js';
+import { chosenKubeconfig } from '../run/kubeconfig-choice.js';
 
 export async function runDiffCommand(options: CliOptions, io: RunIO, registry: StepRegistry): Promise<ExitCode> {
   if (!options.params) throw new InputError('usage.params', '`diff` needs the site parameters.', { hint: 'Pass --params FILE (see params.example.yaml).' });
@@ -31,7 +32,7 @@ export async function runDiffCommand(options: CliOptions, io: RunIO, registry: S
   const out = (s: string) => io.stdout.write(`${safeOut(redactor.text(s), options.json)}\n`);
   try {
     const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
-    const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
+    const kube = buildKube({ runbook, kubeconfig: chosenKubeconfig(options.kubeconfig, params), context: options.context ?? params.cluster.context, redactor, cacheDir });
     scratch.onDispose(() => kube.kubectl.close());
     const plan = await computePlan({ site: params, palette, kube, signal: new AbortController().signal, notes: runbook.versionNotes });
     const cluster = params.cluster.name ?? params.cluster.uid;
@@ -45,8 +46,9 @@ export async function runDiffCommand(options: CliOptions, io: RunIO, registry: S
       else out(`${cluster}: the pack is already at ${params.target}; nothing will be published, so nothing needs carrying.`);
       return ExitCode.ok;
     }
-    const variables = await ruleVariableViews(palette, params, plan.flavor);
-    const result = await computeCustomizations({ plan, site: params, rules: runbook.rules, settings: runbook.values, sources: new PackSources(palette, params.valuesDir, undefined, params.palette.registryUid), decisions: {}, notes: runbook.versionNotes, variables });
+    const { views, unserved } = await ruleVariableViews(palette, params, plan.flavor);
+    const computed = await computeCustomizations({ plan, site: params, rules: runbook.rules, settings: runbook.values, sources: new PackSources(palette, params.valuesDir, undefined, params.palette.registryUid), decisions: {}, notes: runbook.versionNotes, variables: views });
+    const result = withVariablesNote(computed, unserved);
     if (options.json) {
       // The full values are long; the JSON gives every decision and the rules, not the documents.
       const slim = { ...result, byHop: result.byHop.map((h) => ({ ...h, profiles: h.profiles.map((p) => ({ ...p, packs: p.packs.map(({ values: _v, deployedValues: _d, ...rest }) => rest) })) })) };

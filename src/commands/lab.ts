@@ -6,10 +6,10 @@
 import { resolve } from 'node:path';
 import type { Invocation } from '../cli/args.js';
 import type { StepRegistry } from '../engine/step-kind.js';
-import { ExitCode, InterruptedError } from '../errors.js';
+import { ExitCode } from '../errors.js';
 import type { LabHandle } from '../lab/index.js';
 // The names only: the scenarios themselves (and the YAML they build) load with the lab, after the first frame.
-import { scenarioNames, type ScenarioName } from '../lab/world/scenarios/types.js';
+import { scenarioCatalog, scenarioNames, type ScenarioName } from '../lab/scenario-catalog.js';
 import { isInteractive } from '../run/interactive.js';
 import type { LabShell } from '../run/lab-shell.js';
 import { makeScratch } from '../run/scratch.js';
@@ -48,10 +48,12 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
       await untilStopped(opts.signal);
       return ExitCode.ok;
     }
-    if (shell?.quitRequested()) {
-      shell.close();
+    const quit = shell?.quitRequested();
+    if (quit) {
+      shell!.close();
       io.stderr.write('upgrade-pilot lab: stopped before the session started.\n');
-      return ExitCode.interrupted;
+      // q is the operator's stop (exit 3); Ctrl+C an interruption (130).
+      return quit === 'q' ? ExitCode.gate : ExitCode.interrupted;
     }
     const steps = typeof registry === 'function' ? await registry() : registry;
     const { runSession } = await import('../run/session-run.js');
@@ -85,15 +87,22 @@ async function chooseScenario(invocation: Invocation, io: RunIO): Promise<Scenar
   if (options.serve || !isInteractive(options, io)) return 'healthy';
   // Ink is loaded only when there is a question to draw.
   const [{ pick }, { scenarioSpec }] = await Promise.all([import('../run/pick.js'), import('../lab/world/scenarios/index.js')]);
-  const picked = await pick(
+  const width = Math.max(...scenarioNames.map((n) => n.length));
+  // One row per scenario: its line is cut to the terminal (the border, the pointer and the name's column aside).
+  const room = Math.max(10, (io.stdout.columns || 80) - width - 9);
+  return pick(
     io,
     'Which lab scenario?',
-    scenarioNames.map((name) => ({ key: name, label: name, value: name, description: scenarioSpec(name).summary })),
-    { lines: ['A simulated Palette and cluster on this machine; nothing real is touched. Pass --scenario NAME to skip this question.'] },
+    // The catalog's line beside each name (as `lab --help` lists them), the full summary under the highlighted one.
+    scenarioCatalog.map(({ name, line }) => ({ key: name, label: `${name.padEnd(width)}  ${cutEnd(line, room)}`, value: name, description: scenarioSpec(name).summary })),
+    {
+      lines: ['A simulated Palette and cluster on this machine; nothing real is touched. Pass --scenario NAME to skip this question.'],
+      nothing: { message: 'No scenario picked: the lab did not start.', next: `Run \`upgrade-pilot lab --scenario healthy\` (or another: ${scenarioNames.join(', ')}).` },
+    },
   );
-  if (!picked) throw new InterruptedError('No scenario picked: the lab did not start.', `Run \`upgrade-pilot lab --scenario healthy\` (or another: ${scenarioNames.join(', ')}).`);
-  return picked;
 }
+
+const cutEnd = (text: string, room: number) => (text.length <= room ? text : `${text.slice(0, room - 1).trimEnd()}…`);
 
 /** The first screen of `npm start`: what this is, that nothing real is touched, the keys. One paragraph per line: the screen wraps them. */
 export function labGuide(lab: LabHandle, speed: number, keptFolder: boolean): string[] {

@@ -16,6 +16,7 @@ import { Redactor } from '../session/redact.js';
 import { safeOut } from '../text/sanitize.js';
 import { computePlan } from '../steps/plan/compute.js';
 import { renderPlanText } from '../steps/plan/render-text.js';
+import { chosenKubeconfig } from '../run/kubeconfig-choice.js';
 
 export async function runPlanCommand(options: CliOptions, io: RunIO, registry: StepRegistry): Promise<ExitCode> {
   if (!options.params) throw new InputError('usage.params', '`plan` needs the site parameters.', { hint: 'Pass --params FILE (see params.example.yaml).' });
@@ -29,7 +30,7 @@ export async function runPlanCommand(options: CliOptions, io: RunIO, registry: S
   const controller = new AbortController();
   try {
     const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
-    const kube = buildKube({ runbook: { settings }, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
+    const kube = buildKube({ runbook: { settings }, kubeconfig: chosenKubeconfig(options.kubeconfig, params), context: options.context ?? params.cluster.context, redactor, cacheDir });
     scratch.onDispose(() => kube.kubectl.close());
     // Against the lab the cluster's now is the lab's: the VMs' restart windows are judged at that time.
     const clock = await clockFor(params, key.key, { allowInsecureHttp: options['allow-insecure-http'] });

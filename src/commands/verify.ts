@@ -25,6 +25,7 @@ import { resolveStateDir } from '../session/paths.js';
 import { SessionStore } from '../session/store.js';
 import { junitXml } from '../report/junit.js';
 import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
+import { chosenKubeconfig } from '../run/kubeconfig-choice.js';
 
 export async function runVerifyCommand(options: CliOptions, io: RunIO, registry: StepRegistry): Promise<ExitCode> {
   if (!options.params) throw new InputError('usage.params', '`verify` needs the site parameters.', { hint: 'Pass --params FILE (see params.example.yaml).' });
@@ -38,7 +39,7 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
   const cacheDir = scratch.dir;
   try {
     const palette = buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'] });
-    const kube = buildKube({ runbook, kubeconfig: options.kubeconfig ?? params.cluster.kubeconfig, context: options.context ?? params.cluster.context, redactor, cacheDir });
+    const kube = buildKube({ runbook, kubeconfig: chosenKubeconfig(options.kubeconfig, params), context: options.context ?? params.cluster.context, redactor, cacheDir });
     scratch.onDispose(() => kube.kubectl.close());
     const started = Date.now();
     // Against the lab the cluster's clock is the lab's: ages and --since are read on it.

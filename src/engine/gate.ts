@@ -2,6 +2,7 @@
  * Gates: the points where a human must say yes. A step describes what it is about to do; the TUI
  * answers with a gate screen, plain mode with the --approve* flags, a rehearsal without asking.
  */
+import type { PendingApproval } from '../errors.js';
 
 export type Choice = 'approve' | 'skip' | 'abort';
 
@@ -27,6 +28,11 @@ export interface GateRequest {
   options: GateOption[];
   /** The choice focused by default: always the safe one. */
   safeChoice: Choice;
+  /**
+   * What to fix first, for a gate whose approval means going on despite a problem (the health
+   * gate): where the run stops at it, the hint says this before the approving flag.
+   */
+  fix?: string;
   /** When set, approving requires typing this text (e.g. the VM's name). */
   confirmText?: string;
   /** For VM restarts: which VM (matched against --approve-restart NS/NAME). */
@@ -101,7 +107,12 @@ export const restartOptions: GateOption[] = [
 ];
 
 /** The flag that approves a gate in plain mode. */
-export function approvalFlag(request: GateRequest): string {
+export function approvalFlag(request: Pick<GateRequest, 'gate' | 'subject'>): string {
   if (request.gate === 'restart' && request.subject) return `--approve-restart ${request.subject.namespace}/${request.subject.name}`;
   return `--approve ${request.gate}`;
+}
+
+/** A gate left unanswered (plain mode without its flag, or `q` at it): what the stop's hint names. */
+export function pendingOf(request: Pick<GateRequest, 'gate' | 'title' | 'subject' | 'fix'>): PendingApproval {
+  return { gate: request.gate, title: request.title, flag: approvalFlag(request), ...(request.fix ? { fix: request.fix } : {}) };
 }

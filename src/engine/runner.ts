@@ -3,15 +3,15 @@
  * turns everything that happens into events: reduced (illegal ones rejected), journaled durably,
  * then published to whoever renders them (TUI or plain printer).
  */
-import { GateStopError, InterruptedError, PilotError, StepFailedError, toErrorInfo, type ErrorInfo } from '../errors.js';
+import { GateStopError, InterruptedError, PilotError, StepFailedError, StoppedError, toErrorInfo, type ErrorInfo } from '../errors.js';
 import type { GateAsk, MutationSpec, StepContext } from './context.js';
-import type { Clock } from './clock.js';
+import { continued } from './continuation.js';
+import { driftGate, stopAtPoll, stoppedSafely } from './stops.js';
 import { withDryRun, type Effects } from './effects.js';
 import { sendWithDeferrals, type DeferredBudget } from './deferred-send.js';
 import { displaySafe } from '../text/display-safe.js';
-import { approvalFlag, decisionSourceText, type Decision, type GateRequest } from './gate.js';
-import type { MutationOutcome } from './mutation.js';
-import { describeRequest } from './mutation.js';
+import { decisionSourceText, pendingOf, type Decision, type GateRequest } from './gate.js';
+import { describeRequest, type MutationOutcome } from './mutation.js';
 import type { Params } from './params.js';
 import { reduce } from './reducer.js';
 import type { Runbook } from './runbook.js';
@@ -28,6 +28,7 @@ import {
   type StepState,
 } from './state.js';
 import type { StepRegistry } from './step-kind.js';
+import type { RunStatus } from './types.js';
 
 /** Where events go to become durable. `append` returns the record's sequence number once it is on disk. */
 export interface JournalSink {
@@ -39,7 +40,10 @@ export interface JournalSink {
 
 export type RunOutcome =
   | { status: 'done' }
-  | { status: 'failed' | 'awaitingApproval' | 'interrupted'; error: PilotError | ErrorInfo };
+  | { status: EndStatus; error: PilotError | ErrorInfo };
+
+/** How a run that did not finish ended: a failure, a gate awaiting approval, the operator's stop, a signal. */
+export type EndStatus = Exclude<RunStatus, 'running' | 'done'>;
 
 export interface RunnerOptions {
   state: SessionState;
@@ -55,6 +59,11 @@ export interface RunnerOptions {
   resumedBy?: { by?: string; with?: string };
   /** The command that continues this session as it works when pasted (hints of a stop at a gate name it). */
   resumeCommand?: string;
+  /**
+   * Set when the session cannot be resumed (the embedded lab ran inside the process and ends with
+   * it): why, and what to do instead. A stop's hint then says this and offers no resume.
+   */
+  noResume?: string;
   /** Resends of a mutation the API deferred (429, 503 with Retry-After); default DEFAULT_DEFERRED_BUDGET. */
   deferredBudget?: DeferredBudget;
   /**
@@ -69,37 +78,6 @@ export interface RunnerOptions {
 }
 
 type Listener = (state: SessionState, event: SessionEvent) => void;
-
-const stepName = (s: Pick<StepState, 'id' | 'title'>) => `${s.title} (${s.id})`;
-
-/** The stop a `stopAfterStep` request ends in, between steps: which step finished last, which comes next. */
-function stoppedSafely(last: StepState | undefined, next: StepState | GroupPlaceholder): InterruptedError {
-  const after = last ? `after ${stepName(last)}` : `before ${stepName(next)}`;
-  return new InterruptedError(`Stopped safely ${after}; the session is saved.`, `Resume the session to continue with ${stepName(next)}.`);
-}
-
-/**
- * A polling step's clock under a `stopAfterStep` request: its next sleep (the wait between two
- * polls) ends the step instead, saved, with the session's ordinary interruption.
- */
-function stopAtPoll(clock: Clock, drain: AbortSignal, step: StepState): Clock {
-  const stop = () => new InterruptedError(`Stopped safely at a poll of ${stepName(step)}; the session is saved.`, 'Resume the session: the step reads the cluster afresh and goes on waiting.');
-  return {
-    ...clock,
-    now: () => clock.now(),
-    async sleep(ms, signal) {
-      if (drain.aborted) throw stop();
-      const both = signal ? AbortSignal.any([signal, drain]) : drain;
-      try {
-        await clock.sleep(ms, both);
-      } catch (err) {
-        // Ctrl+C (the step's own signal) wins: it is the ordinary interruption.
-        if (drain.aborted && !signal?.aborted) throw stop();
-        throw err;
-      }
-    },
-  };
-}
 
 export class Runner {
   private state: SessionState;
@@ -154,7 +132,7 @@ export class Runner {
     }
     let last: StepState | undefined;
     for (;;) {
-      if (signal.aborted) return this.stop('interrupted', new InterruptedError());
+      if (signal.aborted) return this.aborted();
       const entry = nextEntry(this.state);
       if (!entry) break;
       if (this.opts.stopAfterStep?.aborted) return this.stop('interrupted', stoppedSafely(last, entry));
@@ -171,10 +149,18 @@ export class Runner {
     return { status: 'done' };
   }
 
-  private stop(status: 'failed' | 'awaitingApproval' | 'interrupted', stopError: PilotError): RunOutcome {
-    const resume = this.opts.resumeCommand;
-    const error = stopError instanceof GateStopError && resume ? stopError.withResume(resume) : stopError;
-    this.dispatch({ type: 'session.stopped', at: this.now(), status, reason: error.message, error: error.toInfo() });
+  /** The signal fired: Ctrl+C or SIGTERM is an interruption (130); `q` aborts with a StoppedError, the operator's stop (3). */
+  private aborted(err?: unknown): RunOutcome {
+    const reason: unknown = this.opts.signal.reason;
+    if (reason instanceof StoppedError) return this.stop('stopped', reason);
+    return this.stop('interrupted', err instanceof InterruptedError ? err : new InterruptedError());
+  }
+
+  private stop(status: EndStatus, stopError: PilotError): RunOutcome {
+    const { noResume, resumeCommand } = this.opts;
+    const error = continued(stopError, noResume !== undefined ? { ended: noResume } : resumeCommand ? { resume: resumeCommand } : undefined);
+    const info = 'toInfo' in error ? error.toInfo() : error;
+    this.dispatch({ type: 'session.stopped', at: this.now(), status, reason: info.message, error: info });
     this.opts.journal.snapshot(this.state);
     return { status, error };
   }
@@ -245,9 +231,9 @@ export class Runner {
       }
       return this.stop('awaitingApproval', err);
     }
-    if (err instanceof InterruptedError || this.opts.signal.aborted) {
-      return this.stop('interrupted', err instanceof InterruptedError ? err : new InterruptedError());
-    }
+    // The operator's own stop (a declined gate, "stop here") ends the run here, the step left to run again.
+    if (err instanceof StoppedError) return this.stop('stopped', err);
+    if (err instanceof InterruptedError || this.opts.signal.aborted) return this.aborted(err);
     const error = err instanceof PilotError ? err : new StepFailedError('internal', err instanceof Error ? err.message : String(err), { hint: toErrorInfo(err).hint ?? '' });
     return this.failStep(id, error);
   }
@@ -255,9 +241,11 @@ export class Runner {
   private failStep(id: string, error: PilotError, output?: unknown): RunOutcome {
     const step = this.current(id);
     if (step.status === 'pending') this.dispatch({ type: 'step.started', at: this.now(), id });
-    this.dispatch({ type: 'step.failed', at: this.now(), id, error: error.toInfo(), ...(output !== undefined ? { output } : {}) });
+    // The step's screen shows its error: its hint offers no resume where none can work.
+    const shown = this.opts.noResume !== undefined ? continued(error, { ended: this.opts.noResume }) : error;
+    this.dispatch({ type: 'step.failed', at: this.now(), id, error: 'toInfo' in shown ? shown.toInfo() : shown, ...(output !== undefined ? { output } : {}) });
     // An operator's abort (e.g. "Abort recovery") ends the step with its output kept, but it is a stop, not a failure.
-    return this.stop(error.kind === 'interrupted' ? 'interrupted' : 'failed', error);
+    return this.stop(error.kind === 'stopped' ? 'stopped' : error.kind === 'interrupted' ? 'interrupted' : 'failed', error);
   }
 
   private current(id: string): StepState {
@@ -285,23 +273,12 @@ export class Runner {
     }
     if (findings.length === 0) return undefined;
     for (const f of findings) this.log(`Drift: ${f}`, 'warn');
-    const request: GateRequest = {
-      gate: 'drift',
-      key: `drift/${this.state.run.resumes}`,
-      title: 'The cluster changed since the session was saved',
-      lines: ['These steps recorded a state that no longer holds. Continuing uses what they recorded.'],
-      items: findings,
-      options: [
-        { choice: 'approve', label: 'Continue anyway', key: 'c' },
-        { choice: 'abort', label: 'Stop (start a new session to re-plan)', key: 'n' },
-      ],
-      safeChoice: 'abort',
-    };
+    const request = driftGate(findings, this.state.run.resumes);
     const decision = await this.opts.effects.confirm(request, this.opts.signal);
     if (decision.choice !== 'pending') this.dispatch({ type: 'session.decided', at: this.now(), gate: request, decision });
     if (decision.choice === 'approve') return undefined;
-    if (decision.choice === 'pending') return this.stop('awaitingApproval', new GateStopError([{ gate: 'drift', title: request.title, flag: '--approve drift' }], this.state.meta.id));
-    return this.stop('interrupted', new InterruptedError('Stopped: the cluster drifted since the session was saved.', 'Start a new session to plan from the current state.'));
+    if (decision.choice === 'pending') return this.stop('awaitingApproval', new GateStopError([pendingOf(request)], this.state.meta.id));
+    return this.stop('stopped', new StoppedError('Stopped at the drift gate: the cluster changed since the session was saved, and the operator chose not to continue.', { next: 'Start a new session to plan from the current state.' }, 'stopped.drift'));
   }
 
   private context<P>(step: StepState, params: P, effects: Effects = this.opts.effects): StepContext<P> {
@@ -350,7 +327,7 @@ export class Runner {
     this.dispatch({ type: 'step.awaiting', at: this.now(), id: stepId, gate: request });
     const decision = await this.opts.effects.confirm(request, this.opts.signal);
     if (decision.choice === 'pending' && !opts.deferIfPending) {
-      throw new GateStopError([{ gate: request.gate, title: request.title, flag: approvalFlag(request) }], this.state.meta.id);
+      throw new GateStopError([pendingOf(request)], this.state.meta.id);
     }
     this.dispatch({ type: 'step.decided', at: this.now(), id: stepId, key: request.key, decision });
     this.log(`${request.title}: ${decision.choice} (${decisionSourceText(decision)})`, 'info', stepId);

@@ -78,7 +78,13 @@ export interface SessionMeta {
   user: string;
   host: string;
   mode: Mode;
+  /** The embedded lab ran inside the process (`npm start`): it ended with it, so the session cannot go on. */
   lab: boolean;
+  /**
+   * The run talks to a lab served by `lab --serve` (its params name the lab's clock, as lab.json's
+   * params file does): changes reach that lab only. It outlives the run: the session can be resumed.
+   */
+  servedLab?: boolean;
   runbook: { name: string; title: string; file: string; digest: string };
   paramsFile?: string;
   cluster: { uid?: string; name?: string; context?: string };

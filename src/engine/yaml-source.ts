@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { InputError } from '../errors.js';
 import { readBoundedText } from '../io/bounded-read.js';
 import { sanitizeText } from '../text/sanitize.js';
+import { closest } from '../text/did-you-mean.js';
 import { firstDuplicateKey } from '../io/yaml-keys.js';
 
 /**
@@ -101,7 +102,14 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown, schema: z.ZodTyp
     case 'unrecognized_keys': {
       const accepted = acceptedKeysAt(schema, issue.path, lookup(value, issue.path));
       const list = accepted.length ? ` (accepted: ${accepted.join(', ')})` : '';
-      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.slice(0, 10).map((k) => `\`${sanitizeText(k, { max: 60 })}\``).join(', ')}${list}`;
+      // A key one slip away from an accepted one is named first: the likely intent.
+      const one = issue.keys.length === 1;
+      const guesses = issue.keys.slice(0, 10).flatMap((k) => {
+        const hit = closest(k, accepted);
+        return hit ? [one ? `\`${hit}\`` : `\`${hit}\` for \`${sanitizeText(k, { max: 60 })}\``] : [];
+      });
+      const guess = guesses.length ? `: did you mean ${guesses.join(', ')}?` : '';
+      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.slice(0, 10).map((k) => `\`${sanitizeText(k, { max: 60 })}\``).join(', ')}${guess}${list}`;
     }
     case 'invalid_type': {
       const got = lookup(value, issue.path);

@@ -22,6 +22,13 @@ export interface RouteFaults {
   hang?: boolean;
   /** Apply the request, then never answer: its answer is lost on the way back. */
   loseAnswer?: boolean;
+  /**
+   * The route is not served at all: a Palette older than the feature (managing a cluster's
+   * profile-variable values is documented from Palette 4.6.0: spectrocloud/librarium#5593), or a
+   * gateway that does not route it. Palette's router answers an unknown path 404 and a path
+   * without that method 405; the Kubernetes API answers its `404 page not found`.
+   */
+  unserved?: 404 | 405;
 }
 
 export interface FaultRule {
@@ -52,6 +59,7 @@ export type FaultDecision =
   | { kind: 'error'; status: 500 | 502 | 503; latencyMs: number }
   | { kind: 'rateLimit'; retryAfterSeconds: number; status: 429 | 503; latencyMs: number }
   | { kind: 'drop'; latencyMs: number }
+  | { kind: 'unserved'; status: 404 | 405; latencyMs: number }
   | { kind: 'hang' };
 
 export class FaultPlan {
@@ -87,6 +95,7 @@ export class FaultPlan {
     const latencyMs = f.latencyMs ?? 0;
     rule.count += 1;
     if (f.hang) return { kind: 'hang' };
+    if (f.unserved) return { kind: 'unserved', status: f.unserved, latencyMs };
     if (f.rateLimit && (rule.count - 1) % f.rateLimit.every < f.rateLimit.burst) return { kind: 'rateLimit', retryAfterSeconds: f.rateLimit.retryAfterSeconds, status: f.rateLimit.status ?? 429, latencyMs };
     if (f.dropRate && this.random() < f.dropRate) return { kind: 'drop', latencyMs };
     if (f.errorRate && this.random() < f.errorRate) {

@@ -8,6 +8,7 @@ import type { GateRequest } from '../engine/gate.js';
 import type { SessionState } from '../engine/state.js';
 import { currentStep } from '../engine/state.js';
 import { sanitizeText } from '../text/sanitize.js';
+import { sentence } from '../text/sentence.js';
 
 export type NotifyEvent = 'gate' | 'stopped' | 'failed' | 'done';
 
@@ -55,18 +56,18 @@ const who = (state: SessionState) => `upgrade-pilot on ${state.meta.cluster.name
 /** A gate is waiting for the operator at the terminal. */
 export function gateMessage(state: SessionState, request: GateRequest, at = new Date().toISOString()): NotifyMessage {
   const b = base(state, 'gate', at);
-  const text = `${who(state)} is waiting for you: ${request.title}${b.step ? ` (step ${b.step})` : ''}. Answer it in the terminal running session ${state.meta.id}.`;
+  const text = `${sentence(`${who(state)} is waiting for you: ${request.title}${b.step ? ` (step ${b.step})` : ''}`)} Answer it in the terminal running session ${state.meta.id}.`;
   return { ...b, gate: request.gate, text: plainText(text) };
 }
 
 export interface RunEnd {
-  status: 'done' | 'failed' | 'awaitingApproval' | 'interrupted';
+  status: 'done' | 'failed' | 'awaitingApproval' | 'stopped' | 'interrupted';
   message?: string;
   hint?: string;
   exitCode: number;
 }
 
-/** The run ended: done, failed, or stopped (at a gate, interrupted). */
+/** The run ended: done, failed, or stopped (at a gate, by the operator, by a signal). */
 export function endMessage(state: SessionState, end: RunEnd, at = new Date().toISOString()): NotifyMessage {
   const event: NotifyEvent = end.status === 'done' ? 'done' : end.status === 'failed' ? 'failed' : 'stopped';
   const b = base(state, event, at);

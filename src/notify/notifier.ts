@@ -11,6 +11,7 @@ import type { NotifyMessage } from './message.js';
 /** What the notifier sends: a session's message, or a fleet's (src/fleet/notify.ts), each a small JSON object. */
 export type Sendable = Pick<NotifyMessage, 'event' | 'text' | 'at'> | { event: string; text: string; at: string; session?: string; fleet?: string };
 import { DeliveryError, postWebhook } from './webhook.js';
+import { sentence } from '../text/sentence.js';
 
 export interface NotifierDeps {
   /** One line for the operator (the run's log). */
@@ -104,7 +105,7 @@ export class Notifier {
           continue;
         }
         t.failures += 1;
-        if (t.failures === 1 && !signal.aborted) this.deps.log(`Notification (${message.event}) to ${t.name} failed: ${e.message}. Further failures of this target are not logged.`);
+        if (t.failures === 1 && !signal.aborted) this.deps.log(`Notification (${message.event}) to ${t.name} failed: ${sentence(e.message)} Further failures of this target are not logged.`);
         return;
       }
     }

@@ -26,7 +26,7 @@ export interface PaletteFailure {
   retryAfterMs?: number;
 }
 
-type Opts = { hint: string; where: string } & PaletteFailure;
+type Opts = { hint: string; where: string; resumable?: boolean } & PaletteFailure;
 
 export class PaletteApiError extends EnvironmentError implements PaletteFailure {
   readonly status?: number;
@@ -36,7 +36,7 @@ export class PaletteApiError extends EnvironmentError implements PaletteFailure 
   readonly retryAfterMs?: number;
 
   constructor(code: string, message: string, opts: Opts) {
-    super(code, message, { hint: opts.hint, where: opts.where });
+    super(code, message, { hint: opts.hint, where: opts.where, ...(opts.resumable === false ? { resumable: false } : {}) });
     if (opts.status !== undefined) this.status = opts.status;
     if (opts.apiCode !== undefined) this.apiCode = opts.apiCode;
     if (opts.ref !== undefined) this.ref = opts.ref;
@@ -79,6 +79,9 @@ const fromBody = (status: number, body: ErrorBody | undefined) => ({
   ...(body?.code !== undefined ? { apiCode: body.code } : {}),
   ...(body?.ref !== undefined ? { ref: body.ref } : {}),
 });
+/** The error code a replay of a capture (lab --replay) answers every change with. */
+export const REPLAY_READ_ONLY = 'ReplayIsReadOnly';
+
 const settleHint = 'The request may have reached the API; upgrade-pilot reads the profile to find out before sending it again.';
 
 export function statusError(call: CallInfo, status: number, body: ErrorBody | undefined, attempts: number, deferred: { retryAfterMs?: number } = {}): PaletteApiError | PaletteRefusedError {
@@ -138,10 +141,20 @@ export function statusError(call: CallInfo, status: number, body: ErrorBody | un
       ...fromBody(status, body),
     });
   }
+  if (status === 405 && body?.code === REPLAY_READ_ONLY) {
+    // The lab serving a capture (lab --replay): frozen by design. That is what to say first, not the base URL.
+    return new PaletteApiError('palette.replay-read-only', `This is a replay of a capture: read-only. ${at} was refused (405 ${REPLAY_READ_ONLY}), as every change is; nothing was changed.`, {
+      hint: 'A replay takes no changes, so a resume would be refused the same way. Walk the runbook on it as a rehearsal instead (every read real, nothing sent): upgrade-pilot rehearse --params <the same params file>.',
+      where: at,
+      mayHaveApplied: false,
+      resumable: false,
+      ...fromBody(status, body),
+    });
+  }
   if (status === 405) {
-    // A server that takes no changes at this address (a read-only replay of a capture says so in its message).
+    // A server that takes no changes at this address.
     return new PaletteApiError('palette.not-allowed', `The profile API does not accept ${at}: 405 Method Not Allowed${suffix}.`, {
-      hint: 'Nothing was changed. Check palette.baseUrl points at the Palette API itself; a replay of a capture (lab --replay) takes no changes: rehearse against it instead.',
+      hint: 'Nothing was changed. Check palette.baseUrl points at the Palette API itself.',
       where: at,
       mayHaveApplied: false,
       ...fromBody(status, body),

@@ -13,6 +13,7 @@ import type { PaletteMutation } from '../engine/mutation.js';
 import type { VariableNote } from '../values/version-notes-schema.js';
 import type { ClusterVariable, VariableView } from '../values/rule-variables.js';
 import type { JsonGet } from './registry-client.js';
+import { PaletteApiError } from './errors.js';
 
 /** `v1Variable` as the spec defines it; fields the tool does not set are kept as read. */
 export const VariableSchema = z.looseObject({
@@ -96,7 +97,11 @@ export class ProfileVariables {
         method: 'GET',
         path: variablesPath(uid),
         retry: true,
-        notFound: { message: `Profile ${uid} was not found (reading its variables)`, hint: 'Check the profile uid; a version made by clone has its own uid.' },
+        // The version itself was read before its variables are: a 404 here is about the variables.
+        notFound: {
+          message: `The profile variables of version ${uid} were not found`,
+          hint: 'The version was read just before, so this Palette does not serve its profile variables (an older Palette), or the version was deleted meanwhile. Check the Palette version and the profile uid (a version made by clone has its own uid).',
+        },
         ...(signal ? { signal } : {}),
       },
       VariablesSchema,
@@ -104,20 +109,33 @@ export class ProfileVariables {
     return answer.variables ?? [];
   }
 
-  /** `GET /v1/spectroclusters/{uid}/variables`: per attached version, its variables with this cluster's values. */
-  async ofCluster(clusterUid: string, signal?: AbortSignal): Promise<ClusterVariables> {
-    const answer = await this.get(
-      {
-        method: 'GET',
-        path: `/v1/spectroclusters/${seg(clusterUid)}/variables`,
-        retry: true,
-        notFound: { message: `Cluster ${clusterUid} was not found (reading its profile variables)`, hint: 'Check cluster.uid in the params.' },
-        ...(signal ? { signal } : {}),
-      },
-      ClusterVariablesSchema.nullable(),
-    );
-    return answer ?? [];
+  /**
+   * `GET /v1/spectroclusters/{uid}/variables`: per attached version, its variables with this
+   * cluster's values. Read after the cluster itself was, so a 404 or 405 is about the variables: a
+   * Palette that does not serve them (an older one) is read as having none, and
+   * `unserved` says so (the plan, the review, `diff` and the report show it).
+   */
+  async ofCluster(clusterUid: string, signal?: AbortSignal): Promise<ClusterVariablesRead> {
+    const path = `/v1/spectroclusters/${seg(clusterUid)}/variables`;
+    try {
+      const answer = await this.get({ method: 'GET', path, retry: true, ...(signal ? { signal } : {}) }, ClusterVariablesSchema.nullable());
+      return { all: answer ?? [] };
+    } catch (err) {
+      if (!(err instanceof PaletteApiError) || (err.status !== 404 && err.status !== 405)) throw err;
+      return { all: [], unserved: unservedNote(path, err.status) };
+    }
   }
+}
+
+/** The cluster's profile variables as read; `unserved`: why none were (this Palette does not serve them). */
+export interface ClusterVariablesRead {
+  all: ClusterVariables;
+  unserved?: string;
+}
+
+/** What a Palette without the cluster variables endpoint means for the run, in one sentence. */
+export function unservedNote(path: string, status: number): string {
+  return `Profile variables: GET ${path} answered ${status}, so this Palette does not serve profile variables (an older Palette); read as none: a value written as '{{.spectro.var.NAME}}' is judged as written, and no variable value is carried with the apply.`;
 }
 
 /** The variables reads behind a client, when it has them (a rehearsal proxy passes them through). */

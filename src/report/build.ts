@@ -62,6 +62,7 @@ interface Summarised {
 }
 
 interface CustomizeLike {
+  variablesUnserved?: string;
   byHop?: Array<{
     index: number;
     profiles: Array<{
@@ -75,7 +76,7 @@ interface CustomizeLike {
 
 const text = (v: unknown) => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v));
 
-function customizationsOf(all: StepState[]): Pick<ReportData, 'customizations' | 'rules' | 'additions'> {
+function customizationsOf(all: StepState[]): Pick<ReportData, 'customizations' | 'rules' | 'additions' | 'variablesUnserved'> {
   const out = outputs<CustomizeLike>(all, 'customize').at(-1)?.out;
   const customizations: ReportData['customizations'] = [];
   const rules: ReportData['rules'] = [];
@@ -98,7 +99,7 @@ function customizationsOf(all: StepState[]): Pick<ReportData, 'customizations' |
       }
     }
   }
-  return { customizations, rules, additions };
+  return { customizations, rules, additions, ...(out?.variablesUnserved ? { variablesUnserved: out.variablesUnserved } : {}) };
 }
 
 /** The profile variables the plan's hops introduced: names and where they were declared, never a value. */
@@ -131,7 +132,7 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
       id: meta.id,
       tool: meta.tool,
       mode: meta.mode,
-      lab: meta.lab,
+      lab: meta.lab || meta.servedLab === true,
       runbook: meta.runbook,
       ...(meta.paramsFile ? { paramsFile: meta.paramsFile } : {}),
       cluster: meta.cluster,

@@ -40,19 +40,35 @@ function segments(state: SessionState, timeline: TimelineEntry[]): Array<{ from:
   return [first, ...timeline.filter((e) => e.type === 'resumed').map((e) => ({ from: e.at, by: e.by ?? first.by }))];
 }
 
+/**
+ * The answer an operator's stop (status `stopped`) came from: the last decision before it in the
+ * step it stopped in, when that answer was not to go on (a decline, "stop here", an abort).
+ */
+function stoppingDecision(timeline: TimelineEntry[], stopAt: number): TimelineDecision | undefined {
+  const stop = timeline[stopAt] as TimelineStop;
+  if (stop.status !== 'stopped') return undefined;
+  for (let i = stopAt - 1; i >= 0; i--) {
+    const e = timeline[i]!;
+    if (e.type === 'stopped' || e.type === 'resumed') return undefined;
+    if (e.type === 'decided') return e.choice === 'abort' && (!stop.step || e.step === stop.step || e.step === 'session') ? e : undefined;
+  }
+  return undefined;
+}
+
 function stopsOf(timeline: TimelineEntry[]): ReportStop[] {
   const out: ReportStop[] = [];
   timeline.forEach((e, i) => {
     if (e.type !== 'stopped') return;
     const resume = timeline.slice(i + 1).find((x) => x.type === 'resumed' || x.type === 'stopped');
     const s: TimelineStop = e;
+    const gate = s.gate ?? stoppingDecision(timeline, i)?.gate;
     out.push({
       at: s.at,
       status: s.status,
       reason: s.reason,
       ...(s.hint ? { hint: s.hint } : {}),
       ...(s.step ? { step: s.step } : {}),
-      ...(s.gate ? { gate: s.gate } : {}),
+      ...(gate ? { gate } : {}),
       ...(resume?.type === 'resumed' ? { resumedAt: resume.at, ...(resume.by ? { resumedBy: resume.by } : {}), ...(resume.with ? { resumedWith: resume.with } : {}) } : {}),
     });
   });
@@ -65,9 +81,16 @@ export function historyOf(state: SessionState): History {
   const hopOf = new Map<string, StepState['hop']>(steps(state).map((s) => [s.id, s.hop]));
   const operatorAt = (at: string) => [...runs].reverse().find((r) => r.from <= at)?.by ?? runs[0]!.by;
 
+  // Each answer that stopped the run, with what the stop said was left undone.
+  const stoppedBy = new Map<TimelineDecision, string>();
+  timeline.forEach((e, i) => {
+    const d = e.type === 'stopped' ? stoppingDecision(timeline, i) : undefined;
+    if (d && e.type === 'stopped') stoppedBy.set(d, e.reason);
+  });
   const decisions: ReportDecision[] = timeline
     .filter((e): e is TimelineDecision => e.type === 'decided' && e.choice !== 'pending')
     .map((d) => {
+      const stopped = stoppedBy.get(d);
       const source = approvalSource({ by: d.by, key: d.pressed, flag: d.flag, policy: d.policy });
       return {
         at: d.at,
@@ -82,6 +105,7 @@ export function historyOf(state: SessionState): History {
         ...(d.label ? { label: d.label } : {}),
         ...source,
         ...(source.by === 'key' ? { operator: operatorAt(d.at) } : {}),
+        ...(stopped ? { stopped } : {}),
       };
     });
 

@@ -12,7 +12,7 @@ import { firstFew } from '../text/first-few.js';
 import { timelineSection } from './markdown-timeline.js';
 
 const statusWord: Record<string, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', unknown: 'UNKNOWN' };
-const stopWord: Record<string, string> = { awaitingApproval: 'stopped at a gate', failed: 'failed', interrupted: 'interrupted', stopped: 'stopped', crashed: 'ended unexpectedly' };
+const stopWord: Record<string, string> = { awaitingApproval: 'stopped at a gate', failed: 'failed', interrupted: 'interrupted', stopped: 'stopped by the operator', crashed: 'ended unexpectedly' };
 
 function header(r: ReportData): string[] {
   const m = r.session;
@@ -56,7 +56,9 @@ function decisions(r: ReportData): string[] {
   const out = [`## Decisions (${r.decisions.length})`, ''];
   if (r.decisions.length === 0) return [...out, '_No gate was answered._', ''];
   const rows = r.decisions.map((d) => [timeOf(d.at, r.startedAt), d.step, d.gate, cut(d.subject ?? d.title, 80), `${d.choice}${d.label ? `: ${cut(d.label, 60)}` : ''}`, sourceText(d, d.operator)]);
-  return [...out, ...table(['Time', 'Step', 'Gate', 'About', 'Choice', 'How'], rows), ''];
+  // A decline that stopped the run says, under the table, what it declined and what was left as it was.
+  const stops = r.decisions.filter((d) => d.stopped).map((d) => `- ${timeOf(d.at, r.startedAt)} ${d.choice} at the ${d.gate} gate (${cut(d.subject ?? d.title, 120)}) stopped the run: ${cut(d.stopped!, 300)}`);
+  return [...out, ...table(['Time', 'Step', 'Gate', 'About', 'Choice', 'How'], rows), '', ...(stops.length ? [...stops, ''] : [])];
 }
 
 function profiles(r: ReportData): string[] {
@@ -154,7 +156,7 @@ function wayBack(r: ReportData): string[] {
 }
 
 function carried(r: ReportData): string[] {
-  if (r.customizations.length === 0 && r.rules.length === 0 && r.additions.length === 0 && r.variables.length === 0) return [];
+  if (r.customizations.length === 0 && r.rules.length === 0 && r.additions.length === 0 && r.variables.length === 0 && !r.variablesUnserved) return [];
   const labels = new Map<string, number>();
   for (const c of r.customizations) labels.set(c.label, (labels.get(c.label) ?? 0) + 1);
   // A rule whose pack kind the site does not run is neither a pass nor a failure (issue 16); one the
@@ -174,6 +176,7 @@ function carried(r: ReportData): string[] {
     out.push(`Additions - a rule's fix, a value typed at the review, or any value neither the site had nor the new defaults bring: ${inDraft.length} in the drafts (each chosen), ${r.additions.length - inDraft.length} left out.`, '');
     out.push(...table(['Hop', 'Profile', 'Pack', 'Path', 'Value', 'What it changes', 'In the draft', 'Chosen by'], r.additions.map((a) => [a.hop, a.profile, a.pack, `\`${a.path}\``, a.value, a.what, a.included ? 'yes' : 'no, left out', a.chosenBy ?? (a.rule ? `nobody (--accept-fix ${a.rule} adds it)` : 'nobody')])), '');
   }
+  if (r.variablesUnserved) out.push(`Note: ${r.variablesUnserved}`, '');
   for (const v of r.variables) out.push(`- Hop ${v.hop} introduced the profile variable ${v.name} (${v.since}, ${v.profile} profile; ${v.source}): declared on the new version, its value set for the cluster with the apply and recorded nowhere.`);
   if (r.variables.length) out.push('');
   return out;

@@ -28,7 +28,7 @@ const Stop = z
     reason: z.string(),
     hint: z.string().optional(),
     step: z.string().optional(),
-    gate: z.string().optional().describe('The gate the run waited at, when it stopped at one'),
+    gate: z.string().optional().describe('The gate the run waited at, or whose answer stopped it (status stopped)'),
     resumedAt: Time.optional(),
     resumedBy: z.string().optional().describe('user@host'),
     resumedWith: z.string().optional().describe('The approval flags the resume was given'),
@@ -52,6 +52,7 @@ const Decision = z
     flag: z.string().optional().describe('When by flag: the exact flag, e.g. --approve-restart vms/db-1'),
     policy: z.string().optional().describe('When by policy: the rule, in words'),
     operator: z.string().optional().describe('user@host of the run the decision was made in'),
+    stopped: z.string().optional().describe('When this answer (a decline, "stop here", an abort) stopped the run: what was declined and what was left as it was'),
   })
   .describe('One answer at a gate');
 
@@ -267,6 +268,7 @@ export const ReportSchema = z
     variables: z
       .array(z.object({ hop: z.number().int(), profile: z.string(), name: z.string(), since: z.string(), source: z.string() }))
       .describe('Profile variables the hops introduced (names only: values are never recorded)'),
+    variablesUnserved: z.string().optional().describe("Set when the Palette did not serve the cluster's profile variables (404/405): they were read as none, and what that means"),
     preChecks: z.array(z.object({ title: z.string(), status: z.string(), summary: z.string() })),
     steps: z.array(Step),
     diffs: z.array(Diff),

@@ -3,7 +3,7 @@
  * open request and answers it. One gate at a time (steps run in order). Aborting rejects the wait.
  */
 import { GateStopError, InterruptedError } from '../errors.js';
-import { approvalFlag, type Choice, type ConfirmFn, type Decision, type GateRequest } from '../engine/gate.js';
+import { pendingOf, type Choice, type ConfirmFn, type Decision, type GateRequest } from '../engine/gate.js';
 
 interface Open {
   request: GateRequest;
@@ -57,7 +57,7 @@ export class ConfirmQueue {
     const open = this.open;
     if (!open || open.request.key !== key) return;
     this.set(undefined);
-    open.reject(new GateStopError([{ gate: open.request.gate, title: open.request.title, flag: approvalFlag(open.request) }]));
+    open.reject(new GateStopError([pendingOf(open.request)]));
   }
 
   subscribe(listener: (request: GateRequest | undefined) => void): () => void {

@@ -21,7 +21,8 @@ export interface LabShell {
   /** The Ink instance the session's App is drawn into. */
   ink: Instance;
   /** True once the operator pressed q or Ctrl+C while the lab was starting. */
-  quitRequested(): boolean;
+  /** How the operator asked to quit while the lab started (`q` or Ctrl+C), if they did. */
+  quitRequested(): 'q' | 'ctrl-c' | undefined;
   /** Takes the frame off the screen (the lab did not start, or the operator left). */
   close(): void;
 }
@@ -40,7 +41,7 @@ export async function bundledOutline(): Promise<RunbookOutline> {
 
 const LIST_WIDTH = 36;
 
-export function LabShellFrame({ meta, entries, doing, onQuit }: { meta: SessionMeta; entries: Entry[]; doing: string; onQuit: () => void }) {
+export function LabShellFrame({ meta, entries, doing, onQuit }: { meta: SessionMeta; entries: Entry[]; doing: string; onQuit: (by: 'q' | 'ctrl-c') => void }) {
   const [stopping, setStopping] = useState(false);
   const { stdout } = useStdout();
   const { columns, rows } = useTerminalSize(stdout);
@@ -52,7 +53,7 @@ export function LabShellFrame({ meta, entries, doing, onQuit }: { meta: SessionM
   useInput((input, key) => {
     if (input === 'q' || (key.ctrl && input === 'c')) {
       setStopping(true);
-      onQuit();
+      onQuit(input === 'q' && !key.ctrl ? 'q' : 'ctrl-c');
     }
   });
   // The App's layout (src/app.tsx), so its first frame replaces this one without a jump.
@@ -89,10 +90,10 @@ export async function openLabShell(io: RunIO, opts: { scenario: string; rehearsa
     runbook: { name: '', title, file: '', digest: '' },
     cluster: { name: `the lab (${opts.scenario})` },
   };
-  let quit = false;
+  let quit: 'q' | 'ctrl-c' | undefined;
   const api = opts.flavor === 'palette' ? 'a simulated Palette (versions by clone, applied to the cluster)' : "a simulated profile API (the spec's service)";
   const doing = `Starting the embedded lab: ${api} and Kubernetes cluster on 127.0.0.1, scenario "${opts.scenario}"`;
-  const ink = render(<LabShellFrame meta={meta} entries={entries} doing={doing} onQuit={() => (quit = true)} />, {
+  const ink = render(<LabShellFrame meta={meta} entries={entries} doing={doing} onQuit={(by) => (quit ??= by)} />, {
     stdout: io.stdout,
     stdin: io.stdin,
     exitOnCtrlC: false,

@@ -10,6 +10,7 @@ import { decisionSourceText } from '../engine/gate.js';
 import { describeRequest } from '../engine/mutation.js';
 import type { SessionEvent, SessionState, StepPlan } from '../engine/state.js';
 import { findStep } from '../engine/state.js';
+import { isStop } from '../errors.js';
 import type { LiveHeadline } from '../screens/step-screen.js';
 import type { Redactor } from '../session/redact.js';
 import { jsonSafe, sanitizeLines, sanitizeText } from '../text/sanitize.js';
@@ -34,6 +35,14 @@ export function stepLabel(step: Pick<StepPlan, 'title' | 'hop'> | undefined, fal
 }
 
 const clean = (text: string) => sanitizeText(text, { max: 2000 });
+
+/** `■ stopped (…)`: how the run stopped, in words. */
+const stopWords: Record<Extract<SessionEvent, { type: 'session.stopped' }>['status'], string> = {
+  awaitingApproval: 'at a gate',
+  stopped: 'by the operator',
+  interrupted: 'interrupted',
+  failed: 'failed',
+};
 
 /** An event as a JSON line: everything that identifies and explains it, nothing that weighs (bodies, large outputs). */
 export function jsonEvent(state: SessionState, event: SessionEvent, journal: string | undefined): Record<string, unknown> | undefined {
@@ -100,7 +109,7 @@ export function createPlainPrinter(opts: PlainPrinterOptions): (state: SessionSt
     const label = 'id' in event ? stepLabel(findStep(state, event.id), event.id) : '';
     switch (event.type) {
       case 'session.created':
-        return out(`${t}  session ${event.meta.id} (${event.meta.mode}${event.meta.lab ? ', lab' : ''}): ${event.meta.runbook.title}`);
+        return out(`${t}  session ${event.meta.id} (${event.meta.mode}${event.meta.lab || event.meta.servedLab ? ', lab' : ''}): ${event.meta.runbook.title}`);
       case 'session.resumed':
         return out(`${t}  resumed session ${state.meta.id}`);
       case 'step.started':
@@ -128,7 +137,7 @@ export function createPlainPrinter(opts: PlainPrinterOptions): (state: SessionSt
       case 'step.skipped':
         return out(`${t}  – ${label} skipped: ${clean(event.reason)}`);
       case 'step.failed':
-        out(`${t}  ${event.error.kind === 'interrupted' ? '⏸' : '✖'} ${label}: ${clean(event.error.message)}`);
+        out(`${t}  ${isStop(event.error) ? '⏸' : '✖'} ${label}: ${clean(event.error.message)}`);
         if (event.error.hint) out(`             what to do: ${clean(event.error.hint)}`);
         return;
       case 'step.drift':
@@ -146,7 +155,7 @@ export function createPlainPrinter(opts: PlainPrinterOptions): (state: SessionSt
         return;
       case 'session.stopped':
         // A gate's reason already says "Stopped at a gate awaiting approval: ...": not twice in one line.
-        return out(`${t}  ■ stopped (${event.status === 'awaitingApproval' ? 'at a gate' : event.status}): ${clean(event.status === 'awaitingApproval' ? event.reason.replace(/^Stopped at a gate awaiting approval: /, 'awaiting approval: ') : event.reason)}`);
+        return out(`${t}  ■ stopped (${stopWords[event.status]}): ${clean(event.status === 'awaitingApproval' ? event.reason.replace(/^Stopped at a gate awaiting approval: /, 'awaiting approval: ') : event.reason)}`);
       case 'session.done':
         return out(`${t}  ✔ done${opts.rehearsal ? ' (rehearsal: nothing was sent)' : ''}`);
       default:

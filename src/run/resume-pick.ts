@@ -10,16 +10,15 @@ import { isInteractive } from './interactive.js';
 import type { RunIO } from './session-run.js';
 import { wallDate, wallTime } from '../text/time.js';
 
-/** The id to resume: given, picked, or undefined for the latest. `null`: the operator cancelled. */
-export async function sessionToResume(options: CliOptions, given: string | undefined, io: RunIO): Promise<string | undefined | null> {
+/** The id to resume: given, picked, or undefined for the latest. Nothing picked stops here (Esc: exit 3, Ctrl+C: 130). */
+export async function sessionToResume(options: CliOptions, given: string | undefined, io: RunIO): Promise<string | undefined> {
   if (given || !isInteractive(options, io)) return given;
   const store = new SessionStore(resolveStateDir(options['state-dir'], io.env), new Redactor());
-  // A session of the embedded lab cannot go on: its lab ended with the process that ran it.
-  const open = store.list().filter((s) => s.status !== 'done' && s.status !== 'incomplete' && !s.lab).sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
+  const open = store.resumable();
   if (open.length < 2) return undefined;
   const { pick } = await import('./pick.js');
   const when = (iso: string) => `${wallDate(iso)} ${wallTime(iso)}`;
-  const picked = await pick(
+  return pick(
     io,
     `${open.length} sessions can be continued. Which one?`,
     open.map((s) => ({
@@ -28,6 +27,6 @@ export async function sessionToResume(options: CliOptions, given: string | undef
       value: s.id,
       description: `Runbook ${s.runbook}, cluster ${s.cluster} (${s.mode}); last change ${when(s.updatedAt)}; ${s.status === 'running' ? 'ended without closing' : s.status === 'awaitingApproval' ? 'stopped at a gate' : s.status} at ${s.currentTitle ?? s.currentStep}.`,
     })),
+    { nothing: { message: 'No session picked: nothing was resumed.', next: 'Run `upgrade-pilot sessions` to list them, then `upgrade-pilot resume ID`.' } },
   );
-  return picked ?? null;
 }

@@ -6,6 +6,7 @@
 import { describeRequest } from '../engine/mutation.js';
 import { currentStep, steps, type SessionState, type StepState } from '../engine/state.js';
 import { wallDate, wallTime } from '../text/time.js';
+import { sentence } from '../text/sentence.js';
 import type { RecoverContract } from '../steps/contracts.js';
 
 /** What the cluster did while the session was stopped (read once at resume). */
@@ -47,17 +48,19 @@ function howItStopped(before: SessionState, today: string): string {
   switch (before.run.status) {
     case 'running':
       return `It stopped at ${when} without closing (the process was killed or crashed); the journal is intact up to that moment.`;
+    case 'stopped':
+      return sentence(`It stopped at ${when}, by the operator${reason}`);
     case 'interrupted':
-      return `It stopped at ${when}, by the operator${reason}.`;
+      return sentence(`It stopped at ${when}, by a signal (Ctrl+C, SIGTERM)${reason}`);
     case 'awaitingApproval':
       // The reason already begins with what the stop was: say it once.
-      return `It stopped at ${when} at a gate awaiting approval${reason.replace(/^: Stopped at a gate awaiting approval(?=: |$)/, '')}.`;
+      return sentence(`It stopped at ${when} at a gate awaiting approval${reason.replace(/^: Stopped at a gate awaiting approval(?=: |$)/, '')}`);
     case 'failed':
-      return `It stopped at ${when} because a step failed${reason}.`;
+      return sentence(`It stopped at ${when} because a step failed${reason}`);
     case 'done':
       return `It finished at ${when}.`;
     default:
-      return `It stopped at ${when}${reason}.`;
+      return sentence(`It stopped at ${when}${reason}`);
   }
 }
 
@@ -122,7 +125,7 @@ export function resumeSummary(before: SessionState, now: SessionState, meanwhile
     settled: settledLines(before, now),
     meanwhile: meanwhileLines(meanwhile),
     ...(outstanding ? { outstanding } : {}),
-    next: now.run.status === 'done' ? 'Nothing is left to do.' : next ? `Next: ${where(next)}${asked}.` : 'Next: the remaining steps.',
+    next: now.run.status === 'done' ? 'Nothing is left to do.' : next ? sentence(`Next: ${where(next)}${asked}`) : 'Next: the remaining steps.',
   };
 }
 

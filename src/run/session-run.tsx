@@ -13,13 +13,15 @@ import { bundledRunbook, loadParams, loadRunbook, type LoadedParams, type Loaded
 import { Runner, type RunOutcome } from '../engine/runner.js';
 import type { SessionMeta } from '../engine/state.js';
 import type { StepRegistry } from '../engine/step-kind.js';
-import { ExitCode, exitCodeOf, InputError, type ErrorInfo } from '../errors.js';
+import { ExitCode, InputError, type ErrorInfo } from '../errors.js';
+import { exitCodeFor } from './exit-code.js';
 import { isInteractive } from './interactive.js';
 import { resolveStateDir } from '../session/paths.js';
 import { Redactor } from '../session/redact.js';
 import { newSessionId, SessionStore, type OpenSession } from '../session/store.js';
 import { toolVersion } from '../version.js';
 import { readApiKey } from './api-key.js';
+import { chosenKubeconfig } from './kubeconfig-choice.js';
 import { makeScratch } from './scratch.js';
 import { ConfirmQueue } from './confirm-queue.js';
 import { attachedConfirm, plainConfirm, tuiConfirm } from './confirm.js';
@@ -71,7 +73,13 @@ export interface SessionRequest {
   stopAfterStep?: AbortSignal;
   /** A written approval policy beside the flags (a fleet stage's). */
   policy?: WrittenPolicy;
+  /** Ink draws every frame whole (tests: under CI Ink draws only the last frame). */
+  inkDebug?: boolean;
 }
+
+/** Why a session of the in-process lab cannot go on after it stops, and what to do instead (every stop's hint says it). */
+export const LAB_ENDED =
+  'This lab runs inside this process and ends with it, so this session cannot be resumed: start the lab again (npm start, or upgrade-pilot lab) and walk the runbook anew. To practise stopping and resuming, serve a lab that stays up: upgrade-pilot lab --serve --state-dir DIR, then upgrade-pilot start --params DIR/params.yaml.';
 
 export function approvalsFrom(options: CliOptions): Approvals {
   return {
@@ -104,6 +112,8 @@ interface Prepared {
   runbook: LoadedRunbook;
   params: LoadedParams | undefined;
   resuming: boolean;
+  /** The kubeconfig named (flag, then params), checked to exist; undefined: kubectl reads $KUBECONFIG. */
+  kubeconfig: string | undefined;
 }
 
 /** `check` sees the params before anything is created or locked-in (a bad notify URL stops here). */
@@ -121,6 +131,7 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
       const params = meta.paramsFile ? loadParams(meta.paramsFile) : undefined;
       checkKeyDestinations(params?.params, { allowInsecureHttp: options['allow-insecure-http'] });
       check(params);
+      const kubeconfig = chosenKubeconfig(options.kubeconfig, params?.params, params?.file);
       const runbook = loadRunbook(meta.runbook.file, params?.params, registry);
       checkAcceptFixes(options['accept-fix'] ?? [], runbook);
       if (runbook.digest !== meta.runbook.digest) {
@@ -128,7 +139,7 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
           hint: 'Restore the runbook as it was, or start a new session with the changed one.',
         });
       }
-      return { session, runbook, params, resuming: true };
+      return { session, runbook, params, resuming: true, kubeconfig };
     } catch (err) {
       session.close();
       throw err;
@@ -138,6 +149,7 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
   const params = paramsFile ? loadParams(paramsFile) : undefined;
   checkKeyDestinations(params?.params, { allowInsecureHttp: options['allow-insecure-http'] });
   check(params);
+  const kubeconfig = chosenKubeconfig(options.kubeconfig, params?.params, params?.file);
   const runbook = loadRunbook(options.runbook ?? bundledRunbook(), params?.params, registry);
   checkAcceptFixes(options['accept-fix'] ?? [], runbook);
   const site = params?.params;
@@ -151,6 +163,7 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
     host: hostname(),
     mode: req.dryRun ? 'rehearsal' : 'live',
     lab: Boolean(req.lab),
+    ...(!req.lab && site?.extra.labClockUrl !== undefined ? { servedLab: true } : {}),
     runbook: { name: runbook.runbook.metadata.name, title: runbook.runbook.metadata.title, file: runbook.file, digest: runbook.digest },
     ...(params ? { paramsFile: params.file } : {}),
     cluster: {
@@ -163,20 +176,9 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
     ...(site ? { windowMs: site.window } : {}),
   };
   const session = store.create({ type: 'session.created', at: meta.createdAt, meta, entries: plannedEntries(runbook.runbook, registry) });
-  return { session, runbook, params, resuming: false };
+  return { session, runbook, params, resuming: false, kubeconfig };
 }
 
-
-export function exitCodeFor(outcome: RunOutcome, rehearsal = false): ExitCode {
-  if (outcome.status === 'done') return ExitCode.ok;
-  if (outcome.status === 'awaitingApproval') return ExitCode.gate;
-  if (outcome.status === 'interrupted') return ExitCode.interrupted;
-  // A rehearsal answers "would the pre-checks pass?": a red one exits 1 (issue 9) even when a live
-  // run calls the same finding (a profile the params name is missing) bad input.
-  if (rehearsal && outcome.error.code === 'preflight.input') return ExitCode.failed;
-  if ('toInfo' in outcome.error) return exitCodeOf(outcome.error);
-  return outcome.error.kind === 'environment' ? ExitCode.environment : outcome.error.kind === 'input' ? ExitCode.usage : ExitCode.failed;
-}
 
 export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCode> {
   const { options } = req;
@@ -227,7 +229,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       runbook: runbook.runbook,
       apiKey: key.key,
       // Without an explicit file, kubectl reads $KUBECONFIG itself (which may list several files).
-      kubeconfig: options.kubeconfig ?? params?.params.cluster.kubeconfig,
+      kubeconfig: prepared.kubeconfig,
       context: options.context ?? meta.cluster.context,
       redactor,
       confirm: interactive ? tuiConfirm(queue, approvals, dryRun) : req.attach ? attachedConfirm(queue, approvals, dryRun) : plainConfirm(approvals, dryRun),
@@ -249,6 +251,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       resuming: prepared.resuming,
       resumedBy: { by: `${whoAmI()}@${hostname()}`, ...(approvalFlagsText(approvals) ? { with: approvalFlagsText(approvals) } : {}) },
       resumeCommand: resume,
+      ...(req.lab ? { noResume: LAB_ENDED } : {}),
       ...(req.stopAfterStep ? { stopAfterStep: req.stopAfterStep } : {}),
     });
     const meanwhile: Meanwhile | undefined = prepared.resuming ? await readMeanwhile(effects, saved, params?.params, controller.signal) : undefined;
@@ -293,7 +296,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
                 report();
                 return o;
               }),
-              stop: () => controller.abort(),
+              stop: (reason) => controller.abort(reason),
               reportPath: () => reportPath,
               inProcessLab: Boolean(req.lab),
               gateGuardMs: runbook.runbook.settings.gateGuard,
@@ -305,7 +308,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
           {notifications.attention ? <GateAttention {...notifications.attention} /> : null}
         </>
       );
-      const app = req.ink ?? render(tree, { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false });
+      const app = req.ink ?? render(tree, { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false, ...(req.inkDebug ? { debug: true } : {}) });
       if (req.ink) req.ink.rerender(tree);
       outcome = await run;
       leaveLastFrame = () => app.unmount();
@@ -313,11 +316,11 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       await notifications.flush();
       // The last frame stays on the terminal; under it, in plain words, where the report is and how to go on.
       if (reportPath) write(`report: ${reportPath}`);
-      if (outcome.status !== 'done' && !req.lab) write(`the session is saved; continue with:\n  ${resume}`);
+      if (resumable(outcome, Boolean(req.lab))) write(`the session is saved; continue with:\n  ${resume}`);
     } else {
       const print = createPlainPrinter({ json: options.json, write, redactor, rehearsal: dryRun, sessionDir: session.dir });
       if (!options.json) {
-        write(`upgrade-pilot: ${prepared.resuming ? 'resuming' : 'session'} ${session.id} (${dryRun ? 'rehearsal: nothing will be sent' : meta.lab ? 'lab: changes go to the embedded lab, nothing real is touched' : 'live'}) - ${meta.runbook.title}`);
+        write(`upgrade-pilot: ${prepared.resuming ? 'resuming' : 'session'} ${session.id} (${dryRun ? 'rehearsal: nothing will be sent' : meta.lab ? 'lab: changes go to the embedded lab, nothing real is touched' : meta.servedLab ? 'lab: changes go to the served lab, nothing real is touched' : 'live'}) - ${meta.runbook.title}`);
         for (const w of key.warnings) write(`warning: ${w}`);
         if (clock.simulated) write(`  times are this machine's clock; what the cluster measures (ages, waits) is ${clock.simulated.label}, which runs ${clock.simulated.speed()}x faster`);
         if (prepared.resuming) for (const l of resumeLines(resumeSummary(saved, saved, meanwhile))) write(`  ${redactor.text(l)}`);
@@ -355,17 +358,23 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   }
 }
 
+/** Whether a resume can go on from this end: not after the end, not on the in-process lab, not where it would meet the same refusal. */
+function resumable(outcome: RunOutcome, inProcessLab: boolean): boolean {
+  if (outcome.status === 'done' || inProcessLab) return false;
+  return ('toInfo' in outcome.error ? outcome.error.toInfo() : outcome.error).resumable !== false;
+}
+
 /** Plain mode's last lines: the error and what to do (every line of the hint indented), how to continue, the report. */
 function reportEnd(outcome: RunOutcome, code: ExitCode, session: { id: string; resume: string; report: string | undefined }, json: boolean, io: RunIO, redactor: Redactor, inProcessLab: boolean): void {
   const error: ErrorInfo | undefined = outcome.status === 'done' ? undefined : 'toInfo' in outcome.error ? outcome.error.toInfo() : outcome.error;
   if (json) {
-    const result = { type: 'result', session: session.id, status: outcome.status, exitCode: code, ...(error ? { error } : {}), ...(session.report ? { report: session.report } : {}), ...(outcome.status !== 'done' && !inProcessLab ? { resume: session.resume } : {}) };
+    const result = { type: 'result', session: session.id, status: outcome.status, exitCode: code, ...(error ? { error } : {}), ...(session.report ? { report: session.report } : {}), ...(resumable(outcome, inProcessLab) ? { resume: session.resume } : {}) };
     io.stdout.write(`${jsonSafe(redactor.text(JSON.stringify(result)))}\n`);
     return;
   }
   if (!error) return;
   const hint = error.hint ? `  what to do: ${error.hint.split('\n').join('\n    ')}\n` : '';
   io.stderr.write(sanitizeLines(redactor.text(`error: ${error.message}\n${hint}`)));
-  if (inProcessLab) io.stderr.write('  note: this lab ran inside this process and has ended, so this session cannot be resumed; use `upgrade-pilot lab --serve` for a lab that stays up\n');
-  else if (outcome.status !== 'awaitingApproval') io.stderr.write(`  the session is saved: ${session.resume}\n`);
+  // The in-process lab's hint already says why nothing can be resumed (LAB_ENDED); a gate's names its resume.
+  if (resumable(outcome, inProcessLab) && outcome.status !== 'awaitingApproval') io.stderr.write(`  the session is saved: ${session.resume}\n`);
 }

@@ -19,9 +19,10 @@ export interface Choice<V> {
  * (a session, a lab scenario). It is never used for gates: there focus must not wrap and an
  * approving option must not be one key away from the default (see keys/gate-model.ts).
  */
-export function ChoiceList<V>({ title, lines = [], choices, initial = 0, onPick, onCancel }: { title: string; lines?: string[]; choices: Array<Choice<V>>; initial?: number; onPick: (v: V) => void; onCancel: () => void }) {
+export function ChoiceList<V>({ title, lines = [], choices, initial = 0, onPick, onCancel }: { title: string; lines?: string[]; choices: Array<Choice<V>>; initial?: number; onPick: (v: V) => void; onCancel: (by: 'escape' | 'ctrl-c') => void }) {
   useInput((_input, key) => {
-    if (key.escape || (key.ctrl && _input === 'c')) onCancel();
+    if (key.escape) onCancel('escape');
+    else if (key.ctrl && _input === 'c') onCancel('ctrl-c');
   });
   const c = colour('info');
   const [highlighted, setHighlighted] = useState(choices[initial]?.key);

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { ErrorInfo } from '../errors.js';
+import { isStop, type ErrorInfo } from '../errors.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { colour } from './theme.js';
 import { Para } from './Para.js';
@@ -9,7 +9,7 @@ import { Para } from './Para.js';
  * operator chose (an abort at a gate) is amber: nothing went wrong.
  */
 export function ErrorPanel({ error, title = 'Error' }: { error: ErrorInfo; title?: string }) {
-  const stop = error.kind === 'interrupted';
+  const stop = isStop(error);
   const tone = colour(stop ? 'warn' : 'fail');
   return (
     <Box flexDirection="column" borderStyle="round" {...(tone ? { borderColor: tone } : {})} paddingX={1}>

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { stringify } from 'yaml';
+import { isStop } from '../errors.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { keyPress } from './keys/key-press.js';
@@ -44,7 +45,7 @@ export function GenericStep({ step, state, height, isActive }: StepScreenProps) 
           ))}
         </Box>
       ) : null}
-      {step.error ? <ErrorPanel error={step.error} title={step.error.kind === 'interrupted' ? 'Stopped' : 'Step failed'} /> : null}
+      {step.error ? <ErrorPanel error={step.error} title={isStop(step.error) ? 'Stopped' : 'Step failed'} /> : null}
       {output.length > 0 ? (
         <Box flexDirection="column" marginTop={1}>
           {output.slice(offset, offset + room).map((l, i) => (

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { GateRequest } from '../engine/gate.js';
 import { steps, type SessionState } from '../engine/state.js';
+import { sentence } from '../text/sentence.js';
 import { colour } from './theme.js';
 import { Para } from './Para.js';
 
@@ -8,7 +9,7 @@ import { Para } from './Para.js';
 export function guideProgress(state: SessionState, gate: GateRequest | undefined): string {
   const done = steps(state).filter((s) => s.status === 'succeeded' || s.status === 'skipped');
   const ran = done.map((s) => s.title).join(', ');
-  const waits = gate ? ` Waiting for you now: ${gate.title}.` : '';
+  const waits = gate ? ` ${sentence(`Waiting for you now: ${gate.title}`)}` : '';
   if (done.length === 0) return `The read-only steps run while you read this; nothing changes until you say yes at a gate.${waits}`;
   return `While you read this, these read-only steps ran: ${ran}. Nothing has been changed: the first change waits at its gate for your yes.${waits}`;
 }

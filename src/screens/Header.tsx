@@ -14,12 +14,13 @@ function Badge({ text, tone }: { text: string; tone: 'fail' | 'warn' | 'info' })
 
 /**
  * One badge, one meaning: what a change the run makes reaches. LIVE: a real cluster and its
- * profiles. LAB: the embedded lab's simulated Palette and cluster only. REHEARSAL: nothing is sent
+ * profiles. LAB: a lab's simulated Palette and cluster only (embedded, or served by `lab --serve`). REHEARSAL: nothing is sent
  * (on a lab, LAB REHEARSAL). Never two badges that could be read as contradicting each other.
  */
-export function modeBadge(meta: Pick<SessionMeta, 'lab' | 'mode'>): { text: string; tone: 'fail' | 'warn' | 'info' } {
-  if (meta.mode === 'rehearsal') return { text: meta.lab ? 'LAB REHEARSAL' : 'REHEARSAL', tone: 'warn' };
-  return meta.lab ? { text: 'LAB', tone: 'info' } : { text: 'LIVE', tone: 'fail' };
+export function modeBadge(meta: Pick<SessionMeta, 'lab' | 'servedLab' | 'mode'>): { text: string; tone: 'fail' | 'warn' | 'info' } {
+  const lab = meta.lab || meta.servedLab === true;
+  if (meta.mode === 'rehearsal') return { text: lab ? 'LAB REHEARSAL' : 'REHEARSAL', tone: 'warn' };
+  return lab ? { text: 'LAB', tone: 'info' } : { text: 'LIVE', tone: 'fail' };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { RunOutcome } from '../engine/runner.js';
-import { InterruptedError, type ErrorInfo } from '../errors.js';
+import { InterruptedError, isStop, type ErrorInfo } from '../errors.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { ResumeHint } from './ResumeHint.js';
 import { colour } from './theme.js';
@@ -38,7 +38,7 @@ export function OutcomePanel({ outcome, resumeCommand, reportPath, stepShowsErro
     );
   }
   const error = errorOf(outcome);
-  const stopped = outcome.status !== 'failed' || error.kind === 'interrupted';
+  const stopped = outcome.status !== 'failed' || isStop(error);
   if (stopped) {
     const amber = colour('warn');
     const title = outcome.status === 'awaitingApproval' ? '⏸ STOPPED at a gate: it waits for an approval' : '⏸ STOPPED';
@@ -48,7 +48,8 @@ export function OutcomePanel({ outcome, resumeCommand, reportPath, stepShowsErro
           {title}
         </Text>
         <Para>{error.message}</Para>
-        {error.hint && outcome.status === 'awaitingApproval' ? (
+        {/* The in-process lab's hint says why it cannot be resumed (run/session-run.tsx): nothing to add. */}
+        {error.hint && (outcome.status === 'awaitingApproval' || inProcessLab) ? (
           <Para>{error.hint}</Para>
         ) : (
           <>
@@ -72,7 +73,7 @@ export function OutcomePanel({ outcome, resumeCommand, reportPath, stepShowsErro
       ) : (
         <ErrorPanel error={error} title="Step failed" />
       )}
-      <ResumeHint command={resumeCommand} inProcessLab={inProcessLab} />
+      {(inProcessLab && error.hint) || error.resumable === false ? null : <ResumeHint command={resumeCommand} inProcessLab={inProcessLab} />}
       {report}
       <Text dimColor>q exit · [ ] look at the steps</Text>
     </Box>

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { formatDuration } from '../engine/duration.js';
+import { isStop } from '../errors.js';
 import { clockDuration } from '../text/time.js';
 import type { CancelOutcomes, CancelState, RecoverLive, RecoverOutput, RecoverVmRow, VmState } from '../steps/migrations/recover-types.js';
 import { ErrorPanel } from './ErrorPanel.js';
@@ -112,7 +113,7 @@ export function RecoverScreen({ step, isActive, width, height, state, labTime = 
       <WindowedTable columns={columns(width, rows)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.vm} emptyText="No VM needs a restart." />
       {/* Inside its gate the gate says why (its own "Why:" line): not twice. */}
       {inGate ? null : <Focus rows={rows} />}
-      {step.error ? <ErrorPanel error={step.error} title={step.error.kind === 'interrupted' ? 'Recovery stopped' : 'Recovery failed'} /> : null}
+      {step.error ? <ErrorPanel error={step.error} title={isStop(step.error) ? 'Recovery stopped' : 'Recovery failed'} /> : null}
     </Box>
   );
 }

@@ -3,6 +3,7 @@
  * without colour, under NO_COLOR, and to a screen reader.
  */
 import type { SessionState, StepState, StepStatus } from '../engine/state.js';
+import { isStop } from '../errors.js';
 
 export const noColor = (): boolean => 'NO_COLOR' in process.env && process.env.NO_COLOR !== '';
 
@@ -64,7 +65,7 @@ export function restartedVms(mutations: SessionState['mutations']): Set<string> 
  * not red; a step that finished but left something for later (VMs not restarted) is amber too.
  */
 export function stepDisplay(step: Pick<StepState, 'status' | 'error' | 'output'>, runStatus: string, restartedLater: ReadonlySet<string> = new Set()): DisplayStatus {
-  if (step.status === 'failed' && step.error?.kind === 'interrupted') return 'stopped';
+  if (step.status === 'failed' && step.error && isStop(step.error)) return 'stopped';
   const outstanding = (step.output as { outstanding?: unknown } | undefined)?.outstanding;
   // Green again once a later step (verification's offer) restarted every VM it left.
   if (step.status === 'succeeded' && Array.isArray(outstanding) && outstanding.some((vm) => !restartedLater.has(String(vm)))) return 'outstanding';

@@ -52,6 +52,14 @@ const plausibleSnapshot = (snap: unknown): snap is Snapshot => {
   );
 };
 
+/**
+ * Whether `resume` can continue a listed session: not finished, readable whole, and not one of the
+ * embedded lab, whose Palette and cluster ended with the process that ran them.
+ */
+export function canResume(s: Pick<SessionSummary, 'status' | 'lab'>): boolean {
+  return s.status !== 'done' && s.status !== 'incomplete' && s.status !== 'damaged' && !s.lab;
+}
+
 export function newSessionId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `${stamp}-${randomBytes(3).toString('hex')}`;
@@ -200,6 +208,13 @@ export class SessionStore {
     return latest.id;
   }
 
+  /** The sessions `resume` can continue, the latest change first. */
+  resumable(): SessionSummary[] {
+    return this.list()
+      .filter(canResume)
+      .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  }
+
   /** Every session, newest last; one that cannot be loaded is listed as damaged, never hides the others. */
   list(): SessionSummary[] {
     return this.ids().map((id) => {
@@ -224,7 +239,7 @@ export class SessionStore {
         id,
         runbook: state.meta.runbook.name,
         cluster: state.meta.cluster.name ?? state.meta.cluster.uid ?? '-',
-        mode: state.meta.mode === 'rehearsal' ? 'rehearsal' : state.meta.lab ? 'lab' : 'live',
+        mode: state.meta.mode === 'rehearsal' ? 'rehearsal' : state.meta.lab || state.meta.servedLab ? 'lab' : 'live',
         currentStep: state.run.status === 'done' ? '-' : (step?.id ?? '-'),
         ...(step && state.run.status !== 'done' ? { currentTitle: step.hop ? `Hop ${step.hop.index}/${step.hop.count} · ${step.title}` : step.title } : {}),
         status: state.run.status,

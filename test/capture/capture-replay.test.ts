@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,6 +157,12 @@ describe.each([
     expect(manifest.palette.flavor).toBe(flavor);
     expect(manifest.cluster.uid).toBe(site.lab.clusterUid);
     expect(manifest.passes.every((p) => p.ok)).toBe(true);
+    // No local path (README: "local paths are dropped"): the kubeconfig named by the params, the lab's folder.
+    const head = JSON.stringify(JSON.parse(site.text).manifest);
+    expect(site.text).not.toContain(site.lab.kubeconfig);
+    expect(head).not.toContain(dirname(site.lab.params));
+    expect(head).not.toMatch(/"kubeconfig"/);
+    expect(JSON.parse(site.text).manifest.kube.context).toBe(loadParams(site.lab.params).params.cluster.context);
   });
 
   it('the replay refuses every change and changes nothing', async () => {

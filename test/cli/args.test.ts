@@ -61,7 +61,10 @@ describe('options that are accepted', () => {
 describe('options that are refused (exit 2, the flag named)', () => {
   it.each<[string, string[], RegExp]>([
     ['the fleet\'s stage gate outside a fleet', ['start', '--approve', 'stage'], /^--approve stage approves a fleet stage: it is for `upgrade-pilot fleet`\.$/],
-    ['an unknown gate', ['start', '--approve', 'draft,publsh'], /^--approve does not know the gate "publsh" \(accepted: health, draft, publish, apply, repave, cancel-migrations, drift, stage\)$/],
+    ['an unknown gate', ['start', '--approve', 'draft,everything'], /^--approve does not know the gate "everything" \(accepted: health, draft, publish, apply, repave, cancel-migrations, drift, stage\)$/],
+    ['a gate one slip away', ['start', '--approve', 'draft,publsh'], /^--approve does not know the gate "publsh" \(accepted: health, draft, publish, apply, repave, cancel-migrations, drift, stage\)\. Did you mean publish\?$/],
+    ['a scenario one slip away', ['lab', '--scenario', 'skip-mnior'], /got "skip-mnior"\. Did you mean skip-minor\?$/],
+    ['a flavor one slip away', ['lab', '--flavor', 'palete'], /^--flavor must be spec or palette, got "palete"\. Did you mean palette\?$/],
     ['restarts as a gate', ['start', '--approve', 'restarts'], /^VM restarts are approved per VM: use --approve-restart NS\/NAME or --approve-all-restarts$/],
     ['a VM without its namespace', ['start', '--approve-restart', 'vm-1'], /^--approve-restart takes NAMESPACE\/NAME of a VM, got "vm-1"$/],
     ['a VM in capitals', ['start', '--skip-restart', 'VMs/One'], /^--skip-restart takes NAMESPACE\/NAME of a VM, got "VMs\/One"$/],

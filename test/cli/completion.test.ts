@@ -18,6 +18,10 @@ import { commands } from '../../src/cli/commands.js';
 import { builtinSteps } from '../../src/steps/index.js';
 import { CLI } from '../e2e/support.js';
 import { runCli } from '../support/cli-harness.js';
+import { Redactor } from '../../src/session/redact.js';
+import { SessionStore } from '../../src/session/store.js';
+import type { SessionEvent } from '../../src/engine/state.js';
+import { at, created, meta, step } from '../support/state-fixtures.js';
 
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 const gates = builtinSteps()
@@ -27,20 +31,36 @@ const spec = completionSpec(gates);
 const command = (name: string) => spec.commands.find((c) => c.name === name)!;
 const option = (cmd: string, name: string) => command(cmd).options.find((o) => o.name === name)!;
 
-/** A state folder with two saved sessions, and `upgrade-pilot` (the built CLI) on a PATH. */
+/**
+ * A state folder of saved sessions, and `upgrade-pilot` (the built CLI) on a PATH. Two a resume can
+ * continue (aaaaaa stopped at a gate, dddddd stopped by the operator), and three it cannot: one
+ * done (bbbbbb), one of the embedded lab (cccccc), one whose journal is empty (eeeeee).
+ */
 function fixture(): { dir: string; state: string; path: string } {
   const dir = mkdtempSync(join(tmpdir(), 'up-completion-'));
   const state = join(dir, 'state');
-  for (const id of ['20261101-090000-aaaaaa', '20261102-090000-bbbbbb']) {
-    mkdirSync(join(state, 'sessions', id), { recursive: true });
-    writeFileSync(join(state, 'sessions', id, 'journal.ndjson'), '');
-  }
+  const store = new SessionStore(state, new Redactor());
+  const saved = (id: string, events: SessionEvent[], lab = false) => {
+    const s = store.create({ ...created([step('only')]), meta: { ...meta, id, lab } });
+    for (const e of events) s.append(e);
+    s.close();
+  };
+  const gate: SessionEvent = { type: 'session.stopped', at: at(2), status: 'awaitingApproval', reason: 'Stopped at a gate awaiting approval: x' };
+  saved('20261101-090000-aaaaaa', [gate]);
+  saved('20261102-090000-bbbbbb', [{ type: 'step.started', at: at(1), id: 'only' }, { type: 'step.succeeded', at: at(2), id: 'only' }, { type: 'session.done', at: at(3) }]);
+  saved('20261103-090000-cccccc', [gate], true);
+  saved('20261104-090000-dddddd', [{ type: 'session.stopped', at: at(4), status: 'stopped', reason: 'Declined' }]);
+  mkdirSync(join(state, 'sessions', '20261105-090000-eeeeee'));
+  writeFileSync(join(state, 'sessions', '20261105-090000-eeeeee', 'journal.ndjson'), '');
   mkdirSync(join(state, 'sessions', 'not-a-session')); // no journal: not offered
   mkdirSync(join(dir, 'bin'));
   symlinkSync(CLI, join(dir, 'bin', 'upgrade-pilot'));
   writeFileSync(join(dir, 'site.yaml'), '');
   return { dir, state, path: `${join(dir, 'bin')}${delimiter}${process.env.PATH ?? ''}` };
 }
+
+/** Every saved session of the fixture, sorted as the shells' answers are compared. */
+const all = ['aaaaaa', 'bbbbbb', 'cccccc', 'dddddd', 'eeeeee'].map((s, i) => `2026110${i + 1}-090000-${s}`).join(' ');
 
 describe('what completion offers, from the definitions', () => {
   it('every command and every option of each command, with the help pseudo-command', () => {
@@ -77,9 +97,9 @@ describe('what completion offers, from the definitions', () => {
     for (const g of gates) expect(approvableGates as readonly string[]).toContain(g);
   });
 
-  it('resume and report complete saved session ids; completion the shells', () => {
-    expect(command('resume').positional?.value).toEqual({ kind: 'session' });
-    expect(command('report').positional?.value).toEqual({ kind: 'session' });
+  it('resume completes the sessions it can continue, report every saved one; completion the shells', () => {
+    expect(command('resume').positional?.value).toEqual({ kind: 'session', which: 'resumable' });
+    expect(command('report').positional?.value).toEqual({ kind: 'session', which: 'all' });
     expect(command('completion').positional?.value).toEqual({ kind: 'words', words: ['bash', 'zsh', 'fish'] });
   });
 });
@@ -108,7 +128,9 @@ describe('`upgrade-pilot completion` and `__complete`', () => {
 
   it('__complete sessions: the saved ids newest first, from --state-dir or $XDG_STATE_HOME; nothing (and exit 0) for a folder that is not there', async () => {
     const { dir, state } = fixture();
-    expect((await cli(['__complete', 'sessions', '--state-dir', state])).out).toBe('20261102-090000-bbbbbb\n20261101-090000-aaaaaa\n');
+    expect((await cli(['__complete', 'sessions', '--state-dir', state])).out).toBe(['eeeeee', 'dddddd', 'cccccc', 'bbbbbb', 'aaaaaa'].map((s) => `2026110${'abcde'.indexOf(s[0]!) + 1}-090000-${s}\n`).join(''));
+    // Only what a resume can continue: not the finished one, the lab's, nor the one that cannot be read.
+    expect((await cli(['__complete', 'resumable', '--state-dir', state])).out).toBe('20261104-090000-dddddd\n20261101-090000-aaaaaa\n');
     mkdirSync(join(dir, 'xdg'));
     const viaXdg = await cli(['__complete', 'sessions'], { XDG_STATE_HOME: join(dir, 'xdg') });
     expect(viaXdg).toEqual({ code: 0, out: '', err: '' });
@@ -132,8 +154,8 @@ describe.skipIf(!has('bash'))('the bash script, in bash', () => {
       [['upgrade-pilot', 'lab', '--scenario', '=', 'sk'], 'skip-minor'],
       [['upgrade-pilot', 'start', '--approve', 'dr'], 'draft drift'],
       [['upgrade-pilot', 'start', '--approve', 'draft,pu'], 'draft,publish'],
-      [['upgrade-pilot', 'resume', '--state-dir', state, ''], '20261101-090000-aaaaaa 20261102-090000-bbbbbb'],
-      [['upgrade-pilot', 'report', '--state-dir', '=', state, '2026110'], '20261101-090000-aaaaaa 20261102-090000-bbbbbb'],
+      [['upgrade-pilot', 'resume', '--state-dir', state, ''], '20261101-090000-aaaaaa 20261104-090000-dddddd'],
+      [['upgrade-pilot', 'report', '--state-dir', '=', state, '2026110'], all],
       [['upgrade-pilot', 'resume', '--state-dir', state, '20261101-090000-aaaaaa', ''], ''],
       [['upgrade-pilot', 'completion', ''], 'bash fish zsh'],
       [['upgrade-pilot', 'help', 'ver'], 'verify'],
@@ -141,15 +163,22 @@ describe.skipIf(!has('bash'))('the bash script, in bash', () => {
       [['upgrade-pilot', '--context', 'prod', 've'], 'verify'],
       [['upgrade-pilot', 'lab', '--vms', ''], ''],
     ];
-    const body = cases
-      .map(([words]) => `t ${words.map((w) => `'${w}'`).join(' ')}`)
-      .join('\n');
-    const out = execFileSync('bash', ['-c', `source ${script}\nt() { COMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); COMPREPLY=(); _upgrade_pilot; printf '%s\\n' "\${COMPREPLY[@]}" | sort | paste -sd' ' -; }\n${body}`], {
+    // The cursor on a word in the middle: --state-dir after it counts too (`resume <Tab> --state-dir DIR`).
+    const mid: Array<[string[], number, string]> = [
+      [['upgrade-pilot', 'resume', '', '--state-dir', state], 2, '20261101-090000-aaaaaa 20261104-090000-dddddd'],
+      [['upgrade-pilot', 'resume', '2026110', '--state-dir', '=', state], 2, '20261101-090000-aaaaaa 20261104-090000-dddddd'],
+      [['upgrade-pilot', 'report', '', '--state-dir', state], 2, all],
+    ];
+    const body = [
+      ...cases.map(([words]) => `t ${words.length - 1} ${words.map((w) => `'${w}'`).join(' ')}`),
+      ...mid.map(([words, cword]) => `t ${cword} ${words.map((w) => `'${w}'`).join(' ')}`),
+    ].join('\n');
+    const out = execFileSync('bash', ['-c', `source ${script}\nt() { COMP_CWORD=$1; shift; COMP_WORDS=("$@"); COMPREPLY=(); _upgrade_pilot; printf '%s\\n' "\${COMPREPLY[@]}" | sort | paste -sd' ' -; }\n${body}`], {
       encoding: 'utf8',
       env: { ...process.env, PATH: path },
       cwd: dir,
     });
-    expect(out.split('\n').slice(0, cases.length)).toEqual(cases.map(([, expected]) => expected));
+    expect(out.split('\n').slice(0, cases.length + mid.length)).toEqual([...cases.map(([, expected]) => expected), ...mid.map(([, , expected]) => expected)]);
   });
 
   it('parses (bash -n)', () => {
@@ -180,8 +209,8 @@ describe.skipIf(!has('fish'))('the fish script, in fish', () => {
       ['upgrade-pilot ve', 'verify'],
       ['upgrade-pilot lab --scenario ', [...labScenarios].sort().join(' ')],
       ['upgrade-pilot start --approve draft,pu', 'draft,publish'],
-      [`upgrade-pilot resume --state-dir ${state} `, '20261101-090000-aaaaaa 20261102-090000-bbbbbb'],
-      [`upgrade-pilot report --state-dir=${state} `, '20261101-090000-aaaaaa 20261102-090000-bbbbbb'],
+      [`upgrade-pilot resume --state-dir ${state} `, '20261101-090000-aaaaaa 20261104-090000-dddddd'],
+      [`upgrade-pilot report --state-dir=${state} `, all],
       ['upgrade-pilot completion ', 'bash fish zsh'],
       ['upgrade-pilot verify --js', '--json'],
     ];

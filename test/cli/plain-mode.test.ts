@@ -126,13 +126,14 @@ describe('command line', () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     for (const c of ['start', 'resume', 'rehearse', 'plan', 'diff', 'verify', 'report', 'sessions', 'lab']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
-    expect(r.stdout).toMatch(/3 stopped at a gate awaiting approval/);
+    expect(r.stdout).toMatch(/^ {2}3 +stopped at a gate awaiting approval, or stopped or declined by\s+the\s+operator/m);
+    expect(r.stdout).toMatch(/^ {2}130 +interrupted by a signal/m);
   });
 
   it.each([
     [['start', '--help'], /--approve-restart NS\/NAME\s+Approve the restart of one VM/],
-    [['lab', '--help'], /--scenario NAME\s+Lab scenario: healthy, skip-minor/],
-    [['help', 'verify'], /exit 0 all green, 1 a red panel/],
+    [['lab', '--help'], /--scenario NAME\s+Lab scenario \(listed below\)[\s\S]*Scenarios:\n {2}healthy +VMO 4\.4\.10 to 4\.6\.3/],
+    [["help", "verify"], /exit\s+0\s+all\s+green,\s+1\s+a\s+red\s+panel/],
   ])('%j describes the command and its options', async (argv, re) => {
     const r = await runCli(argv);
     expect(r.code).toBe(0);
@@ -141,7 +142,12 @@ describe('command line', () => {
 
   it.each([
     [['launch'], /Unknown command "launch"/, /Commands: start, resume/],
-    [['start', '--frobnicate'], /Unknown option --frobnicate for `start`/, /Accepted: --runbook, --params/],
+    [['plna'], /Unknown command "plna"\. Did you mean plan\?/, /Commands: start, resume/],
+    [['start', '--frobnicate'], /Unknown option --frobnicate for `start`\.$/m, /Accepted: --runbook, --params/],
+    [['plan', '--parms', 'x'], /Unknown option --parms for `plan`\. Did you mean --params\?/, /Accepted: --runbook, --params/],
+    [['plan', '--kubeconfg=x'], /Unknown option --kubeconfg=x for `plan`\. Did you mean --kubeconfig\?|Unknown option --kubeconfg for `plan`\. Did you mean --kubeconfig\?/, /Accepted:/],
+    [['lab', '--scenario', 'helthy'], /got "helthy"\. Did you mean healthy\?/, /lab --help/],
+    [['start', '--approve', 'helth'], /does not know the gate "helth" \(accepted: [^)]*\)\. Did you mean health\?/, /start --help/],
     [['start', '--approve', 'everything'], /--approve does not know the gate "everything" \(accepted: health, draft, publish, apply, repave, cancel-migrations, drift, stage\)/, /start --help/],
     [['start', '--approve', 'restart'], /VM restarts are approved per VM: use --approve-restart NS\/NAME or --approve-all-restarts/, /start --help/],
     [['start', '--approve-restart', 'just-a-name'], /--approve-restart takes NAMESPACE\/NAME of a VM, got "just-a-name"/, /start --help/],

@@ -2,8 +2,8 @@
  * End to end, as an operator runs it: `capture` of a served lab, `lab --replay FILE --serve` in its
  * own process, then `rehearse` on the replay (it runs to the end, and nothing reaches the replay),
  * the real kubectl on the replay's kubeconfig (reads answered, a delete refused and audited), and
- * bad uses refused with exit 2. (`start` on a replay stops at its first change: the in-process
- * acceptance test checks the refusal, test/capture/capture-replay.test.ts.)
+ * bad uses refused with exit 2; `start` on it stops at its first change, saying first that this
+ * is a replay, read-only, and offering a rehearsal (never a resume that would be refused too).
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -71,6 +71,21 @@ describe('a replay served by the CLI', () => {
     expect(refused).toMatch(/Error from server \(Forbidden\).*upgrade-pilot-replay \(a frozen capture: read-only\)/);
     expect(kubectl('get', 'vm', '-n', 'ns-packs', 'build-cache-01', '-o', 'name').trim()).toBe('virtualmachine.kubevirt.io/build-cache-01');
     expect((await audit()).map((a) => `${a.api} ${a.method} ${a.effect}`)).toEqual(['kube DELETE rejected']);
+  }, 180_000);
+
+  it('start on it stops at its first change (exit 4, nothing changed), saying first that this is a replay, read-only, and offering a rehearsal, never a resume', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'up-e2e-replay-start-'));
+    const before = (await audit()).length;
+    const r = await cli(['start', '--params', replay.json.params, '--state-dir', state, ...approveAll, '--approve', 'health'], { UPGRADE_PILOT_API_KEY: replay.json.apiKey });
+    expect(r.code, r.stdout + r.stderr).toBe(4);
+    expect(r.stderr).toMatch(/^error: This is a replay of a capture: read-only\. \S+ \S+ was refused/m);
+    expect(r.stderr).toMatch(/what to do: A replay takes no changes, so a resume would be refused the same way\. .*upgrade-pilot rehearse --params/);
+    expect(r.stderr).not.toMatch(/palette\.baseUrl/);
+    expect(r.stderr).not.toMatch(/upgrade-pilot resume/);
+    // Refused and audited; nothing applied.
+    const refused = (await audit()).slice(before);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((a) => a.effect === 'rejected')).toBe(true);
   }, 180_000);
 
   it.each([

@@ -4,62 +4,32 @@
  * and reads the screen at every step. The first gate is walked at 80x24 (its options and the key
  * line on screen), the rest at 120x40.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listen } from '../notify/support.js';
 import { until } from '../support/wait.js';
-import { CLI } from './support.js';
-import { NOT_ARMED_YET } from '../../src/screens/keys/gate-model.js';
+import { flat, openTerminal, type Terminal } from './terminal.js';
 
-const socket = `up-e2e-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-// -J: a line the terminal wrapped comes back whole.
-const screen = () => tmux('capture-pane', '-p', '-J', '-t', 'tui');
-const send = (...keys: string[]) => tmux('send-keys', '-t', 'tui', ...keys);
+let term: Terminal | undefined;
+const send = (...keys: string[]) => term!.send(...keys);
+const waitFor = (text: string | RegExp, timeoutMs?: number) => term!.waitFor(text, timeoutMs);
 
 /**
  * A gate takes no key until it has been on screen for the runbook's guard time (500 ms), and says
  * so beside its options until then: answer once the screen no longer says it.
  */
 const answer = async (key: string) => {
-  await waitForScreen((s) => !flat(s).includes(NOT_ARMED_YET), `the keys to count (no "${NOT_ARMED_YET}")`);
+  await term!.armed();
   send(key);
 };
-
-/** The right-hand pane as one line of words (the step list, boxes and wrapping left out), for sentences. */
-const flat = (s: string) =>
-  s
-    .split('\n')
-    .map((l) => (l.includes('│ ') ? l.slice(l.indexOf('│ ') + 2) : l))
-    .join(' ')
-    .replace(/[│║╔╗╚╝╭╮╰╯═─]/g, ' ')
-    .replace(/\s+/g, ' ');
-
-async function waitForScreen(holds: (screen: string) => boolean, what: string, timeoutMs = 60_000): Promise<string> {
-  const started = Date.now();
-  for (;;) {
-    const s = screen();
-    if (holds(s)) return s;
-    if (Date.now() - started > timeoutMs) throw new Error(`the screen never showed ${what}; it shows:\n${s}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const waitFor = (text: string | RegExp, timeoutMs = 60_000): Promise<string> =>
-  waitForScreen((s) => (typeof text === 'string' ? flat(s).includes(text) : text.test(s)), String(text), timeoutMs);
 
 let closeListener: (() => Promise<void>) | undefined;
 
 afterAll(async () => {
   await closeListener?.();
-  try {
-    tmux('kill-server');
-  } catch {
-    // already gone
-  }
+  term?.close();
 });
 
 /** Changes the session journaled as sent (the lab runs in the TUI's process: its journal is the proof). */
@@ -79,7 +49,7 @@ describe('TUI in a real terminal', () => {
     const state = mkdtempSync(join(tmpdir(), 'up-e2e-tui-'));
     const listener = await listen('ok');
     closeListener = () => listener.close();
-    tmux('new-session', '-d', '-s', 'tui', '-x', '80', '-y', '24', `env -u CI NO_COLOR=1 ${process.execPath} ${CLI} lab --scenario healthy --speed 300 --state-dir ${state} --notify ${listener.url}; sleep 5`);
+    term = openTerminal(['lab', '--scenario', 'healthy', '--speed', '300', '--state-dir', state, '--notify', listener.url], { columns: 80, rows: 24 });
 
     let s = await waitFor('Enter: close this guide and go on');
     expect(s).toMatch(/ LAB  session /); // one badge: the lab, not a live cluster
@@ -115,7 +85,7 @@ describe('TUI in a real terminal', () => {
     // (That a key typed as a gate appears is dropped is proven in test/screens/gate-keys.test.tsx on
     // the guard's own clock: from outside the process, "as it appears" depends on the machine's load.)
     expect(sentChanges(state)).toEqual([]);
-    tmux('resize-window', '-t', 'tui', '-x', '120', '-y', '40');
+    term.resize(120, 40);
 
     for (const hop of [1, 2]) {
       s = await waitFor(/GATE: Create vmo-infra 1\.[56]\.0 \(clone\) and write its draft/);

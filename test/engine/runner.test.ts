@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GateStopError } from '../../src/errors.js';
+import { exitCodeFor } from '../../src/run/exit-code.js';
+import { GateStopError, StoppedError } from '../../src/errors.js';
 import { noApprovals } from '../../src/engine/approval-policy.js';
 import { findStep, steps } from '../../src/engine/state.js';
 import { harness } from '../support/engine-harness.js';
@@ -194,5 +195,55 @@ steps:
     expect(findStep(after, 'a')).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(findStep(after, 'wait')).toMatchObject({ status: 'succeeded', attempts: 2, output: { ticks: 3 } });
     expect(findStep(after, 'c')).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
+  it('a decline the operator chose ends the run stopped (exit 3), not interrupted; the step is asked again on resume', async () => {
+    const h = harness(`apiVersion: upgrade-pilot/v1
+kind: Runbook
+metadata: { name: t, title: T }
+steps:
+  - { id: health, kind: unwell }
+  - { id: c, kind: noop }
+`);
+    const declined = await h.runner({ confirm: async () => ({ choice: 'abort', by: 'operator', key: 'n', at: new Date().toISOString() }) }).run();
+    expect(declined.status).toBe('stopped');
+    expect(declined.status !== 'done' && declined.error).toBeInstanceOf(StoppedError);
+    expect(exitCodeFor(declined)).toBe(3);
+    const state = h.store.load(h.id);
+    expect(state.run.status).toBe('stopped');
+    expect(findStep(state, 'health')?.status).toBe('running'); // not failed: nothing went wrong
+    expect(state.run.error?.hint).toMatch(/^Fix the red checks, then start again\. Or resume/);
+    expect((await h.runner({ approvals: { ...noApprovals, gates: ['health'] } }).run()).status).toBe('done');
+  });
+
+  it.each<[string, unknown, string, number]>([
+    ['the operator’s stop (q while a step runs)', new StoppedError('Stopped by the operator (q, then Quit) while a step ran; the session is saved.', { next: 'Resume the session.' }, 'stopped.quit'), 'stopped', 3],
+    ['a signal (Ctrl+C)', undefined, 'interrupted', 130],
+  ])('an abort for %s ends %s (exit %i)', async (_what, reason, status, code) => {
+    const h = harness(`apiVersion: upgrade-pilot/v1
+kind: Runbook
+metadata: { name: t, title: T }
+steps:
+  - { id: wait, kind: slow, with: { ms: 200, ticks: 3 } }
+`);
+    const clock = new ManualClock();
+    const ctrl = new AbortController();
+    const run = h.runner({ signal: ctrl.signal, clock }).run();
+    await clock.waitForSleepers();
+    ctrl.abort(reason);
+    const outcome = await run;
+    expect(outcome.status).toBe(status);
+    expect(exitCodeFor(outcome)).toBe(code);
+    expect(h.store.load(h.id).run.status).toBe(status);
+  });
+
+  it('where no resume can work (noResume), a stop at a gate says what to do instead and names no resume', async () => {
+    const h = harness(testRunbook);
+    const ended = 'This lab ended with its process: start it again.';
+    const first = await h.runner({ noResume: ended }).run();
+    expect(first.status).toBe('awaitingApproval');
+    const hint = h.store.load(h.id).run.error?.hint ?? '';
+    expect(hint).toBe(ended);
+    expect(hint).not.toMatch(/resume|--approve/);
   });
 });

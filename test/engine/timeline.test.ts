@@ -20,7 +20,7 @@ describe('the session timeline', () => {
       '23 stopped crashed a -',
       '40 resumed - -',
       '43 decided draft - abort operator:n',
-      '44 stopped interrupted a -',
+      '44 stopped stopped a -',
     ]);
     // The step itself keeps only the latest answer per gate: the timeline is what remembers the first one.
     expect(state.entries.find((e) => e.id === 'a')).toMatchObject({ decisions: { 'a/draft': { choice: 'abort' } } });

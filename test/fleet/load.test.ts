@@ -26,6 +26,12 @@ function error(text: string): { message: string; code: number } {
 }
 
 describe('loadFleet', () => {
+  it('an unknown key one slip away from a known one says which (the params and runbook loaders say the same)', () => {
+    const e = error(fleet('  - { name: store-001, uid: u-1 }\n', 'stages:\n  - { name: canary, clusters: [store-001], maxConcurency: 1 }\n'));
+    expect(e.code).toBe(2);
+    expect(e.message).toMatch(/unknown key `maxConcurency`: did you mean `maxConcurrency`\?/);
+  });
+
   it("gives each cluster the defaults with its own values on top, its identity, the fleet's target, and absolute paths", () => {
     const f = file(fleet('  - { name: store-001, uid: u-1, kubeconfig: ./kube/store-001, site: { ingressIP: 10.1.0.50, loadBalancerServices: [x/y] } }\n  - { name: store-002, uid: u-2 }\n', 'stages:\n  - { name: canary, clusters: [store-001], maxConcurrency: 1 }\n  - { name: wave-1, clusters: [store-002], failureThreshold: 10%, soak: 1h30m }\n'));
     const loaded = loadFleet(f);

@@ -63,7 +63,8 @@ describe('resolveKubeTarget', () => {
     ['no current context and none chosen', () => ({ kubeconfig: file('nocurrent.yaml', { contexts: [context('a', 'vmo-prod')] }), context: undefined }), 2, /names no current context and none was chosen/],
     ['a context whose cluster is not there', () => ({ kubeconfig: file('nocluster.yaml', { 'current-context': 'a', contexts: [context('a', 'gone')] }), context: undefined }), 2, /the cluster "gone" of context "a" is not in/],
     ['a cluster without a server', () => ({ kubeconfig: file('noserver.yaml', { 'current-context': 'a', contexts: [context('a', 'c')], clusters: [{ name: 'c', cluster: { server: null } }] }), context: undefined }), 2, /names no server/],
-    ['an explicit file that does not exist', () => ({ kubeconfig: join(dir, 'missing.yaml'), context: undefined }), 4, /cannot read the cluster access file .*missing\.yaml: it does not exist/],
+    // A file the operator named that is not there is bad input, as a missing params file is.
+    ['an explicit file that does not exist', () => ({ kubeconfig: join(dir, 'missing.yaml'), context: undefined }), 2, /cannot read the cluster access file .*missing\.yaml: it does not exist/],
     ['no $KUBECONFIG and no ~/.kube/config', () => ({ kubeconfig: undefined, context: undefined, env: {}, home: join(dir, 'nohome') }), 4, /nohome\/\.kube\/config: it does not exist/],
     ['no file of a list exists', () => ({ kubeconfig: undefined, context: undefined, env: { KUBECONFIG: join(dir, 'none-1.yaml') } }), 4, /none-1\.yaml: it does not exist/],
     ['a FIFO', () => ({ kubeconfig: fifo(), context: undefined }), 4, /it is a FIFO \(named pipe\), not a regular file/],

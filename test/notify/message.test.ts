@@ -31,6 +31,10 @@ describe('notification messages', () => {
     expect(stopped.text).toBe('upgrade-pilot on cluster-1 stopped in step hop1.recover: Stopped at a gate awaiting approval: restart VM vms/db-1 The session is saved. To approve, run: upgrade-pilot resume test-session --approve-restart vms/db-1');
     const interrupted = endMessage(s, { status: 'interrupted', exitCode: 130, message: 'Interrupted; the session is saved.', hint: 'Continue later with: upgrade-pilot resume' });
     expect(interrupted.text).toMatch(/Resume with: upgrade-pilot resume test-session$/);
+    // The operator's own stop (a decline) is a stop too, with its exit code 3.
+    const declined = endMessage(s, { status: 'stopped', exitCode: 3, message: 'Declined: the draft of vmo-core was not written.', hint: 'Resume when ready: upgrade-pilot resume test-session' });
+    expect(declined).toMatchObject({ event: 'stopped', exitCode: 3 });
+    expect(declined.text).toBe('upgrade-pilot on cluster-1 stopped in step hop1.recover: Declined: the draft of vmo-core was not written. Resume when ready: upgrade-pilot resume test-session');
     const failed = endMessage(s, { status: 'failed', exitCode: 1, message: 'The API applied nothing:\n  charts.x.password: "hunter2"' });
     expect(failed).toMatchObject({ event: 'failed', exitCode: 1 });
     expect(failed.text).toBe('upgrade-pilot on cluster-1 failed in step hop1.recover: The API applied nothing: See the report: upgrade-pilot report test-session');

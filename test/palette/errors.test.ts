@@ -104,13 +104,27 @@ describe('PaletteClient errors', () => {
     expect(err).toMatchObject({ code: 'palette.conflict', status: 409, apiCode: 'ClusterProfileNoDraft', mayHaveApplied: false, exitCode: 4 });
   });
 
-  it('405: a server that takes no changes here (a replay of a capture): nothing changed, its reason shown', async () => {
+  it('405 from a replay of a capture: it says first that this is a replay, read-only, and offers a rehearsal, never a resume', async () => {
     const stub = await startStub(jsonAnswer(405, { code: 'ReplayIsReadOnly', message: 'This lab replays a capture of a site: it is frozen and read-only', ref: 'r1' }));
     try {
       const err = await failure(clientFor(stub.url).client.execute(publishRequest(ADDON_UID, 'publish')));
-      expect(err).toMatchObject({ code: 'palette.not-allowed', status: 405, apiCode: 'ReplayIsReadOnly', mayHaveApplied: false, exitCode: 4 });
-      expect(err.message).toContain('frozen and read-only');
-      expect(err.hint).toMatch(/^Nothing was changed\..*rehearse/);
+      expect(err).toMatchObject({ code: 'palette.replay-read-only', status: 405, apiCode: 'ReplayIsReadOnly', mayHaveApplied: false, exitCode: 4, resumable: false });
+      expect(err.message).toMatch(/^This is a replay of a capture: read-only\. PATCH \S+ was refused/);
+      expect(err.message).toContain('nothing was changed');
+      expect(err.hint).toMatch(/^A replay takes no changes.*upgrade-pilot rehearse --params/);
+      expect(err.hint).not.toMatch(/palette\.baseUrl/);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('405 from any other server: nothing changed, check the base URL (no word of a replay)', async () => {
+    const stub = await startStub(jsonAnswer(405, { code: 'MethodNotAllowed', message: 'not here', ref: 'r2' }));
+    try {
+      const err = await failure(clientFor(stub.url).client.execute(publishRequest(ADDON_UID, 'publish')));
+      expect(err).toMatchObject({ code: 'palette.not-allowed', status: 405, mayHaveApplied: false, exitCode: 4 });
+      expect(err.hint).toMatch(/^Nothing was changed\. Check palette\.baseUrl/);
+      expect(`${err.message} ${err.hint}`).not.toMatch(/replay/i);
     } finally {
       await stub.close();
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { approvalSource, historyOf } from '../../src/report/history.js';
 import { at } from '../support/state-fixtures.js';
-import { storyState } from '../support/timeline-story.js';
+import { storyEvents, storyState } from '../support/timeline-story.js';
 
 describe('report history: when and who', () => {
   it('lists every decision with its real source, declines told apart from aborts, and who was at the keyboard', () => {
@@ -20,12 +20,26 @@ describe('report history: when and who', () => {
     expect(h.stops.map((s) => [s.status, s.step, s.gate ?? '-', s.resumedAt ?? '-', s.resumedBy ?? '-', s.resumedWith ?? '-'])).toEqual([
       ['awaitingApproval', 'a', 'restart', at(20), 'bob@jump', '--approve-restart vms/web-1'],
       ['crashed', 'a', '-', at(40), '-', '-'],
-      ['interrupted', 'a', '-', '-', '-', '-'],
+      // The operator's "Not now" stopped the run: the stop names the gate its answer was at.
+      ['stopped', 'a', 'draft', '-', '-', '-'],
     ]);
     expect(h.stops[0]!.hint).toMatch(/--approve-restart vms\/web-1/);
     expect(h).toMatchObject({ operator: 'tester@localhost', operators: ['tester@localhost', 'bob@jump'], startedAt: at(0), endedAt: at(44), durationSeconds: 44 });
     // 07 → 20 and 23 → 40.
     expect(h.stoppedSeconds).toBe(30);
+  });
+
+  it('the answer that stopped the run says what was declined; earlier answers say nothing of the kind', () => {
+    const h = historyOf(storyState());
+    expect(h.decisions.map((d) => d.stopped ?? '-')).toEqual(['-', '-', '-', 'Declined: the draft of vmo-core was not written.']);
+  });
+
+  it('a stop by a signal after a decline is not the decline’s doing', () => {
+    const events = storyEvents.map((e) => (e.type === 'session.stopped' && e.at === at(44) ? { ...e, status: 'interrupted' as const, reason: 'Interrupted; the session is saved.' } : e));
+    const h = historyOf(storyState(events));
+    expect(h.decisions.every((d) => d.stopped === undefined)).toBe(true);
+    expect(h.stops.at(-1)).toMatchObject({ status: 'interrupted' });
+    expect(h.stops.at(-1)?.gate).toBeUndefined();
   });
 
   it('a run still going has no end yet', () => {

@@ -53,6 +53,8 @@ describe("the lab's first frame, drawn before the lab starts", () => {
     await press(ui.stdin, 'q');
     await waitForFrame(ui.lastFrame, (f) => f.includes('Stopping once the lab has started'));
     expect(onQuit).toHaveBeenCalledTimes(1);
+    // q is the operator's quit (exit 3), told apart from Ctrl+C (an interruption, 130).
+    expect(onQuit).toHaveBeenCalledWith('q');
     ui.unmount();
   });
 });

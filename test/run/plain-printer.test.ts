@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { initialState } from '../../src/engine/reducer.js';
-import { jsonEvent, JSON_OUTPUT_MAX, stepLabel } from '../../src/run/plain-printer.js';
+import { createPlainPrinter, jsonEvent, JSON_OUTPUT_MAX, stepLabel } from '../../src/run/plain-printer.js';
+import { Redactor } from '../../src/session/redact.js';
+import type { SessionEvent } from '../../src/engine/state.js';
 import { at, created, step } from '../support/state-fixtures.js';
 
 const state = initialState(created([step('customize', { title: 'Carry customizations' })]));
@@ -28,5 +30,19 @@ describe('JSON lines', () => {
   it('names a step by its title and hop', () => {
     expect(stepLabel({ title: 'Watch live migrations', hop: { index: 1, count: 2, from: '4.4', to: '4.5' } })).toBe('Hop 1/2 · Watch live migrations');
     expect(stepLabel({ title: 'Verify the cluster' })).toBe('Verify the cluster');
+  });
+});
+
+describe('plain lines of a stop', () => {
+  it.each<[Extract<SessionEvent, { type: 'session.stopped' }>['status'], string, RegExp]>([
+    ['awaitingApproval', 'Stopped at a gate awaiting approval: Write draft', /■ stopped \(at a gate\): awaiting approval: Write draft$/],
+    ['stopped', 'Declined: the draft of vmo-core was not written.', /■ stopped \(by the operator\): Declined: the draft of vmo-core was not written\.$/],
+    ['interrupted', 'Interrupted; the session is saved.', /■ stopped \(interrupted\): Interrupted; the session is saved\.$/],
+    ['failed', 'It failed.', /■ stopped \(failed\): It failed\.$/],
+  ])('%s', (status, reason, line) => {
+    const lines: string[] = [];
+    const print = createPlainPrinter({ json: false, write: (l) => lines.push(l), redactor: new Redactor(), rehearsal: false });
+    print(state, { type: 'session.stopped', at: at(9), status, reason });
+    expect(lines.at(-1)).toMatch(line);
   });
 });

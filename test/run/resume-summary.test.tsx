@@ -49,8 +49,11 @@ describe('the resume summary', () => {
   });
 
   it.each<[string, SessionEvent, RegExp]>([
-    ['an operator’s stop', { type: 'session.stopped', at: at(50), status: 'interrupted', reason: 'Recovery aborted by the operator' }, /^It stopped at \S+ on \d{4}-\d\d-\d\d, by the operator: Recovery aborted by the operator\.$/],
+    ['an operator’s stop', { type: 'session.stopped', at: at(50), status: 'stopped', reason: 'Recovery aborted by the operator' }, /^It stopped at \S+ on \d{4}-\d\d-\d\d, by the operator: Recovery aborted by the operator\.$/],
+    ['a signal', { type: 'session.stopped', at: at(50), status: 'interrupted', reason: 'Interrupted; the session is saved.' }, /^It stopped at \S+ on \d{4}-\d\d-\d\d, by a signal \(Ctrl\+C, SIGTERM\): Interrupted; the session is saved\.$/],
     ['a gate', { type: 'session.stopped', at: at(50), status: 'awaitingApproval', reason: 'Stopped at a gate awaiting approval: restart VM vms/db-01' }, /^It stopped at \S+ on \d{4}-\d\d-\d\d at a gate awaiting approval: restart VM vms\/db-01\.$/],
+    // A gate's title that is a question keeps its own mark: never `anyway?.`.
+    ['a gate asking a question', { type: 'session.stopped', at: at(50), status: 'awaitingApproval', reason: 'Stopped at a gate awaiting approval: vmo-prod-east is not healthy: upgrade it anyway?' }, /^It stopped at \S+ on \d{4}-\d\d-\d\d at a gate awaiting approval: vmo-prod-east is not healthy: upgrade it anyway\?$/],
     ['a failure', { type: 'session.stopped', at: at(50), status: 'failed', reason: '1 check(s) not green' }, /because a step failed: 1 check\(s\) not green\.$/],
   ])('after %s', (_what, stop, line) => {
     const before = replay([...stoppedMidRestart, { type: 'mutation.result', at: at(41), key: 'recover/restart/vms/db-01/send', outcome: 'sent' }, stop]);
@@ -100,7 +103,7 @@ steps:
     // The wait after the write ticks on a clock only the test moves: it is on screen until the end.
     const runner = h.runner({ confirm: tuiConfirm(queue, { ...noApprovals, gates: ['draft'] }, false), signal: ctrl.signal, clock: new ManualClock() });
     const outcome = runner.run();
-    const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort(), gateGuardMs: 0, resumed: () => resumeSummary(saved, runner.getState(), { migrations: { succeeded: 0, failed: 0, running: 0 } }) }} />);
+    const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: (reason) => ctrl.abort(reason), gateGuardMs: 0, resumed: () => resumeSummary(saved, runner.getState(), { migrations: { succeeded: 0, failed: 0, running: 0 } }) }} />);
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('tick') && words(f).includes('confirmed on resume'));
     expect(words(frame)).toMatch(/Resumed\. It stopped at \S+ because a step failed: connection reset after the request was sent\./);
     expect(words(frame)).toMatch(/Settled from the journal: • write \/v1\/clusterprofiles\/p1 sent \S+, confirmed on resume/);

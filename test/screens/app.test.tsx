@@ -21,7 +21,7 @@ function mount(h: Harness, opts: { rehearsal?: boolean; clock?: ManualClock } = 
   const ctrl = new AbortController();
   const runner = h.runner({ confirm: tuiConfirm(queue, noApprovals, opts.rehearsal ?? false), signal: ctrl.signal, ...(opts.rehearsal ? { dryRun: true } : {}), ...(opts.clock ? { clock: opts.clock } : {}) });
   const outcome = runner.run();
-  const ui = render(<App controller={{ source: runner, queue, rehearsal: opts.rehearsal ?? false, outcome, stop: () => ctrl.abort(), gateGuardMs: 0 }} />);
+  const ui = render(<App controller={{ source: runner, queue, rehearsal: opts.rehearsal ?? false, outcome, stop: (reason) => ctrl.abort(reason), gateGuardMs: 0 }} />);
   return { ui, outcome, runner };
 }
 
@@ -80,7 +80,8 @@ describe('TUI', () => {
     const ask = await waitForFrame(first.ui.lastFrame, (f) => f.includes('Quit upgrade-pilot?'));
     expect(words(ask)).toMatch(/The session is saved\. Continue later with: upgrade-pilot resume test-session-/);
     await press(first.ui.stdin, 'y');
-    expect((await first.outcome).status).toBe('interrupted');
+    // Quitting is the operator's stop (exit 3), not an interruption (Ctrl+C, 130).
+    expect((await first.outcome).status).toBe('stopped');
     first.ui.unmount();
     expect(findStep(h.store.load(h.id), 'wait')?.status).toBe('running');
 

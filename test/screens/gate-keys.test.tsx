@@ -9,7 +9,7 @@ import { noApprovals } from '../../src/engine/approval-policy.js';
 import { findStep } from '../../src/engine/state.js';
 import { ConfirmQueue } from '../../src/run/confirm-queue.js';
 import { tuiConfirm } from '../../src/run/confirm.js';
-import { exitCodeFor } from '../../src/run/session-run.js';
+import { exitCodeFor } from '../../src/run/exit-code.js';
 import { harness, type Harness } from '../support/engine-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { NOT_ARMED_YET } from '../../src/screens/keys/gate-model.js';

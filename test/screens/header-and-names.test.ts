@@ -36,6 +36,9 @@ describe('the header', () => {
     ['lab', { mode: 'live', lab: true }, 'LAB'],
     ['rehearsal', { mode: 'rehearsal', lab: false }, 'REHEARSAL'],
     ['rehearsal on a lab', { mode: 'rehearsal', lab: true }, 'LAB REHEARSAL'],
+    // A lab served by `lab --serve` (its params name the lab's clock): changes reach the lab only.
+    ['a served lab', { mode: 'live', lab: false, servedLab: true }, 'LAB'],
+    ['rehearsal on a served lab', { mode: 'rehearsal', lab: false, servedLab: true }, 'LAB REHEARSAL'],
   ] as const)('one badge, one meaning: %s', (_what, m, badge) => {
     expect(modeBadge(m).text).toBe(badge);
   });

@@ -23,7 +23,7 @@ function mount(l: Lab, gateGuardMs = 0, guardClock?: ManualClock) {
   const ctrl = new AbortController();
   const runner = run.runner({ confirm: tuiConfirm(queue, noApprovals, false), signal: ctrl.signal });
   const outcome = runner.run();
-  const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort(), gateGuardMs, ...(guardClock ? { guardClock: guardClock.now } : {}) }} />);
+  const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: (reason) => ctrl.abort(reason), gateGuardMs, ...(guardClock ? { guardClock: guardClock.now } : {}) }} />);
   return { ui, outcome, queue };
 }
 
@@ -104,8 +104,8 @@ describe('hop screens', () => {
     await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write the draft'));
     await press(ui.stdin, keys.escape);
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('STOPPED'));
-    expect(words(pane(frame))).toMatch(/Not approved: the draft of vmo-infra was not written/);
-    expect((await outcome).status).toBe('interrupted');
+    expect(words(pane(frame))).toMatch(/Declined: the draft of vmo-infra was not written/);
+    expect((await outcome).status).toBe('stopped');
     expect(lab.audit.entries({ method: 'PUT' })).toHaveLength(0);
     ui.unmount();
   });

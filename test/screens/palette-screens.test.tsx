@@ -58,7 +58,7 @@ function mount(run: LabRun) {
   // Drafts and publishes are approved by flags; the apply and the repave are asked on screen.
   const runner = run.runner({ confirm: tuiConfirm(queue, { ...noApprovals, gates: ['draft', 'publish'] }, false), signal: ctrl.signal });
   const outcome = runner.run();
-  const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: () => ctrl.abort(), gateGuardMs: 0 }} />);
+  const ui = render(<App controller={{ source: runner, queue, rehearsal: false, outcome, stop: (reason) => ctrl.abort(reason), gateGuardMs: 0 }} />);
   return { ui, outcome };
 }
 
@@ -85,8 +85,8 @@ describe('palette flavor screens', () => {
     expect(text).toMatch(/1 VM\(s\) cannot live-migrate/);
     expect(frame).toContain('[y] Approve the rebuild');
     await press(ui.stdin, 'n');
-    expect((await outcome).status).toBe('interrupted');
-    frame = await waitForFrame(ui.lastFrame, (f) => shows(f, 'Not approved: the nodes of vmo-prod-east were not rebuilt'), 10_000);
+    expect((await outcome).status).toBe('stopped');
+    frame = await waitForFrame(ui.lastFrame, (f) => shows(f, 'Declined: the nodes of vmo-prod-east were not rebuilt'), 10_000);
     expect(words(pane(frame))).toMatch(/The way back, one hop at a time: vmo-infra: attach vmo-infra 1\.5\.0/);
     expect(l.audit.entries({ api: 'palette' }).filter((e) => e.path.endsWith('/repave/approve'))).toEqual([]);
     expect(l.world.palette?.view(l.clusterUid)?.repave).toBe('Pending');

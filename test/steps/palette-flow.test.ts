@@ -174,7 +174,7 @@ describe('palette flavor: node rebuilds and failing packs', () => {
     const l = await paletteLab('repave');
     const run = labRun(l, RUNBOOK);
     const { seen, confirm } = declineRepave();
-    expect((await run.runner({ confirm }).run()).status).toBe('interrupted');
+    expect((await run.runner({ confirm }).run()).status).toBe('stopped');
     expect(seen).toHaveLength(1);
     const gate = seen[0]!;
     expect(gate.title).toBe('Approve the node rebuild (repave) of vmo-prod-east');
@@ -186,7 +186,7 @@ describe('palette flavor: node rebuilds and failing packs', () => {
     expect(mutations(l).filter((e) => e.path.endsWith('/repave/approve'))).toEqual([]);
     expect(l.world.palette?.view(l.clusterUid)?.repave).toBe('Pending');
     const error = run.store.load(run.id).run.error;
-    expect(error?.message).toBe('Not approved: the nodes of vmo-prod-east were not rebuilt; nothing was sent.');
+    expect(error?.message).toBe('Declined: the nodes of vmo-prod-east were not rebuilt; nothing was sent.');
     expect(error?.hint).toMatch(/The way back, one hop at a time: vmo-infra: attach vmo-infra 1\.5\.0 \(uid \w+\) in place of 1\.6\.0 \(uid \w+\) by PATCH \/v1\/spectroclusters\/\w+\/profiles\?resolveNotification=true/);
 
     const resumed = await run.runner({ approvals: ALL }).run();
@@ -203,7 +203,7 @@ describe('palette flavor: node rebuilds and failing packs', () => {
     const l = await paletteLab('tight');
     const run = labRun(l, RUNBOOK);
     const { seen, confirm } = declineRepave();
-    expect((await run.runner({ confirm }).run()).status).toBe('interrupted');
+    expect((await run.runner({ confirm }).run()).status).toBe('stopped');
     expect(seen).toHaveLength(1);
     expect(seen[0]!.warnings?.[0]).toMatch(
       /^Not enough room: while vmo-worker-1 drains, 1 of its 2 VM\(s\) fit on no other node \(ns-product\/analytics-01, 48\.\d GiB, 800m CPU\): no node it may use has the memory left\. They wait for vmo-worker-1 to come back, and the drain may time out\.$/,

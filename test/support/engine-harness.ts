@@ -23,7 +23,7 @@ export interface Harness {
   store: SessionStore;
   world: FakeWorld;
   id: string;
-  runner(opts?: { approvals?: Approvals; confirm?: ConfirmFn; resuming?: boolean; dryRun?: boolean; site?: Params; signal?: AbortSignal; clock?: Clock; stopAfterStep?: AbortSignal }): Runner;
+  runner(opts?: { approvals?: Approvals; confirm?: ConfirmFn; resuming?: boolean; dryRun?: boolean; site?: Params; signal?: AbortSignal; clock?: Clock; stopAfterStep?: AbortSignal; noResume?: string }): Runner;
 }
 
 export function harness(runbookYaml: string, opts: { dryRun?: boolean } = {}): Harness {
@@ -39,7 +39,7 @@ export function harness(runbookYaml: string, opts: { dryRun?: boolean } = {}): H
     id,
     runner(o = {}) {
       const confirm = o.confirm ?? policyConfirm(o.approvals ?? noApprovals, o.dryRun ?? opts.dryRun);
-      return runnerOver(store, id, { registry, runbook, site: o.site, effects: fakeEffects(world, confirm, o.clock), dryRun: o.dryRun ?? opts.dryRun ?? false, signal: o.signal ?? new AbortController().signal, ...(o.stopAfterStep ? { stopAfterStep: o.stopAfterStep } : {}) });
+      return runnerOver(store, id, { registry, runbook, site: o.site, effects: fakeEffects(world, confirm, o.clock), dryRun: o.dryRun ?? opts.dryRun ?? false, signal: o.signal ?? new AbortController().signal, ...(o.stopAfterStep ? { stopAfterStep: o.stopAfterStep } : {}), ...(o.noResume !== undefined ? { noResume: o.noResume } : {}) });
     },
   };
 }

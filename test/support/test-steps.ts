@@ -3,7 +3,7 @@
  * emits hops, gated mutations, VM-restart style per-item gates, failures and slow steps.
  */
 import { z } from 'zod';
-import { StepFailedError } from '../../src/errors.js';
+import { EnvironmentError, StepFailedError, StoppedError } from '../../src/errors.js';
 import { defineStepKind, failed, skipped, StepRegistry, succeeded } from '../../src/engine/step-kind.js';
 import { approveOrDecline, restartOptions } from '../../src/engine/gate.js';
 
@@ -105,10 +105,49 @@ const restartEach = defineStepKind({
 const failing = defineStepKind({
   kind: 'fail',
   title: 'Fail',
-  description: 'Always fails',
-  params: z.strictObject({ message: z.string().default('it failed') }),
+  description: 'Always fails (`environment`: as an unreachable API does)',
+  params: z.strictObject({ message: z.string().default('it failed'), environment: z.boolean().default(false) }),
   async run(ctx) {
+    if (ctx.params.environment) throw new EnvironmentError('test.unreachable', ctx.params.message, { hint: 'check the network and resume' });
     throw new StepFailedError('test.failed', ctx.params.message, { hint: 'fix it and resume' });
+  },
+});
+
+/** The health gate's shape: approving goes on despite a problem, so a stop there says what to fix first; declining stops the run (the operator's stop). */
+const unwell = defineStepKind({
+  kind: 'unwell',
+  title: 'Check health',
+  description: 'Asks at the `health` gate; declined, the run stops',
+  gate: 'health',
+  params: z.strictObject({}),
+  async run(ctx) {
+    const fix = 'Fix the red checks, then start again.';
+    const decision = await ctx.confirm({ gate: 'health', title: 'cluster-1 is not healthy: upgrade it anyway?', lines: ['Preflight found 1 problem(s) in 1 red check(s).'], options: approveOrDecline('Upgrade anyway'), safeChoice: 'abort', fix });
+    if (decision.choice !== 'approve') throw new StoppedError('Stopped before any change: the upgrade of cluster-1 while it is not healthy was declined (Nodes).', { fix, next: 'Or resume and approve the health gate.' }, 'stopped.health');
+    return succeeded({ healthy: false }, 'went on knowingly');
+  },
+});
+
+/** The customizations review's answer: an informational gate whose "Stop here" stops the run (boxed here: the review's own screen is the customize step's). */
+const review = defineStepKind({
+  kind: 'review',
+  title: 'Review',
+  description: 'An informational gate: continue, or stop here',
+  params: z.strictObject({}),
+  async run(ctx) {
+    const answer = await ctx.confirm({
+      gate: 'customize',
+      title: 'Review the values',
+      lines: ['Nothing is approved by answering.'],
+      options: [
+        { choice: 'approve', label: 'Continue with these values', key: 'c' },
+        { choice: 'abort', label: 'Stop here (session saved)', key: 's' },
+      ],
+      safeChoice: 'approve',
+      informational: true,
+    });
+    if (answer.choice === 'abort') throw new StoppedError('Stopped at the review ("Stop here").', { next: 'Resume to review again.' }, 'stopped.review');
+    return succeeded({ reviewed: true });
   },
 });
 
@@ -130,5 +169,5 @@ const slow = defineStepKind({
 const watch = defineStepKind({ ...slow, kind: 'watch', title: 'Watch', description: 'Polls, publishing progress; sends nothing', pollsOnly: true });
 
 export function testSteps(): StepRegistry {
-  return new StepRegistry().register(noop, emitHops, gatedWrite, restartEach, failing, slow, watch);
+  return new StepRegistry().register(noop, emitHops, gatedWrite, restartEach, failing, slow, watch, unwell, review);
 }

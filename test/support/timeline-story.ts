@@ -1,7 +1,7 @@
 /**
  * One session's events as the journal would hold them: a flag approval, a skipped restart by key,
  * a stop at a gate, a resume by someone else with flags, a crash (no stop recorded), a resume, a
- * "Not now" at a gate, an interrupt. Shared by the timeline and the report-history tests.
+ * "Not now" at a gate that stops the run (the operator's stop). Shared by the timeline and the report-history tests.
  */
 import { approveOrDecline, restartOptions, type GateRequest } from '../../src/engine/gate.js';
 import { initialState, reduce } from '../../src/engine/reducer.js';
@@ -31,7 +31,7 @@ export const storyEvents: SessionEvent[] = [
   { type: 'step.started', at: at(41), id: 'a' },
   { type: 'step.awaiting', at: at(42), id: 'a', gate: draftGate },
   { type: 'step.decided', at: at(43), id: 'a', key: 'a/draft', decision: { choice: 'abort', by: 'operator', key: 'n', at: at(43) } },
-  { type: 'session.stopped', at: at(44), status: 'interrupted', reason: 'Stopped: the operator said not now.' },
+  { type: 'session.stopped', at: at(44), status: 'stopped', reason: 'Declined: the draft of vmo-core was not written.' },
 ];
 
 export function storyState(events = storyEvents): SessionState {

@@ -21,7 +21,7 @@ function valueLines(value: ValueCompletion): string[] {
     case 'context':
       return ['__upgrade_pilot_reply -W "$(kubectl config get-contexts -o name ${kubeconfig:+--kubeconfig "$kubeconfig"} 2>/dev/null)" -- "$cur"'];
     case 'session':
-      return ['__upgrade_pilot_reply -W "$("${COMP_WORDS[0]}" __complete sessions ${state_dir:+--state-dir "$state_dir"} 2>/dev/null)" -- "$cur"'];
+      return [`__upgrade_pilot_reply -W "$("\${COMP_WORDS[0]}" __complete ${value.which === 'resumable' ? 'resumable' : 'sessions'} \${state_dir:+--state-dir "$state_dir"} 2>/dev/null)" -- "$cur"`];
     case 'free':
       return [':'];
   }
@@ -61,13 +61,15 @@ ${fn}() {
   elif (( COMP_CWORD > 0 )); then
     prev=\${COMP_WORDS[COMP_CWORD-1]}
   fi
-  # The words before this one: options with their values, the command, its positional argument.
-  for (( i = 1; i < COMP_CWORD; i++ )); do
+  # Every word but this one: options with their values (--state-dir and --kubeconfig count wherever
+  # they are on the line), and before this one the command and its positional argument.
+  for (( i = 1; i < \${#COMP_WORDS[@]}; i++ )); do
+    (( i == COMP_CWORD )) && continue
     word=\${COMP_WORDS[i]}
     local value= has_value=
-    if [[ \${COMP_WORDS[i+1]} == = ]] && (( i + 1 < COMP_CWORD )); then
+    if [[ \${COMP_WORDS[i+1]} == = ]] && (( i + 1 != COMP_CWORD )); then
       value=\${COMP_WORDS[i+2]}; has_value=1; (( i += 2 ))
-    else
+    elif (( i + 1 != COMP_CWORD )); then
       case $word in
         ${takesValue.map((o) => `--${o.name}`).join('|')}) value=\${COMP_WORDS[i+1]}; has_value=1; (( i++ )) ;;
       esac
@@ -77,7 +79,7 @@ ${fn}() {
         --state-dir) state_dir=\${value/#\\~/$HOME} ;;
         --kubeconfig) kubeconfig=\${value/#\\~/$HOME} ;;
       esac
-    elif [[ $word != -* ]]; then
+    elif [[ $word != -* ]] && (( i < COMP_CWORD )); then
       args+=("$word")
     fi
   done

@@ -19,7 +19,7 @@ function valueArgs(value: ValueCompletion): string {
     case 'context':
       return `-x -a ${q('(__upgrade_pilot_contexts)')}`;
     case 'session':
-      return `-x -a ${q('(__upgrade_pilot_sessions)')}`;
+      return `-x -a ${q(`(__upgrade_pilot_sessions ${value.which === 'resumable' ? 'resumable' : 'sessions'})`)}`;
     case 'free':
       return '-x';
   }
@@ -66,9 +66,9 @@ function __upgrade_pilot_args
     end
 end
 
-# The value of an option typed so far (--name VALUE or --name=VALUE).
+# The value of an option on the line, before the cursor or after it (--name VALUE or --name=VALUE).
 function __upgrade_pilot_option -a name
-    set -l tokens (commandline -opc)
+    set -l tokens (commandline -op)
     for i in (seq (count $tokens))
         if test "$tokens[$i]" = "--$name"; and test $i -lt (count $tokens)
             echo $tokens[(math $i + 1)]
@@ -91,12 +91,13 @@ function __upgrade_pilot_no_positional
     test (count (__upgrade_pilot_args)) -lt 2
 end
 
-function __upgrade_pilot_sessions
+# $which: sessions (every saved one) or resumable (those resume can continue).
+function __upgrade_pilot_sessions -a which
     set -l dir (__upgrade_pilot_option state-dir)[-1]
     if test -n "$dir"
-        ${p} __complete sessions --state-dir (string replace -r '^~' $HOME -- $dir) 2>/dev/null
+        ${p} __complete $which --state-dir (string replace -r '^~' $HOME -- $dir) 2>/dev/null
     else
-        ${p} __complete sessions 2>/dev/null
+        ${p} __complete $which 2>/dev/null
     end
 end
 

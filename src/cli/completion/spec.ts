@@ -14,8 +14,11 @@ export type ValueCompletion =
   | { kind: 'words'; words: readonly string[]; list?: boolean }
   /** Context names of the kubeconfig (asked of kubectl, honouring --kubeconfig). */
   | { kind: 'context' }
-  /** Saved session ids (asked of upgrade-pilot itself, honouring --state-dir). */
-  | { kind: 'session' }
+  /**
+   * Saved session ids (asked of upgrade-pilot itself, honouring --state-dir wherever it is on the
+   * line): every one (`report`), or only those a resume can continue (`resume`).
+   */
+  | { kind: 'session'; which: 'all' | 'resumable' }
   /** Free text (a number, NS/NAME): nothing to offer. */
   | { kind: 'free' };
 
@@ -61,8 +64,9 @@ function valueOf(name: OptionName, gates: readonly string[], rules: readonly str
 function positionalOf(command: CommandSpec): CompletionCommand['positional'] {
   const p = command.positional;
   if (!p) return undefined;
-  // A positional called `id` is a session id (resume, report).
-  const value: ValueCompletion = p.choices ? { kind: 'words', words: p.choices } : p.name === 'id' ? { kind: 'session' } : { kind: 'free' };
+  // A positional called `id` is a session id: `resume` offers only the sessions it can continue.
+  const session: ValueCompletion = { kind: 'session', which: command.name === 'resume' ? 'resumable' : 'all' };
+  const value: ValueCompletion = p.choices ? { kind: 'words', words: p.choices } : p.name === 'id' ? session : { kind: 'free' };
   return { name: p.name, description: p.description, value };
 }
 

@@ -21,7 +21,7 @@ function action(value: ValueCompletion): string {
     case 'context':
       return '__upgrade_pilot_contexts';
     case 'session':
-      return '__upgrade_pilot_sessions';
+      return value.which === 'resumable' ? '__upgrade_pilot_resumable' : '__upgrade_pilot_sessions';
     case 'free':
       return ' ';
   }
@@ -50,12 +50,15 @@ export function zshScript(spec: CompletionSpec): string {
 # Load it in this shell:  source <(${spec.program} completion zsh)
 # Or for every shell:     ${spec.program} completion zsh > "\${fpath[1]}/_${spec.program}"   (then restart zsh)
 
-__upgrade_pilot_sessions() {
+# \$1: sessions (every saved one) or resumable (those resume can continue); --state-dir wherever it is on the line.
+__upgrade_pilot_ids() {
   local -a ids
   local dir=\${opt_args[--state-dir]}
-  ids=(\${(f)"$(${spec.program} __complete sessions \${dir:+--state-dir "\${~dir}"} 2>/dev/null)"})
+  ids=(\${(f)"$(${spec.program} __complete $1 \${dir:+--state-dir "\${~dir}"} 2>/dev/null)"})
   _describe -t sessions 'saved session' ids
 }
+__upgrade_pilot_sessions() { __upgrade_pilot_ids sessions }
+__upgrade_pilot_resumable() { __upgrade_pilot_ids resumable }
 
 __upgrade_pilot_contexts() {
   local -a contexts

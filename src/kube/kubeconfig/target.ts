@@ -9,9 +9,9 @@
  * and `kubectl proxy` drops it unless started with `--append-server-path`.
  *
  * Files merge as kubectl merges a `$KUBECONFIG` list (read.ts). kubectl skips a listed file that
- * does not exist, so this does too; any other unusable file stops here, as does an explicit
- * `--kubeconfig` that cannot be read (exit 4: the access file cannot be used). A context that is
- * not there, or one whose cluster names no server, is bad input (exit 2).
+ * does not exist, so this does too; any other unusable file stops here (exit 4: the access file
+ * cannot be used). A file the operator named (`--kubeconfig`, the params file) that does not exist
+ * is bad input (exit 2), as are a context that is not there and a cluster that names no server.
  */
 import { X509Certificate } from 'node:crypto';
 import { homedir } from 'node:os';
@@ -73,6 +73,8 @@ export function resolveKubeTarget(input: TargetInput): KubeTarget {
   const merged = mergeKubeconfigs(paths, input.read);
   // kubectl skips a missing file of a list, not one it was told to use, nor one it cannot use.
   const blocking = merged.problems.filter((p) => p.kind === 'unusable' || input.kubeconfig !== undefined);
+  const named = blocking.filter((p) => p.kind === 'missing');
+  if (named.length > 0 && named.length === blocking.length) throw badInput(`cannot read the cluster access file ${named.map(fileProblemText).join('; ')}`, `kubeconfig ${named[0]!.file}`, FILE_HINT);
   if (blocking.length > 0) throw unusable(`cannot read the cluster access file ${blocking.map(fileProblemText).join('; ')}`, `kubeconfig ${blocking[0]!.file}`);
   if (merged.readable.length === 0) throw unusable(`cannot read the cluster access file ${merged.problems.map(fileProblemText).join('; ')}`, where);
   const files = merged.readable;

@@ -141,6 +141,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions): Promise
 
   const answer = (req: IncomingMessage, method: string, url: URL, body: Buffer, fault: FaultDecision): Outcome => {
     if (fault.kind === 'error') return { reply: statusReply(serverError(fault.status, `lab fault: ${fault.status}`)), note: 'fault: error' };
+    if (fault.kind === 'unserved') return { reply: notFoundPage(), note: 'fault: not served' };
     if (fault.kind === 'rateLimit') {
       // 503 with Retry-After: an overloaded or restarting server (the apiserver's words for an aggregated API that is down).
       const status = fault.status === 503 ? serverError(503, 'the server is currently unable to handle the request') : tooManyRequests(fault.retryAfterSeconds);

@@ -17,6 +17,7 @@ const RouteFaults = z.strictObject({
   ignorePut: z.boolean().optional(),
   hang: z.boolean().optional(),
   loseAnswer: z.boolean().optional(),
+  unserved: z.union([z.literal(404), z.literal(405)]).optional(),
 });
 const Rules = z.array(z.strictObject({ route: z.string().min(1), faults: RouteFaults }));
 /** Either the rules alone, or `{rules, seed}` to make a run's fault sequence repeatable. */

@@ -131,6 +131,12 @@ export async function startPaletteServer(opts: PaletteServerOptions): Promise<Pa
       record(method, path, raw, decision.status, 'rejected', `injected ${decision.status}`, kind);
       return send(res, decision.status, errorBody('ServiceUnavailable', `Injected server error ${decision.status}`, ref));
     }
+    if (decision.kind === 'unserved') {
+      await wait(decision.latencyMs);
+      record(method, path, raw, decision.status, 'rejected', `not served (${decision.status})`, kind);
+      const body = decision.status === 404 ? errorBody('ResourceNotFound', `No route for ${method} ${path}`, ref) : errorBody('MethodNotAllowed', `Method ${method} is not allowed on ${path}`, ref);
+      return send(res, decision.status, body);
+    }
     if (decision.kind === 'rateLimit') {
       await wait(decision.latencyMs);
       const unavailable = decision.status === 503;

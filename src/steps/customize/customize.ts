@@ -7,13 +7,13 @@
  * conflicts keep the site's value; every draft is still approved at its own gate.
  */
 import { z } from 'zod';
-import { InputError, InterruptedError, StepFailedError } from '../../errors.js';
+import { InputError, StepFailedError, StoppedError } from '../../errors.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { latestPlan } from '../contracts.js';
 import { computeCustomizations } from './compute.js';
 import { chooserText, conflictProposals, fixSettings } from './render-text.js';
 import { PackSources } from './sources.js';
-import { ruleVariableViews } from './rule-variables-source.js';
+import { ruleVariableViews, withVariablesNote } from './rule-variables-source.js';
 import type { CustomizeLive, CustomizeOutput, DecisionMap, FixChoices } from './types.js';
 import { missingVariableSources } from './variable-sources.js';
 
@@ -30,7 +30,9 @@ export function customizeSummary(out: CustomizeOutput): string {
   const chosen = fixes.filter((f) => f.accepted).length;
   const rulesText = `rules ${rules.length - red - grey - amber - unchecked} green / ${red} red${amber ? ` / ${amber} not on this site before the upgrade` : ''}${unchecked ? ` / ${unchecked} not checked (sensitive profile variable)` : ''}${grey ? ` / ${grey} not applicable` : ''}`;
   const fixText = fixes.length ? `, ${fixes.length} fix(es) offered${chosen ? ` (${chosen} chosen)` : ', none chosen'}` : '';
-  return `${packs.length} pack version(s), ${carried} site setting(s) carried, ${out.conflicts} conflict(s), ${rulesText}${fixText}`;
+  // Said on the review's first line: the rules did not see through any variable.
+  const unserved = out.variablesUnserved ? '; profile variables: not served by this Palette, read as none' : '';
+  return `${packs.length} pack version(s), ${carried} site setting(s) carried, ${out.conflicts} conflict(s), ${rulesText}${fixText}${unserved}`;
 }
 
 /** What the review says beyond the summary, one item each: amber rules, fixes, moved and removed keys, additions. */
@@ -89,10 +91,10 @@ export const customizeStep = defineStepKind({
     let fixes: FixChoices = (ctx.step.notes.fixes as FixChoices | undefined) ?? {};
     let result: CustomizeOutput;
     // Settings held by profile variables are judged on this cluster's values (read once per run of the step).
-    const variables = await ruleVariableViews(ctx.effects.palette, site, plan.flavor, ctx.signal);
+    const { views: variables, unserved } = await ruleVariableViews(ctx.effects.palette, site, plan.flavor, ctx.signal);
     for (let round = 1; ; round++) {
       ctx.progress({ headline: 'Comparing the deployed values with the new defaults…' } satisfies CustomizeLive);
-      result = await computeCustomizations({ plan, site, rules: ctx.runbook.rules, settings: ctx.runbook.values, sources, decisions, notes: ctx.runbook.versionNotes, fixes, variables });
+      result = withVariablesNote(await computeCustomizations({ plan, site, rules: ctx.runbook.rules, settings: ctx.runbook.values, sources, decisions, notes: ctx.runbook.versionNotes, fixes, variables }), unserved);
       ctx.progress({ headline: customizeSummary(result), result } satisfies CustomizeLive);
       const offers = [...new Map(result.byHop.flatMap((h) => h.profiles.flatMap((p) => p.fixes)).map((f) => [f.rule, { id: f.rule, accepted: f.accepted }])).values()];
       const answer = await ctx.confirm({
@@ -103,6 +105,7 @@ export const customizeStep = defineStepKind({
           customizeSummary(result),
           result.conflicts ? `${conflictProposals(result)}.` : 'No conflicts.',
           ...(offers.length ? ['A fix writes a setting the site did not have: it goes into the drafts only when chosen (--accept-fix RULE-ID).'] : []),
+          ...(result.variablesUnserved ? [result.variablesUnserved] : []),
         ],
         items: reviewItems(result),
         options: [
@@ -126,7 +129,7 @@ export const customizeStep = defineStepKind({
       if (!sameJson(nextFixes, fixes)) ctx.note('fixes', nextFixes);
       decisions = nextDecisions;
       fixes = nextFixes;
-      if (answer.choice === 'abort') throw new InterruptedError('Stopped at the customization review.', 'Resume to review the customizations again.');
+      if (answer.choice === 'abort') throw new StoppedError('Stopped at the customization review ("Stop here"): nothing was written; the decisions made so far are saved.', { next: 'Resume to review the customizations again.' }, 'stopped.review');
       if (answer.choice === 'approve' && !changed) break;
       // Decisions changed (or a review was asked for): compute again and show the result.
     }

@@ -45,7 +45,7 @@ export function conflictProposals(out: CustomizeOutput): string {
 }
 
 export function renderCustomizationsText(out: CustomizeOutput): string[] {
-  const lines: string[] = [];
+  const lines: string[] = out.variablesUnserved ? [out.variablesUnserved] : [];
   for (const hop of out.byHop) {
     lines.push(`Hop ${hop.index}: ${hop.from} → ${hop.to}`);
     for (const p of hop.profiles) {

@@ -7,10 +7,17 @@ import { profileRoles, type Params, type ProfileRole } from '../../engine/params
 import type { PaletteApi } from '../../palette/api.js';
 import { variableView, variablesApi } from '../../palette/variables.js';
 import type { VariableView } from '../../values/rule-variables.js';
+import type { CustomizeOutput } from './types.js';
 
-export async function ruleVariableViews(palette: PaletteApi, site: Params, flavor: string | undefined, signal?: AbortSignal): Promise<Partial<Record<ProfileRole, VariableView>> | undefined> {
+/** Per profile, the variables the rules see through; `unserved`: why none could be read (said in the review and `diff`). */
+export async function ruleVariableViews(palette: PaletteApi, site: Params, flavor: string | undefined, signal?: AbortSignal): Promise<{ views?: Partial<Record<ProfileRole, VariableView>>; unserved?: string }> {
   const api = variablesApi(palette);
-  if (flavor !== 'palette' || !api) return undefined;
-  const all = await api.ofCluster(site.cluster.uid, signal);
-  return Object.fromEntries(profileRoles.map((role) => [role, variableView(all, site.profiles[role].uid)]));
+  if (flavor !== 'palette' || !api) return {};
+  const { all, unserved } = await api.ofCluster(site.cluster.uid, signal);
+  return { views: Object.fromEntries(profileRoles.map((role) => [role, variableView(all, site.profiles[role].uid)])), ...(unserved ? { unserved } : {}) };
+}
+
+/** The result with the note of variables that could not be read, when there is one. */
+export function withVariablesNote<T extends CustomizeOutput>(result: T, unserved: string | undefined): T {
+  return unserved ? { ...result, variablesUnserved: unserved } : result;
 }

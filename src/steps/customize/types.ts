@@ -108,6 +108,8 @@ export interface CustomizeOutput {
   ruleFailures: number;
   /** Rules the site did not have before the upgrade and the draft does not add (amber). */
   notOnSite: number;
+  /** Set when this Palette does not serve profile variables (read as none): what that means, for the review, `diff` and the report. */
+  variablesUnserved?: string;
 }
 
 export interface CustomizeLive {

@@ -6,7 +6,7 @@
  * service), or a new version object cloned from the deployed one (a real Palette).
  */
 import { z } from 'zod';
-import { InterruptedError, StepFailedError } from '../../errors.js';
+import { StepFailedError, StoppedError } from '../../errors.js';
 import { approveOrDecline } from '../../engine/gate.js';
 import { ProfileRole } from '../../engine/params.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
@@ -122,7 +122,7 @@ export const draftStep = defineStepKind({
       },
       (live) => ctx.progress({ headline: `${headline} · restarting outstanding VMs first: ${live.headline}`, draft: summary } satisfies DraftLive),
     );
-    if (decision.choice !== 'approve') throw new InterruptedError(`Not approved: the draft of ${plan.name} was not written.`, 'Resume when ready; you will be asked again.');
+    if (decision.choice !== 'approve') throw new StoppedError(`Declined: the draft of ${plan.name} was not written.`, { next: 'Resume when ready; you will be asked again.' }, 'stopped.draft');
     requireValues(ctx, vars, hop.choice);
 
     const palette = ctx.effects.palette;

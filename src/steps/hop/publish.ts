@@ -4,7 +4,7 @@
  * What a publish means for the cluster is the flavor's to say (on a real Palette: nothing yet).
  */
 import { z } from 'zod';
-import { InterruptedError, StepFailedError } from '../../errors.js';
+import { StepFailedError, StoppedError } from '../../errors.js';
 import { healthRestated } from './health-restated.js';
 import { approveOrDecline } from '../../engine/gate.js';
 import { ProfileRole } from '../../engine/params.js';
@@ -49,7 +49,7 @@ export const publishStep = defineStepKind({
       options: approveOrDecline('Publish'),
       safeChoice: 'abort',
     });
-    if (decision.choice !== 'approve') throw new InterruptedError(`Not approved: ${draft.name} ${draft.toVersion} was not published.`, 'Resume when ready; the draft is kept and you will be asked again.');
+    if (decision.choice !== 'approve') throw new StoppedError(`Declined: ${draft.name} ${draft.toVersion} was not published.`, { next: 'Resume when ready; the draft is kept and you will be asked again.' }, 'stopped.publish');
 
     const palette = ctx.effects.palette;
     await ctx.mutate({

@@ -5,7 +5,7 @@
  * `PATCH /v1/spectroclusters/{uid}/repave/approve` once, journaled and settled by reading the state.
  * Used by the `repave` step and by the watch, should Palette ask later.
  */
-import { InterruptedError } from '../../errors.js';
+import { StoppedError } from '../../errors.js';
 import { approveOrDecline } from '../../engine/gate.js';
 import type { ClusterDoc, RepaveReason } from '../../palette/cluster-types.js';
 import { approveRepaveRequest } from '../../palette/mutations.js';
@@ -97,7 +97,7 @@ export async function askRepave(ctx: HopContext, cluster: ClusterDoc, keyBase: s
   });
   if (decision.choice !== 'approve') {
     const back = wayBackHint(ctx);
-    throw new InterruptedError(`Not approved: the nodes of ${name} were not rebuilt; nothing was sent.`, `Palette keeps waiting for the approval (the new versions stay attached, their node-level packs wait). Resume when ready: you will be asked again.${back ? ` ${back}` : ''}`);
+    throw new StoppedError(`Declined: the nodes of ${name} were not rebuilt; nothing was sent.`, { next: `Palette keeps waiting for the approval (the new versions stay attached, their node-level packs wait). Resume when ready: you will be asked again.${back ? ` ${back}` : ''}` }, 'stopped.repave');
   }
   await ctx.mutate({ key: approveKey(keyBase), request, approvedBy: gateKey, settle });
   return { ...base, outcome: ctx.dryRun ? 'rehearsal' : 'approved' };

@@ -27,7 +27,12 @@ export async function carriedVariables(ctx: HopContext, replaced: readonly Appli
   if (choice.flavor !== 'palette' || choice.versioning === 'in-place' || !api) return out;
   const moving = replaced.filter((r) => r.from.uid !== r.to.uid);
   if (moving.length === 0) return out;
-  const all = await api.ofCluster(clusterUid, ctx.signal);
+  const { all, unserved } = await api.ofCluster(clusterUid, ctx.signal);
+  // A Palette without profile variables: nothing to carry, and the apply gate says why.
+  if (unserved) {
+    out.lines.push(unserved);
+    return out;
+  }
   for (const r of moving) {
     const current = variableView(all, r.from.uid);
     const introduced = hopVariables(ctx, r.role).map((v) => v.name);

@@ -78,7 +78,7 @@ export async function cancelStuck(deps: RecoverDeps, all: StuckMigration[]): Pro
   const decision = await ctx.confirm(ask, { deferIfPending: true });
   if (decision.choice === 'pending') {
     deps.cancel.state = 'awaiting-approval';
-    return { kind: 'pending', pending: { gate: ask.gate, title: `cancel ${stuck.length} stuck migration(s)`, flag: approvalFlag({ ...ask, key: gateKey }) } };
+    return { kind: 'pending', pending: { gate: ask.gate, title: `cancel ${stuck.length} stuck migration(s)`, flag: approvalFlag(ask) } };
   }
   if (decision.choice === 'abort') return { kind: 'aborted' };
   if (decision.choice === 'skip') {

@@ -8,7 +8,7 @@
  * (exit 3) listing every VM still awaiting approval. A rehearsal shows every gate and records.
  */
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
-import { GateStopError, InterruptedError, StepFailedError, type PendingApproval } from '../../errors.js';
+import { GateStopError, StepFailedError, StoppedError, type PendingApproval } from '../../errors.js';
 import { OUTDATED_LABEL } from '../../kube/schemas.js';
 import { cancelStuck } from './cancel-phase.js';
 import { migrationsToCancel, type NotOffered } from './candidates.js';
@@ -99,9 +99,10 @@ function aborted(deps: RecoverDeps, notOffered: NotOffered[], cancelled: string[
   publish(deps);
   const out = outputOf(deps, notOffered, cancelled, true);
   return failed(
-    new InterruptedError(
+    new StoppedError(
       `Recovery aborted by the operator: nothing more was sent (${out.restarted.length} VM(s) restarted before).`,
-      `${out.outstanding.length} VM(s) stay on the old launcher, listed as outstanding. Resume to continue recovery: each is asked again, the skipped ones too.`,
+      { next: `${out.outstanding.length} VM(s) stay on the old launcher, listed as outstanding. Resume to continue recovery: each is asked again, the skipped ones too.` },
+      'stopped.recovery',
     ),
     out,
   );

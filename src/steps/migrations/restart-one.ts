@@ -145,7 +145,7 @@ export async function restartOne(deps: RecoverDeps, c: RestartCandidate, turn: R
   const decision = await ctx.confirm(ask, { deferIfPending: true });
   if (decision.choice === 'pending') {
     setRow(deps, c.vm, 'awaiting-approval');
-    return { result: 'pending', pending: { gate: 'restart', title: `restart VM ${c.vm}${owner?.outside ? ` (${owner.outside})` : ''}`, flag: approvalFlag({ ...ask, key: k.gate }) } };
+    return { result: 'pending', pending: { gate: 'restart', title: `restart VM ${c.vm}${owner?.outside ? ` (${owner.outside})` : ''}`, flag: approvalFlag(ask) } };
   }
   if (decision.choice === 'abort') return { result: 'aborted' };
   if (decision.choice === 'skip') {

@@ -109,8 +109,10 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
   });
   const attached = await attachedDocs({ addon, infra }, deployed, choice, palette, signal);
   const docs: Record<ProfileRole, ProfileDoc> = attached.docs;
-  const variables = await readProfileVariables(palette, choice, docs, site.cluster.uid, signal);
-  const flavored = (out: PlanOutput): PlanOutput => withFlavor({ ...out, ...(variables.length ? { profileVariables: variables } : {}) }, choice, docs, site.cluster.uid);
+  const { variables, unserved } = await readProfileVariables(palette, choice, docs, site.cluster.uid, signal);
+  // A Palette that does not serve profile variables: read as none, said among the notes.
+  const flavored = (out: PlanOutput): PlanOutput =>
+    withFlavor({ ...out, ...(variables.length ? { profileVariables: variables } : {}), ...(unserved ? { notes: [...out.notes, unserved] } : {}) }, choice, docs, site.cluster.uid);
   const lastRollout = lastKubevirtRollout(windowReads.kubevirtPods, kubevirt.observedVersion, kubevirt.rolloutEndedAt);
   const window = planWindow(kubevirt.limits, predictImpact(kubevirt, vms, vmis), vmis, { ...windowReads, ...(lastRollout ? { lastRollout } : {}) }, dirty.rates, { vms, nowMs: deps.now ?? Date.now() });
   const impact = window.impact;

@@ -28,13 +28,15 @@ export function profileVariables(role: ProfileRole, profile: string, packs: Read
   return [...byName.values()];
 }
 
-export async function readProfileVariables(palette: PaletteApi, choice: FlavorChoice, docs: Record<ProfileRole, ProfileDoc>, clusterUid: string, signal: AbortSignal): Promise<PlannedProfileVariable[]> {
+/** The variables the deployed versions use, with this cluster's values; `unserved`: why none could be read. */
+export async function readProfileVariables(palette: PaletteApi, choice: FlavorChoice, docs: Record<ProfileRole, ProfileDoc>, clusterUid: string, signal: AbortSignal): Promise<{ variables: PlannedProfileVariable[]; unserved?: string }> {
   const api = variablesApi(palette);
-  if (choice.flavor !== 'palette' || !api) return [];
+  if (choice.flavor !== 'palette' || !api) return { variables: [] };
   const roles = (['infra', 'addon'] as const).filter((r) => docs[r].packs.some((p) => p.values.includes('.spectro.var.')));
-  if (roles.length === 0) return [];
-  const all = await api.ofCluster(clusterUid, signal);
-  return roles.flatMap((r) => profileVariables(r, docs[r].name, docs[r].packs, variableView(all, docs[r].uid)));
+  if (roles.length === 0) return { variables: [] };
+  const { all, unserved } = await api.ofCluster(clusterUid, signal);
+  const variables = roles.flatMap((r) => profileVariables(r, docs[r].name, docs[r].packs, variableView(all, docs[r].uid)));
+  return { variables, ...(unserved ? { unserved } : {}) };
 }
 
 /** The plan's lines for them. */

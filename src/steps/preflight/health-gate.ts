@@ -5,7 +5,7 @@
  * goes on knowingly: every problem is listed, and approving takes typing the cluster's name in the
  * TUI (`--approve health` in plain mode). A rehearsal shows it and goes on.
  */
-import { InterruptedError } from '../../errors.js';
+import { StoppedError } from '../../errors.js';
 import type { StepContext } from '../../engine/context.js';
 import { approveOrDecline } from '../../engine/gate.js';
 import type { PreflightItem } from './types.js';
@@ -17,12 +17,14 @@ export async function askHealthGate(ctx: StepContext<unknown>, reds: PreflightIt
   const site = ctx.site!;
   const name = site.cluster.name ?? site.cluster.uid;
   const facts = reds.flatMap((i) => (i.lines.length ? i.lines : [i.summary]).map((l) => `${i.title}: ${l}`));
+  const checks = reds.map((r) => r.title).join(', ');
+  const fix = `Fix what the red checks say (${checks}), then start again.`;
   const decision = await ctx.confirm({
     gate: 'health',
     key: HEALTH_GATE_KEY,
     title: `${name} is not healthy: upgrade it anyway?`,
     lines: [
-      `Preflight found ${facts.length} problem(s) on ${name}; nothing has been changed yet.`,
+      `Preflight found ${facts.length} problem(s) in ${reds.length} red check(s) on ${name}; nothing has been changed yet.`,
       'An upgrade rolls every KubeVirt component and moves every running VM: on an unwell cluster migrations fail, VMs land on the old launcher and the rollout may never settle.',
       'Fix them and start again, or go on knowingly: the apply and node-rebuild gates will say again which of them still hold.',
     ],
@@ -30,8 +32,9 @@ export async function askHealthGate(ctx: StepContext<unknown>, reds: PreflightIt
     options: approveOrDecline('Upgrade anyway (the problems are known)'),
     safeChoice: 'abort',
     confirmText: name,
+    fix,
   });
   if (decision.choice !== 'approve') {
-    throw new InterruptedError(`Stopped before any change: ${name} is not healthy (${reds.map((r) => r.title).join(', ')}).`, `Fix what the red panels say and start again, or resume and go on knowingly (type ${name} at the gate; plain mode: --approve health).`);
+    throw new StoppedError(`Stopped before any change: the upgrade of ${name} while it is not healthy was declined (${checks}).`, { fix, next: `Or, having read them, go on knowingly: resume and type ${name} at the health gate (plain mode: --approve health).` }, 'stopped.health');
   }
 }

@@ -16,6 +16,6 @@ export function mountApp(run: MigrationRun, opts: { rehearsal?: boolean } = {}):
   const rehearsal = opts.rehearsal ?? false;
   const runner = run.runner({ confirm: tuiConfirm(queue, noApprovals, rehearsal), signal: ctrl.signal, dryRun: rehearsal });
   const outcome = runner.run();
-  const ui = render(<App controller={{ source: runner, queue, rehearsal, outcome, stop: () => ctrl.abort(), gateGuardMs: 0 }} />);
+  const ui = render(<App controller={{ source: runner, queue, rehearsal, outcome, stop: (reason) => ctrl.abort(reason), gateGuardMs: 0 }} />);
   return { ui, outcome };
 }

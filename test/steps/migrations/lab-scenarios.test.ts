@@ -78,11 +78,11 @@ describe('lab: skip-minor', () => {
       return 'skip';
     });
     const run = migrationRun(lab.kubeconfig, runbookYaml(steps(runningVmis(lab))), { clock: simClock(lab.clock) });
-    expect((await run.run({ confirm: op.confirm })).status).toBe('interrupted');
+    expect((await run.run({ confirm: op.confirm })).status).toBe('stopped');
     expect(op.asked.map(vmOf).slice(1)).toEqual(['ns-adv/win-sb-01', 'ns-edge/edge-gw-01', 'ns-packs/build-cache-01']);
     expect(labRestarts(lab)).toEqual(['ns-edge/edge-gw-01']);
     expect(lab.audit.entries({ api: 'kube' }).filter((e) => e.method !== 'GET')).toHaveLength(mutationsAtAbort);
-    expect(run.step('recover').error?.kind).toBe('interrupted');
+    expect(run.step('recover').error?.kind).toBe('stopped');
   });
 });
 

@@ -90,11 +90,11 @@ describe('recover (Kubernetes double, real kubectl)', () => {
     const op = scripted((r) => (r.gate === 'cancel-migrations' ? 'approve' : vmOf(r) === 'ns-packs/cache' ? 'approve' : 'abort'));
     const run = migrationRun(f.lab.kubeconfig, runbookYaml(steps()));
     const outcome = await run.run({ confirm: op.confirm });
-    expect(outcome.status).toBe('interrupted'); // an abort is a stop, not a failure
+    expect(outcome.status).toBe('stopped'); // an abort is the operator's stop, not a failure
     expect(op.asked.map(vmOf)).toEqual(['cancel-migrations', 'ns-packs/cache', 'vms/db-01']);
     expect(f.restarted()).toEqual(['ns-packs/cache']);
     const step = run.step('recover');
-    expect(step.error).toMatchObject({ kind: 'interrupted', message: 'Recovery aborted by the operator: nothing more was sent (1 VM(s) restarted before).' });
+    expect(step.error).toMatchObject({ kind: 'stopped', message: 'Recovery aborted by the operator: nothing more was sent (1 VM(s) restarted before).' });
     const out = step.output as RecoverOutput;
     expect(out).toMatchObject({ aborted: true, restarted: ['ns-packs/cache'], outstanding: ['vms/db-01', 'vms/late', 'vms/web-01', 'vms/web-02'] });
   });
@@ -103,7 +103,7 @@ describe('recover (Kubernetes double, real kubectl)', () => {
     const f = await start();
     const op = scripted((r) => (r.gate === 'cancel-migrations' ? 'abort' : undefined));
     const run = migrationRun(f.lab.kubeconfig, runbookYaml(steps()));
-    expect((await run.run({ confirm: op.confirm })).status).toBe('interrupted');
+    expect((await run.run({ confirm: op.confirm })).status).toBe('stopped');
     expect(f.mutations()).toEqual([]);
   });
 

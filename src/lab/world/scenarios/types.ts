@@ -7,9 +7,10 @@ import type { SiteLayout, VmoVersion } from '../../data/pack-catalog.js';
 import type { ClusterShape } from '../../palette/types.js';
 import type { NodeCapacity, ServiceInput } from '../k8s-objects.js';
 import type { VmDefinition } from '../kubevirt-objects.js';
+import type { ScenarioName } from '../../scenario-catalog.js';
 
-export const scenarioNames = ['healthy', 'skip-minor', 'lost-customizations', 'degraded', 'large', 'rook-ceph', 'repave', 'pack-error', 'no-profile-version', 'no-multus', 'rook-ceph-no-placement', 'no-converge', 'tight'] as const;
-export type ScenarioName = (typeof scenarioNames)[number];
+// The names (and each one's line) are the scenario catalog's: the one list help, picker and completion read.
+export { scenarioNames, type ScenarioName } from '../../scenario-catalog.js';
 
 export interface LabSizes {
   vms: number;

@@ -5,7 +5,7 @@
  * their pending update applied. Confirmed by reading `spec.clusterProfileTemplates`; a lost answer
  * is settled the same way, never sent twice.
  */
-import { InterruptedError, StepFailedError } from '../../../errors.js';
+import { StepFailedError, StoppedError } from '../../../errors.js';
 import { approveOrDecline } from '../../../engine/gate.js';
 import { failed, skipped, succeeded, type StepResult } from '../../../engine/step-kind.js';
 import type { ClusterDoc } from '../../../palette/cluster-types.js';
@@ -116,7 +116,7 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
     (live) => ctx.progress({ headline: `${headline} · restarting outstanding VMs first: ${live.headline}`, replaced } satisfies ApplyLive),
   );
   if (decision.choice !== 'approve') {
-    throw new InterruptedError(`Not approved: nothing was applied to ${name}; it keeps running ${replaced.map((r) => `${r.name} ${r.from.version}`).join(', ')}.`, 'The new versions are published and wait. Resume when ready; you will be asked again.');
+    throw new StoppedError(`Declined: nothing was applied to ${name}; it keeps running ${replaced.map((r) => `${r.name} ${r.from.version}`).join(', ')}.`, { next: 'The new versions are published and wait. Resume when ready; you will be asked again.' }, 'stopped.apply');
   }
   requireValues(ctx, needed, choice);
   const summary = inPlace
