@@ -50,7 +50,7 @@ export const WING: Wing = {
   name: 'side wing',
   paths: ['lab/', 'capture/'],
   reaches: 'steps',
-  entryPoints: ['lab/index.ts', 'lab/replay/index.ts', 'lab/fleet/index.ts', 'lab/world/scenarios/index.ts'],
+  entryPoints: ['lab/index.ts', 'lab/replay/index.ts', 'lab/fleet/index.ts', 'lab/world/scenarios/index.ts', 'lab/scenario-catalog.ts'],
   enteredFrom: ['cli', 'commands'],
 };
 
@@ -61,7 +61,6 @@ const WHY = {
   uiFolder: 'item 3: App, the confirm queue and the resume summary move into the session UI folder',
   captureDoor: "item 4: the capture's work moves behind its entry point (capture/index.ts); the command parses, calls, prints",
   completion: 'item 4: the completion command goes with the command line it completes (cli/completion/)',
-  labDoor: "item 6: the scenario types come through the lab's entry point (lab/world/scenarios/index.ts)",
   runbook: 'item 5: the runbook schema is composed above the engine from the parts each layer owns',
   belowBoth: 'item 5: what both sides need goes below both (capture limits to io/limits.ts, the server-path check to kube/)',
   duration: 'item 5: the duration formatter moves to text/ (text/duration.ts)',
@@ -105,7 +104,6 @@ export const KNOWN: Record<string, string> = {
   'commands/capture.ts → capture/types.ts': WHY.captureDoor,
   'commands/capture.ts → capture/values-folder.ts': WHY.captureDoor,
   'commands/capture.ts → capture/write-file.ts': WHY.captureDoor,
-  'commands/lab.ts → lab/world/scenarios/types.ts': WHY.labDoor,
   'engine/runbook.ts → kube/check-schema.ts': WHY.runbook,
   'engine/runbook.ts → steps/known-issue-schema.ts': WHY.runbook,
   'engine/runbook.ts → values/rule-schema.ts': WHY.runbook,
