@@ -1,0 +1,352 @@
+/**
+ * A scanner for the YAML that pack values are written in: block maps and lists by indentation,
+ * one-line scalars (plain, quoted) and flow collections, literal blocks (`|`, `|-`), comments and
+ * `---` between documents. It builds the yaml package's own nodes with the offsets the package gives
+ * them (the merge edits the text at those offsets, the diff walks the nodes), in one pass over the
+ * text, several times faster than the package's lexer, parser and composer (BENCHMARKS.md, section 3).
+ *
+ * Rarer forms are not read here: anchors and aliases, tags, `?` keys, folded (`>`) and kept (`|+`)
+ * blocks, scalars and flow collections over several lines, tabs outside comments, CR line breaks,
+ * repeated keys, anything malformed. For a text holding any of them `scanValues` answers
+ * `undefined` and the caller parses it with the package, which also words its errors. What is read
+ * here is exactly what the package reads (test/values/scan-values.test.ts compares the two on the
+ * real pack values and on random variations of them).
+ */
+import type { Document, Node, Pair, Range, Scalar } from 'yaml';
+import { documentNode, mapNode, pairNode, scalarNode, seqNode } from './scan-nodes.js';
+import { COLON, DASH, flowCollection, HASH, LF, NotScannable, notScannable, plainCannotStart, plainScalar, quotedScalar, SPACE, unusual } from './scan-scalars.js';
+
+/** The documents of `text`, or `undefined` when it holds a form only the full parser reads. */
+export function scanValues(text: string): Document.Parsed[] | undefined {
+  try {
+    return new Scanner(text).documents();
+  } catch (err) {
+    if (err instanceof NotScannable) return undefined;
+    throw err;
+  }
+}
+
+/** What made `scanValues` give up on a text (for tests and for finding what to teach it next). */
+export function whyNotScanned(text: string): string | undefined {
+  try {
+    new Scanner(text).documents();
+    return undefined;
+  } catch (err) {
+    if (err instanceof NotScannable) return err.why;
+    throw err;
+  }
+}
+
+const isBreakOrEnd = (c: number) => c === LF || Number.isNaN(c);
+const isSpaceOrEnd = (c: number) => c === SPACE || c === LF || Number.isNaN(c);
+/** Characters of a literal block the scanner leaves to the full parser (a tab is text there). */
+const unusualInBlock = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;
+
+class Scanner {
+  private readonly len: number;
+  /** Set by each node read: the start of the next line with content after it (or the end of the text)… */
+  private next = 0;
+  /** …and that line's indentation. */
+  private nextIndent = 0;
+  /** Set by `keyAt`: the offset of the key's `:`. */
+  private colon = 0;
+
+  constructor(private readonly text: string) {
+    this.len = text.length;
+  }
+
+  documents(): Document.Parsed[] {
+    const docs: Document.Parsed[] = [];
+    let p = this.nextContent(0);
+    while (p < this.len) {
+      let marker = -1;
+      if (this.isMarker(p)) {
+        marker = p;
+        const at = this.skipSpaces(p + 3);
+        p = this.nextContent(this.restOfLine(p + 3));
+        if (p >= this.len || this.isMarker(p)) {
+          // An empty document ends where its null does, or (as the package has it) after the comments that follow.
+          const end = this.text.lastIndexOf('#', p) >= at ? p : at;
+          docs.push(documentNode(scalarNode(null, '', 'PLAIN', [at, at, end]), [marker, at, end]));
+          continue;
+        }
+      }
+      if (this.text.startsWith('...', p) && isSpaceOrEnd(this.text.charCodeAt(p + 3))) notScannable('a document end marker');
+      const start = marker >= 0 ? marker : p;
+      const contents = this.blockNode(p, this.nextIndent, -1);
+      p = this.next;
+      if (p < this.len && !this.isMarker(p)) notScannable('content after the document root');
+      docs.push(documentNode(contents, [start, (contents.range as Range)[2], p]));
+    }
+    return docs;
+  }
+
+  private isMarker(p: number): boolean {
+    return this.text.charCodeAt(p) === DASH && this.text.startsWith('---', p) && isSpaceOrEnd(this.text.charCodeAt(p + 3));
+  }
+
+  /** The start of the line after the one holding `i`. */
+  private afterLine(i: number): number {
+    const e = this.text.indexOf('\n', i);
+    return e < 0 ? this.len : e + 1;
+  }
+
+  /**
+   * From a line start, past blank and comment lines (a comment may hold anything: the package
+   * ignores it): the start of the next line with content, also left in `next` with its indentation.
+   */
+  private nextContent(p: number): number {
+    const text = this.text;
+    while (p < this.len) {
+      let i = p;
+      while (text.charCodeAt(i) === SPACE) i++;
+      const c = text.charCodeAt(i);
+      if (c === LF) p = i + 1;
+      else if (c === HASH) p = this.afterLine(i);
+      else if (i >= this.len) break;
+      else {
+        this.next = p;
+        this.nextIndent = i - p;
+        return p;
+      }
+    }
+    this.next = this.len;
+    return this.len;
+  }
+
+  /** After a value on its line: spaces and perhaps a comment. Returns the start of the next line. */
+  private restOfLine(i: number): number {
+    const at = this.skipSpaces(i);
+    const c = this.text.charCodeAt(at);
+    if (c === LF) return at + 1;
+    if (at >= this.len) return this.len;
+    if (c === HASH && at > i) return this.afterLine(at);
+    return notScannable('more on the line after a value');
+  }
+
+  private skipSpaces(i: number): number {
+    while (this.text.charCodeAt(i) === SPACE) i++;
+    return i;
+  }
+
+  private isDash(i: number): boolean {
+    return this.text.charCodeAt(i) === DASH && isSpaceOrEnd(this.text.charCodeAt(i + 1));
+  }
+
+  /** A block map or list whose first line starts at `p`, indented by `col` (more than its parent's `parent`). */
+  private blockNode(p: number, col: number, parent: number): Node {
+    if (col <= parent) notScannable('a block node not indented under its parent');
+    return this.isDash(p + col) ? this.blockSeq(p + col, col) : this.blockMap(p + col, col);
+  }
+
+  /** The value of a map entry or list item when nothing follows its indicator on the line. */
+  private valueBelow(at: number, col: number, sameColumnSeq: boolean): Node {
+    const p = this.nextContent(this.afterLine(at));
+    if (p < this.len && !this.isMarker(p)) {
+      const ind = this.nextIndent;
+      if (ind > col) return this.blockNode(p, ind, col);
+      if (sameColumnSeq && ind === col && this.isDash(p + ind)) return this.blockSeq(p + ind, ind);
+    }
+    return scalarNode(null, '', 'PLAIN', [at, at, at]);
+  }
+
+  private blockMap(first: number, col: number): Node {
+    const items: Pair[] = [];
+    let seen: Set<unknown> | undefined;
+    let k = first;
+    for (;;) {
+      const key = this.keyAt(k);
+      // Repeated keys are refused by the full parser, with their position.
+      const v = key.value;
+      if (seen) {
+        if (seen.has(v)) notScannable('a repeated key');
+        seen.add(v);
+      } else {
+        for (const pair of items) if ((pair.key as Scalar).value === v || (v !== v && (pair.key as Scalar).value !== (pair.key as Scalar).value)) notScannable('a repeated key');
+        if (items.length >= 8) seen = new Set(items.map((pair) => (pair.key as Scalar).value).concat([v]));
+      }
+      const at = this.skipSpaces(this.colon + 1);
+      const c = this.text.charCodeAt(at);
+      const value = isBreakOrEnd(c) || c === HASH ? this.valueBelow(at, col, true) : this.inlineValue(at, col);
+      items.push(pairNode(key, value));
+      const p = this.next;
+      if (p >= this.len || this.isMarker(p)) break;
+      const ind = this.nextIndent;
+      if (ind < col) break;
+      if (ind > col) notScannable('a line indented deeper than its map');
+      if (this.isDash(p + ind)) notScannable('a list item at its map’s indentation');
+      k = p + ind;
+    }
+    const end = ((items[items.length - 1] as Pair).value as Node).range![2];
+    return mapNode(items, [first, end, end], false);
+  }
+
+  private blockSeq(first: number, col: number): Node {
+    const items: Node[] = [];
+    let d = first;
+    for (;;) {
+      const at = this.skipSpaces(d + 1);
+      const c = this.text.charCodeAt(at);
+      let item: Node;
+      if (isBreakOrEnd(c) || c === HASH) item = this.valueBelow(at, col, false);
+      else if (this.isDash(at)) notScannable('a list item that starts a list');
+      else if (this.startsKey(at)) item = this.blockMap(at, col + (at - d));
+      else item = this.inlineValue(at, col);
+      items.push(item);
+      const p = this.next;
+      if (p >= this.len || this.isMarker(p)) break;
+      const ind = this.nextIndent;
+      if (ind < col) break;
+      if (ind > col) notScannable('a line indented deeper than its list');
+      if (!this.isDash(p + ind)) break;
+      d = p + ind;
+    }
+    const end = (items[items.length - 1] as Node).range![2];
+    return seqNode(items, [first, end, end], false);
+  }
+
+  /** Whether a `key:` (plain or quoted, then `: ` or `:` at the end of the line) starts at `i`. */
+  private startsKey(i: number): boolean {
+    const text = this.text;
+    const c = text.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      const after = this.skipSpaces(quotedScalar(text, i).range![1]);
+      return text.charCodeAt(after) === COLON && isSpaceOrEnd(text.charCodeAt(after + 1));
+    }
+    if (plainCannotStart(text, i, false)) return false;
+    for (let k = i; k < this.len; k++) {
+      const ch = text.charCodeAt(k);
+      if (ch === LF) return false;
+      if (ch === COLON && isSpaceOrEnd(text.charCodeAt(k + 1))) return true;
+      if (ch === HASH && text.charCodeAt(k - 1) === SPACE) return false;
+    }
+    return false;
+  }
+
+  /** The key that starts at `i`; the offset of its `:` is left in `colon`. */
+  private keyAt(i: number): Scalar {
+    const text = this.text;
+    const c = text.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      const key = quotedScalar(text, i);
+      const colon = this.skipSpaces(key.range![1]);
+      if (text.charCodeAt(colon) !== COLON || !isSpaceOrEnd(text.charCodeAt(colon + 1))) notScannable('a quoted scalar where a key was expected');
+      this.colon = colon;
+      return key;
+    }
+    if (plainCannotStart(text, i, false)) notScannable('a key the scanner does not read');
+    let end = i;
+    for (let k = i; k < this.len; k++) {
+      const ch = text.charCodeAt(k);
+      if (ch <= SPACE) {
+        if (ch === LF) break;
+        if (ch === SPACE) continue;
+        notScannable('a tab or a control character');
+      }
+      if (ch === COLON) {
+        if (isSpaceOrEnd(text.charCodeAt(k + 1))) {
+          if (end - i > 1024) notScannable('a key longer than 1024 characters');
+          this.colon = k;
+          return plainScalar(text.slice(i, end), [i, end, end]);
+        }
+      } else if (ch === HASH) {
+        if (text.charCodeAt(k - 1) === SPACE) break;
+      } else if (ch >= 127 && unusual(ch)) notScannable('an unusual character');
+      end = k + 1;
+    }
+    return notScannable('a line that is neither a key nor a list item');
+  }
+
+  /** A value that starts on its key's (or dash's) line at `at`; `parent` is the column of that key (or dash). */
+  private inlineValue(at: number, parent: number): Node {
+    const text = this.text;
+    const c = text.charCodeAt(at);
+    let node: Node;
+    let end: number;
+    if (c === 124) return this.literal(at, parent); // |
+    if (c === 34 || c === 39) {
+      node = quotedScalar(text, at);
+      end = node.range![1];
+    } else if (c === 91 || c === 123) {
+      node = flowCollection(text, at);
+      end = node.range![1];
+    } else if (plainCannotStart(text, at, false)) return notScannable('a value the scanner does not read (an anchor, alias, tag, folded block or indicator)');
+    else {
+      end = at;
+      for (let k = at; k < this.len; k++) {
+        const ch = text.charCodeAt(k);
+        if (ch <= SPACE) {
+          if (ch === LF) break;
+          if (ch === SPACE) continue;
+          notScannable('a tab or a control character');
+        }
+        if (ch === HASH) {
+          if (text.charCodeAt(k - 1) === SPACE) break;
+        } else if (ch === COLON) {
+          if (isSpaceOrEnd(text.charCodeAt(k + 1))) notScannable('a mapping inside a one-line value');
+        } else if (ch >= 127 && unusual(ch)) notScannable('an unusual character');
+        end = k + 1;
+      }
+      node = plainScalar(text.slice(at, end), [at, end, end]);
+    }
+    const next = this.restOfLine(end);
+    (node.range as Range)[2] = next;
+    this.afterValue(next, parent);
+    return node;
+  }
+
+  /** After a one-line value: the next line with content must not be indented under it (that is a scalar over several lines). */
+  private afterValue(lineStart: number, parent: number): void {
+    const p = this.nextContent(lineStart);
+    if (p < this.len && this.nextIndent > parent && !this.isMarker(p)) notScannable('a value over several lines');
+  }
+
+  /** A literal block (`|` or `|-`) whose header is at `at`; its lines are indented deeper than `parent`. */
+  private literal(at: number, parent: number): Node {
+    const text = this.text;
+    let h = at + 1;
+    const chomp = text.charCodeAt(h);
+    if (chomp === DASH) h++;
+    else if (chomp === 43 || (chomp >= 48 && chomp <= 57)) notScannable('a kept block or an indentation indicator');
+    const first = this.restOfLine(h);
+    // The content's indentation is its first non-blank line's; blank lines before it may not be deeper.
+    let p = first;
+    let blankMax = 0;
+    let m = -1;
+    while (p < this.len) {
+      const ind = this.skipSpaces(p) - p;
+      if (!isBreakOrEnd(text.charCodeAt(p + ind))) {
+        m = ind;
+        break;
+      }
+      blankMax = Math.max(blankMax, ind);
+      p = this.afterLine(p);
+    }
+    if (m <= parent || blankMax > m) notScannable('an empty literal block, or one with deeper blank lines first');
+    const lines: string[] = [];
+    let lastContent = -1;
+    let end = first;
+    p = first;
+    while (p < this.len) {
+      const ind = this.skipSpaces(p) - p;
+      const lineEnd = this.afterLine(p);
+      const blank = isBreakOrEnd(text.charCodeAt(p + ind));
+      if (!blank && ind < m) break;
+      if (blank && ind > m) notScannable('a blank line in a literal block deeper than its text');
+      // (The last line of the text may end without a line break; the value is the same.)
+      const line = blank ? '' : text.slice(p + m, text.charCodeAt(lineEnd - 1) === LF ? lineEnd - 1 : lineEnd);
+      if (unusualInBlock.test(line)) notScannable('an unusual character');
+      lines.push(line);
+      if (!blank) {
+        lastContent = lines.length - 1;
+        end = lineEnd;
+      }
+      p = lineEnd;
+    }
+    const body = lines.slice(0, lastContent + 1).join('\n');
+    const value = chomp === DASH ? body : `${body}\n`;
+    const node = scalarNode(value, value, 'BLOCK_LITERAL', [at, end, end]);
+    this.afterValue(end, parent);
+    return node;
+  }
+}
