@@ -37,8 +37,10 @@ import { bindRule, type Binding, type BoundRule } from '../../values/rule-bindin
 import { judgeRule } from '../../values/rule-judgment.js';
 import { itemHolds } from '../../values/rules.js';
 import { evaluateThroughVariables, variableFix, variablesAt, withValues, type VariableView } from '../../values/rule-variables.js';
+import type { ValuesCache } from '../../values/values-cache.js';
 import { notesFor } from '../../values/version-notes.js';
 import type { PlanContract, PlannedProfile, RuleOutcome } from '../contracts.js';
+import { parsedValues } from './parsed-values.js';
 import type { PackContent, PackSources } from './sources.js';
 import {
   decisionKey,
@@ -69,7 +71,12 @@ export interface ComputeInput {
    * setting is a `{{.spectro.var.NAME}}` reference is judged on the cluster's value of NAME.
    */
   variables?: Partial<Record<ProfileRole, VariableView>> | undefined;
+  /** Where values documents are parsed once (default: the process's cache, `parsed-values.ts`). */
+  parsed?: ValuesCache | undefined;
 }
+
+/** A values text parsed, or taken from the cache when this process parsed it before. */
+const read = (input: ComputeInput, text: string, what: string): ValuesDocument => (input.parsed ?? parsedValues).parse(text, what);
 
 interface PackState {
   values: ValuesDocument;
@@ -196,7 +203,7 @@ async function customizePack(
       hint: `Give hop ${hop.index} a reference profile holding ${change.name} ${change.to} (params references), add ${change.name}/${change.to}.yaml to the values folder (params valuesDir), or name the pack registry (params palette.registryUid).`,
     });
   }
-  const newDefaults: PackState = { values: parseValues(fresh.values, `the ${change.name} ${change.to} defaults from ${fresh.from}`), manifests: fresh.manifests, from: fresh.from };
+  const newDefaults: PackState = { values: read(input, fresh.values, `the ${change.name} ${change.to} defaults from ${fresh.from}`), manifests: fresh.manifests, from: fresh.from };
 
   // What the vendor says this version changed: moved keys go to their new place before comparing.
   const notes = notesFor(input.notes ?? [], change.name, input.site.packs.orchestration, change.from, change.to);
@@ -297,7 +304,7 @@ export async function computeCustomizations(input: ComputeInput): Promise<Custom
     if (known) return known;
     const content = await sources.fromProfile(planned.uid, pack);
     if (!content) return undefined;
-    const state = { values: parseValues(content.values, `the deployed values of ${pack}`), manifests: content.manifests, from: content.from };
+    const state = { values: read(input, content.values, `the deployed values of ${pack}`), manifests: content.manifests, from: content.from };
     current.set(key, state);
     return state;
   };
@@ -333,7 +340,7 @@ export async function computeCustomizations(input: ComputeInput): Promise<Custom
         let oldDefaults = previousDefaults.get(key);
         if (!oldDefaults) {
           const old = await sourceFor(sources, referenceFor(site, hop.from, planned.role), planned.uid, change.name, change.from, true);
-          if (old) oldDefaults = { values: parseValues(old.values, `the ${change.name} ${change.from} defaults`), manifests: old.manifests, from: old.from };
+          if (old) oldDefaults = { values: read(input, old.values, `the ${change.name} ${change.from} defaults`), manifests: old.manifests, from: old.from };
         }
         const r = await customizePack(input, hop, planned, change, deployed, oldDefaults);
         packs.push(r.result);
