@@ -45,7 +45,7 @@ export function nodesEqual(a: Node | undefined, aDoc: Document, b: Node | undefi
 }
 
 /**
- * Two nodes the values scanner read (see `ValuesDocument.scanned`) written alike: the same text
+ * Two nodes the YAML scanner read (see `ValuesDocument.scanned`) written alike: the same text
  * from the same column, so the same values whatever is under them. Cheap where they differ (their
  * lengths, mostly); false for nodes without offsets.
  */

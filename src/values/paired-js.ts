@@ -13,7 +13,7 @@ import { isMap, type Node, type Pair, type Scalar } from 'yaml';
 import type { CarryItem } from './carry.js';
 import { sameScannedText } from './equal.js';
 import { parseConcretePath } from './path.js';
-import { scannedToJs } from './scan-nodes.js';
+import { scannedToJs } from '../io/yaml-scan-nodes.js';
 import { valuesToJs, type ValuesDocument } from './values-document.js';
 
 /** Where carried paths go: one level per path segment; `all` below a carried setting (or in a list on a path). */

@@ -3,22 +3,22 @@
  * merge edits the text at the nodes' offsets, and neither parses the same string twice when the
  * caller passes the parsed form along.
  *
- * Read by the values scanner (`scan-values.ts`) when the text is in the forms pack values are
+ * Read by the YAML scanner (`src/io/yaml-scan.ts`) when the text is in the forms pack values are
  * written in, else by the yaml package (which also words every error); both give the package's nodes.
  */
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
 import { InputError } from '../errors.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { firstDuplicateKey } from '../io/yaml-keys.js';
-import { isScannedNode, parseOptions, scannedToJs } from './scan-nodes.js';
-import { scanValues } from './scan-values.js';
+import { isScannedNode, parseOptions, scannedToJs } from '../io/yaml-scan-nodes.js';
+import { scanYaml } from '../io/yaml-scan.js';
 
 export interface ValuesDocument {
   readonly text: string;
   /** One entry per YAML document; an empty or comment-only string has none. */
   readonly docs: readonly Document.Parsed[];
   /**
-   * Read by the values scanner, and its nodes not changed since: every node is its own text (no
+   * Read by the YAML scanner, and its nodes not changed since: every node is its own text (no
    * anchors, aliases or tags), so two nodes with the same text at the same column hold equal values.
    */
   readonly scanned?: true;
@@ -44,7 +44,7 @@ export const VALUES_MAX_ALIAS_COUNT = 100;
 /** Parses a values string. `what` names it in the error (`the deployed values of nginx`). */
 export function parseValues(text: string, what = 'the values', options: ParseValuesOptions = {}): ValuesDocument {
   if (!options.full) {
-    const scanned = scanValues(text);
+    const scanned = scanYaml(text);
     if (scanned) return { text, docs: scanned, scanned: true };
   }
   const parsed = parseAllDocuments(text, parseOptions);

@@ -1,7 +1,7 @@
 /**
  * The fast path and the full-document path agree: random edits to real pack values (every pack the
  * lab's registry serves, version after version, and the shared VMO documents), diffed and merged
- * once with the documents read by the values scanner and once with the yaml package's full documents
+ * once with the documents read by the YAML scanner and once with the yaml package's full documents
  * (`parseValues(…, { full: true })`, the merge's check then converting both whole documents): the
  * same diff, the same merged text byte for byte, or the same error. Seeds are fixed (`UP_SEED`
  * replays another), so a run covers the same few hundred cases every time.

@@ -1,12 +1,12 @@
 /**
- * The values scanner's scalars and one-line flow collections: plain scalars resolved by the core
+ * The YAML scanner's scalars and one-line flow collections: plain scalars resolved by the core
  * schema's own tags (as the yaml package resolves them: `0o17`, `1.50`, `.inf`, `~`), quoted
  * scalars with YAML's escapes, and `[ "10.0.0.0/8" ]` / `{a: 1}` on one line. Anything else (a
  * quoted scalar over several lines, a flow collection over several lines, an anchor, a tag) throws
  * `NotScannable`: the full parser reads that text instead.
  */
 import { isScalar, type Node, type Pair, type Range, type Scalar } from 'yaml';
-import { mapNode, pairNode, parseOptions, scalarNode, schema, seqNode } from './scan-nodes.js';
+import { mapNode, pairNode, parseOptions, scalarNode, schema, seqNode } from './yaml-scan-nodes.js';
 
 /** Thrown (not an Error: no stack to capture) when the text needs the full parser. */
 export class NotScannable {

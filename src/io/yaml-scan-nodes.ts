@@ -1,5 +1,5 @@
 /**
- * The yaml package's own node types (Scalar, YAMLMap, YAMLSeq, Pair), made for the values scanner
+ * The yaml package's own node types (Scalar, YAMLMap, YAMLSeq, Pair), made for the YAML scanner
  * without their constructors. Each constructor marks its node with `Object.defineProperty` (the
  * package's node type, under the registered symbol `Symbol.for('yaml.node.type')`, the one the
  * package's `isMap`/`isScalar`/... read), which costs ~0.8 µs a pair: more than scanning the line.
@@ -31,7 +31,7 @@ const seqProto = Object.create(YAMLSeq.prototype, {
 }) as YAMLSeq;
 const pairProto = Object.create(Pair.prototype, { [NODE_TYPE]: { value: Symbol.for('yaml.pair') } }) as Pair;
 
-export type ScalarType = 'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE' | 'BLOCK_LITERAL';
+export type ScalarType = 'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE' | 'BLOCK_LITERAL' | 'BLOCK_FOLDED';
 
 // Constructor functions (not Object.create): V8 gives their objects their fields in place, a quarter of the cost.
 function ScannedScalar(this: Scalar, value: unknown, source: string, type: ScalarType, range: Range): void {

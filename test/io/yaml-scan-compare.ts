@@ -1,10 +1,10 @@
 /**
- * The values scanner's documents against the yaml package's, node by node: kinds, values (with the
+ * The YAML scanner's documents against the yaml package's, node by node: kinds, values (with the
  * package's number formats), scalar styles and sources, and the offsets the merge and the diff use
  * (where each node starts; where a scalar or a flow collection ends; where each document starts and ends).
  */
 import { isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
-import { parseOptions } from '../../src/values/scan-nodes.js';
+import { parseOptions } from '../../src/io/yaml-scan-nodes.js';
 
 /** The first difference between the two readings, in words (undefined when they agree). */
 export function firstDifference(text: string, scanned: readonly Document.Parsed[]): string | undefined {

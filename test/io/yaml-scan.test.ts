@@ -1,33 +1,38 @@
 /**
- * The values scanner reads what the yaml package reads, or leaves the text to it: node by node
+ * The YAML scanner reads what the yaml package reads, or leaves the text to it: node by node
  * (kinds, values with the package's number formats, styles, the offsets the merge edits at), on
  * every real pack values document, on a table of the forms values are written in, and on random
  * damage to real documents (it must never accept a text the package refuses, nor read one differently).
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { parseAllDocuments, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { deepEqual } from '../../src/values/equal.js';
-import { parseOptions, scannedToJs } from '../../src/values/scan-nodes.js';
-import { scanValues, whyNotScanned } from '../../src/values/scan-values.js';
+import { parseOptions, scannedToJs } from '../../src/io/yaml-scan-nodes.js';
+import { scanYaml, whyNotScanned } from '../../src/io/yaml-scan.js';
 import { parseValues, valuesToJs } from '../../src/values/values-document.js';
 import { seeded } from '../support/seed.js';
-import { realPackTexts } from './helpers.js';
-import { firstDifference } from './scan-compare.js';
+import { realPackTexts } from '../values/helpers.js';
+import { firstDifference } from './yaml-scan-compare.js';
 
 const lines = (...l: string[]) => `${l.join('\n')}\n`;
 
 /** The scanner read `text`, and read it as the package does (nodes and plain values). */
 function expectSameReading(text: string): void {
-  const scanned = scanValues(text);
+  const scanned = scanYaml(text);
   expect(scanned, `not scanned (${whyNotScanned(text)}): ${JSON.stringify(text)}`).toBeDefined();
   expect(firstDifference(text, scanned!), JSON.stringify(text)).toBeUndefined();
   const full = parseAllDocuments(text, parseOptions) as Document.Parsed[];
   expect(deepEqual(scanned!.map((d) => scannedToJs(d.contents as never)), full.map((d) => d.toJS())), JSON.stringify(text)).toBe(true);
 }
 
-describe('the values scanner', () => {
+describe('the YAML scanner', () => {
   it.each(realPackTexts().map((t) => [t.name, t.text] as const))('reads %s as the yaml package does', (_, text) => expectSameReading(text));
+
+  it.each(['runbooks/vmo-upgrade.yaml', 'params.example.yaml', ...readdirSync('test/fixtures/runbooks').map((f) => `test/fixtures/runbooks/${f}`)])('reads %s (the runbook and params files) as the yaml package does', (file) =>
+    expectSameReading(readFileSync(file, 'utf8')),
+  );
 
   it.each([
     ['nulls', lines('a:', 'b: # why', 'c: ~', 'd: null', 'e:', '  - ', '  -', '  - # empty', 'f: Null')],
@@ -40,6 +45,8 @@ describe('the values scanner', () => {
     ['flow collections', lines('a: []', 'b: {}', 'c: [ "10.0.0.0/8" ]', 'd: [a, "b", 1, [x, y], {k: v}]', 'e: {a: 1, "b": [2], c: {d: e}}', 'f: [a, b, ]', 'g: [http://x:1/y]', 'h: [ a , b ] # c')],
     ['literal blocks', lines('a: |', '  one', '    two', '', '  three', 'b: |-', '  x', '  # not a comment', '', '', 'c: | # header comment', '  y', '# a comment after', 'd: 1')],
     ['a literal block last, without a line break', 'a: |\n  x\n  y'],
+    ['folded blocks', lines('a: >', '  one', '  two', '', '  three', '    more-indented', '    again', '  back', '', '', '  last', 'b: >-', '  x', '  y', 'c: >', '', '  after a blank', '\tnot this: 1'.replace('\t', ''), '- x'.replace('- x', 'd: > # c'), '  tab\tinside', '  \tstarts with a tab', '  end')],
+    ['a folded block last, without a line break', 'a: >-\n  x\n  y'],
     ['documents', lines('a: 1', '---', 'b: 2', '--- # second', '# only a comment', '---', '---', 'c: 3')],
     ['comments and blank lines everywhere', lines('# head', '', 'a: # c', '  # under', '', '  b: 1 # c', '    # deeper', '  # same', 'c:', '', '  - 1', '', '  # between', '  - 2', '# tail')],
     ['an indented root', lines('  a: 1', '  b:', '    c: 2')],
@@ -53,7 +60,6 @@ describe('the values scanner', () => {
     ['anchors and aliases', lines('a: &x', '  k: 1', 'b: *x')],
     ['a tag', lines('a: !!str 1')],
     ['an explicit key', lines('? a', ': 1')],
-    ['a folded block', lines('a: >', '  x', '  y')],
     ['a kept block', lines('a: |+', '  x', '')],
     ['an indentation indicator', lines('a: |2', '   x')],
     ['a plain scalar over several lines', lines('a: one', '  two')],
@@ -75,7 +81,7 @@ describe('the values scanner', () => {
     ['bad indentation', lines('a:', '    b: 1', '  c: 2')],
     ['content after a quoted value', lines('a: "x" y')],
   ])('leaves %s to the yaml package', (_, text) => {
-    expect(scanValues(text)).toBeUndefined();
+    expect(scanYaml(text)).toBeUndefined();
     expect(whyNotScanned(text)).toEqual(expect.any(String));
     // What the operator gets is the package's reading, or its error, exactly as before.
     const read = (full: boolean) => {
@@ -90,7 +96,7 @@ describe('the values scanner', () => {
 
   it('reads an empty text and a comment-only text as no document, as the package does', () => {
     for (const text of ['', '\n\n', '# only\n#comments\n', '   \n']) {
-      expect(scanValues(text)).toEqual([]);
+      expect(scanYaml(text)).toEqual([]);
       expect(parseAllDocuments(text, parseOptions)).toHaveLength(0);
     }
   });
@@ -117,7 +123,7 @@ describe('the values scanner', () => {
         }
       }
       const text = lines.join('\n');
-      const docs = scanValues(text);
+      const docs = scanYaml(text);
       const full = parseAllDocuments(text, parseOptions) as Document.Parsed[];
       const bad = !Array.isArray(full) || full.some((d) => d.errors.length > 0);
       if (docs === undefined) {

@@ -1,23 +1,25 @@
 /**
- * A scanner for the YAML that pack values are written in: block maps and lists by indentation,
- * one-line scalars (plain, quoted) and flow collections, literal blocks (`|`, `|-`), comments and
- * `---` between documents. It builds the yaml package's own nodes with the offsets the package gives
- * them (the merge edits the text at those offsets, the diff walks the nodes), in one pass over the
- * text, several times faster than the package's lexer, parser and composer (BENCHMARKS.md, section 3).
+ * A scanner for the YAML people write by hand and tools write for them (pack values, the runbook,
+ * the params file, a kubeconfig): block maps and lists by indentation, one-line scalars (plain,
+ * quoted) and flow collections, literal and folded blocks (`|`, `|-`, `>`, `>-`), comments and `---`
+ * between documents. It builds the yaml package's own nodes with the offsets the package gives them
+ * (the values merge edits the text at those offsets, the diff walks the nodes, a validation error
+ * points at a line), in one pass over the text: several times faster than the package's lexer,
+ * parser and composer, and without their start-up cost in a short command (BENCHMARKS.md).
  *
- * Rarer forms are not read here: anchors and aliases, tags, `?` keys, folded (`>`) and kept (`|+`)
- * blocks, scalars and flow collections over several lines, tabs outside comments, CR line breaks,
- * repeated keys, anything malformed. For a text holding any of them `scanValues` answers
- * `undefined` and the caller parses it with the package, which also words its errors. What is read
- * here is exactly what the package reads (test/values/scan-values.test.ts compares the two on the
- * real pack values and on random variations of them).
+ * Rarer forms are not read here: anchors and aliases, tags, `?` keys, kept blocks (`|+`) and
+ * indentation indicators, scalars and flow collections over several lines, tabs outside comments and
+ * blocks, CR line breaks and other control characters, repeated keys, anything malformed. For a text
+ * holding any of them `scanYaml` answers `undefined` and the caller parses it with the package, which
+ * also words its errors. What is read here is exactly what the package reads (test/io/yaml-scan.test.ts
+ * compares the two on every real pack values document, a table of forms and random damage to them).
  */
 import type { Document, Node, Pair, Range, Scalar } from 'yaml';
-import { documentNode, mapNode, pairNode, scalarNode, seqNode } from './scan-nodes.js';
-import { COLON, DASH, flowCollection, HASH, LF, NotScannable, notScannable, plainCannotStart, plainScalar, quotedScalar, SPACE, unusual } from './scan-scalars.js';
+import { documentNode, mapNode, pairNode, scalarNode, seqNode } from './yaml-scan-nodes.js';
+import { COLON, DASH, flowCollection, HASH, LF, NotScannable, notScannable, plainCannotStart, plainScalar, quotedScalar, SPACE, unusual } from './yaml-scan-scalars.js';
 
 /** The documents of `text`, or `undefined` when it holds a form only the full parser reads. */
-export function scanValues(text: string): Document.Parsed[] | undefined {
+export function scanYaml(text: string): Document.Parsed[] | undefined {
   try {
     return new Scanner(text).documents();
   } catch (err) {
@@ -26,7 +28,7 @@ export function scanValues(text: string): Document.Parsed[] | undefined {
   }
 }
 
-/** What made `scanValues` give up on a text (for tests and for finding what to teach it next). */
+/** What made `scanYaml` give up on a text (for tests and for finding what to teach it next). */
 export function whyNotScanned(text: string): string | undefined {
   try {
     new Scanner(text).documents();
@@ -263,7 +265,7 @@ class Scanner {
     const c = text.charCodeAt(at);
     let node: Node;
     let end: number;
-    if (c === 124) return this.literal(at, parent); // |
+    if (c === 124 || c === 62) return this.blockScalar(at, parent); // | or >
     if (c === 34 || c === 39) {
       node = quotedScalar(text, at);
       end = node.range![1];
@@ -301,9 +303,14 @@ class Scanner {
     if (p < this.len && this.nextIndent > parent && !this.isMarker(p)) notScannable('a value over several lines');
   }
 
-  /** A literal block (`|` or `|-`) whose header is at `at`; its lines are indented deeper than `parent`. */
-  private literal(at: number, parent: number): Node {
+  /**
+   * A block scalar whose header (`|`, `|-`, `>` or `>-`) is at `at`; its lines are indented deeper
+   * than `parent`. Lines folded as the package folds them (resolve-block-scalar.js): a line break
+   * between two lines of text becomes a space, blank lines stay line breaks, more-indented lines keep theirs.
+   */
+  private blockScalar(at: number, parent: number): Node {
     const text = this.text;
+    const folded = text.charCodeAt(at) === 62; // >
     let h = at + 1;
     const chomp = text.charCodeAt(h);
     if (chomp === DASH) h++;
@@ -322,8 +329,9 @@ class Scanner {
       blankMax = Math.max(blankMax, ind);
       p = this.afterLine(p);
     }
-    if (m <= parent || blankMax > m) notScannable('an empty literal block, or one with deeper blank lines first');
-    const lines: string[] = [];
+    if (m <= parent || blankMax > m) notScannable('an empty block scalar, or one with deeper blank lines first');
+    // Each line: its indentation beyond the block's, and its text ('' for a blank line).
+    const lines: Array<{ extra: number; content: string }> = [];
     let lastContent = -1;
     let end = first;
     p = first;
@@ -332,21 +340,53 @@ class Scanner {
       const lineEnd = this.afterLine(p);
       const blank = isBreakOrEnd(text.charCodeAt(p + ind));
       if (!blank && ind < m) break;
-      if (blank && ind > m) notScannable('a blank line in a literal block deeper than its text');
+      if (blank && ind > m) notScannable('a blank line in a block scalar deeper than its text');
       // (The last line of the text may end without a line break; the value is the same.)
-      const line = blank ? '' : text.slice(p + m, text.charCodeAt(lineEnd - 1) === LF ? lineEnd - 1 : lineEnd);
-      if (unusualInBlock.test(line)) notScannable('an unusual character');
-      lines.push(line);
+      const content = blank ? '' : text.slice(p + ind, text.charCodeAt(lineEnd - 1) === LF ? lineEnd - 1 : lineEnd);
+      if (unusualInBlock.test(content)) notScannable('an unusual character');
+      lines.push({ extra: blank ? 0 : ind - m, content });
       if (!blank) {
         lastContent = lines.length - 1;
         end = lineEnd;
       }
       p = lineEnd;
     }
-    const body = lines.slice(0, lastContent + 1).join('\n');
-    const value = chomp === DASH ? body : `${body}\n`;
-    const node = scalarNode(value, value, 'BLOCK_LITERAL', [at, end, end]);
+    const body = lines.slice(0, lastContent + 1);
+    const joined = folded ? fold(body) : body.map((l) => ' '.repeat(l.extra) + l.content).join('\n');
+    const value = chomp === DASH ? joined : `${joined}\n`;
+    const node = scalarNode(value, value, folded ? 'BLOCK_FOLDED' : 'BLOCK_LITERAL', [at, end, end]);
     this.afterValue(end, parent);
     return node;
   }
+}
+
+/**
+ * A folded block's lines (up to its last line of text) as the package folds them: leading blank
+ * lines are line breaks; a break between two lines of text is a space; a blank line is a break;
+ * a more-indented line (or one starting with a tab) keeps the breaks around it.
+ */
+function fold(lines: ReadonlyArray<{ extra: number; content: string }>): string {
+  let value = '';
+  let i = 0;
+  for (; i < lines.length && lines[i]!.content === ''; i++) value += '\n';
+  let sep = '';
+  let prevMoreIndented = false;
+  for (; i < lines.length; i++) {
+    const { extra, content } = lines[i]!;
+    if (extra > 0 || content.charCodeAt(0) === 9) {
+      if (sep === ' ') sep = '\n';
+      else if (!prevMoreIndented && sep === '\n') sep = '\n\n';
+      value += sep + ' '.repeat(extra) + content;
+      sep = '\n';
+      prevMoreIndented = true;
+    } else if (content === '') {
+      if (sep === '\n') value += '\n';
+      else sep = '\n';
+    } else {
+      value += sep + content;
+      sep = ' ';
+      prevMoreIndented = false;
+    }
+  }
+  return value;
 }
