@@ -40,7 +40,7 @@ import { evaluateThroughVariables, variableFix, variablesAt, withValues, type Va
 import type { ValuesCache } from '../../values/values-cache.js';
 import { notesFor } from '../../values/version-notes.js';
 import type { PlanContract, PlannedProfile, RuleOutcome } from '../contracts.js';
-import { parsedValues } from './parsed-values.js';
+import { parsedValues } from '../parsed-values.js';
 import type { PackContent, PackSources } from './sources.js';
 import {
   decisionKey,
