@@ -120,13 +120,13 @@ class DiffWalker {
   private visit(d: Slot, o: Slot, n: Slot, state: MatchState): void {
     if (d === undefined && n === undefined) return;
     // Written alike where the site runs and in the new version: nothing under it differs (the common case, found without a walk).
-    if (this.texts && d !== undefined && n !== undefined && sameScannedText(d, this.texts.deployed, n, this.texts.newDefaults)) return;
+    if (d !== undefined && n !== undefined && this.writtenAlike(d, n)) return;
     if (this.ignore.accepts(state)) {
       if (!nodesEqual(d, this.sides.deployed, n, this.sides.newDefaults)) this.emitIgnored(d, o, n);
       return;
     }
     if (isMap(d) && isMap(n)) {
-      for (const c of mapChildren(d, asMap(o), n, this.sides)) this.child(c.seg, c.deployed, c.oldDefault, c.newDefault, state);
+      for (const c of mapChildren(d, asMap(o), n, this.sides, this.writtenAlike)) this.child(c.seg, c.deployed, c.oldDefault, c.newDefault, state);
       return;
     }
     if (isSeq(d) && isSeq(n)) {
@@ -145,8 +145,11 @@ class DiffWalker {
     this.leaf(d, o, n);
   }
 
+  /** Written alike where the site runs and in the new version (both read by the scanner): nothing under it differs. */
+  private readonly writtenAlike = (d: Node, n: Node): boolean => this.texts !== undefined && sameScannedText(d, this.texts.deployed, n, this.texts.newDefaults);
+
   private child(seg: PathSegment, d: Slot, o: Slot, n: Slot, state: MatchState): void {
-    if (this.texts && d !== undefined && n !== undefined && sameScannedText(d, this.texts.deployed, n, this.texts.newDefaults)) return;
+    if (d !== undefined && n !== undefined && this.writtenAlike(d, n)) return;
     this.segments.push(seg);
     this.visit(d, o, n, this.ignore.size === 0 ? state : this.ignore.step(state, seg));
     this.segments.pop();

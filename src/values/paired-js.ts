@@ -78,6 +78,20 @@ class Pairing {
       return [token, token];
     }
     if (trie?.all || !isMap(t) || !isMap(m)) return [scannedToJs(t), scannedToJs(m)];
+    const ti = t.items as Pair[];
+    const mi = m.items as Pair[];
+    // The same keys in the same order (a merge mostly edits values in place): paired by position.
+    if (ti.length === mi.length && ti.every((p, i) => keyOf(p) === keyOf(mi[i]!))) {
+      const tOut: Record<string, unknown> = {};
+      const mOut: Record<string, unknown> = {};
+      ti.forEach((pair, i) => {
+        const key = keyOf(pair);
+        const [a, b] = this.both(pair.value as Node | null, mi[i]!.value as Node | null, trie?.keys.get(key));
+        setKey(tOut, key, a);
+        setKey(mOut, key, b);
+      });
+      return [tOut, mOut];
+    }
     const merged = new Map<string, Node | null>();
     for (const pair of m.items as Pair[]) merged.set(keyOf(pair), pair.value as Node | null);
     const tOut: Record<string, unknown> = {};
