@@ -17,6 +17,7 @@
  * thousands of damaged copies of them.
  */
 import type { z } from 'zod';
+import { notSetWhenNull } from './optional-field.js';
 
 /** What a compiled function answers for a value the schema does not accept. */
 const FAIL: unique symbol = Symbol('does not fit');
@@ -73,6 +74,25 @@ function withChecks(def: Def, parse: Parse): Parse {
   };
 }
 
+/**
+ * `opt(x)` (optional-field.ts): an optional of a nullable of x whose one check turns null into
+ * undefined. As one function: absent or null is undefined, anything else is x's answer (null made
+ * undefined, as the check would).
+ */
+function compileOpt(schema: ZodLike): Parse | undefined {
+  const def = schema._zod.def;
+  const checks = def.checks ?? [];
+  if (def.type !== 'optional' || checks.length !== 1 || checks[0]!._zod.def.check !== 'overwrite' || checks[0]!._zod.def.tx !== notSetWhenNull) return undefined;
+  const nullable = def.innerType!;
+  if (nullable._zod.def.type !== 'nullable' || (nullable._zod.def.checks?.length ?? 0) > 0 || nullable._zod.def.innerType!._zod.optin !== undefined) return undefined;
+  const inner = compile(nullable._zod.def.innerType!);
+  return (v) => {
+    if (v === undefined || v === null) return undefined;
+    const r = inner(v);
+    return r === FAIL ? FAIL : (r ?? undefined);
+  };
+}
+
 function compileObject(def: Def): Parse {
   if (def.catchall !== undefined) throw new Unsupported('an object with a catchall (strict or loose)');
   const shape = def.shape ?? {};
@@ -90,9 +110,11 @@ function compileObject(def: Def): Parse {
     if (!isObject(v)) return FAIL;
     const out: Record<string, unknown> = {};
     for (const f of fields) {
-      const present = f.key in v;
+      const raw = v[f.key];
+      // (`in`, as zod asks it, also sees inherited keys; a value read is there either way.)
+      const present = raw !== undefined || f.key in v;
       if (!present && f.optin === 'optional' && f.optout === 'optional') continue;
-      const r = f.parse(v[f.key]);
+      const r = f.parse(raw);
       if (r === FAIL) {
         if (f.optin !== undefined && f.optout === 'optional' && !present) continue;
         return FAIL;
@@ -202,7 +224,7 @@ function compileType(schema: ZodLike): Parse {
 }
 
 function compile(schema: ZodLike): Parse {
-  return withChecks(schema._zod.def, compileType(schema));
+  return compileOpt(schema) ?? withChecks(schema._zod.def, compileType(schema));
 }
 
 /** Compiled once per schema; `null` when the schema has a form this module leaves to zod. */
