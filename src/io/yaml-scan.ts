@@ -237,7 +237,21 @@ class Scanner {
       return key;
     }
     if (plainCannotStart(text, i, false)) notScannable('a key the scanner does not read');
+    const end = this.plainEnd(i, true);
+    if (this.colon < 0) notScannable('a line that is neither a key nor a list item');
+    if (end - i > 1024) notScannable('a key longer than 1024 characters');
+    return plainScalar(text.slice(i, end), [i, end, end]);
+  }
+
+  /**
+   * Where a one-line plain scalar that starts at `i` ends: after its last character before a comment
+   * or the line's end. `asKey`: it ends at a `: ` as well, whose offset is left in `colon` (-1 when
+   * there is none); in a value a `: ` is a mapping on one line, which the scanner leaves.
+   */
+  private plainEnd(i: number, asKey: boolean): number {
+    const text = this.text;
     let end = i;
+    this.colon = -1;
     for (let k = i; k < this.len; k++) {
       const ch = text.charCodeAt(k);
       if (ch <= SPACE) {
@@ -247,16 +261,16 @@ class Scanner {
       }
       if (ch === COLON) {
         if (isSpaceOrEnd(text.charCodeAt(k + 1))) {
-          if (end - i > 1024) notScannable('a key longer than 1024 characters');
+          if (!asKey) notScannable('a mapping inside a one-line value');
           this.colon = k;
-          return plainScalar(text.slice(i, end), [i, end, end]);
+          return end;
         }
       } else if (ch === HASH) {
         if (text.charCodeAt(k - 1) === SPACE) break;
       } else if (ch >= 127 && unusual(ch)) notScannable('an unusual character');
       end = k + 1;
     }
-    return notScannable('a line that is neither a key nor a list item');
+    return end;
   }
 
   /** A value that starts on its key's (or dash's) line at `at`; `parent` is the column of that key (or dash). */
@@ -274,21 +288,7 @@ class Scanner {
       end = node.range![1];
     } else if (plainCannotStart(text, at, false)) return notScannable('a value the scanner does not read (an anchor, alias, tag, folded block or indicator)');
     else {
-      end = at;
-      for (let k = at; k < this.len; k++) {
-        const ch = text.charCodeAt(k);
-        if (ch <= SPACE) {
-          if (ch === LF) break;
-          if (ch === SPACE) continue;
-          notScannable('a tab or a control character');
-        }
-        if (ch === HASH) {
-          if (text.charCodeAt(k - 1) === SPACE) break;
-        } else if (ch === COLON) {
-          if (isSpaceOrEnd(text.charCodeAt(k + 1))) notScannable('a mapping inside a one-line value');
-        } else if (ch >= 127 && unusual(ch)) notScannable('an unusual character');
-        end = k + 1;
-      }
+      end = this.plainEnd(at, false);
       node = plainScalar(text.slice(at, end), [at, end, end]);
     }
     const next = this.restOfLine(end);
