@@ -118,19 +118,25 @@ async function section(name: string, fn: () => Promise<void>): Promise<void> {
   if (others !== undefined && others > 0.25) say(`WARNING: other work took ${((others / cpus().length) * 100).toFixed(0)}% of the machine during "${name}": its times are inflated; rerun on an idle machine.`);
 }
 
-/** Verify, the bare baseline and the proxy floor alternate run by run, so a change of load hits them alike. */
-async function verifyAndBare(b: VerifyBench, runs: number): Promise<{ verify: VerifySample[]; bare: Sample[]; floor: Sample[] }> {
+/**
+ * Verify, the bare baseline and the proxy floor (and `plan`, when asked) alternate run by run, so a
+ * change of load hits them alike.
+ */
+async function verifyAndBare(b: VerifyBench, runs: number, withPlan = false): Promise<{ verify: VerifySample[]; bare: Sample[]; floor: Sample[]; plan: Sample[] }> {
   await b.bare(); // warm-up
   await b.proxyFloor();
+  if (withPlan) await b.plan();
   const verify: VerifySample[] = [];
   const bare: Sample[] = [];
   const floor: Sample[] = [];
+  const plan: Sample[] = [];
   for (let i = 0; i < runs; i++) {
     verify.push(await b.verify());
     bare.push(await b.bare());
     floor.push(await b.proxyFloor());
+    if (withPlan) plan.push(await b.plan());
   }
-  return { verify, bare, floor };
+  return { verify, bare, floor, plan };
 }
 
 function machine() {
@@ -169,7 +175,7 @@ async function verificationAtScale(): Promise<void> {
   say(
     `verify reads ${learnt.calls} API paths (learnt from a run with its read proxy off: ${learnt.calls} \`kubectl get --raw\` calls, the paths the bare baseline fetches) plus one profile API read; as measured it starts ${learnt.processes} kubectl process${learnt.processes === 1 ? '' : 'es'} (one \`kubectl proxy\` for its reads); overall ${learnt.sample.overall}`,
   );
-  const { verify, bare, floor } = await verifyAndBare(b, verifyRuns);
+  const { verify, bare, floor, plan } = await verifyAndBare(b, verifyRuns, true);
   b.warmDiscovery();
   const jsonRuns = quick ? 1 : 3;
   const json: Sample[] = [];
@@ -183,6 +189,7 @@ async function verificationAtScale(): Promise<void> {
   const v = wall(verify);
   const a = wall(bare);
   const f = wall(floor);
+  const pl = wall(plan);
   const j = wall(json);
   const l = wall(loop);
   const vOwn = kb(verify, (x) => x.ownPeakKb);
@@ -192,6 +199,7 @@ async function verificationAtScale(): Promise<void> {
     ['upgrade-pilot verify', range(v), `${memRange(vOwn)} (node)${vOwn && vTree && vTree.max > vOwn.max ? ` · ${memRange(vTree)} (largest)` : ''}`, '1×', String(verify.length)],
     ['(a) bare: parallel get --raw', range(a), memRange(kb(bare, (x) => x.peakKb)), ratio(a.median, v.median), String(bare.length)],
     ["(a') floor: one kubectl proxy + curl", range(f), memRange(kb(floor, (x) => x.peakKb)), ratio(f.median, v.median), String(floor.length)],
+    ['upgrade-pilot plan (the same lab)', range(pl), `${memRange(kb(plan, (x) => x.ownPeakKb))} (node)`, ratio(pl.median, v.median), String(plan.length)],
     ['(b) kubectl get -A -o json per kind', range(j), memRange(kb(json, (x) => x.peakKb)), ratio(j.median, v.median), String(json.length)],
     [`(c) per-VM loop, ${targets.length} VMs`, range(l), memRange(kb(loop, (x) => x.peakKb)), ratio(l.median, v.median), String(loop.length)],
     [`(c) scaled to ${large.sizes.vms} VMs (×${scale})`, range({ ...l, min: l.min * scale, median: l.median * scale, max: l.max * scale }), memRange(kb(loop, (x) => x.peakKb)), ratio(l.median * scale, v.median), '-'],
@@ -200,6 +208,7 @@ async function verificationAtScale(): Promise<void> {
   say(`\nverify's own reported time (reads and checks, without process start): ${range(inner)}`);
   say(`verify / its transport's floor (one kubectl proxy, the same reads with curl, nothing parsed): ${ratio(v.median, f.median)}; what is left above it is starting node and loading the tool, reading the params and runbook, parsing and checking`);
   say(`verify / bare baseline (median): ${ratio(v.median, a.median)} · -o json / verify: ${ratio(j.median, v.median)} · per-VM loop (scaled) / verify: ${ratio(l.median * scale, v.median)}`);
+  say(`plan / verify (median, the same lab, run by run beside it): ${ratio(pl.median, v.median)}; plan reads the VMs and the VM instances whole (their fates, memory and owners' limits), verify only each instance's phase`);
   say(`the same data without upgrade-pilot: -o json / bare: ${ratio(j.median, a.median)} · per-VM loop (scaled) / bare: ${ratio(l.median * scale, a.median)}`);
   if (vOwn && vTree) say(`verify's largest process is ${vTree.max > vOwn.max ? 'a kubectl it starts' : 'the node process itself'} (peak RSS of the node process ${memRange(vOwn)})`);
   const jsonPeak = kb(json, (x) => x.peakKb);
@@ -210,6 +219,9 @@ async function verificationAtScale(): Promise<void> {
   const verifyProfile = breakdown(await b.profile());
   say(`\nwhere verify's time goes (one run under node --cpu-prof, ${ms(verifyProfile.totalMs)} in all, self time by origin):`);
   for (const line of table(['what', 'time', 'share'], profileRows(verifyProfile))) say(line);
+  const planProfile = breakdown(await b.profile('plan'));
+  say(`\nwhere plan's time goes (one run under node --cpu-prof, ${ms(planProfile.totalMs)} in all, self time by origin):`);
+  for (const line of table(['what', 'time', 'share'], profileRows(planProfile))) say(line);
 
   results.verification = {
     lab: large.sizes,
@@ -221,11 +233,13 @@ async function verificationAtScale(): Promise<void> {
     verify: { wallMs: statsJson(v), nodePeakKb: statsJson(vOwn), largestPeakKb: statsJson(vTree), innerMs: statsJson(inner), samples: verify, profile: verifyProfile },
     bare: { wallMs: statsJson(a), peakKb: statsJson(kb(bare, (x) => x.peakKb)), samples: bare },
     proxyFloor: { wallMs: statsJson(f), peakKb: statsJson(kb(floor, (x) => x.peakKb)), samples: floor },
+    plan: { wallMs: statsJson(pl), nodePeakKb: statsJson(kb(plan, (x) => x.ownPeakKb)), samples: plan, profile: planProfile },
     json: { kinds: b.jsonKinds(), wallMs: statsJson(j), peakKb: statsJson(jsonPeak), samples: json },
     loop: { vms: targets.length, scaledTo: large.sizes.vms, wallMs: statsJson(l), scaledMedianMs: round(l.median * scale), peakKb: statsJson(kb(loop, (x) => x.peakKb)), samples: loop },
     ratios: {
       verifyOverBare: round((v.median / a.median) * 100) / 100,
       verifyOverProxyFloor: round((v.median / f.median) * 100) / 100,
+      planOverVerify: round((pl.median / v.median) * 100) / 100,
       jsonOverVerify: round(j.median / v.median),
       loopScaledOverVerify: round((l.median * scale) / v.median),
       jsonOverBare: round(j.median / a.median),
@@ -234,6 +248,9 @@ async function verificationAtScale(): Promise<void> {
   };
   goal('verify within 1.5× of the bare baseline', '≤ 1.5×', `${ratio(v.median, a.median)} (${ms(v.median)} vs ${ms(a.median)})`, v.median <= 1.5 * a.median);
   ratioGoals.push({ what: `verify / bare kubectl get --raw, ${large.sizes.vms} VMs`, ratio: ratio(v.median, a.median), goal: '≤ 1.5×' });
+  goal('verify within 1.2× of the bare baseline (issue 36)', '≤ 1.2×', `${ratio(v.median, a.median)}`, v.median <= 1.2 * a.median);
+  goal(`verify within 2.5× of its transport's floor`, '≤ 2.5×', `${ratio(v.median, f.median)} (${ms(v.median)} vs ${ms(f.median)})`, v.median <= 2.5 * f.median);
+  goal(`plan, ${large.sizes.vms} VMs, within 2× verify`, '≤ 2×', `${ratio(pl.median, v.median)} (${ms(pl.median)} vs ${ms(v.median)})`, pl.median <= 2 * v.median);
   goal(`verify ≥ 20× faster than -o json at ${large.sizes.pods} pods`, '≥ 20×', `${ratio(j.median, v.median)} (${ms(j.median)} vs ${ms(v.median)})`, j.median >= 20 * v.median);
   goal(`verify's node process under 400 MB (${large.sizes.vms} VMs)`, '< 400 MB', vOwn ? `${mb(vOwn.max)} max` : 'n/a', vOwn !== undefined && vOwn.max < 400 * 1024);
 
@@ -331,10 +348,20 @@ async function values(): Promise<void> {
     [[`${r.packs} packs × ${r.linesPerPack} lines: parse 3, diff, decide, merge`, range(s), ms(r.phaseMedianMs.parse), ms(r.phaseMedianMs.diff), ms(r.phaseMedianMs.merge), String(r.runs.length)]],
   ))
     say(line);
+  const vmo = stats(r.vmo.runs);
+  for (const line of table(
+    ['what', 'min / median / max', 'runs'],
+    [
+      [`real VMO values, one pack (site's v1.2.0 values, v1.2.0 → v1.4.0 defaults, ${r.vmo.lines} lines): parse 3, diff, decide, merge`, range(vmo), String(r.vmo.runs.length)],
+      [`the ${r.packs} packs again through the values cache (a review round; another cluster on the same versions)`, ms(r.cachedMedianMs), String(r.runs.length)],
+    ],
+  ))
+    say(line);
   say(`per pack (median): ${ms(s.median / r.packs)}`);
-  say(`floor with the yaml package: its lexer and parser alone over the 4 texts per pack (3 inputs, 1 merged result): ${ms(r.yamlFloorMs)} for ${r.packs} packs`);
-  results.values = { ...r, wallMs: statsJson(s) };
+  say(`floor with the yaml package: its lexer and parser alone over the 4 texts per pack (3 inputs, 1 merged result): ${ms(r.yamlFloorMs)} for ${r.packs} packs; the whole pipeline / that floor: ${ratio(s.median, r.yamlFloorMs)}`);
+  results.values = { ...r, wallMs: statsJson(s), vmoMs: statsJson(vmo) };
   goal(`diff and merge, ${r.packs} packs`, '< 300 ms', `${ms(s.median)} median`, s.median < 300);
+  goal('diff and merge, real VMO values, per pack', '< 6 ms', `${ms(vmo.median)} median`, vmo.median < 6);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -159,17 +159,28 @@ export class VerifyBench {
     return this.runVerify();
   }
 
-  /** One more verify under `node --cpu-prof` (slower than the measured runs): the profile's path. */
-  async profile(): Promise<string> {
+  /** `upgrade-pilot plan --json` against the same lab (issue 36: within 2× verify, taken beside it). */
+  async plan(): Promise<Sample> {
+    const m = await measure(process.execPath, ['--import', pathToFileURL(this.env.hook).href, this.env.cli, 'plan', '--params', this.lab.json.params, '--json'], {
+      env: { UPGRADE_PILOT_API_KEY: this.lab.json.apiKey },
+      ownRss: true,
+      timeoutMs: 300_000,
+    });
+    if (m.code !== 0) fail('upgrade-pilot plan', m);
+    return sample(m);
+  }
+
+  /** One more verify (or plan) under `node --cpu-prof` (slower than the measured runs): the profile's path. */
+  async profile(command: 'verify' | 'plan' = 'verify'): Promise<string> {
     const dir = mkdtempSync(join(this.dir, 'cpu-prof-'));
-    const m = await measure(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, this.env.cli, 'verify', '--params', this.lab.json.params, '--json'], {
+    const m = await measure(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, this.env.cli, command, '--params', this.lab.json.params, '--json'], {
       env: { UPGRADE_PILOT_API_KEY: this.lab.json.apiKey },
       noPeak: true,
       timeoutMs: 300_000,
     });
-    if (m.code !== 0 && m.code !== 1) fail('upgrade-pilot verify --cpu-prof', m);
+    if (m.code !== 0 && (command === 'plan' || m.code !== 1)) fail(`upgrade-pilot ${command} --cpu-prof`, m);
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-    if (!file) throw new Error('verify wrote no CPU profile');
+    if (!file) throw new Error(`${command} wrote no CPU profile`);
     return join(dir, file);
   }
 

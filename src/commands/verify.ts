@@ -20,7 +20,7 @@ import { deployedProfileViews } from '../steps/verify/profiles-source.js';
 import { targetComponents, targetExpectations } from '../steps/verify/target.js';
 import { countLine } from '../steps/verify/verify.js';
 import { resolveSince, type ResolvedSince } from '../steps/verify/verify-since.js';
-import { clockFor } from '../run/lab-clock.js';
+import { checkKeyDestinations, clockFor } from '../run/lab-clock.js';
 import { resolveStateDir } from '../session/paths.js';
 import { SessionStore } from '../session/store.js';
 import { junitXml } from '../report/junit.js';
@@ -42,8 +42,11 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
     const kube = buildKube({ runbook, kubeconfig: chosenKubeconfig(options.kubeconfig, params), context: options.context ?? params.cluster.context, redactor, cacheDir });
     scratch.onDispose(() => kube.kubectl.close());
     const started = Date.now();
-    // Against the lab the cluster's clock is the lab's: ages and --since are read on it.
-    const clock = await clockFor(params, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
+    // Against the lab the cluster's clock is the lab's: ages and --since are read on it, after the
+    // reads, so it is read beside them (where the key may go is checked first, before anything is sent).
+    checkKeyDestinations(params, { allowInsecureHttp: options['allow-insecure-http'] });
+    const clockRead = clockFor(params, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
+    clockRead.catch(() => undefined); // awaited below
     // What the target deploys does not depend on the cluster: read beside it, not after it.
     const components = targetComponents(params, palette);
     components.catch(() => undefined); // awaited below; a failure must not surface as unhandled meanwhile
@@ -51,6 +54,7 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
       reader: kube.reader(),
       profiles: async () => deployedProfileViews(await palette.getClusterProfiles(params.cluster.uid)),
     });
+    const clock = await clockRead;
     // No session says what was published: the params' target is what the cluster should run now.
     const deployed = data.profiles?.ok ? data.profiles.value : undefined;
     const target = await targetExpectations(params, palette, deployed, undefined, components);

@@ -9,6 +9,8 @@ import { readBoundedText } from '../io/bounded-read.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { closest } from '../text/did-you-mean.js';
 import { firstDuplicateKey } from '../io/yaml-keys.js';
+import { scanYaml } from '../io/yaml-scan.js';
+import { scannedToJs } from '../io/yaml-scan-nodes.js';
 
 /**
  * The most values YAML aliases may stand for, counted the way the yaml library counts (an alias of
@@ -34,7 +36,25 @@ export function readYamlFile(file: string, what: string, maxBytes: number): Yaml
   return parseYaml(readBoundedText(file, { what, maxBytes }), file, what);
 }
 
-export function parseYaml(text: string, file: string, what: string): YamlSource {
+/** Line starts as the yaml package's parser reports them (the text's start, and after every line break). */
+function lineCounterOf(text: string): LineCounter {
+  const lines = new LineCounter();
+  lines.addNewLine(0);
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
+  return lines;
+}
+
+/** `full`: read with the yaml package even when the scanner could (tests compare the two). */
+export function parseYaml(text: string, file: string, what: string, opts: { full?: boolean } = {}): YamlSource {
+  // One document in the forms the scanner reads (the bundled runbook, a params file): the same nodes
+  // and offsets as the package's, without its parser's start-up on every command. Else, and for every
+  // error, the package.
+  const scanned = opts.full ? undefined : scanYaml(text);
+  if (scanned?.length === 1) {
+    const doc = scanned[0]!;
+    const value = scannedToJs(doc.contents as Node | null);
+    if (value !== null && value !== undefined) return { file, doc, lines: lineCounterOf(text), value };
+  }
   const lines = new LineCounter();
   // uniqueKeys off: the library's check is quadratic (yaml-keys.ts does it in one pass).
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });

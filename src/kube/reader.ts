@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { isKubeError, KubeError } from './errors.js';
+import { safeParseFast } from '../io/fast-schema.js';
 import { parseKubeJson } from './parse-json.js';
 import { sanitizeText } from '../text/sanitize.js';
 import type { Kubectl, KubeTable, RawListOptions } from './kubectl.js';
@@ -45,10 +46,11 @@ const kubevirt = '/apis/kubevirt.io/v1';
 /** Longest log line kept; the signatures of known issues match well within it. */
 export const LOG_LINE_MAX = 4_000;
 
+/** Each item checked and stripped to the fields used (the schema compiled once: src/io/fast-schema.ts; zod words a misfit). */
 function parseAll<S extends z.ZodType>(schema: S, items: unknown[], path: string): z.output<S>[] {
   const out: z.output<S>[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
-    const r = schema.safeParse(items[i]);
+    const r = safeParseFast(schema, items[i]);
     if (!r.success) throw shapeError(path, r.error.issues[0]!, `items[${i}]`, items[i]);
     out[i] = r.data;
   }
@@ -117,7 +119,7 @@ export class ClusterReader {
   private async one<S extends z.ZodType>(schema: S, path: string, action: string): Promise<z.output<S> | undefined> {
     const obj = await this.kubectl.getObject(path, action, this.signal);
     if (obj === undefined) return undefined;
-    const r = schema.safeParse(obj);
+    const r = safeParseFast(schema, obj);
     if (!r.success) throw shapeError(path, r.error.issues[0]!, '', obj);
     return r.data;
   }

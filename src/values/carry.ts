@@ -93,9 +93,12 @@ export function orderForMerge(carry: readonly CarryItem[]): CarryItem[] {
   return [...parsed.filter((x) => !isIndexRemoval(x)), ...removals].map((x) => x.item);
 }
 
-/** Applies the carry list to plain values (one entry per document), in the given order. */
-export function applyCarryToJs(docs: readonly unknown[], carry: readonly CarryItem[]): unknown[] {
-  const out = docs.map(copyTree);
+/**
+ * Applies the carry list to plain values (one entry per document), in the given order. `inPlace`:
+ * the trees are the caller's to change (fresh from a conversion), so they are not copied first.
+ */
+export function applyCarryToJs(docs: readonly unknown[], carry: readonly CarryItem[], opts: { inPlace?: boolean } = {}): unknown[] {
+  const out = opts.inPlace ? [...docs] : docs.map(copyTree);
   for (const item of carry) {
     const path = parseConcretePath(item.path);
     const d = path.doc ?? 0;

@@ -11,12 +11,12 @@
  * "Missing" takes part like a value: a key the site deleted, or one a new version added, is a difference too.
  */
 import { Document, isMap, isScalar, isSeq, YAMLMap, type Node } from 'yaml';
-import { nodesEqual } from './equal.js';
+import { nodesEqual, sameScannedText } from './equal.js';
 import { formatPath, type PathSegment } from './path.js';
 import { PatternSet, type MatchState } from './pattern.js';
 import { describeKind } from './describe.js';
 import { describeListChange, isScalarList, mergeScalarLists } from './scalar-list.js';
-import { ValuesSettingsSchema, type ValuesSettingsInput } from './settings-schema.js';
+import { ValuesSettingsSchema, type ValuesSettings, type ValuesSettingsInput } from './settings-schema.js';
 import { deref, kindOf, nodeToJs, toValuesDocument, type ValuesDocument, type ValuesInput } from './values-document.js';
 import { asMap, asSeq, listMode, mapChildren, seqChildren, type Sides, type Slot } from './walk.js';
 
@@ -56,12 +56,27 @@ export function emptyCounts(): Record<DiffLabel, number> {
   return { carried: 0, newDefault: 0, conflict: 0, ignored: 0, candidate: 0 };
 }
 
+/** Settings checked and their ignore patterns compiled once per settings object (a customize run diffs every pack with the runbook's one). */
+const compiled = new WeakMap<object, { settings: ValuesSettings; ignore: PatternSet }>();
+const noSettings = {};
+
+function compile(given: ValuesSettingsInput | undefined): { settings: ValuesSettings; ignore: PatternSet } {
+  const key = given ?? noSettings;
+  let c = compiled.get(key);
+  if (!c) {
+    const settings = ValuesSettingsSchema.parse(key);
+    c = { settings, ignore: new PatternSet(settings.ignore) };
+    compiled.set(key, c);
+  }
+  return c;
+}
+
 export function diffValues(input: DiffValuesInput): ValuesDiff {
-  const settings = ValuesSettingsSchema.parse(input.settings ?? {});
+  const { settings, ignore } = compile(input.settings);
   const deployed = toValuesDocument(input.deployed, 'the deployed values');
   const newDefaults = toValuesDocument(input.newDefaults, 'the new default values');
   const oldDefaults = input.oldDefaults === undefined ? undefined : toValuesDocument(input.oldDefaults, 'the old default values');
-  const walker = new DiffWalker(new PatternSet(settings.ignore), settings.listKeys, oldDefaults !== undefined);
+  const walker = new DiffWalker(ignore, settings.listKeys, oldDefaults !== undefined);
   const docs = Math.max(deployed.docs.length, newDefaults.docs.length, oldDefaults?.docs.length ?? 0);
   for (let i = 0; i < docs; i++) walker.walkDocument(i, deployed, oldDefaults, newDefaults);
   const counts = emptyCounts();
@@ -83,6 +98,8 @@ class DiffWalker {
   private readonly segments: PathSegment[] = [];
   private doc = 0;
   private sides!: Sides;
+  /** The texts of the deployed values and the new defaults, when the scanner read both (see `sameScannedText`). */
+  private texts: { deployed: string; newDefaults: string } | undefined;
 
   constructor(
     private readonly ignore: PatternSet,
@@ -96,17 +113,20 @@ class DiffWalker {
     const n = rootOf(newDefaults, i);
     this.doc = i;
     this.sides = { deployed: d.doc, oldDefaults: o?.doc, newDefaults: n.doc };
+    this.texts = deployed.scanned && newDefaults.scanned ? { deployed: deployed.text, newDefaults: newDefaults.text } : undefined;
     this.visit(d.node, o?.node, n.node, this.ignore.start(i));
   }
 
   private visit(d: Slot, o: Slot, n: Slot, state: MatchState): void {
     if (d === undefined && n === undefined) return;
+    // Written alike where the site runs and in the new version: nothing under it differs (the common case, found without a walk).
+    if (d !== undefined && n !== undefined && this.writtenAlike(d, n)) return;
     if (this.ignore.accepts(state)) {
       if (!nodesEqual(d, this.sides.deployed, n, this.sides.newDefaults)) this.emitIgnored(d, o, n);
       return;
     }
     if (isMap(d) && isMap(n)) {
-      for (const c of mapChildren(d, asMap(o), n, this.sides)) this.child(c.seg, c.deployed, c.oldDefault, c.newDefault, state);
+      for (const c of mapChildren(d, asMap(o), n, this.sides, this.writtenAlike)) this.child(c.seg, c.deployed, c.oldDefault, c.newDefault, state);
       return;
     }
     if (isSeq(d) && isSeq(n)) {
@@ -125,7 +145,11 @@ class DiffWalker {
     this.leaf(d, o, n);
   }
 
+  /** Written alike where the site runs and in the new version (both read by the scanner): nothing under it differs. */
+  private readonly writtenAlike = (d: Node, n: Node): boolean => this.texts !== undefined && sameScannedText(d, this.texts.deployed, n, this.texts.newDefaults);
+
   private child(seg: PathSegment, d: Slot, o: Slot, n: Slot, state: MatchState): void {
+    if (d !== undefined && n !== undefined && this.writtenAlike(d, n)) return;
     this.segments.push(seg);
     this.visit(d, o, n, this.ignore.size === 0 ? state : this.ignore.step(state, seg));
     this.segments.pop();

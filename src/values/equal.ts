@@ -43,3 +43,16 @@ export function nodesEqual(a: Node | undefined, aDoc: Document, b: Node | undefi
   }
   return false;
 }
+
+/**
+ * Two nodes the YAML scanner read (see `ValuesDocument.scanned`) written alike: the same text
+ * from the same column, so the same values whatever is under them. Cheap where they differ (their
+ * lengths, mostly); false for nodes without offsets.
+ */
+export function sameScannedText(a: Node, aText: string, b: Node, bText: string): boolean {
+  const ra = a.range;
+  const rb = b.range;
+  if (!ra || !rb || ra[1] - ra[0] !== rb[1] - rb[0]) return false;
+  if (ra[0] - aText.lastIndexOf('\n', ra[0] - 1) !== rb[0] - bText.lastIndexOf('\n', rb[0] - 1)) return false;
+  return aText.slice(ra[0], ra[1]) === bText.slice(rb[0], rb[1]);
+}

@@ -14,6 +14,7 @@ import { deepEqual } from './equal.js';
 import { OverlayWriter } from './overlay-edits.js';
 import { CarryPlan } from './overlay.js';
 import { formatPath, type PathSegment } from './path.js';
+import { pairedJs } from './paired-js.js';
 import { parseValues, toValuesDocument, type ValuesDocument, type ValuesInput } from './values-document.js';
 
 export interface MergeValuesInput {
@@ -47,17 +48,15 @@ export function mergeValuesDocument(input: MergeValuesInput): ValuesDocument {
 
 /** The merged text must read back as the new defaults with the carry list applied, and nothing else. */
 function verify(target: ValuesDocument, carry: readonly CarryItem[], text: string): ValuesDocument {
-  const expected = applyCarryToJs(
-    target.docs.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown),
-    carry,
-  );
   let merged: ValuesDocument;
   try {
     merged = parseValues(text, 'the merged values');
   } catch (err) {
     throw mergeFailed(target, 'values.merge-invalid', 'The merged values do not parse; nothing was written.', err);
   }
-  const actual = merged.docs.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown);
+  const both = pairedJs(target, merged, carry);
+  const expected = applyCarryToJs(both.target, carry, { inPlace: both.ownTarget });
+  const actual = both.merged;
   for (let d = 0; d < Math.max(expected.length, actual.length); d++) {
     if (deepEqual(expected[d], actual[d])) continue;
     const where = formatPath({ doc: d, segments: firstDifference(expected[d], actual[d], []) }) || '(document root)';

@@ -11,7 +11,7 @@
  */
 import { deepEqual } from './equal.js';
 import { formatPath, parseConcretePath, sameSegment, type PathSegment } from './path.js';
-import { toValuesDocument, VALUES_MAX_ALIAS_COUNT, type ValuesInput } from './values-document.js';
+import { toValuesDocument, valuesToJs, type ValuesInput } from './values-document.js';
 
 export interface Addition {
   /** Where, in the path syntax of `path.ts`. */
@@ -28,7 +28,7 @@ interface Found extends Addition {
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function docsOf(input: ValuesInput, what: string): unknown[] {
-  return toValuesDocument(input, what).docs.map((d) => d.toJS({ maxAliasCount: VALUES_MAX_ALIAS_COUNT }) as unknown);
+  return valuesToJs(toValuesDocument(input, what));
 }
 
 /** The key field that identifies `item` among the list's items (the first of `listKeys` it has as a scalar). */

@@ -2,22 +2,37 @@
  * A pack's values string parsed once, with its source text kept: the diff walks the nodes, the
  * merge edits the text at the nodes' offsets, and neither parses the same string twice when the
  * caller passes the parsed form along.
+ *
+ * Read by the YAML scanner (`src/io/yaml-scan.ts`) when the text is in the forms pack values are
+ * written in, else by the yaml package (which also words every error); both give the package's nodes.
  */
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
 import { InputError } from '../errors.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { firstDuplicateKey } from '../io/yaml-keys.js';
+import { isScannedNode, parseOptions, scannedToJs } from '../io/yaml-scan-nodes.js';
+import { scanYaml } from '../io/yaml-scan.js';
 
 export interface ValuesDocument {
   readonly text: string;
   /** One entry per YAML document; an empty or comment-only string has none. */
   readonly docs: readonly Document.Parsed[];
+  /**
+   * Read by the YAML scanner, and its nodes not changed since: every node is its own text (no
+   * anchors, aliases or tags), so two nodes with the same text at the same column hold equal values.
+   */
+  readonly scanned?: true;
 }
 
 export type ValuesInput = string | ValuesDocument;
 
 /** uniqueKeys off: the library's check is quadratic; `parseValues` checks keys in one pass instead. */
-export const parseOptions = { prettyErrors: false, uniqueKeys: false, strict: true } as const;
+export { parseOptions };
+
+export interface ParseValuesOptions {
+  /** Read with the yaml package even when the scanner could (the merge tests compare the two paths). */
+  full?: boolean;
+}
 
 /**
  * The most values YAML aliases may stand for in one document, counted as the yaml library counts
@@ -27,7 +42,11 @@ export const parseOptions = { prettyErrors: false, uniqueKeys: false, strict: tr
 export const VALUES_MAX_ALIAS_COUNT = 100;
 
 /** Parses a values string. `what` names it in the error (`the deployed values of nginx`). */
-export function parseValues(text: string, what = 'the values'): ValuesDocument {
+export function parseValues(text: string, what = 'the values', options: ParseValuesOptions = {}): ValuesDocument {
+  if (!options.full) {
+    const scanned = scanYaml(text);
+    if (scanned) return { text, docs: scanned, scanned: true };
+  }
   const parsed = parseAllDocuments(text, parseOptions);
   const docs = Array.isArray(parsed) ? (parsed as Document.Parsed[]) : [];
   for (const doc of docs) {
@@ -94,7 +113,14 @@ export function keyName(key: unknown, doc: Document): string {
   return String(key);
 }
 
+/** Every document as plain values (one entry per document). */
+export function valuesToJs(values: ValuesDocument): unknown[] {
+  if (values.scanned) return values.docs.map((d) => scannedToJs(d.contents as Node | null));
+  return values.docs.map((d) => d.toJS({ maxAliasCount: VALUES_MAX_ALIAS_COUNT }) as unknown);
+}
+
 export function nodeToJs(node: Node | undefined, doc: Document): unknown {
   if (node === undefined) return undefined;
+  if (isScannedNode(node)) return scannedToJs(node);
   return node.toJS(doc, { maxAliasCount: VALUES_MAX_ALIAS_COUNT }) as unknown;
 }

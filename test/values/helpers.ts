@@ -1,8 +1,9 @@
 /** Fixture access for the values tests: the real pack values, authored fixtures, golden files. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { catalogVersions } from '../../src/lab/data/pack-catalog.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const ownFixtures = join(here, '..', 'fixtures', 'values');
@@ -49,4 +50,16 @@ export function substituteParams(value: unknown, params: Record<string, unknown>
   if (Array.isArray(value)) return value.map((v) => substituteParams(v, params));
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteParams(v, params)]));
   return value;
+}
+
+/**
+ * Every real pack values document the project holds, by name: the shared fixtures copied here and
+ * every pack version the lab's registry serves (built from the real documents: version strings
+ * replaced, keys a release added or moved), in catalog order.
+ */
+export function realPackTexts(): Array<{ name: string; text: string }> {
+  const real = readdirSync(join(ownFixtures, 'real'))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => ({ name: f, text: realValues(f) }));
+  return [...real, ...catalogVersions().map((p) => ({ name: `${p.name} ${p.tag} (lab)`, text: p.values }))];
 }

@@ -65,8 +65,15 @@ function randomCarry(rand: () => number, paths: Array<{ segs: PathSegment[] }>):
 }
 
 const sameSeg = (a: PathSegment, b: PathSegment) => JSON.stringify(a) === JSON.stringify(b);
-/** One path is the other or lies under it. */
-const related = (a: PathSegment[], b: PathSegment[]) => a.slice(0, Math.min(a.length, b.length)).every((s, i) => sameSeg(s, b[i]!));
+/**
+ * One path is the other or lies under it; or they part where one names a key and the other a list
+ * position: writing one turns that container into a map, the other into a list, and the later wins.
+ */
+const related = (a: PathSegment[], b: PathSegment[]) => {
+  const n = Math.min(a.length, b.length);
+  const parting = a.slice(0, n).findIndex((s, i) => !sameSeg(s, b[i]!));
+  return parting < 0 || (a[parting]!.kind === 'key') !== (b[parting]!.kind === 'key');
+};
 
 /** The value at a path of plain values (maps by key, lists by position). */
 function valueAt(root: unknown, segs: PathSegment[]): { found: boolean; value?: unknown } {

@@ -12,8 +12,8 @@ import { nsName, unreadable, value, verdict, type Verdict } from './verdict.js';
 const isFinal = (m: Vmim) => m.status?.phase === 'Succeeded' || m.status?.phase === 'Failed';
 const vmiOf = (m: Vmim) => `${m.metadata.namespace ?? ''}/${m.spec.vmiName}`;
 
-/** Oldest first; migrations made in the same second keep the server's (name) order. */
-const byCreation = (a: Vmim, b: Vmim) => (createdAt(a) ?? 0) - (createdAt(b) ?? 0) || a.metadata.name.localeCompare(b.metadata.name);
+/** Oldest first (creation times read once per migration); migrations made in the same second keep the server's (name) order. */
+const byCreation = (made: ReadonlyMap<Vmim, number>) => (a: Vmim, b: Vmim) => made.get(a)! - made.get(b)! || a.metadata.name.localeCompare(b.metadata.name);
 
 /** An unfinished migration as the operator must read it: cancelled but still there, or simply in flight. */
 function unfinished(m: Vmim): string {
@@ -46,8 +46,14 @@ export function checkWorkloads(data: VerifyData, exp: VerifyExpectations): Verdi
   const outdated = vmis.filter((v) => v.metadata.labels && OUTDATED_LABEL in v.metadata.labels).map((v) => nsName(v.metadata));
   for (const name of outdated) problems.push(`${name}: on an outdated launcher${outstanding.has(name) ? ' (restart skipped by the operator: outstanding)' : ''}`);
 
+  // The history judged in one pass over each VMI's migrations, oldest first.
   const perVmi = new Map<string, Vmim[]>();
-  for (const m of migrations) perVmi.set(vmiOf(m), [...(perVmi.get(vmiOf(m)) ?? []), m]);
+  for (const m of migrations) {
+    const list = perVmi.get(vmiOf(m));
+    if (list) list.push(m);
+    else perVmi.set(vmiOf(m), [m]);
+  }
+  const oldestFirst = byCreation(new Map(migrations.map((m) => [m, createdAt(m) ?? 0])));
   let superseded = 0;
   let resolved = 0;
   let succeeded = 0;
@@ -56,13 +62,20 @@ export function checkWorkloads(data: VerifyData, exp: VerifyExpectations): Verdi
     return `migration ${nsName(m.metadata)} of ${m.spec.vmiName}: ${what}${reason ? `: ${reason}` : ''}`;
   };
   for (const [vmiKey, list] of perVmi) {
-    const ordered = [...list].sort(byCreation);
+    const ordered = list.sort(oldestFirst);
     const latest = ordered.at(-1)!;
-    // Unfinished is now, whatever its age: nothing is settled while a migration still runs.
-    for (const m of ordered) if (!isFinal(m)) problems.push(line(m, unfinished(m)));
-    succeeded += ordered.filter((m) => m.status?.phase === 'Succeeded').length;
-    const lastSuccess = ordered.findLastIndex((m) => m.status?.phase === 'Succeeded');
-    superseded += ordered.slice(0, Math.max(0, lastSuccess)).filter((m) => m.status?.phase === 'Failed').length;
+    // Failed ones before the last success were superseded by it.
+    let failed = 0;
+    let failedBeforeSuccess = 0;
+    for (const m of ordered) {
+      // Unfinished is now, whatever its age: nothing is settled while a migration still runs.
+      if (!isFinal(m)) problems.push(line(m, unfinished(m)));
+      if (m.status?.phase === 'Succeeded') {
+        succeeded += 1;
+        failedBeforeSuccess = failed;
+      } else if (m.status?.phase === 'Failed') failed += 1;
+    }
+    superseded += failedBeforeSuccess;
     if (latest.status?.phase !== 'Failed') continue;
     // A VMI created after its migration failed is a new incarnation (a restart replaced it): resolved.
     const born = createdAt({ metadata: { creationTimestamp: byName.get(vmiKey)?.metadata.creationTimestamp } });

@@ -8,7 +8,7 @@ import { sanitizeText } from '../../text/sanitize.js';
 import { FileReadError, readBoundedText } from '../../io/bounded-read.js';
 import { LIMITS } from '../../io/limits.js';
 import { dirname } from 'node:path';
-import { parse } from 'yaml';
+import { parseYamlValue } from '../../io/yaml-value.js';
 import { z } from 'zod';
 import { opt } from '../../io/optional-field.js';
 
@@ -93,8 +93,8 @@ export function mergeKubeconfigs(paths: string[], read: ReadText = readText): Me
     }
     let doc: unknown;
     try {
-      // uniqueKeys off: the library's check is quadratic in the keys of a mapping (kubectl decides on duplicates).
-      doc = parse(text, { uniqueKeys: false });
+      // Repeated keys are kubectl's to decide on (the last one stands, as the yaml package reads them).
+      doc = parseYamlValue(text);
     } catch (err) {
       out.problems.push({ file: path, kind: 'unusable', reason: `not valid YAML (${sanitizeText((err as Error).message.split('\n')[0] ?? '', { max: 200 })})` });
       continue;

@@ -1,9 +1,11 @@
 /** What the customization computes from, and what one profile of one hop works on while it is computed. */
 import type { Params, ProfileRole } from '../../engine/params.js';
 import type { RuleSpec, VersionNote } from '../../engine/runbook.js';
-import type { ValuesSettings } from '../../values/index.js';
+import type { ValuesDocument, ValuesSettings } from '../../values/index.js';
 import type { VariableView } from '../../values/rule-variables.js';
+import type { ValuesCache } from '../../values/values-cache.js';
 import type { PlanContract, PlannedProfile } from '../contracts.js';
+import { parsedValues } from '../parsed-values.js';
 import type { PackState } from './pack-state.js';
 import type { PackSources } from './sources.js';
 import type { DecisionMap, FixChoices, PackCustomization } from './types.js';
@@ -24,7 +26,12 @@ export interface ComputeInput {
    * setting is a `{{.spectro.var.NAME}}` reference is judged on the cluster's value of NAME.
    */
   variables?: Partial<Record<ProfileRole, VariableView>> | undefined;
+  /** Where values documents are parsed once (default: the process's cache, `parsed-values.ts`). */
+  parsed?: ValuesCache | undefined;
 }
+
+/** A values text parsed, or taken from the cache when this process parsed it before. */
+export const readValues = (input: ComputeInput, text: string, what: string): ValuesDocument => (input.parsed ?? parsedValues).parse(text, what);
 
 /** One profile in one hop, while it is computed. */
 export interface ProfileRun {

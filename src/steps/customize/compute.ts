@@ -13,7 +13,7 @@ import type { PlannedProfile } from '../contracts.js';
 import { profileRoles, type ProfileRole } from '../../engine/params.js';
 import { parseValues } from '../../values/index.js';
 import { bindRule } from '../../values/rule-binding.js';
-import type { ComputeInput, ProfileRun } from './compute-input.js';
+import { readValues, type ComputeInput, type ProfileRun } from './compute-input.js';
 import { draftAdditions } from './draft-additions.js';
 import { offerFixes } from './fix-offers.js';
 import { customizePack } from './pack-customize.js';
@@ -39,7 +39,7 @@ async function customizePacks(run: ProfileRun, carried: Carried, before: Map<str
     let oldDefaults = carried.previousDefaults.get(key);
     if (!oldDefaults) {
       const old = await sourceFor(input.sources, referenceFor(input.site, hop.from, planned.role), planned.uid, change.name, change.from, true);
-      if (old) oldDefaults = { values: parseValues(old.values, `the ${change.name} ${change.from} defaults`), manifests: old.manifests, from: old.from };
+      if (old) oldDefaults = { values: readValues(input, old.values, `the ${change.name} ${change.from} defaults`), manifests: old.manifests, from: old.from };
     }
     const r = await customizePack(input, hop, planned, change, deployed, oldDefaults);
     run.packs.push(r.result);
@@ -64,7 +64,7 @@ async function customizeProfile(input: ComputeInput, hop: ComputeInput['plan']['
     if (known) return known;
     const content = await sources.fromProfile(planned.uid, pack);
     if (!content) return undefined;
-    const state = { values: parseValues(content.values, `the deployed values of ${pack}`), manifests: content.manifests, from: content.from };
+    const state = { values: readValues(input, content.values, `the deployed values of ${pack}`), manifests: content.manifests, from: content.from };
     current.set(key, state);
     return state;
   };

@@ -4,11 +4,11 @@
  * site's settings carried into the new defaults' document, and site-added manifests carried.
  */
 import { StepFailedError } from '../../errors.js';
-import { decide, decideManifests, diffManifests, diffValues, mergeManifests, mergeValuesDocument, parseValues } from '../../values/index.js';
+import { decide, decideManifests, diffManifests, diffValues, mergeManifests, mergeValuesDocument } from '../../values/index.js';
 import { relocate, type Move } from '../../values/relocate.js';
 import { notesFor } from '../../values/version-notes.js';
 import type { PlanContract, PlannedProfile } from '../contracts.js';
-import type { ComputeInput } from './compute-input.js';
+import { readValues, type ComputeInput } from './compute-input.js';
 import { packEntries } from './pack-entries.js';
 import { countLabels, sourceFor, type PackState } from './pack-state.js';
 import { decisionKey, type PackCustomization } from './types.js';
@@ -39,7 +39,7 @@ export async function customizePack(
       hint: `Give hop ${hop.index} a reference profile holding ${change.name} ${change.to} (params references), add ${change.name}/${change.to}.yaml to the values folder (params valuesDir), or name the pack registry (params palette.registryUid).`,
     });
   }
-  const newDefaults: PackState = { values: parseValues(fresh.values, `the ${change.name} ${change.to} defaults from ${fresh.from}`), manifests: fresh.manifests, from: fresh.from };
+  const newDefaults: PackState = { values: readValues(input, fresh.values, `the ${change.name} ${change.to} defaults from ${fresh.from}`), manifests: fresh.manifests, from: fresh.from };
 
   // What the vendor says this version changed: moved keys go to their new place before comparing.
   const notes = notesFor(input.notes ?? [], change.name, input.site.packs.orchestration, change.from, change.to);

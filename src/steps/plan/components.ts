@@ -3,7 +3,9 @@
  * image tags under `charts.<chart>.kubevirt.image.tag` / `charts.<chart>.cdi.image.tag`, else the
  * `virt-operator:` and `cdi-operator:` images the pack lists under `pack.content.images`.
  */
-import { parse } from 'yaml';
+import { parseYamlValue } from '../../io/yaml-value.js';
+import { valuesToJs } from '../../values/values-document.js';
+import { parsedValues } from '../parsed-values.js';
 
 export interface ComponentVersions {
   kubevirt?: string;
@@ -37,11 +39,26 @@ function listedTag(doc: Tree, image: RegExp): string | undefined {
   return undefined;
 }
 
+/**
+ * The values as `yaml.parse` reads them: through the process's values cache when they are one
+ * document the values parser takes (the customize step reads the same texts), else as before
+ * (a text with a repeated key, several documents or a syntax error).
+ */
+function plainValues(values: string): unknown {
+  try {
+    const read = parsedValues.parse(values, 'the values');
+    if (read.docs.length === 1) return valuesToJs(read)[0];
+  } catch {
+    // read below, as it always was
+  }
+  return parseYamlValue(values);
+}
+
 export function componentVersions(values: string | undefined): ComponentVersions {
   if (!values) return {};
   let doc: unknown;
   try {
-    doc = parse(values, { uniqueKeys: false }); // the library's key check is quadratic
+    doc = plainValues(values);
   } catch {
     return {};
   }

@@ -32,7 +32,8 @@ interface Samples {
 }
 
 export function migrationSamples(migrations: readonly Vmim[], vmis: readonly Vmi[]): Samples {
-  const memory = new Map(vmis.map((v) => [key(v.metadata.namespace, v.metadata.name), vmiMemoryBytes(v)]));
+  // Only the VMIs a finished migration names have their memory read (a few of the cluster's).
+  const byKey = new Map(vmis.map((v) => [key(v.metadata.namespace, v.metadata.name), v]));
   const rates: number[] = [];
   const overheads: number[] = [];
   for (const m of migrations) {
@@ -40,7 +41,8 @@ export function migrationSamples(migrations: readonly Vmim[], vmis: readonly Vmi
     const st = m.status.migrationState;
     const start = Date.parse(st?.startTimestamp ?? '');
     const end = Date.parse(st?.endTimestamp ?? '');
-    const bytes = memory.get(key(m.metadata.namespace, m.spec.vmiName));
+    const vmi = byKey.get(key(m.metadata.namespace, m.spec.vmiName));
+    const bytes = vmi ? vmiMemoryBytes(vmi) : undefined;
     if (bytes && end > start) rates.push(bytes / ((end - start) / 1000));
     const at = (phase: string) => Date.parse(m.status?.phaseTransitionTimestamps?.find((p) => p.phase === phase)?.phaseTransitionTimestamp ?? '');
     const scheduling = at('Scheduling');

@@ -7,6 +7,7 @@
  */
 import got from 'got';
 import { z } from 'zod';
+import { safeParseFast } from '../../../io/fast-schema.js';
 import { opt } from '../../../io/optional-field.js';
 import { toolVersion } from '../../../version.js';
 
@@ -29,7 +30,7 @@ export const PrometheusAnswerSchema = z.object({
 
 /** Rates by `namespace/name`, from a Prometheus answer (pure). */
 export function dirtyRatesOf(answer: unknown): Map<string, number> | string {
-  const parsed = PrometheusAnswerSchema.safeParse(answer);
+  const parsed = safeParseFast(PrometheusAnswerSchema, answer);
   if (!parsed.success) return 'the answer is not a Prometheus query result';
   if (parsed.data.status !== 'success' || !parsed.data.data) return `Prometheus answered ${parsed.data.status}${parsed.data.error ? `: ${parsed.data.error}` : ''}`;
   const rates = new Map<string, number>();

@@ -72,6 +72,9 @@ const free = (n: RoomNode, used: Map<string, CpuMemory>): CpuMemory => {
   return { milliCpu: n.allocatable.milliCpu - u.milliCpu, bytes: n.allocatable.bytes - u.bytes };
 };
 
+/** Whether the VM's request fits what the node has left (no object made: this runs for every node a VM passes). */
+const fits = (n: RoomNode, u: CpuMemory, r: CpuMemory): boolean => n.allocatable.milliCpu - u.milliCpu >= r.milliCpu && n.allocatable.bytes - u.bytes >= r.bytes;
+
 /** Why a VM fits nowhere: the most room any eligible node has left, in the VM's own terms. */
 function whyNot(vm: LeavingVm, eligible: RoomNode[], used: Map<string, CpuMemory>): string {
   if (!eligible.length) return 'no other node may take it (cordoned, NotReady, tainted, or not matching its node selector)';
@@ -82,16 +85,38 @@ function whyNot(vm: LeavingVm, eligible: RoomNode[], used: Map<string, CpuMemory
 
 const bigFirst = (a: LeavingVm, b: LeavingVm) => b.requests.bytes - a.requests.bytes || b.requests.milliCpu - a.requests.milliCpu || (a.vm < b.vm ? -1 : 1);
 
+/**
+ * The nodes a VM may land on at all (mayLand), in node order: the same for every VM with the same
+ * node selector and tolerations (nearly all of a cluster's VMs), so worked out once per such set.
+ */
+function eligibility(nodes: readonly RoomNode[]): (vm: LeavingVm) => RoomNode[] {
+  const bySet = new Map<string, RoomNode[]>();
+  return (vm) => {
+    const key = JSON.stringify([vm.nodeSelector, vm.tolerations]);
+    let list = bySet.get(key);
+    if (!list) bySet.set(key, (list = nodes.filter((n) => mayLand(vm, n))));
+    return list;
+  };
+}
+
 export function roomToMove(nodes: readonly RoomNode[], vms: readonly LeavingVm[], order: readonly string[]): NodeRoom[] {
   const used = new Map(nodes.map((n) => [n.name, { ...n.requested }]));
   const byName = new Map(nodes.map((n) => [n.name, n]));
-  // Where each VM is now: it moves again when its new node drains later.
+  // Where each VM is now: it moves again when its new node drains later; and the VMs on each node.
   const where = new Map<string, LeavingVm>(vms.map((v) => [v.vm, v]));
+  const onNode = new Map<string, Set<string>>();
+  const put = (vm: string, node: string) => {
+    let set = onNode.get(node);
+    if (!set) onNode.set(node, (set = new Set()));
+    set.add(vm);
+  };
+  for (const v of vms) put(v.vm, v.node);
+  const eligibleFor = eligibility(nodes);
   const out: NodeRoom[] = [];
   for (const name of order) {
     const draining = byName.get(name);
     if (!draining) continue;
-    const leaving = [...where.values()].filter((v) => v.node === name).sort(bigFirst);
+    const leaving = [...(onNode.get(name) ?? [])].map((vm) => where.get(vm)!).sort(bigFirst);
     const u = used.get(name)!;
     for (const v of leaving) {
       u.milliCpu -= v.requests.milliCpu;
@@ -104,19 +129,19 @@ export function roomToMove(nodes: readonly RoomNode[], vms: readonly LeavingVm[]
         bound.push(v.vm);
         continue;
       }
-      const eligible = nodes.filter((n) => n.name !== name && mayLand(v, n));
-      const target = eligible.find((n) => {
-        const f = free(n, used);
-        return f.milliCpu >= v.requests.milliCpu && f.bytes >= v.requests.bytes;
-      });
+      // First fit: the first eligible node (other than the one draining) with room.
+      const eligible = eligibleFor(v);
+      const target = eligible.find((n) => n !== draining && fits(n, used.get(n.name)!, v.requests));
       if (!target) {
-        unplaced.push({ vm: v.vm, requests: v.requests, why: whyNot(v, eligible, used) });
+        unplaced.push({ vm: v.vm, requests: v.requests, why: whyNot(v, eligible.filter((n) => n !== draining), used) });
         continue;
       }
       const t = used.get(target.name)!;
       t.milliCpu += v.requests.milliCpu;
       t.bytes += v.requests.bytes;
       where.set(v.vm, { ...v, node: target.name });
+      onNode.get(name)!.delete(v.vm);
+      put(v.vm, target.name);
     }
     // Back from its rebuild, the node takes the VMs that waited for it.
     for (const p of leaving.filter((v) => where.get(v.vm)!.node === name)) {

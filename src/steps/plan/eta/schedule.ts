@@ -67,8 +67,10 @@ export function scheduleMoves(migrations: readonly MigrationJob[], evictions: re
   const afterChange = limits.afterChangeSeconds ?? 5;
   const perCluster = Math.max(1, limits.perCluster);
   const perNode = Math.max(1, limits.perNode);
-  const toMigrate = [...migrations];
-  const toEvict = [...evictions];
+  // The next migration and eviction the updater takes (indices, not shifting the lists: linear in the VMs).
+  let nextMigration = 0;
+  let nextEviction = 0;
+  const workLeft = () => nextMigration < migrations.length || nextEviction < evictions.length;
   const pending: Array<{ job: MigrationJob; createdAt: number }> = [];
   const running: Running[] = [];
   const out: ScheduledJob[] = [];
@@ -93,14 +95,18 @@ export function scheduleMoves(migrations: readonly MigrationJob[], evictions: re
     }
   };
   const sync = () => {
-    if (toEvict.length && now - lastBatch >= limits.batchIntervalSeconds) {
+    if (nextEviction < evictions.length && now - lastBatch >= limits.batchIntervalSeconds) {
       lastBatch = now;
-      for (const e of toEvict.splice(0, Math.max(1, limits.batchSize))) out.push({ vm: e.vm, kind: 'evict', createdAt: now, startedAt: now, endsAt: now + e.downSeconds });
+      const end = Math.min(evictions.length, nextEviction + Math.max(1, limits.batchSize));
+      for (; nextEviction < end; nextEviction++) {
+        const e = evictions[nextEviction]!;
+        out.push({ vm: e.vm, kind: 'evict', createdAt: now, startedAt: now, endsAt: now + e.downSeconds });
+      }
     }
     const room = perCluster - pending.length - running.length;
-    for (const job of toMigrate.splice(0, Math.max(0, room))) pending.push({ job, createdAt: now });
+    for (let n = 0; n < room && nextMigration < migrations.length; n++) pending.push({ job: migrations[nextMigration++]!, createdAt: now });
     pump();
-    if (toMigrate.length || toEvict.length) addSync(now + resync);
+    if (workLeft()) addSync(now + resync);
   };
   const addSync = (t: number) => {
     nextSync = Math.min(nextSync, t);
@@ -118,7 +124,7 @@ export function scheduleMoves(migrations: readonly MigrationJob[], evictions: re
         out.push({ vm: r.job.vm, kind: 'migrate', createdAt: r.createdAt, startedAt: r.startedAt, endsAt: r.endsAt });
       }
       pump();
-      if (toMigrate.length || toEvict.length) addSync(now + afterChange);
+      if (workLeft()) addSync(now + afterChange);
     } else {
       now = nextSync;
       nextSync = Infinity;
