@@ -1,6 +1,4 @@
-import { rangeText } from '../steps/plan/eta/format.js';
 import { Box, Text } from 'ink';
-import { formatDuration } from '../engine/duration.js';
 import { clockDuration } from '../text/time.js';
 import type { KubevirtProgress, MigrationRow, MigrationsLive, MigrationsOutput, StallReason } from '../steps/migrations/monitor-types.js';
 import { PHASES } from '../steps/migrations/phases.js';
@@ -12,6 +10,7 @@ import type { StepScreenProps } from './step-screen.js';
 import { colour, type Tone } from './theme.js';
 import { WindowedTable, type Column } from './WindowedTable.js';
 import { Para } from './Para.js';
+import { formatDuration, durationRange } from '../text/duration.js';
 
 const phaseTone = (phase: string): Tone => (phase === 'Succeeded' ? 'pass' : phase === 'Failed' ? 'fail' : phase === 'Running' ? 'info' : 'muted');
 
@@ -142,14 +141,14 @@ export function MigrationsScreen({ step, isActive, width, height, labTime = fals
       {live ? (
         <Para dimColor>
           elapsed {clockDuration(live.elapsedMs, labTime)}
-          {live.remaining ? ` · ${rangeText(live.remaining.p50Seconds, live.remaining.p90Seconds)} left` : ''}
-          {live.planned ? ` (planned ${rangeText(live.planned.p50Seconds, live.planned.p90Seconds).replace(/^about /, '')})` : ''} · poll {live.polls}
+          {live.remaining ? ` · about ${durationRange(live.remaining.p50Seconds, live.remaining.p90Seconds)} left` : ''}
+          {live.planned ? ` (planned ${durationRange(live.planned.p50Seconds, live.planned.p90Seconds)})` : ''} · poll {live.polls}
           {live.nextPollInMs ? ` · next poll in ${formatDuration(live.nextPollInMs)}` : ''} · progress {formatDuration(live.sinceProgressMs)} ago
         </Para>
       ) : out ? (
         <Text dimColor>
           {out.polls} poll(s) over {clockDuration(out.elapsedMs, labTime)}
-          {out.planned ? ` (planned ${rangeText(out.planned.p50Seconds, out.planned.p90Seconds).replace(/^about /, '')})` : ''}
+          {out.planned ? ` (planned ${durationRange(out.planned.p50Seconds, out.planned.p90Seconds)})` : ''}
         </Text>
       ) : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}

@@ -1,5 +1,4 @@
 import { Box, Text } from 'ink';
-import { formatDuration } from '../engine/duration.js';
 import { clockDuration } from '../text/time.js';
 import type { CancelOutcomes, CancelState, RecoverLive, RecoverOutput, RecoverVmRow, VmState } from '../steps/migrations/recover-types.js';
 import { ErrorPanel } from './ErrorPanel.js';
@@ -8,6 +7,7 @@ import type { StepScreenProps } from './step-screen.js';
 import { colour, type Tone } from './theme.js';
 import { WindowedTable, type Column } from './WindowedTable.js';
 import { Para } from './Para.js';
+import { formatDuration } from '../text/duration.js';
 
 /** Every state in words, so the table reads the same without colour. */
 export const vmStateLabel: Record<VmState, { text: string; tone: Tone }> = {

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
-import { formatDuration } from '../engine/duration.js';
 import { isPlaceholder, type Entry } from '../engine/state.js';
 import { colour, stepDisplay, stepIcon } from './theme.js';
+import { formatDuration } from '../text/duration.js';
 
 export interface StepListProps {
   entries: Entry[];

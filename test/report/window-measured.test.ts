@@ -19,7 +19,7 @@ const eta = {
     { what: 'pack-rollout' as const, p50Seconds: 400, p90Seconds: 700, basis: 'learned' },
     { what: 'migrations' as const, p50Seconds: 500, p90Seconds: 800, basis: 'scheduled' },
   ],
-  summary: 'about 15-25 min: 7 VM(s) migrate, 5 at a time',
+  summary: 'about 15m-25m: 7 VM(s) migrate, 5 at a time',
 };
 const plan = step('plan', { kind: 'plan', status: 'succeeded', output: { status: 'planned', hops: [{ index: 1, from: '4.5.4', to: '4.6.3', profiles: [], eta }], impact: [] } });
 const reconcile = step('hop1.reconcile', { kind: 'reconcile', status: 'succeeded', group: 'hop1', hop, output: { rows: [], elapsedMs: 300_000, polls: 20 } });
@@ -36,8 +36,8 @@ describe('the report: each part of the window beside its prediction', () => {
     });
     expect(shippedReportSchema().safeParse(JSON.parse(JSON.stringify(report))).error).toBeUndefined();
     const md = renderMarkdown(report);
-    expect(md).toContain('Pack rollout: planned 7-12 min, took 7 min.');
-    expect(md).toContain('Migrations: planned 8-13 min, took 9 min (completed).');
+    expect(md).toContain('Pack rollout: planned 7m-12m, took 7m.');
+    expect(md).toContain('Migrations: planned 8m-13m, took 9m (completed).');
   });
 
   it('without a migration seen: the reconcile wait and the watch span stand in', () => {

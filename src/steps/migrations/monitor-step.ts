@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import type { StepContext } from '../../engine/context.js';
-import { formatDuration } from '../../engine/duration.js';
 import { Duration } from '../../engine/duration-schema.js';
 import { defineStepKind, succeeded } from '../../engine/step-kind.js';
 import { clockTimeOf, type Clock } from '../../engine/clock.js';
@@ -21,6 +20,7 @@ import { defaultKubevirtRef, readMigrationView } from './cluster-view.js';
 import type { MigrationsLive, MigrationsOutput, StallReason } from './monitor-types.js';
 import { movedOutput, recordPoll, startLedger, type MovedLedger } from './moved.js';
 import { startTracker, track, type TrackerState } from './progress-tracker.js';
+import { formatDuration } from '../../text/duration.js';
 
 export const MigrationsParams = z.strictObject({
   /** Time between polls. */

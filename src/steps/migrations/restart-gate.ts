@@ -4,9 +4,9 @@
  * typed to confirm. Also the one gate that cancels every stuck migration at once.
  */
 import type { GateAsk } from '../../engine/context.js';
-import { formatDuration } from '../../engine/duration.js';
 import { restartOptions, type GateOption } from '../../engine/gate.js';
 import type { RestartCandidate, StuckMigration } from './candidates.js';
+import { formatDuration } from '../../text/duration.js';
 
 export interface RestartGateOptions {
   key: string;

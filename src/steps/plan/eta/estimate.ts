@@ -11,9 +11,10 @@
  */
 import type { VmImpact } from '../../contracts.js';
 import { GiB, memoryText, rateText } from '../../../kube/quantity.js';
-import { rangeText, roughDuration } from './format.js';
 import { scheduleMoves, type EvictionJob, type MigrationJob } from './schedule.js';
 import type { BandwidthEstimate, HopEta, MigrationLimits, SecondsRange, VmMigrationLimits } from './types.js';
+import { roughDuration, durationRange } from '../../../text/duration.js';
+import { formatDuration } from '../../../text/duration.js';
 
 /** Graceful shutdown and boot on the new launcher: what an eviction or a restart costs a VM. */
 export const restartDowntimeSeconds = 60;
@@ -55,7 +56,7 @@ function copyOf(vm: VmFacts, limits: MigrationLimits, bandwidth: BandwidthEstima
   const remedies = `remedies: a MigrationPolicy selecting it with allowAutoConverge or allowPostCopy; a quieter moment; or a gated restart instead (about ${roughDuration(restartDowntimeSeconds)} of downtime)`;
   if (!rescued && dirty > 0 && dirty >= rate(bandwidth.bytesPerSecond.p50)) {
     risks.push(
-      `may not converge: its guest dirties ${rateText(dirty)} (kubevirt_vmi_dirty_rate_bytes_per_second), more than the ${rateText(rate(bandwidth.bytesPerSecond.p50))} a migration moves; KubeVirt aborts it after progressTimeout ${limits.progressTimeout} s without progress and retries it later; ${remedies}`,
+      `may not converge: its guest dirties ${rateText(dirty)} (kubevirt_vmi_dirty_rate_bytes_per_second), more than the ${rateText(rate(bandwidth.bytesPerSecond.p50))} a migration moves; KubeVirt aborts it after progressTimeout ${formatDuration(limits.progressTimeout * 1000)} without progress and retries it later; ${remedies}`,
     );
     // The first pass copies everything; then the remaining data stops shrinking until progressTimeout (or the completion timeout) ends it.
     const abort = (r: number) => Math.min(bytes / rate(r) + limits.progressTimeout, timeout);
@@ -132,5 +133,5 @@ export function estimateHop(input: EstimateInput): Estimate {
     ...(restarts ? [`${restarts} restart at the gates, about ${roughDuration(restartDowntimeSeconds)} of downtime each`] : []),
     ...(stalls ? [`${stalls} may not converge`] : []),
   ];
-  return { eta: { p50Seconds: p50, p90Seconds: p90, parts, summary: `${rangeText(p50, p90)}: ${said.join('; ')}` }, byVm };
+  return { eta: { p50Seconds: p50, p90Seconds: p90, parts, summary: `about ${durationRange(p50, p90)}: ${said.join('; ')}` }, byVm };
 }
