@@ -98,7 +98,8 @@ function hopSection(r: ReportData, hop: number | null): string[] {
   const planned = (p50: number, p90: number, took: number) => `planned ${durationRange(p50, p90)}, took ${roughDuration(took)}${r.labTime ? ' (lab time)' : ''}`;
   if (h?.rollout) out.push(`Pack rollout: ${planned(h.rollout.plannedP50Seconds, h.rollout.plannedP90Seconds, h.rollout.measuredSeconds)}.`);
   if (h?.migrations) out.push(`Migrations: ${planned(h.migrations.plannedP50Seconds, h.migrations.plannedP90Seconds, h.migrations.measuredSeconds)} (${h.migrations.outcome}).`);
-  if (h?.eta || h?.rollout || h?.migrations) out.push('');
+  if (h?.restarts) out.push(`Restarts at the gates: ${planned(h.restarts.plannedP50Seconds, h.restarts.plannedP90Seconds, h.restarts.measuredSeconds)} of downtime over ${h.restarts.restarted} VM(s) (the time taken to answer the gates not counted).`);
+  if (h?.eta || h?.rollout || h?.migrations || h?.restarts) out.push('');
   const requests = r.requests.filter((q) => q.hop === hop);
   out.push(`${r.rehearsal ? 'Calls recorded (not sent)' : 'Requests sent'} (${requests.length}):`, '');
   if (requests.length === 0) out.push('- none');

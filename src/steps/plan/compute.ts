@@ -16,6 +16,7 @@ import { countImpact, predictImpact } from './impact.js';
 import { readUpdateConfig } from './kubevirt-config.js';
 import { planWindow, readWindow } from './eta/window.js';
 import { lastKubevirtRollout } from './eta/rollout.js';
+import { windowTotalText } from './eta/window-verdict.js';
 import { readDirtyRates } from './eta/dirty-rate.js';
 import { planRoom, rebuildingLayers } from './eta/room-reads.js';
 import type { PlannedHop } from '../contracts.js';
@@ -29,7 +30,6 @@ import { compareVersions, minorText, parseVersion } from './version.js';
 import type { PlanOutput } from './types.js';
 import { attachedDocs, withFlavor } from './flavor.js';
 import { readProfileVariables } from './profile-variables.js';
-import { formatDuration, durationRange } from '../../text/duration.js';
 
 export interface PlanDeps {
   site: Params;
@@ -190,9 +190,6 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     const rebuilds = rebuildsOf(h);
     return { ...h, eta, ...(room && rebuilds.length ? { room: { rebuilds, ...room } } : {}) };
   });
-  const total = { p50: eta.p50Seconds * timed.length, p90: eta.p90Seconds * timed.length };
-  const windowTotal = timed.length
-    ? `${timed.length === 1 ? 'The hop takes' : `The ${timed.length} hops take`} about ${durationRange(total.p50, total.p90)}, before restarts at the gates: ${total.p90 * 1000 > site.window ? `MORE than the ${formatDuration(site.window)} window in the params file when slow; book a longer window${timed.length > 1 ? ' or split the hops over two' : ''}` : `within the ${formatDuration(site.window)} window in the params file`}.`
-    : undefined;
-  return flavored({ status: 'planned', ...moved, versionSource: available.source, hops: timed, ...(windowTotal ? { windowTotal } : {}), expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
+  const windowTotal = windowTotalText(timed, moved.impactCounts.restart, site.window);
+  return flavored({ status: 'planned', ...moved, versionSource: available.source, hops: timed, ...(windowTotal ? { windowTotal, bookedWindowMs: site.window } : {}), expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
 }

@@ -53,7 +53,7 @@ function gateLines(replaced: AppliedVersion[], drafts: DraftOutput[], ctx: HopCo
     const counts = impact ? countImpact(impact) : undefined;
     const asked = counts && counts.restart > 0 ? ' (each restart is asked for after the rollout)' : '';
     lines.push(`KubeVirt then moves the running VMs onto the new launcher${counts ? `: ${impactLine(counts)}${asked}` : ''}.`);
-    lines.push(...windowGateLines(currentHop(ctx), impact));
+    lines.push(...windowGateLines(currentHop(ctx), impact, ctx.site?.window));
   }
   const rebuilds = [...new Set(drafts.flatMap((d) => d.rebuilds ?? []))];
   if (rebuilds.length) lines.push(`${rebuilds.join(', ')} change${rebuilds.length > 1 ? '' : 's'}: Palette may ask to rebuild every node (asked next).`);

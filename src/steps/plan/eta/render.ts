@@ -38,8 +38,11 @@ export function limitsLines(w: WindowViewText): string[] {
   return lines;
 }
 
+/** What each part of a hop's time is called where the plan lists them. */
+export const etaPartName: Record<HopEta['parts'][number]['what'], string> = { 'pack-rollout': 'rollout', migrations: 'VM moves', restarts: 'restarts' };
+
 export function etaLines(eta: HopEta): string[] {
-  return [`  Takes ${eta.summary}`, ...eta.parts.map((p) => `    ${p.what === 'pack-rollout' ? 'rollout   ' : 'VM moves  '} about ${durationRange(p.p50Seconds, p.p90Seconds)}: ${p.basis}`)];
+  return [`  Takes ${eta.summary}`, ...eta.parts.filter((p) => p.what !== 'restarts' || p.p50Seconds > 0).map((p) => `    ${etaPartName[p.what].padEnd(10)} about ${durationRange(p.p50Seconds, p.p90Seconds)}: ${p.basis}`)];
 }
 
 const LISTED = 20;
