@@ -117,6 +117,7 @@ export function createPlainPrinter(opts: PlainPrinterOptions): (state: SessionSt
         for (const i of (g.items ?? []).slice(0, 50)) out(`             • ${clean(i)}`);
         if ((g.items?.length ?? 0) > 50) out(`             … and ${g.items!.length - 50} more`);
         for (const w of g.warnings ?? []) out(`             WARNING: ${clean(w)}`);
+        if (g.ifStopped) out(`             if you stop here: ${clean(g.ifStopped)}`);
         return;
       }
       case 'step.decided':

@@ -47,13 +47,13 @@ export function DraftScreen({ step, height, isActive, inGate }: StepScreenProps)
   const offset = inGate ? 0 : scroll.state.offset;
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">
+      <Para>
         <Text bold>Draft of {sanitizeText(draft.name, { max: 200 })}</Text> <Text dimColor>({isPendingUid(draft.uid) ? 'a new version: its uid comes with the clone' : draft.uid})</Text> version <Text bold>{draft.fromVersion}</Text> → <Text bold>{draft.toVersion}</Text>
-      </Text>
+      </Para>
       {draft.how === 'clone' || draft.how === 'existing' ? (
-        <Text dimColor wrap="truncate-end">
+        <Para dimColor>
           A new version object ({draft.how === 'clone' ? 'cloned from' : 'next to'} {draft.fromVersion}, uid {draft.source?.uid ?? '?'}, which stays as it is).
-        </Text>
+        </Para>
       ) : draft.how === 'in-place' ? (
         <Text dimColor>Edited in place: the version keeps its label.</Text>
       ) : null}

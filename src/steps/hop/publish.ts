@@ -48,6 +48,7 @@ export const publishStep = defineStepKind({
       ...(health.length ? { warnings: health } : {}),
       options: approveOrDecline('Publish'),
       safeChoice: 'abort',
+      ifStopped: `the draft of ${draft.name} ${draft.toVersion} stays a draft (kept for the resume, which asks again) and ${clusterName} keeps running what it runs now; nothing reaches it.`,
     });
     if (decision.choice !== 'approve') throw new InterruptedError(`Not approved: ${draft.name} ${draft.toVersion} was not published.`, 'Resume when ready; the draft is kept and you will be asked again.');
 

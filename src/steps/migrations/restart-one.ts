@@ -138,8 +138,10 @@ export async function restartOne(deps: RecoverDeps, c: RestartCandidate, turn: R
     return { result: 'outstanding' };
   }
 
-  const owner = ownerVerdict(latestPlan(ctx)?.impact?.find((i) => i.vm === c.vm), ctx.effects.clock.now());
-  const ask = restartGate(c, { key: k.gate, why: turn.why, confirmByName: ctx.params.confirmByName, restartWaitMs: ctx.params.restartWait, baseline: deps.baseline, position: turn.position, ...(owner ? { owner } : {}) });
+  const planned = latestPlan(ctx)?.impact?.find((i) => i.vm === c.vm);
+  const owner = ownerVerdict(planned, ctx.effects.clock.now());
+  const predicted = planned?.fate === 'restart' ? planned.predicted?.durationSeconds : undefined;
+  const ask = restartGate(c, { key: k.gate, why: turn.why, confirmByName: ctx.params.confirmByName, restartWaitMs: ctx.params.restartWait, baseline: deps.baseline, position: turn.position, ...(owner ? { owner } : {}), ...(predicted ? { predicted } : {}) });
   setRow(deps, c.vm, 'asking');
   publish(deps);
   const decision = await ctx.confirm(ask, { deferIfPending: true });

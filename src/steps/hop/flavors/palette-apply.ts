@@ -111,6 +111,7 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
         ...(warnings.length ? { warnings } : {}),
         options: [...approveOrDecline('Apply to the cluster'), ...(outstanding.option ? [outstanding.option] : [])],
         safeChoice: 'abort',
+        ifStopped: `nothing reaches ${name}: it keeps running ${replaced.map((r) => `${r.name} ${r.from.version}`).join(', ')}; the published ${replaced.map((r) => r.to.version).filter((v, i, a) => a.indexOf(v) === i).join(', ')} version(s) wait, and a resume asks again.`,
       };
     },
     (live) => ctx.progress({ headline: `${headline} · restarting outstanding VMs first: ${live.headline}`, replaced } satisfies ApplyLive),

@@ -5,6 +5,7 @@
  * may not converge, VMs whose own limits the hop breaks), so the operator approves knowing it.
  */
 import type { PlannedHop, VmImpact } from '../../contracts.js';
+import { roughDuration } from '../../../text/duration.js';
 import { windowVerdict } from './window-verdict.js';
 
 /** VMs named on a gate line before the rest are counted (the plan lists them all). */
@@ -15,7 +16,7 @@ const names = (vms: readonly string[]) => `${vms.slice(0, NAMED).join(', ')}${vm
 export function windowGateLines(hop: PlannedHop | undefined, impact: readonly VmImpact[] | undefined, bookedMs?: number): string[] {
   if (!hop?.eta) return [];
   const lines = [`This hop takes ${hop.eta.summary}.`];
-  if (bookedMs !== undefined) lines.push(`Window: ${windowVerdict(hop.eta.p50Seconds, hop.eta.p90Seconds, bookedMs).text}.`);
+  if (bookedMs !== undefined) lines.push(`Window: p50 ${roughDuration(hop.eta.p50Seconds)}, p90 ${roughDuration(hop.eta.p90Seconds)}; ${windowVerdict(hop.eta.p50Seconds, hop.eta.p90Seconds, bookedMs).text}.`);
   const restarts = (impact ?? []).filter((i) => i.fate === 'restart').map((i) => i.vm);
   if (restarts.length) lines.push(`Restarted after the moves, each at its own gate (downtime): ${names(restarts)}${restarts.length > NAMED ? ' (see the plan)' : ''}.`);
   const evicted = (impact ?? []).filter((i) => i.fate === 'evict').map((i) => i.vm);

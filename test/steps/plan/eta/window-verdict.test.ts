@@ -37,7 +37,7 @@ describe('the gate that sets a hop in motion', () => {
     const impact = [vm('ns/a', 'restart'), vm('ns/b', 'evict'), vm('ns/c', 'live-migrate'), ...Array.from({ length: 6 }, (_, i) => vm(`ns/r${i}`, 'restart'))];
     expect(windowGateLines(hop, impact, FOUR_HOURS)).toEqual([
       'This hop takes about 5h00m-6h00m: 7 VM(s) migrate, 5 at a time.',
-      'Window: MORE than the 4h00m window in the params file: even the typical case (p50 5h00m) is 1.3× the window.',
+      'Window: p50 5h00m, p90 6h00m; MORE than the 4h00m window in the params file: even the typical case (p50 5h00m) is 1.3× the window.',
       'Restarted after the moves, each at its own gate (downtime): ns/a, ns/r0, ns/r1, ns/r2, ns/r3 and 2 more (see the plan).',
       "Evicted by KubeVirt's workload updater, not asked (downtime): ns/b.",
     ]);
