@@ -83,6 +83,11 @@ function useGate(queue: ConfirmQueue): GateRequest | undefined {
   return gate;
 }
 
+/**
+ * A tick each second while the run goes on, so running steps' times move when nothing else is
+ * drawn; every other redraw (a poll of the migration watch) reads the clock itself, so a step's time
+ * never lags the screen it is on.
+ */
 function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -316,7 +321,7 @@ export function App({ controller }: { controller: AppController }) {
         <Box height={layout.paneHeight}>
           {layout.listWidth ? (
             <Box width={layout.listWidth} flexDirection="column" paddingX={1} borderStyle="single" borderTop={false} borderBottom={false} borderLeft={false} flexShrink={0}>
-              <StepList entries={state.entries} selectedId={shown?.id} width={layout.listWidth - 3} height={layout.paneHeight} now={now} runStatus={state.run.status} restarted={restarted} />
+              <StepList entries={state.entries} selectedId={shown?.id} width={layout.listWidth - 3} height={layout.paneHeight} now={Math.max(now, Date.now())} runStatus={state.run.status} restarted={restarted} />
             </Box>
           ) : null}
           <Box flexDirection="column" paddingX={1} width={layout.paneWidth} height={layout.paneHeight} overflow="hidden">

@@ -64,6 +64,24 @@ export interface MigrationProblem {
   ageMs: number;
 }
 
+export type WaitingFor = 'kubevirt-operator' | 'kubevirt-rollout' | 'workload-updater';
+
+export interface MigrationWait {
+  for: WaitingFor;
+  /** "waiting for KubeVirt to report v1.3.1: virt-operator is rolling out". */
+  text: string;
+  /** Since the hop was sent (its changes reached Palette), in the cluster's clock. */
+  waitedMs: number;
+  /** The plan's estimate of this part of the hop (the pack rollout: from the send to the first migration). */
+  predicted?: { p50Seconds: number; p90Seconds: number };
+  /** Waited past the predicted p90: `checks` and `stop` say what to do. */
+  overdue: boolean;
+  /** Commands that show why it is slow. */
+  checks: string[];
+  /** How to stop safely, and what goes on meanwhile. */
+  stop: string;
+}
+
 export interface HistoryPoint {
   /** Milliseconds since the monitor started. */
   atMs: number;
@@ -94,6 +112,12 @@ export interface MigrationsLive {
   sinceProgressMs: number;
   polls: number;
   nextPollInMs: number;
+  /** Since the hop was sent (the origin of the migrations' ages too), in the cluster's clock. */
+  sinceSentMs?: number;
+  /** The plan's estimate of the whole hop, to compare with `sinceSentMs`. */
+  hop?: { p50Seconds: number; p90Seconds: number };
+  /** What the watch waits for while nothing moves (KubeVirt's version, the workload updater), and for how long. */
+  wait?: MigrationWait;
 }
 
 export interface MigrationsOutput {
