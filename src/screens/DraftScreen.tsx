@@ -82,7 +82,7 @@ export function DraftScreen({ step, height, isActive, inGate }: StepScreenProps)
       {step.error && !notApplied ? <ErrorPanel error={step.error} /> : null}
       {diff.length ? (
         <Box flexDirection="column" marginTop={1}>
-          <DiffLines lines={diff} offset={offset} rows={room} hit={scroll.state.search?.hit} />
+          <DiffLines lines={diff} offset={offset} rows={room} hit={scroll.state.search?.hit} wrap={inGate} />
           {scroll.line ? (
             <Text>{scroll.line}</Text>
           ) : diff.length > offset + room ? (

@@ -14,7 +14,7 @@ import type { PlanOutput } from '../steps/plan/types.js';
 import { durationRange, roughDuration } from '../text/duration.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { fitMiddle } from './fit-text.js';
-import { fitWidths, longestOf } from './migrations-columns.js';
+import { longestOf } from './migrations-columns.js';
 import { wrapText } from './migrations-wrap.js';
 import type { Tone } from './theme.js';
 
@@ -70,26 +70,31 @@ function hopLines(hop: PlannedHop, out: PlanOutput, width: number): DocLine[] {
   return lines;
 }
 
-/** The impact table: a header, then one row per VM; a reason too long for its cell gets a number, given in full below. */
+/**
+ * The impact table: a header, then one row per VM, its name whole; a reason too long for its cell
+ * gets a number, given in full below. Where the pane is narrow the cell holds only that number.
+ */
 export function impactLines(rows: readonly VmImpact[], width: number): { lines: DocLine[]; reasons: DocLine[] } {
   if (!rows.length) return { lines: [{ text: 'No VMs on this cluster.', dim: true }], reasons: [] };
-  const [fateW, vmW, nodeW] = fitWidths(Math.max(40, width - 24), [
-    { natural: 13, min: 13 },
-    { natural: longestOf(rows, (r) => r.vm, 'VM'), min: 12 },
-    { natural: longestOf(rows, (r) => r.node ?? '', 'NODE'), min: 6 },
-  ]);
-  const whyW = Math.max(12, width - fateW! - vmW! - nodeW! - 6);
+  const fateW = 13;
+  const vmW = Math.min(48, longestOf(rows, (r) => r.vm, 'VM'));
+  const nodeNatural = longestOf(rows, (r) => r.node ?? '', 'NODE');
+  // The name first: the node gives way (shortened in the middle, never below 6) before the VM does.
+  const nodeW = Math.max(6, Math.min(nodeNatural, width - fateW - vmW - 6 - 16));
+  const whyW = width - fateW - vmW - nodeW - 6;
+  const tagOnly = whyW < 16;
   const numbers = new Map<string, number>();
-  const lines: DocLine[] = [{ text: `${'FATE'.padEnd(fateW!)}  ${'VM'.padEnd(vmW!)}  ${'NODE'.padEnd(nodeW!)}  WHY`, bold: true }];
+  const number = (reason: string) => numbers.get(reason) ?? numbers.set(reason, numbers.size + 1).get(reason)!;
+  const lines: DocLine[] = [{ text: `${'FATE'.padEnd(fateW)}  ${'VM'.padEnd(vmW)}  ${'NODE'.padEnd(nodeW)}  WHY`, bold: true }];
   for (const r of rows) {
     const reason = sanitizeText(r.reason, { max: 1000 });
     let why = reason;
-    if (reason.length > whyW) {
-      const n = numbers.get(reason) ?? numbers.set(reason, numbers.size + 1).get(reason)!;
-      const tag = `[${n}] `;
+    if (tagOnly) why = `[${number(reason)}]`;
+    else if (reason.length > whyW) {
+      const tag = `[${number(reason)}] `;
       why = `${tag}${reason.slice(0, Math.max(0, whyW - tag.length - 1))}…`;
     }
-    lines.push({ text: `${fateLabel[r.fate].text.padEnd(fateW!)}  ${fitMiddle(r.vm, vmW!)}  ${fitMiddle(r.node ?? '', nodeW!)}  ${why}`, tone: fateLabel[r.fate].tone });
+    lines.push({ text: `${fateLabel[r.fate].text.padEnd(fateW)}  ${fitMiddle(r.vm, vmW)}  ${fitMiddle(r.node ?? '', nodeW)}  ${why}`, tone: fateLabel[r.fate].tone });
   }
   const reasons = [...numbers].flatMap(([reason, n]) => wrapped(`[${n}] ${reason}`, width, { dim: true }, 4));
   return { lines, reasons };
