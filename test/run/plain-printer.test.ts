@@ -43,7 +43,7 @@ describe('plain lines (issue 33)', () => {
 
   it('the migration watch says what it waits for, and once past the plan’s p90, what to check and how to stop', () => {
     const { lines, print } = printed();
-    const wait = migrationWait({ kubevirt: { ref: 'kubevirt/kubevirt', found: true, phase: 'Deployed', observed: 'v1.2.0', target: 'v1.3.1', expected: 'v1.3.1', conditions: [], settled: false }, movable: 0, inFlight: 0, waitedMs: 25 * 60_000, rollout: { p50Seconds: 600, p90Seconds: 1200 } })!;
+    const wait = migrationWait({ kubevirt: { ref: 'kubevirt/kubevirt', found: true, phase: 'Deployed', observed: 'v1.2.0', target: 'v1.3.1', expected: 'v1.3.1', conditions: [], settled: false }, movable: 0, inFlight: 0, waitedMs: 25 * 60_000, deployedForMs: 0, rollout: { p50Seconds: 600, p90Seconds: 1200 } })!;
     print(watch, { type: 'step.progress', at: at(5), id: 'hop1.migrations', live: { headline: `${waitHeadline(wait)} · 0 in flight` } });
     print(watch, { type: 'log', at: at(6), line: { at: at(6), level: 'warn', message: overdueWarning(wait), stepId: 'hop1.migrations' } });
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d {4}waiting for KubeVirt to report v1\.3\.1: virt-operator is rolling out \(it reports v1\.2\.0, Deployed\) \(25m since the hop was sent, the plan's pack rollout p50 10m, p90 20m: PAST its p90\) · 0 in flight$/);

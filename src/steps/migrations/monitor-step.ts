@@ -169,6 +169,8 @@ export const migrationsStep = defineStepKind({
     const origin = Math.min(sentAt(ctx) ?? state.startedAt, state.startedAt);
     const window = hopWindow(ctx);
     let warnedOverdue = false;
+    // When the watch first saw KubeVirt at the hop's version: the workload updater's wait counts from it.
+    let deployedSince: number | undefined;
     // The live table shows this session's migrations (and any in flight), not the cluster's history.
     const since = sessionStart(ctx);
 
@@ -180,7 +182,8 @@ export const migrationsStep = defineStepKind({
       const judged = track(state, poll, now, trackOpts);
       state = judged.state;
       const stall = judged.verdict.kind === 'stalled' ? judged.verdict.reasons : poll.stall;
-      const wait = ctx.dryRun || judged.verdict.kind !== 'wait' ? undefined : migrationWait({ kubevirt: poll.kubevirt, movable: poll.movable, inFlight: poll.inFlight, waitedMs: now - origin, ...(window.rollout ? { rollout: window.rollout } : {}) });
+      deployedSince ??= poll.kubevirt.settled ? now : undefined;
+      const wait = ctx.dryRun || judged.verdict.kind !== 'wait' ? undefined : migrationWait({ kubevirt: poll.kubevirt, movable: poll.movable, inFlight: poll.inFlight, waitedMs: now - origin, deployedForMs: deployedSince === undefined ? 0 : now - deployedSince, ...(window.rollout ? { rollout: window.rollout } : {}) });
       if (wait?.overdue && !warnedOverdue) {
         warnedOverdue = true;
         ctx.log(overdueWarning(wait), 'warn');

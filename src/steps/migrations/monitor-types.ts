@@ -70,10 +70,12 @@ export interface MigrationWait {
   for: WaitingFor;
   /** "waiting for KubeVirt to report v1.3.1: virt-operator is rolling out". */
   text: string;
-  /** Since the hop was sent (its changes reached Palette), in the cluster's clock. */
+  /** How long it has waited, in the cluster's clock, since `since` ("the hop was sent", "KubeVirt reported v1.4.0"). */
   waitedMs: number;
-  /** The plan's estimate of this part of the hop (the pack rollout: from the send to the first migration). */
+  since: string;
+  /** What this wait is expected to take (the plan's pack rollout; the workload updater's usual start), and its name. */
   predicted?: { p50Seconds: number; p90Seconds: number };
+  against?: string;
   /** Waited past the predicted p90: `checks` and `stop` say what to do. */
   overdue: boolean;
   /** Commands that show why it is slow. */

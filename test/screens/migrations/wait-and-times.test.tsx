@@ -67,7 +67,7 @@ const sizes = [
 
 describe.each(sizes)('the watch waiting for KubeVirt at $columns x $rows', (size) => {
   it('says what it waits for and how long against the plan; past the p90, every command to check and how to stop, whole', async () => {
-    const wait = migrationWait({ kubevirt, movable: 0, inFlight: 0, waitedMs: 25 * 60_000, rollout: { p50Seconds: 600, p90Seconds: 1200 } })!;
+    const wait = migrationWait({ kubevirt, movable: 0, inFlight: 0, waitedMs: 25 * 60_000, deployedForMs: 0, rollout: { p50Seconds: 600, p90Seconds: 1200 } })!;
     const s = step('hop1.migrations', { kind: 'migrations', title: 'Watch live migrations', status: 'running', startedAt: new Date().toISOString(), live: live({ wait, sinceSentMs: 25 * 60_000 }) });
     const { ui } = mount(stateWith(s), size);
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes("Waiting for KubeVirt"));

@@ -18,27 +18,37 @@ describe('migrationWait', () => {
   it.each([
     ['virt-operator rolling the new version out', kv(), 'kubevirt-rollout', 'waiting for KubeVirt to report v1.3.1: virt-operator is rolling out (it reports v1.2.0, Deployed; Progressing=True (UpdateInProgress))'],
     ['the pack not applied yet: KubeVirt still targets the old version', kv({ target: 'v1.2.0', conditions: [] }), 'kubevirt-operator', "waiting for KubeVirt to report v1.3.1: the new virt-operator has not taken over yet (KubeVirt's target is still v1.2.0, Deployed); Palette applies the pack first"],
-    ['KubeVirt deployed, the updater not started', kv({ observed: 'v1.3.1', settled: true, conditions: [] }), 'workload-updater', "waiting for KubeVirt's workload updater to start moving 7 outdated VMI(s) (KubeVirt v1.3.1 is deployed)"],
   ])('%s', (_n, kubevirt, what, text) => {
-    const w = migrationWait({ kubevirt, movable: 7, inFlight: 0, waitedMs: 185_000, rollout })!;
+    const w = migrationWait({ kubevirt, movable: 7, inFlight: 0, waitedMs: 185_000, deployedForMs: 0, rollout })!;
     expect(w).toMatchObject({ for: what, text, overdue: false, predicted: rollout });
     expect(waitedLine(w, true)).toBe("3m05s lab time since the hop was sent; the plan's pack rollout: p50 10m, p90 20m");
   });
 
+  it('KubeVirt deployed, the updater not started: counted from when KubeVirt reported the version, against how soon the updater starts', () => {
+    const deployed = kv({ observed: 'v1.3.1', settled: true, conditions: [] });
+    // The hop was sent long ago (the storage rolled for 27 minutes): that is not the updater's delay.
+    const w = migrationWait({ kubevirt: deployed, movable: 7, inFlight: 0, waitedMs: 27 * 60_000, deployedForMs: 40_000, rollout })!;
+    expect(w).toMatchObject({ for: 'workload-updater', text: "waiting for KubeVirt's workload updater to start moving 7 outdated VMI(s) (KubeVirt v1.3.1 is deployed)", overdue: false });
+    expect(waitedLine(w)).toBe('40s since KubeVirt reported v1.3.1; the workload updater usually starts: p50 30s, p90 5m');
+    const late = migrationWait({ kubevirt: deployed, movable: 7, inFlight: 0, waitedMs: 33 * 60_000, deployedForMs: 6 * 60_000, rollout })!;
+    expect(late.overdue).toBe(true);
+    expect(late.checks[0]).toMatch(/spec\.workloadUpdateStrategy/);
+  });
+
   it('is nothing while migrations move, or once nothing is left to move', () => {
-    expect(migrationWait({ kubevirt: kv(), movable: 3, inFlight: 2, waitedMs: 0, rollout })).toBeUndefined();
-    expect(migrationWait({ kubevirt: kv({ observed: 'v1.3.1', settled: true }), movable: 0, inFlight: 0, waitedMs: 0, rollout })).toBeUndefined();
-    expect(migrationWait({ kubevirt: kv({ found: false }), movable: 3, inFlight: 0, waitedMs: 0, rollout })).toBeUndefined();
+    expect(migrationWait({ kubevirt: kv(), movable: 3, inFlight: 2, waitedMs: 0, deployedForMs: 0, rollout })).toBeUndefined();
+    expect(migrationWait({ kubevirt: kv({ observed: 'v1.3.1', settled: true }), movable: 0, inFlight: 0, waitedMs: 0, deployedForMs: 0, rollout })).toBeUndefined();
+    expect(migrationWait({ kubevirt: kv({ found: false }), movable: 3, inFlight: 0, waitedMs: 0, deployedForMs: 0, rollout })).toBeUndefined();
   });
 
   it('past the p90: overdue, with the commands for the KubeVirt resource in its own namespace and how to stop safely', () => {
-    const w = migrationWait({ kubevirt: kv({ ref: 'virt/kv-main' }), movable: 0, inFlight: 0, waitedMs: 25 * 60_000, rollout })!;
+    const w = migrationWait({ kubevirt: kv({ ref: 'virt/kv-main' }), movable: 0, inFlight: 0, waitedMs: 25 * 60_000, deployedForMs: 0, rollout })!;
     expect(w.overdue).toBe(true);
     expect(w.checks[0]).toBe('kubectl -n virt rollout status deploy/virt-operator');
     expect(w.checks[1]).toMatch(/^kubectl -n virt get kubevirt kv-main -o yaml +\(status\.conditions: why Progressing, Degraded\)$/);
     expect(waitHeadline(w)).toBe(`${w.text} (25m since the hop was sent, the plan's pack rollout p50 10m, p90 20m: PAST its p90)`);
     const warning = overdueWarning(w);
-    expect(warning).toMatch(/^Still waiting for KubeVirt to report v1\.3\.1: virt-operator is rolling out .* after 25m, past the plan's p90 \(the plan's pack rollout: 10m-20m\)\. Check: kubectl -n virt rollout status deploy\/virt-operator/);
+    expect(warning).toMatch(/^Still waiting for KubeVirt to report v1\.3\.1: virt-operator is rolling out .* after 25m since the hop was sent, past the p90 \(the plan's pack rollout: 10m-20m\)\. Check: kubectl -n virt rollout status deploy\/virt-operator/);
     expect(warning).toMatch(/To stop safely: q \(Ctrl\+C in plain mode\) saves the session, nothing half-sent; KubeVirt goes on by itself \(the rollout, then the migrations\); upgrade-pilot resume watches again\.$/);
   });
 });
@@ -74,7 +84,7 @@ describe('the migration watch waiting for KubeVirt (Kubernetes double, real kube
     });
     const done = runner.run();
     const warned = await until('the warning past the p90', () => runner.getState().log.find((l) => l.level === 'warn' && l.message.startsWith('Still waiting for KubeVirt')));
-    expect(warned.message).toMatch(/to report v1\.3\.1: virt-operator is rolling out .*past the plan's p90.*kubectl -n kubevirt rollout status deploy\/virt-operator.*To stop safely/);
+    expect(warned.message).toMatch(/to report v1\.3\.1: virt-operator is rolling out .*past the p90.*kubectl -n kubevirt rollout status deploy\/virt-operator.*To stop safely/);
     expect(headlines[0]).toMatch(/^waiting for KubeVirt to report v1\.3\.1: virt-operator is rolling out \(it reports v1\.2\.0, Deployed; Progressing=True \(UpdateInProgress\), Degraded=True \(UpdateInProgress\)\) \(\d+s since the hop was sent, the plan's pack rollout p50 1s, p90 1s/);
     fake.store.update('kubevirts', 'kubevirt', 'kubevirt', (o) => Object.assign(o.status as object, { observedKubeVirtVersion: 'v1.3.1', conditions: [{ type: 'Available', status: 'True' }, { type: 'Progressing', status: 'False' }] }));
     expect((await done).status).toBe('done');
