@@ -28,7 +28,6 @@ import {
   type StepState,
 } from './state.js';
 import type { StepRegistry } from './step-kind.js';
-import { formatDuration } from '../text/duration.js';
 
 /** Where events go to become durable. `append` returns the record's sequence number once it is on disk. */
 export interface JournalSink {
@@ -403,7 +402,7 @@ export class Runner {
         signal: this.opts.signal,
         ...(this.opts.deferredBudget ? { budget: this.opts.deferredBudget } : {}),
         onDeferred: ({ send, of, waitMs, reason }) =>
-          this.log(`${spec.request.summary}: not applied, the API answered ${reason}; reading it back, then sending again in ${formatDuration(Math.ceil(waitMs / 1000) * 1000)} (send ${send + 1} of ${of}).`, 'warn', stepId),
+          this.log(`${spec.request.summary}: not applied, the API answered ${reason}; reading it back, then sending again in ${Math.ceil(waitMs / 1000)}s (send ${send + 1} of ${of}).`, 'warn', stepId),
       });
     } catch (err) {
       this.dispatch({ type: 'mutation.result', at: this.now(), key: spec.key, outcome: 'failed', error: toErrorInfo(err).message });
