@@ -17,6 +17,7 @@ import type { ConfirmQueue } from './run/confirm-queue.js';
 import { CommandLog } from './screens/CommandLog.js';
 import { ConfirmGate, gateViewport } from './screens/ConfirmGate.js';
 import { Footer, type Hint } from './screens/Footer.js';
+import { GateContext } from './screens/GateContext.js';
 import { GateWaits } from './screens/GateWaits.js';
 import { Guide } from './screens/Guide.js';
 import { Header } from './screens/Header.js';
@@ -91,6 +92,11 @@ function useGate(queue: ConfirmQueue): GateRequest | undefined {
   return gate;
 }
 
+/**
+ * A tick each second while the run goes on, so running steps' times move when nothing else is
+ * drawn; every other redraw (a poll of the migration watch) reads the clock itself, so a step's time
+ * never lags the screen it is on.
+ */
 function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -158,7 +164,8 @@ export function App({ controller }: { controller: AppController }) {
   const boxed = gate && !gate.inline && !outcome ? gate : undefined;
   const gateStep = gateStepOf(all, gate);
   const following = !selected || selected === gateStep?.id;
-  const layout = appLayout(columns, rows);
+  // A gate in its box takes the terminal's whole width: the step list makes way (one line says where the gate is).
+  const layout = appLayout(columns, rows, Boolean(boxed) && following && !overlay);
   const small = tooSmall(columns, rows, boxed && following && !overlay ? boxed : undefined, controller.rehearsal);
   // A gate is drawn when it is on screen: followed, not under an overlay, the terminal big enough.
   const drawnGate = !small && !overlay && following ? (boxed ?? (inline && shown?.id === gateStep?.id ? inline : undefined)) : undefined;
@@ -170,9 +177,9 @@ export function App({ controller }: { controller: AppController }) {
   // The resume banner sits above the screen until the first key, if the gate's options still fit under it.
   const summary = bannerOpen && !overlay && !small ? controller.resumed?.() : undefined;
   const banner = summary ? bannerRows(summary, paneInner - 4) : [];
-  const gateFloor = boxed && following ? gatePinnedRows(boxed, paneInner - 4, controller.rehearsal) + MIN_GATE_CONTENT : 0;
+  const gateFloor = boxed && following ? gatePinnedRows(boxed, paneInner - 4, controller.rehearsal) + MIN_GATE_CONTENT + layout.contextRows : 0;
   const bannerHeight = banner.length && layout.paneHeight - (banner.length + 2) >= Math.max(gateFloor, 3) ? banner.length + 2 : 0;
-  const gateHeight = layout.paneHeight - bannerHeight;
+  const gateHeight = layout.paneHeight - bannerHeight - layout.contextRows;
   const viewport = boxed ? gateViewport(boxed, paneInner, gateHeight, controller.rehearsal) : 0;
 
   const endPage = layout.paneHeight - bannerHeight;
@@ -330,7 +337,7 @@ export function App({ controller }: { controller: AppController }) {
         <Box height={layout.paneHeight}>
           {layout.listWidth ? (
             <Box width={layout.listWidth} flexDirection="column" paddingX={1} borderStyle="single" borderTop={false} borderBottom={false} borderLeft={false} flexShrink={0}>
-              <StepList entries={state.entries} selectedId={shown?.id} width={layout.listWidth - 3} height={layout.paneHeight} now={now} runStatus={state.run.status} restarted={restarted} />
+              <StepList entries={state.entries} selectedId={shown?.id} width={layout.listWidth - 3} height={layout.paneHeight} now={Math.max(now, Date.now())} runStatus={state.run.status} restarted={restarted} />
             </Box>
           ) : null}
           <Box flexDirection="column" paddingX={1} width={layout.paneWidth} height={layout.paneHeight} overflow="hidden">
@@ -354,6 +361,7 @@ export function App({ controller }: { controller: AppController }) {
                 ) : (
                   <>
                 {boxed && !following ? <GateWaits gate={boxed} /> : null}
+                {boxed && following && gateView && layout.contextRows ? <GateContext all={all} step={gateStep} width={paneInner} /> : null}
                 {boxed && following && gateView ? (
                   <ConfirmGate
                     key={boxed.key}

@@ -37,6 +37,7 @@ import { readValuesFolder } from '../capture/values-folder.js';
 import { checkCaptureTarget, writeCaptureFile } from '../capture/write-file.js';
 import { sinceOf } from './verify.js';
 import { chosenKubeconfig } from '../run/kubeconfig-choice.js';
+import { formatDuration } from '../text/duration.js';
 
 function tooLarge(cluster: string, size: string, cap: number, reading?: string): InputError {
   return new InputError('capture.too-large', `The capture of ${cluster} ${reading ? `passed ${formatBytes(cap)} while reading for the ${reading} pass` : `is ${size}`}, over its cap of ${formatBytes(cap)} (--max-size). Nothing was written.`, {
@@ -144,7 +145,7 @@ function report(io: RunIO, options: CliOptions, s: Summary): void {
     return;
   }
   const size = s.written === s.bytes ? formatBytes(s.bytes) : `${formatBytes(s.written)} (${formatBytes(s.bytes)} uncompressed)`;
-  line(`upgrade-pilot capture: ${s.cluster} → ${s.out}: ${size}, read in ${(s.ms / 1000).toFixed(1)} s`);
+  line(`upgrade-pilot capture: ${s.cluster} → ${s.out}: ${size}, read in ${formatDuration(s.ms)}`);
   for (const p of s.parts) line(`  ${String(p.count).padStart(6)}  ${p.what}`);
   if (s.redactions.length) line(`  redacted: ${s.redactions.map((r) => `${r.what.replace(/ \(.*\)$/, '')} (${r.count})`).join('; ')}`);
   for (const p of failed) io.stderr.write(sanitizeLines(s.redactor.text(`warning: the ${p.name} pass stopped early: ${p.error ?? 'unknown'}; the capture holds what it read before.\n`)));

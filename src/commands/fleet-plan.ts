@@ -14,7 +14,6 @@ import { paletteEntries, readPaletteClusters } from '../fleet/from-palette.js';
 import type { PaletteApi } from '../palette/api.js';
 import type { FleetState, LeftOut } from '../fleet/types.js';
 import { readTargets, stageClusters } from '../fleet/target-set.js';
-import { formatDuration } from '../engine/duration.js';
 import { loadRunbook } from '../engine/load.js';
 import { profileRoles } from '../engine/params.js';
 import { stageWindow, type StageWindowSpec } from '../fleet/window.js';
@@ -30,6 +29,7 @@ import { buildPalette } from '../run/effects.js';
 import { Redactor } from '../session/redact.js';
 import type { RunIO } from '../run/session-run.js';
 import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
+import { formatDuration } from '../text/duration.js';
 
 const windowText = (w: StageWindowSpec) => {
   const parsed = stageWindow(w);

@@ -26,6 +26,7 @@ import { SessionStore } from '../session/store.js';
 import { junitXml } from '../report/junit.js';
 import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
 import { chosenKubeconfig } from '../run/kubeconfig-choice.js';
+import { formatDuration } from '../text/duration.js';
 
 export async function runVerifyCommand(options: CliOptions, io: RunIO, registry: StepRegistry): Promise<ExitCode> {
   if (!options.params) throw new InputError('usage.params', '`verify` needs the site parameters.', { hint: 'Pass --params FILE (see params.example.yaml).' });
@@ -66,7 +67,7 @@ export async function runVerifyCommand(options: CliOptions, io: RunIO, registry:
     const sinceJson = { ...(since.at !== undefined ? { at: new Date(since.at).toISOString() } : {}), source: since.source };
     if (options.json) out(JSON.stringify({ cluster: params.cluster.name ?? params.cluster.uid, target: params.target, overall, results, notes: target.notes, since: sinceJson, ms: Date.now() - started }));
     else {
-      out(`upgrade-pilot verify: ${params.cluster.name ?? params.cluster.uid}: ${countLine(results)} (${Date.now() - started} ms)`);
+      out(`upgrade-pilot verify: ${params.cluster.name ?? params.cluster.uid}: ${countLine(results)} (${formatDuration(Date.now() - started)})`);
       for (const n of target.notes) out(`  ${n}`);
       out(`  Since: ${since.source}.`);
       for (const l of renderChecksText(results)) out(l);

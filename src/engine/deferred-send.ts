@@ -9,7 +9,7 @@
  */
 import { EnvironmentError, PilotError } from '../errors.js';
 import type { Clock } from './clock.js';
-import { formatDuration } from './duration.js';
+import { formatDuration } from '../text/duration.js';
 
 export interface DeferredBudget {
   /** Sends in all, the first included. */

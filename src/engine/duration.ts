@@ -1,4 +1,4 @@
-/** Durations as the runbook and params write them (`30s`, `5m`, `4h`) and as screens show them. No zod here: the TUI's first frame uses the formatter (the schema is in duration-schema.ts). */
+/** Durations as the runbook and params write them (`30s`, `5m`, `4h`); screens write them with text/duration.ts. No zod here: the TUI's first frame uses the formatter (the schema is in duration-schema.ts). */
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Parses `250ms`, `5s`, `30m`, `4h`, `1h30m` or a bare number of seconds into milliseconds. */
@@ -14,15 +14,6 @@ export function parseDuration(input: string | number): number | undefined {
     matched += m[0].length;
   }
   return matched === text.length && matched > 0 ? total : undefined;
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
 /**

@@ -25,6 +25,11 @@ export interface GateRequest {
   items?: string[];
   /** Warnings shown in amber above the options. */
   warnings?: string[];
+  /**
+   * What happens if the operator stops here instead (the safe option, or quitting): what stays as
+   * it is, what goes on without upgrade-pilot (KubeVirt's own work), and what a resume does.
+   */
+  ifStopped?: string;
   options: GateOption[];
   /** The choice focused by default: always the safe one. */
   safeChoice: Choice;

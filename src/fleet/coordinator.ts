@@ -13,7 +13,6 @@
 import { hostname, userInfo } from 'node:os';
 import type { CliOptions } from '../cli/args.js';
 import { wallOf, type Clock } from '../engine/clock.js';
-import { formatDuration } from '../engine/duration.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode } from '../errors.js';
 import type { Limiter } from '../palette/rate-limit.js';
@@ -25,6 +24,7 @@ import { openingText, type RestartWindow } from '../steps/plan/eta/vm-limits.js'
 import type { Prediction } from './predicted.js';
 import { failureLimit, isSettled } from './state.js';
 import type { ClusterState, FleetState, StageState } from './types.js';
+import { formatDuration } from '../text/duration.js';
 
 export interface CoordinatorOptions {
   journal: FleetJournal;

@@ -6,11 +6,12 @@
  */
 import { xmlText } from '../report/junit.js';
 import type { FleetClusterRow, FleetReport } from './report-schema.js';
+import { formatDuration } from '../text/duration.js';
 
 function details(c: FleetClusterRow): string {
   const lines = [`fate: ${c.fate}`];
   if (c.versions) lines.push(`version: ${c.versions.from ?? '?'} -> ${c.versions.to ?? '?'}`);
-  if (c.vms) lines.push(`VMs: ${c.vms.migrated} migrated, ${c.vms.restarted} restarted, ${c.vms.outstanding} outstanding; downtime ${c.vms.downtimeSeconds}s`);
+  if (c.vms) lines.push(`VMs: ${c.vms.migrated} migrated, ${c.vms.restarted} restarted, ${c.vms.outstanding} outstanding; downtime ${formatDuration(c.vms.downtimeSeconds * 1000)}`);
   if (c.session) lines.push(`session: ${c.session}`);
   if (c.resume) lines.push(`to go on: ${c.resume}`);
   return lines.join('\n');

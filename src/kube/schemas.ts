@@ -130,10 +130,12 @@ const VmiDomain = z.object({
 
 export const VmiSchema = z.object({
   metadata: Meta,
-  spec: opt(z.object({ evictionStrategy: opt(str), domain: opt(VmiDomain) })),
+  spec: opt(z.object({ evictionStrategy: opt(str), domain: opt(VmiDomain), terminationGracePeriodSeconds: opt(z.number()) })),
   status: opt(
     z.object({
       phase: opt(str),
+      /** When each phase began (Pending, Scheduling, Scheduled, Running): how long its last start took. */
+      phaseTransitionTimestamps: opt(z.array(z.object({ phase: opt(str), phaseTransitionTimestamp: opt(str) }))),
       memory: opt(z.object({ guestCurrent: opt(str) })),
       nodeName: opt(str),
       conditions: opt(z.array(Condition)),

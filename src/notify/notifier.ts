@@ -12,6 +12,7 @@ import type { NotifyMessage } from './message.js';
 export type Sendable = Pick<NotifyMessage, 'event' | 'text' | 'at'> | { event: string; text: string; at: string; session?: string; fleet?: string };
 import { DeliveryError, postWebhook } from './webhook.js';
 import { sentence } from '../text/sentence.js';
+import { formatDuration } from '../text/duration.js';
 
 export interface NotifierDeps {
   /** One line for the operator (the run's log). */
@@ -80,7 +81,7 @@ export class Notifier {
     clearTimeout(timer);
     if (result === 'late') {
       const late = this.targets.filter((t) => t.queued > 0).map((t) => t.name);
-      this.deps.log(`Notifications still being sent after ${Math.round(this.config.totalMs / 1000)}s were abandoned (${late.join(', ')}).`);
+      this.deps.log(`Notifications still being sent after ${formatDuration(this.config.totalMs)} were abandoned (${late.join(', ')}).`);
     }
     this.abandon.abort();
     await all;

@@ -49,6 +49,19 @@ function measuredRollout(all: StepState[], hop: number, eta: PlannedHop['eta']):
   return { rollout: { plannedP50Seconds: part.p50Seconds, plannedP90Seconds: part.p90Seconds, measuredSeconds: seconds } };
 }
 
+/**
+ * The restarts of a hop beside the plan's restart part: the downtime the restarted VMs had (the
+ * recovery measures each from the cluster's timestamps), summed as the plan sums its part. Only
+ * once every VM the plan restarts is done: a part of them would read as the plan being slow.
+ */
+function measuredRestarts(vms: ReportData['vms'], hop: number, eta: PlannedHop['eta']): { restarts?: ReportData['hops'][number]['restarts'] } {
+  const part = eta?.parts.find((p) => p.what === 'restarts');
+  const restarted = vms.filter((v) => v.hop === hop && v.fate === 'restarted' && v.downtimeSeconds !== undefined);
+  if (!part || !part.p50Seconds || !restarted.length) return {};
+  const seconds = Math.round(restarted.reduce((n, v) => n + v.downtimeSeconds!, 0));
+  return { restarts: { plannedP50Seconds: part.p50Seconds, plannedP90Seconds: part.p90Seconds, measuredSeconds: seconds, restarted: restarted.length } };
+}
+
 /** A VM of the plan's impact, its fields as the report schema has them. */
 function impactOf(i: VmImpact): ReportData['impact'][number] {
   const { vm, node, fate, reason, reasonCode, explanation, evictionStrategy, runStrategy, memoryBytes, migrationPolicy, predicted, mayNotConverge, limitsBroken } = i;
@@ -122,6 +135,7 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
   const verify = outputs<VerifyOutput>(all, 'verify').at(-1)?.out;
   const lastReconcile = outputs<ReconcileOutput>(all, 'reconcile').at(-1);
   const history = historyOf(state);
+  const vms = vmFates(state);
   const { meta } = state;
   const outcomeError = state.run.error;
 
@@ -155,10 +169,11 @@ export function buildReport(state: SessionState, now = new Date()): ReportData {
       ...(h.room ? { room: h.room } : {}),
       ...measuredRollout(all, h.index ?? i + 1, h.eta),
       ...measuredMigrations(all, h.index ?? i + 1),
+      ...measuredRestarts(vms, h.index ?? i + 1, h.eta),
     })),
     impact: (plan?.impact ?? []).map((i) => impactOf(i)),
     requests: requestsOf(state),
-    vms: vmFates(state),
+    vms,
     diagnoses: diagnosesOf(state),
     ...(verify ? { verification: { overall: verify.overall, rehearsal: verify.rehearsal, results: verify.results } } : {}),
     rollback: wayBackOf(state, plan, snapshot, outputs<ApplyOutput>(all, 'apply').map(({ out }) => out.replaced ?? []), outputs<ApplyOutput>(all, 'apply')[0]?.out.cluster.uid),

@@ -1,7 +1,7 @@
 /** Small pieces the Markdown report is written with: tables, cells, times, durations. Pure. */
-import { formatDuration } from '../engine/duration.js';
 import { decisionSourceText } from '../engine/gate.js';
 import type { ReportApproval, ReportVm } from './model.js';
+import { formatDuration } from '../text/duration.js';
 
 export const cell = (s: string | number | undefined) => String(s ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 

@@ -3,13 +3,12 @@
  * first, in a page or two; the evidence that makes it long (payload diffs, every customization,
  * every live migration) in the appendix after it.
  */
-import { rangeText, roughDuration } from '../steps/plan/eta/format.js';
-import { formatDuration } from '../engine/duration.js';
 import { renderAppendix, MIGRATIONS_SHOWN } from './markdown-appendix.js';
 import { cell, cut, dateTime, ruleResultWord, seconds, sourceText, spread, table, timeOf, vmDetail } from './markdown-parts.js';
 import type { ReportData, ReportVm } from './model.js';
 import { firstFew } from '../text/first-few.js';
 import { timelineSection } from './markdown-timeline.js';
+import { formatDuration, roughDuration, durationRange } from '../text/duration.js';
 
 const statusWord: Record<string, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', unknown: 'UNKNOWN' };
 const stopWord: Record<string, string> = { awaitingApproval: 'stopped at a gate', failed: 'failed', interrupted: 'interrupted', stopped: 'stopped by the operator', crashed: 'ended unexpectedly' };
@@ -99,10 +98,11 @@ function hopSection(r: ReportData, hop: number | null): string[] {
   const out = [title, ''];
   if (h) out.push(...table(['Profile', 'Version', 'Pack changes'], h.profiles.map((p) => [p.name, `${p.fromVersion} → ${p.toVersion}`, p.packs.map((k) => `${k.name} ${k.from} → ${k.to}`).join('; ')])), '');
   if (h?.eta) out.push(`Planned: ${h.eta.summary}.`);
-  const planned = (p50: number, p90: number, took: number) => `planned ${rangeText(p50, p90).replace(/^about /, '')}, took ${roughDuration(took)}${r.labTime ? ' (lab time)' : ''}`;
+  const planned = (p50: number, p90: number, took: number) => `planned ${durationRange(p50, p90)}, took ${roughDuration(took)}${r.labTime ? ' (lab time)' : ''}`;
   if (h?.rollout) out.push(`Pack rollout: ${planned(h.rollout.plannedP50Seconds, h.rollout.plannedP90Seconds, h.rollout.measuredSeconds)}.`);
   if (h?.migrations) out.push(`Migrations: ${planned(h.migrations.plannedP50Seconds, h.migrations.plannedP90Seconds, h.migrations.measuredSeconds)} (${h.migrations.outcome}).`);
-  if (h?.eta || h?.rollout || h?.migrations) out.push('');
+  if (h?.restarts) out.push(`Restarts at the gates: ${planned(h.restarts.plannedP50Seconds, h.restarts.plannedP90Seconds, h.restarts.measuredSeconds)} of downtime over ${h.restarts.restarted} VM(s) (the time taken to answer the gates not counted).`);
+  if (h?.eta || h?.rollout || h?.migrations || h?.restarts) out.push('');
   const requests = r.requests.filter((q) => q.hop === hop);
   out.push(`${r.rehearsal ? 'Calls recorded (not sent)' : 'Requests sent'} (${requests.length}):`, '');
   if (requests.length === 0) out.push('- none');

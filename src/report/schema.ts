@@ -108,10 +108,12 @@ export const EtaReport = z
   .object({
     p50Seconds: Seconds.describe('Median'),
     p90Seconds: Seconds.describe('Pessimistic bound (90th percentile)'),
-    parts: z.array(z.object({ what: z.enum(['pack-rollout', 'migrations']), p50Seconds: Seconds, p90Seconds: Seconds, basis: z.string().describe('Where the figure comes from, in words') })),
-    summary: z.string().describe('The line the gates show ("about 18-25 min: 40 VM(s) migrate, 5 at a time; ...")'),
+    parts: z
+      .array(z.object({ what: z.enum(['pack-rollout', 'migrations', 'restarts']), p50Seconds: Seconds, p90Seconds: Seconds, basis: z.string().describe('Where the figure comes from, in words') }))
+      .describe('pack-rollout, then migrations (the moves KubeVirt makes), then restarts (the VM restarts at the gates, one after another; the operator’s answers not counted)'),
+    summary: z.string().describe('The line the gates show ("about 18m-25m: 40 VM(s) migrate, 5 at a time; ...")'),
   })
-  .describe("The hop's predicted duration: the pack rollout, then the VMs' moves scheduled as KubeVirt schedules them");
+  .describe("The hop's predicted duration: the pack rollout, the VMs' moves scheduled as KubeVirt schedules them, then the restarts at the gates");
 
 /** Room to move when a hop rebuilds nodes, as `plan --json` gives it per hop (issue 27). */
 export const RoomReport = z
@@ -170,6 +172,10 @@ const HopReport = z.object({
     .object({ plannedP50Seconds: Seconds, plannedP90Seconds: Seconds, measuredSeconds: Seconds, outcome: z.string() })
     .optional()
     .describe("The plan's migration phase beside what the migration watch measured (the lab's simulated time when labTime)"),
+  restarts: z
+    .object({ plannedP50Seconds: Seconds, plannedP90Seconds: Seconds, measuredSeconds: Seconds, restarted: z.number().int().min(0) })
+    .optional()
+    .describe("The plan's restart part beside the downtime the restarted VMs had, summed (the lab's simulated time when labTime)"),
 });
 
 const Rollback = z

@@ -12,6 +12,7 @@ import { PaletteClient, type PaletteClientOptions } from '../palette/client.js';
 import { defaultRateLimits, type Limiter } from '../palette/rate-limit.js';
 import type { Redactor } from '../session/redact.js';
 import { VariableValues, withVariableValues, type VariableSource } from '../palette/variable-values.js';
+import { formatDuration } from '../text/duration.js';
 
 export interface EffectsInput {
   params: Params | undefined;
@@ -54,7 +55,7 @@ export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 're
     versioning: params.palette.versioning,
     probeUid: params.profiles.addon.uid,
     ...(input.onReply ? { onReply: input.onReply } : {}),
-    ...(log ? { onRetry: (info: { attempt: number; reason: string; delayMs: number }) => log({ level: 'warn', message: `profile API: ${info.reason}; retry ${info.attempt} in ${Math.round(info.delayMs)}ms` }) } : {}),
+    ...(log ? { onRetry: (info: { attempt: number; reason: string; delayMs: number }) => log({ level: 'warn', message: `profile API: ${info.reason}; retry ${info.attempt} in ${formatDuration(info.delayMs)}` }) } : {}),
   });
 }
 

@@ -5,7 +5,6 @@
  * JSON lines stay small (a step's large output, a request body: the session folder holds them).
  */
 import { join } from 'node:path';
-import { formatDuration } from '../engine/duration.js';
 import { decisionSourceText } from '../engine/gate.js';
 import { describeRequest } from '../engine/mutation.js';
 import type { SessionEvent, SessionState, StepPlan } from '../engine/state.js';
@@ -15,6 +14,7 @@ import type { LiveHeadline } from '../screens/step-screen.js';
 import type { Redactor } from '../session/redact.js';
 import { jsonSafe, sanitizeLines, sanitizeText } from '../text/sanitize.js';
 import { wallTime } from '../text/time.js';
+import { formatDuration } from '../text/duration.js';
 
 export interface PlainPrinterOptions {
   json: boolean;
@@ -126,6 +126,7 @@ export function createPlainPrinter(opts: PlainPrinterOptions): (state: SessionSt
         for (const i of (g.items ?? []).slice(0, 50)) out(`             • ${clean(i)}`);
         if ((g.items?.length ?? 0) > 50) out(`             … and ${g.items!.length - 50} more`);
         for (const w of g.warnings ?? []) out(`             WARNING: ${clean(w)}`);
+        if (g.ifStopped) out(`             if you stop here: ${clean(g.ifStopped)}`);
         return;
       }
       case 'step.decided':

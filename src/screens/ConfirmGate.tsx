@@ -87,6 +87,7 @@ export function ConfirmGate({ request, view, rehearsal, width, height, armed, co
             {sanitizeText(line, { max: 2000 })}
           </Para>
         ))}
+        {request.ifStopped ? <Para dimColor>If you stop here: {sanitizeText(request.ifStopped, { max: 2000 })}</Para> : null}
         {items.length > 0 ? (
           <Box flexDirection="column" marginTop={1}>
             {items.slice(0, maxItems).map((item, i) => (

@@ -1,5 +1,4 @@
 import { Box, Text } from 'ink';
-import { formatDuration } from '../engine/duration.js';
 import type { DiagnoseLive, DiagnoseOutput, Finding, SourceKind } from '../steps/migrations/diagnose-types.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { keyPress } from './keys/key-press.js';
@@ -11,6 +10,7 @@ import { wrapText } from './migrations-wrap.js';
 import type { StepScreenProps } from './step-screen.js';
 import { colour, toneLabel, type Tone } from './theme.js';
 import { Para } from './Para.js';
+import { formatDuration } from '../text/duration.js';
 
 const sourceLabel: Record<SourceKind, string> = {
   migrationFailureReason: 'migration failure reasons',

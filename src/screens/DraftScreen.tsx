@@ -47,13 +47,13 @@ export function DraftScreen({ step, height, isActive, inGate }: StepScreenProps)
   const offset = inGate ? 0 : scroll.state.offset;
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">
+      <Para>
         <Text bold>Draft of {sanitizeText(draft.name, { max: 200 })}</Text> <Text dimColor>({isPendingUid(draft.uid) ? 'a new version: its uid comes with the clone' : draft.uid})</Text> version <Text bold>{draft.fromVersion}</Text> → <Text bold>{draft.toVersion}</Text>
-      </Text>
+      </Para>
       {draft.how === 'clone' || draft.how === 'existing' ? (
-        <Text dimColor wrap="truncate-end">
+        <Para dimColor>
           A new version object ({draft.how === 'clone' ? 'cloned from' : 'next to'} {draft.fromVersion}, uid {draft.source?.uid ?? '?'}, which stays as it is).
-        </Text>
+        </Para>
       ) : draft.how === 'in-place' ? (
         <Text dimColor>Edited in place: the version keeps its label.</Text>
       ) : null}
@@ -82,7 +82,7 @@ export function DraftScreen({ step, height, isActive, inGate }: StepScreenProps)
       {step.error && !notApplied ? <ErrorPanel error={step.error} /> : null}
       {diff.length ? (
         <Box flexDirection="column" marginTop={1}>
-          <DiffLines lines={diff} offset={offset} rows={room} hit={scroll.state.search?.hit} />
+          <DiffLines lines={diff} offset={offset} rows={room} hit={scroll.state.search?.hit} wrap={inGate} />
           {scroll.line ? (
             <Text>{scroll.line}</Text>
           ) : diff.length > offset + room ? (

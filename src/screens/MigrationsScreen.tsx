@@ -1,8 +1,7 @@
-import { rangeText } from '../steps/plan/eta/format.js';
 import { Box, Text } from 'ink';
-import { formatDuration } from '../engine/duration.js';
 import { clockDuration } from '../text/time.js';
-import type { KubevirtProgress, MigrationRow, MigrationsLive, MigrationsOutput, StallReason } from '../steps/migrations/monitor-types.js';
+import type { KubevirtProgress, MigrationRow, MigrationsLive, MigrationsOutput, MigrationWait, StallReason } from '../steps/migrations/monitor-types.js';
+import { waitedLine } from '../steps/migrations/waiting.js';
 import { PHASES } from '../steps/migrations/phases.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { fitWidths, longestOf } from './migrations-columns.js';
@@ -12,6 +11,8 @@ import type { StepScreenProps } from './step-screen.js';
 import { colour, type Tone } from './theme.js';
 import { WindowedTable, type Column } from './WindowedTable.js';
 import { Para } from './Para.js';
+import { wrapText } from './migrations-wrap.js';
+import { durationRange, formatDuration, roughDuration } from '../text/duration.js';
 
 const phaseTone = (phase: string): Tone => (phase === 'Succeeded' ? 'pass' : phase === 'Failed' ? 'fail' : phase === 'Running' ? 'info' : 'muted');
 
@@ -57,7 +58,7 @@ function KubevirtLine({ kv }: { kv: KubevirtProgress }) {
   const moving = kv.observed !== kv.target ? ` → ${kv.target}` : '';
   const expected = kv.expected && !kv.settled ? ` (this hop: ${kv.expected})` : '';
   return (
-    <Text wrap="truncate-end">
+    <Para>
       KubeVirt <Text bold>{kv.phase || '?'}</Text> {kv.observed || '?'}
       {moving}
       {expected}
@@ -65,7 +66,44 @@ function KubevirtLine({ kv }: { kv: KubevirtProgress }) {
         {kv.conditions.length ? ` · ${kv.conditions.join(', ')}` : kv.settled ? ' · settled' : ''}
         {kv.outdatedWorkloads !== undefined ? ` · CR counts ${kv.outdatedWorkloads} outdated` : ''}
       </Text>
-    </Text>
+    </Para>
+  );
+}
+
+/**
+ * The watch's times, all in the cluster's clock and from the same origin as the migrations' ages:
+ * since the hop was sent (against the hop's window), what is left, the polls.
+ */
+function statusText(live: MigrationsLive, labTime: boolean): string {
+  const hop = live.hop ? `the hop: p50 ${roughDuration(live.hop.p50Seconds)}, p90 ${roughDuration(live.hop.p90Seconds)}` : '';
+  // While it waits, the wait says how long since the send.
+  const since = live.wait
+    ? [hop, `watching ${formatDuration(live.elapsedMs)}`].filter(Boolean).join(' · ')
+    : live.sinceSentMs !== undefined
+      ? `since the hop was sent ${clockDuration(live.sinceSentMs, labTime)}${hop ? ` (${hop})` : ''} · watching ${formatDuration(live.elapsedMs)}`
+      : `watching ${clockDuration(live.elapsedMs, labTime)}`;
+  return [
+    `${since}${live.remaining ? ` · about ${durationRange(live.remaining.p50Seconds, live.remaining.p90Seconds)} left` : ''}${live.planned ? ` (planned ${durationRange(live.planned.p50Seconds, live.planned.p90Seconds)})` : ''}`,
+    `poll ${live.polls}${live.nextPollInMs ? ` · next poll in ${formatDuration(live.nextPollInMs)}` : ''} · progress ${formatDuration(live.sinceProgressMs)} ago`,
+  ].join(' · ');
+}
+
+/** What the watch waits for while nothing moves; past the plan's p90, what to check and how to stop safely. */
+function waitLines(wait: MigrationWait, labTime: boolean): string[] {
+  const head = wait.text.charAt(0).toUpperCase() + wait.text.slice(1);
+  return [head, `  ${waitedLine(wait, labTime)}`, ...(wait.overdue ? [...wait.checks.map((c, i) => `  ${i === 0 ? 'Check:' : '      '} ${c}`), `  ${wait.stop}`] : [])];
+}
+
+function WaitPanel({ lines, overdue }: { lines: string[]; overdue: boolean }) {
+  const tone = colour(overdue ? 'warn' : 'info');
+  return (
+    <Box flexDirection="column">
+      {lines.map((l, i) => (
+        <Para key={i} bold={i === 0} dimColor={i === 1 && !overdue} {...(i === 0 && tone ? { color: tone } : {})}>
+          {l}
+        </Para>
+      ))}
+    </Box>
   );
 }
 
@@ -110,16 +148,22 @@ export function MigrationsScreen({ step, isActive, width, height, labTime = fals
   const rows = live?.rows ?? (out ? problemRows(out) : []);
   const staying = live?.staying ?? out?.totals.needsRestart ?? 0;
   const rehearsal = out?.rehearsal;
-  const used = 7 + (stall.length ? 4 + Math.min(3, stall.length) : 0) + (out ? 3 : 0) + (rehearsal ? rehearsal.wouldWaitFor.length + 1 : 0);
+  const waiting = live?.wait ? waitLines(live.wait, labTime) : [];
+  const quiet = Boolean(live?.wait) && rows.length === 0 && !data.history.some((h) => h.outdated > 0);
+  const waitRows = waiting.reduce((n, l) => n + wrapText(l, width, 0).length, 0);
+  const status = live ? statusText(live, labTime) : '';
+  const used = 6 + (live ? wrapText(status, width, 0).length : 1) + waitRows + (stall.length ? 4 + Math.min(3, stall.length) : 0) + (out ? 3 : 0) + (rehearsal ? rehearsal.wouldWaitFor.length + 1 : 0);
   const tableHeight = Math.max(3, height - used);
   const pass = colour('pass');
   return (
     <Box flexDirection="column">
       <Text bold>{step.title}</Text>
       {out && step.summary ? <Para>{step.summary}</Para> : null}
-      <Counts counts={data.counts} />
-      <OutdatedTrend values={data.history.map((h) => h.outdated)} staying={staying} width={width} />
-      <KubevirtLine kv={data.kubevirt} />
+      {/* While it waits with nothing to show, the wait says it all (KubeVirt's version and conditions included): room for what to check. */}
+      {quiet ? null : <Counts counts={data.counts} />}
+      {quiet ? null : <OutdatedTrend values={data.history.map((h) => h.outdated)} staying={staying} width={width} />}
+      {live?.wait ? null : <KubevirtLine kv={data.kubevirt} />}
+      {live?.wait ? <WaitPanel lines={waiting} overdue={live.wait.overdue} /> : null}
       {out?.outcome === 'completed' ? (
         <Para {...(pass ? { color: pass } : {})}>
           ✔ DONE: no migration in flight and nothing outdated that KubeVirt could still move.{staying ? ` ${staying} VM(s) will not move by themselves (they cannot live-migrate and are not evicted): recovery offers their restarts.` : ''}
@@ -138,18 +182,13 @@ export function MigrationsScreen({ step, isActive, width, height, labTime = fals
       ) : null}
       {stall.length ? <StallPanel reasons={stall} width={width} stalled={live ? live.ended && !live.movable : out?.outcome === 'stalled'} movable={live?.movable} /> : null}
       {out && rows.length ? <Text bold>Failed or hanging migrations:</Text> : null}
-      <WindowedTable columns={columns(width, rows, labTime)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.key} emptyText={out ? 'No failed or hanging migrations.' : 'No migrations yet.'} />
+      {quiet ? null : <WindowedTable columns={columns(width, rows, labTime)} rows={rows} height={tableHeight} isActive={isActive} rowKey={(r) => r.key} emptyText={out ? 'No failed or hanging migrations.' : 'No migrations yet.'} />}
       {live ? (
-        <Para dimColor>
-          elapsed {clockDuration(live.elapsedMs, labTime)}
-          {live.remaining ? ` · ${rangeText(live.remaining.p50Seconds, live.remaining.p90Seconds)} left` : ''}
-          {live.planned ? ` (planned ${rangeText(live.planned.p50Seconds, live.planned.p90Seconds).replace(/^about /, '')})` : ''} · poll {live.polls}
-          {live.nextPollInMs ? ` · next poll in ${formatDuration(live.nextPollInMs)}` : ''} · progress {formatDuration(live.sinceProgressMs)} ago
-        </Para>
+        <Para dimColor>{status}</Para>
       ) : out ? (
         <Text dimColor>
           {out.polls} poll(s) over {clockDuration(out.elapsedMs, labTime)}
-          {out.planned ? ` (planned ${rangeText(out.planned.p50Seconds, out.planned.p90Seconds).replace(/^about /, '')})` : ''}
+          {out.planned ? ` (planned ${durationRange(out.planned.p50Seconds, out.planned.p90Seconds)})` : ''}
         </Text>
       ) : null}
       {step.error ? <ErrorPanel error={step.error} /> : null}

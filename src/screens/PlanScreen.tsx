@@ -1,80 +1,55 @@
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
-import type { PlannedHop, VmImpact } from '../steps/contracts.js';
-import { impactLine, sortImpact } from '../steps/plan/impact.js';
-import { referenceText } from '../steps/plan/render-text.js';
+import { sortImpact } from '../steps/plan/impact.js';
 import type { PlanLive, PlanOutput } from '../steps/plan/types.js';
 import { ErrorPanel } from './ErrorPanel.js';
+import { keyPress } from './keys/key-press.js';
+import { useScreenKeys } from './keys/key-router.js';
+import { useScroll } from './keys/use-scroll.js';
+import { wrapText } from './migrations-wrap.js';
+import { planLines, type DocLine } from './plan-lines.js';
 import { StatusPanel } from './StatusPanel.js';
 import type { StepScreenProps } from './step-screen.js';
-import { colour, type Tone } from './theme.js';
-import { WindowedTable, type Column } from './WindowedTable.js';
-import { Para } from './Para.js';
+import { colour } from './theme.js';
 
-const fateLabel: Record<VmImpact['fate'], { text: string; tone: Tone }> = {
-  'live-migrate': { text: 'LIVE-MIGRATE', tone: 'pass' },
-  evict: { text: 'EVICT', tone: 'warn' },
-  restart: { text: 'RESTART LATER', tone: 'accent' },
-  'not-running': { text: 'NOT RUNNING', tone: 'muted' },
-};
-
-/** The reason takes what the screen has left, so a row never wraps. */
-const columnsFor = (width: number): Column<VmImpact>[] => [
-  { title: 'FATE', value: (r) => fateLabel[r.fate].text, width: 13, colour: (r) => colour(fateLabel[r.fate].tone) },
-  { title: 'VM', value: (r) => r.vm, width: 32 },
-  { title: 'NODE', value: (r) => r.node ?? '', width: 14 },
-  { title: 'WHY', value: (r) => r.reason, cut: 'end', width: Math.max(20, width - 13 - 32 - 14 - 6) },
-];
-
-/** The screen names the registry once (under the ladder); each hop and profile refers to it in short. */
-function Hop({ hop, registry }: { hop: PlannedHop; registry: string | undefined }) {
-  const components = [hop.kubevirtVersion && `KubeVirt ${hop.kubevirtVersion}`, hop.cdiVersion && `CDI ${hop.cdiVersion}`].filter(Boolean).join(' · ');
+function Line({ line, hit }: { line: DocLine; hit: boolean }) {
+  const c = line.tone ? colour(line.tone) : undefined;
   return (
-    <Box flexDirection="column">
-      <Text>
-        <Text bold>
-          Hop {hop.index}: {hop.from} → {hop.to}
-        </Text>
-        {components ? <Text dimColor> deploys {components}</Text> : null}
-        {hop.source ? <Text dimColor> · {hop.to} is {registry ? hop.source.replace(` in ${registry}`, '') : hop.source}</Text> : null}
-      </Text>
-      {hop.profiles.map((p) => (
-        <Box key={p.role} flexDirection="column">
-          <Text>
-            {'  '}
-            {p.name} version {p.fromVersion} → <Text bold>{p.toVersion}</Text>
-            <Text dimColor> ({p.reference?.kind === 'registry' ? 'registry defaults' : referenceText(p)})</Text>
-          </Text>
-          {p.packs.map((k) => (
-            <Text key={k.name}>
-              {'    '}
-              {k.name.padEnd(30)} {k.from} → <Text bold>{k.to}</Text>
-              {k.source && p.reference?.kind !== 'profile' ? <Text dimColor> {k.source}</Text> : null}
-            </Text>
-          ))}
-          {p.stays?.length ? <Text dimColor>{`    stay: ${p.stays.join(', ')}`}</Text> : null}
-        </Box>
-      ))}
-      {(hop.variables ?? []).map((v) => (
-        <Text key={v.name} wrap="truncate-end">
-          {'  '}new profile variable <Text bold>{v.name}</Text>
-          <Text dimColor> ({v.since}): declared before the draft; its value is asked at the draft gate{v.sensitive ? ', hidden' : ''}, and written nowhere</Text>
-        </Text>
-      ))}
-    </Box>
+    <Text wrap="truncate-end" inverse={hit} {...(line.bold ? { bold: true } : {})} {...(line.dim && !hit ? { dimColor: true } : {})} {...(c ? { color: c } : {})}>
+      {line.text || ' '}
+    </Text>
   );
 }
 
+/** Where the window is and the keys, as long as the width allows. */
+function scrollLine(offset: number, page: number, total: number, active: boolean, width: number): string {
+  const range = `lines ${offset + 1}-${Math.min(total, offset + page)} of ${total}`;
+  if (!active) return range;
+  return [`${range} · ↑↓ PgUp PgDn g G scroll · / search`, `${range} · ↑↓ PgUp PgDn g G · / search`, `${range} · ↑↓ PgDn G /`].find((l) => l.length <= width) ?? range;
+}
+
 /**
- * The plan: the hops as a ladder of one minor each, per profile the packs that change and the new
- * label, and the VM impact table (restarts and evictions first). A refused plan is a red panel with
- * the reason and the fix.
+ * The plan: the ladder on top; under it, scrolled as one (↑↓ PgUp PgDn g G, / to find a VM): the
+ * whole upgrade against the booked window, each hop with its window (p50 and p90 against the window
+ * booked, and its parts), its profiles and packs; every VM of the impact, restarts and evictions
+ * first; every note; the way back. A refused plan is a red panel with the reason and the fix.
  */
 export function PlanScreen({ step, isActive, height, width }: StepScreenProps) {
   const out = step.output as PlanOutput | undefined;
   const live = step.live as PlanLive | undefined;
-  // Sorted once per output, not on every key press: the table may hold thousands of VMs.
+  // Sorted and laid out once per output and width, not on every key press: the table may hold thousands of VMs.
   const sorted = useMemo(() => sortImpact(out?.impact ?? []), [out]);
+  const lines = useMemo(() => (out && out.status !== 'refused' ? planLines(out, sorted, width) : []), [out, sorted, width]);
+  const top = useMemo(() => {
+    if (!out || out.status === 'refused') return [];
+    const ladder = [out.deployed, ...out.hops.map((h) => h.to)].join(' ─▶ ');
+    const title = out.hops.length ? `${step.title} ${out.pack} ${ladder} (${out.hops.length} hop(s), one minor each)` : `${step.title} ${out.pack} is already at ${out.deployed}: nothing to publish.`;
+    return wrapText(title, width, 2).map((text, i): DocLine => ({ text, bold: i === 0 }));
+  }, [out, step.title, width]);
+  const page = Math.max(3, height - top.length - 1);
+  const scroll = useScroll({ total: lines.length, page, textAt: (i) => lines[i]?.text ?? '' });
+  useScreenKeys((input, key) => void scroll.handle(keyPress(input, key)), { isActive: isActive && lines.length > page, capture: scroll.typing });
+
   if (!out) {
     return (
       <Box flexDirection="column">
@@ -94,46 +69,18 @@ export function PlanScreen({ step, isActive, height, width }: StepScreenProps) {
       </Box>
     );
   }
-  const ladder = [out.deployed, ...out.hops.map((h) => h.to)].join(' ─▶ ');
-  const hopLines = out.hops.reduce((n, h) => n + 1 + (h.variables?.length ?? 0) + h.profiles.reduce((m, p) => m + 1 + p.packs.length + (p.stays?.length ? 1 : 0), 0), 0);
-  const wayBack = out.wayBack ?? [];
-  const tableHeight = Math.max(3, height - hopLines - (out.versionSource ? 1 : 0) - out.notes.length - (wayBack.length ? wayBack.length + 1 : 0) - 8);
-  const ok = colour('pass');
+  const offset = scroll.state.offset;
+  const hit = scroll.state.search?.hit;
+  const more = lines.length > page;
   return (
     <Box flexDirection="column">
-      <Text>
-        <Text bold>{step.title}</Text>{' '}
-        {out.hops.length ? (
-          <Text>
-            {out.pack} <Text bold>{ladder}</Text> <Text dimColor>({out.hops.length} hop(s), one minor each)</Text>
-          </Text>
-        ) : (
-          <Text {...(ok ? { color: ok } : {})}>
-            {out.pack} is already at {out.deployed}: nothing to publish.
-          </Text>
-        )}
-      </Text>
-      {out.hops.length && out.versionSource ? <Text dimColor>Versions from {out.versionSource}</Text> : null}
-      {out.hops.map((h) => (
-        <Hop key={h.index} hop={h} registry={out.versionSource} />
+      {top.map((l, i) => (
+        <Line key={`t${i}`} line={l} hit={false} />
       ))}
-      <Box flexDirection="column" marginTop={1}>
-        <Text>
-          <Text bold>VM impact</Text> {impactLine(out.impactCounts)}
-        </Text>
-        <WindowedTable columns={columnsFor(width)} rows={sorted} height={tableHeight} isActive={isActive} rowKey={(r) => r.vm} emptyText="No VMs on this cluster." />
-      </Box>
-      {out.notes.map((n, i) => (
-        <Para key={i} dimColor>
-          • {n}
-        </Para>
+      {lines.slice(offset, offset + page).map((l, i) => (
+        <Line key={offset + i} line={l} hit={offset + i === hit} />
       ))}
-      {wayBack.length ? <Text bold>The way back</Text> : null}
-      {wayBack.map((w) => (
-        <Para key={w.role} dimColor>
-          • {w.name} {w.version} (uid {w.uid}): {w.how}
-        </Para>
-      ))}
+      {scroll.line ? <Text>{scroll.line}</Text> : more ? <Text dimColor>{scrollLine(offset, page, lines.length, isActive, width)}</Text> : null}
     </Box>
   );
 }

@@ -1,11 +1,11 @@
 import { Box, Text } from 'ink';
 import { useReducer } from 'react';
-import { formatDuration } from '../engine/duration.js';
 import { countItems, type PreflightItem, type PreflightLive, type PreflightOutput } from '../steps/preflight/types.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { useScreenKeys } from './keys/key-router.js';
 import { StatusPanel } from './StatusPanel.js';
 import type { StepScreenProps } from './step-screen.js';
+import { formatDuration } from '../text/duration.js';
 
 interface PanelState {
   focus: number;

@@ -1,5 +1,4 @@
 import { Box, Text } from 'ink';
-import { formatDuration } from '../engine/duration.js';
 import { isStop } from '../errors.js';
 import { clockDuration } from '../text/time.js';
 import type { CancelOutcomes, CancelState, RecoverLive, RecoverOutput, RecoverVmRow, VmState } from '../steps/migrations/recover-types.js';
@@ -9,6 +8,10 @@ import type { StepScreenProps } from './step-screen.js';
 import { colour, type Tone } from './theme.js';
 import { WindowedTable, type Column } from './WindowedTable.js';
 import { Para } from './Para.js';
+import { formatDuration } from '../text/duration.js';
+
+/** Inside a gate the box scrolls the whole table; this many rows at most are drawn there. */
+const IN_GATE_ROWS = 400;
 
 /** Every state in words, so the table reads the same without colour. */
 export const vmStateLabel: Record<VmState, { text: string; tone: Tone }> = {
@@ -84,9 +87,9 @@ export function RecoverScreen({ step, isActive, width, height, state, labTime = 
     );
   }
   const gateOpen = state.run.status === 'running' && step.status === 'awaitingApproval';
-  // Inside its gate the screen is given the rows the gate's text leaves: the table takes them all
-  // (its title, headline, header and scroll line aside). Beside an open gate it keeps a third.
-  const tableHeight = inGate ? Math.max(3, height - 5 - (live?.cancel || out?.cancelled.length ? 1 : 0) - (live?.waiting ? 1 : 0)) : Math.max(3, (gateOpen ? Math.floor(height / 3) : height) - 9);
+  // Inside its gate every VM is listed (up to a bound): the gate's box scrolls, so the VMs the
+  // decision is about are all within reach there. Beside an open gate it keeps a third.
+  const tableHeight = inGate ? Math.max(3, Math.min(rows.length, IN_GATE_ROWS)) : Math.max(3, (gateOpen ? Math.floor(height / 3) : height) - 9);
   const baseline = live?.baseline ?? out?.baseline;
   return (
     <Box flexDirection="column">

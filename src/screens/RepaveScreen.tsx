@@ -29,10 +29,10 @@ export function RepaveScreen({ step, height }: StepScreenProps) {
           {drainItems(approval.nodes)
             .slice(0, room)
             .map((line) => (
-              <Text key={line} wrap="truncate-end">
+              <Para key={line}>
                 {'  '}
                 {line}
-              </Text>
+              </Para>
             ))}
         </Box>
       ) : null}

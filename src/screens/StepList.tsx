@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
-import { formatDuration } from '../engine/duration.js';
-import { isPlaceholder, type Entry } from '../engine/state.js';
+import { formatDuration } from '../text/duration.js';
+import type { Entry, StepState } from '../engine/state.js';
+import { showsTime, stepRows, stepWindow, TIME_WIDTH, type StepRow } from './step-list-rows.js';
 import { colour, stepDisplay, stepIcon } from './theme.js';
 
 export interface StepListProps {
@@ -14,57 +15,57 @@ export interface StepListProps {
   restarted?: ReadonlySet<string>;
 }
 
-type Row = { key: string; text: string; icon?: string; tone?: Parameters<typeof colour>[0]; dim?: boolean; selected?: boolean; right?: string };
+/** How long a step has run: its finished attempts, plus the one running now up to `now`. */
+function timeOf(e: StepState | undefined, now: number): string {
+  if (!e || e.status === 'pending') return '';
+  if (e.status === 'skipped') return 'skip';
+  const running = e.status === 'running' || e.status === 'awaitingApproval';
+  return formatDuration(running && e.startedAt ? e.durationMs + Math.max(0, now - Date.parse(e.startedAt)) : e.durationMs);
+}
 
-/** The steps with status icons (and words for the selected one) and durations, hop headings between. */
-export function StepList({ entries, selectedId, width, height, now, runStatus, restarted }: StepListProps) {
-  const rows: Row[] = [];
-  let lastHop: string | undefined;
-  for (const e of entries) {
-    if (isPlaceholder(e)) {
-      rows.push({ key: e.id, text: `${e.title} (after the plan)`, icon: '·', tone: 'muted', dim: true });
-      continue;
-    }
-    const hopKey = e.group ? `${e.group}${e.hop?.index ?? ''}` : undefined;
-    if (hopKey !== lastHop && e.group) {
-      rows.push({ key: `h-${hopKey}`, text: e.hop ? `Hop ${e.hop.index}/${e.hop.count}: ${e.hop.from} → ${e.hop.to}` : 'No hops: settle and check', dim: false });
-    }
-    lastHop = hopKey;
-    const s = stepIcon[stepDisplay(e, runStatus, restarted)];
-    const running = e.status === 'running' || e.status === 'awaitingApproval';
-    const ms = running && e.startedAt ? e.durationMs + Math.max(0, now - Date.parse(e.startedAt)) : e.durationMs;
-    const right = e.status === 'pending' ? '' : e.status === 'skipped' ? 'skip' : formatDuration(ms);
-    rows.push({ key: e.id, text: `${e.group ? '  ' : ''}${e.title}`, icon: s.icon, tone: s.tone, selected: e.id === selectedId, right });
+function Row({ row, width, now, runStatus, restarted }: { row: StepRow; width: number; now: number; runStatus: string; restarted: ReadonlySet<string> | undefined }) {
+  const step = row.step;
+  if (!step) {
+    return (
+      <>
+        {row.lines.map((l, i) => (
+          <Text key={i} bold>
+            {l.padEnd(width)}
+          </Text>
+        ))}
+      </>
+    );
   }
-  const selectedIndex = rows.findIndex((r) => r.selected);
-  const room = rows.length > height ? height - 1 : height;
-  const start = Math.max(0, Math.min(selectedIndex - Math.floor(room / 2), rows.length - room));
-  const visible = rows.slice(start, start + room);
-  // Durations only where the titles keep room enough; a hop heading takes the whole width.
-  const showTime = width >= 29;
-  // A title is a phrase, cut at its end; hop titles end with their versions and are short enough.
-  const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, Math.max(0, n - 1))}…` : text.padEnd(n));
+  const s = step.entry ? stepIcon[stepDisplay(step.entry, runStatus, restarted)] : stepIcon.pending;
+  const c = colour(s.tone);
+  const time = showsTime(width) ? TIME_WIDTH : 0;
+  return (
+    <>
+      {row.lines.map((l, i) => (
+        <Text key={i} {...(step.selected ? { inverse: true } : {})} {...(step.entry ? {} : { dimColor: true })}>
+          <Text {...(c ? { color: c } : {})}>{i === 0 ? `${s.icon} ` : '  '}</Text>
+          {l.padEnd(width - 2 - (i === 0 ? time : 0))}
+          {i === 0 && time ? <Text dimColor>{timeOf(step.entry, now).padStart(time)}</Text> : null}
+        </Text>
+      ))}
+    </>
+  );
+}
+
+/**
+ * The steps with status icons and durations, hop headings between, every title whole (wrapped
+ * under itself when the list is narrow); when they do not all fit, the window follows the selected
+ * step and says how many steps are hidden above and below it.
+ */
+export function StepList({ entries, selectedId, width, height, now, runStatus, restarted }: StepListProps) {
+  const win = stepWindow(stepRows(entries, selectedId, width), height);
   return (
     <Box flexDirection="column" width={width}>
-      {visible.map((r) => {
-        const c = r.tone ? colour(r.tone) : undefined;
-        if (!r.icon) {
-          return (
-            <Text key={r.key} bold wrap="truncate-end" {...(r.dim ? { dimColor: true } : {})}>
-              {cut(r.text, width)}
-            </Text>
-          );
-        }
-        const textWidth = width - 2 - (showTime ? 7 : 0);
-        return (
-          <Text key={r.key} wrap="truncate-end" {...(r.selected ? { inverse: true } : {})} {...(r.dim ? { dimColor: true } : {})}>
-            <Text {...(c ? { color: c } : {})}>{r.icon} </Text>
-            {cut(r.text, textWidth)}
-            {showTime ? <Text dimColor>{(r.right ?? '').padStart(7)}</Text> : null}
-          </Text>
-        );
-      })}
-      {rows.length > visible.length ? <Text dimColor>{`${rows.length - visible.length} more…`}</Text> : null}
+      {win.above ? <Text dimColor>{`↑ ${win.above} more step(s) above`}</Text> : null}
+      {win.rows.map((r) => (
+        <Row key={r.key} row={r} width={width} now={now} runStatus={runStatus} restarted={restarted} />
+      ))}
+      {win.below ? <Text dimColor>{`↓ ${win.below} more step(s) below`}</Text> : null}
     </Box>
   );
 }

@@ -1,6 +1,5 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import { formatDuration } from '../engine/duration.js';
 import type { CheckResult } from '../kube/checks/types.js';
 import { OFFER_RESTARTS, type VerifyLive, type VerifyOutput } from '../steps/verify/verify.js';
 import type { RecoverLive } from '../steps/migrations/recover-types.js';
@@ -12,6 +11,7 @@ import type { StepScreenProps } from './step-screen.js';
 import { colour, toneLabel } from './theme.js';
 import { Para } from './Para.js';
 import { fitMiddle } from './fit-text.js';
+import { formatDuration } from '../text/duration.js';
 
 const fit = fitMiddle;
 

@@ -56,7 +56,7 @@ export interface PlannedHop {
 export interface HopEtaContract {
   p50Seconds: number;
   p90Seconds: number;
-  parts: Array<{ what: 'pack-rollout' | 'migrations'; p50Seconds: number; p90Seconds: number; basis: string }>;
+  parts: Array<{ what: 'pack-rollout' | 'migrations' | 'restarts'; p50Seconds: number; p90Seconds: number; basis: string }>;
   summary: string;
 }
 

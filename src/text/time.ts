@@ -3,9 +3,9 @@
  * step list's durations are. The lab's cluster runs on accelerated simulated time; what is
  * measured in it (migration ages, reconcile waits) is labelled "lab time" wherever it is shown.
  */
-import { formatDuration } from '../engine/duration.js';
 
 const two = (n: number) => String(n).padStart(2, '0');
+import { formatDuration } from './duration.js';
 
 /** `21:49:40` for an ISO time, in this machine's time zone. */
 export function wallTime(iso: string): string {

@@ -173,7 +173,7 @@ describe('verification checks', () => {
     // [case, migrations of db-1, status, evidence or summary that must show]
     const cases: Array<[string, M[], string, RegExp]> = [
       ['a failure superseded by a later success counts for nothing', [mig('a', 'db-1', 'Failed', '2026-02-23T10:00:00Z'), mig('b', 'db-1', 'Failed', '2026-02-23T10:20:00Z'), mig('c', 'db-1', 'Succeeded', '2026-02-24T10:00:00Z')], 'pass', /2 failed earlier and superseded by a later success/],
-      ['a latest failure from before the session is pre-existing, with its age', [mig('a', 'db-1', 'Succeeded', '2026-02-20T10:00:00Z'), mig('b', 'db-1', 'Failed', '2026-02-22T02:00:00Z')], 'warn', /migration vms\/b of db-1: Failed 7d ago, before this session \(pre-existing\): client socket is closed/],
+      ['a latest failure from before the session is pre-existing, with its age', [mig('a', 'db-1', 'Succeeded', '2026-02-20T10:00:00Z'), mig('b', 'db-1', 'Failed', '2026-02-22T02:00:00Z')], 'warn', /migration vms\/b of db-1: Failed 7d00h ago, before this session \(pre-existing\): client socket is closed/],
       ['a latest failure in this session is red', [mig('a', 'db-1', 'Failed', '2026-02-22T02:00:00Z'), mig('b', 'db-1', 'Failed', '2026-03-01T01:00:00Z')], 'fail', /migration vms\/b of db-1: Failed: client socket is closed/],
       ['a success in this session supersedes a failure in it', [mig('a', 'db-1', 'Failed', '2026-03-01T00:10:00Z'), mig('b', 'db-1', 'Succeeded', '2026-03-01T00:20:00Z')], 'pass', /1 failed earlier and superseded/],
       ['a cancel whose abort failed is red, and says so', [mig('a', 'db-1', 'Running', '2026-03-01T00:10:00Z', { deletionTimestamp: '2026-03-01T00:30:00Z' })].map((m) => ({ ...m, status: { phase: 'Running', migrationState: { abortRequested: true, abortStatus: 'Failed' } } })), 'fail', /migration vms\/a of db-1: Running: its cancel failed \(abort failed\), the migration goes on/],
@@ -189,7 +189,7 @@ describe('verification checks', () => {
     it('without a session start every recorded failure is amber with its age', () => {
       const r = workloads(withMigrations(mig('b', 'db-1', 'Failed', '2026-03-01T01:00:00Z')), { ...expectations, since: undefined });
       expect(r.status).toBe('warn');
-      expect(r.evidence.join('\n')).toMatch(/Failed 60m ago \(pre-existing\)/);
+      expect(r.evidence.join('\n')).toMatch(/Failed 1h00m ago \(pre-existing\)/);
     });
 
     it('a pod evicted a week before the session is pre-existing (amber with its age); one evicted during it is red', () => {
@@ -197,7 +197,7 @@ describe('verification checks', () => {
       (data.unhealthyPods as { value: Pod[] }).value = [evicted('2026-02-22T01:00:00Z')];
       const before = nodes(data);
       expect(before.status).toBe('warn');
-      expect(before.evidence).toEqual(['pod monitoring/grafana-x: Failed (Evicted) 7d1h ago, before this session (pre-existing)']);
+      expect(before.evidence).toEqual(['pod monitoring/grafana-x: Failed (Evicted) 7d01h ago, before this session (pre-existing)']);
       expect(before.summary).toMatch(/1 pod\(s\) failed before this upgrade/);
       (data.unhealthyPods as { value: Pod[] }).value = [evicted('2026-03-01T00:30:00Z')];
       expect(nodes(data).status).toBe('fail');
@@ -206,7 +206,7 @@ describe('verification checks', () => {
     it('an evicted pod that only says when it started is dated by its start (older kubelets record no more)', () => {
       const data = healthy();
       (data.unhealthyPods as { value: Pod[] }).value = [{ metadata: meta('monitoring', 'grafana-y'), status: { phase: 'Failed', reason: 'Evicted', startTime: '2026-02-20T00:00:00Z' } }];
-      expect(nodes(data).evidence[0]).toMatch(/Failed \(Evicted\) 9d ago, before this session/);
+      expect(nodes(data).evidence[0]).toMatch(/Failed \(Evicted\) 9d02h ago, before this session/);
     });
 
     it('a pending pod is the present, whatever its age', () => {
@@ -220,7 +220,7 @@ describe('verification checks', () => {
       (data.componentPods as { value: Pod[] }).value.push({ ...evicted('2026-02-22T01:00:00Z'), metadata: meta('kubevirt', 'virt-handler-old') });
       const r = runChecks(specs, data, expectations).find((x) => x.id === 'components')!;
       expect(r.status).toBe('warn');
-      expect(r.evidence).toEqual(['kubevirt/virt-handler-old: Failed (Evicted) 7d1h ago, before this session (pre-existing)']);
+      expect(r.evidence).toEqual(['kubevirt/virt-handler-old: Failed (Evicted) 7d01h ago, before this session (pre-existing)']);
     });
   });
 });

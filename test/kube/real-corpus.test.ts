@@ -248,7 +248,7 @@ describe('each check’s verdict on the corpus', () => {
     });
     it('without a session start, a VMI’s latest migration that failed is amber with its age', async () => {
       const v = verdictOf(specs.workloads, await data('vmim/phases.yaml'), { now: session.now! });
-      expect(v.evidence.filter((e) => e.includes('Failed'))).toEqual([`migration vms/kubevirt-workload-update-r8dvy of api-01: Failed 56m ago (pre-existing): Live migration failed error encountered during MigrateToURI3 libvirt api call: virError(Code=1, Domain=7, Message='internal error: client socket is closed')`]);
+      expect(v.evidence.filter((e) => e.includes('Failed'))).toEqual([`migration vms/kubevirt-workload-update-r8dvy of api-01: Failed 57m ago (pre-existing): Live migration failed error encountered during MigrateToURI3 libvirt api call: virError(Code=1, Domain=7, Message='internal error: client socket is closed')`]);
     });
   });
 
@@ -292,7 +292,7 @@ describe('each check’s verdict on the corpus', () => {
       expect(v.status).toBe('warn');
       expect(v.evidence).toEqual([
         'node worker-3: cordoned (unschedulable)',
-        'pod istio-system/istiod-b7c9f6f6d-q8zdb: Failed (Evicted) 7d7h ago, before this session (pre-existing)',
+        'pod istio-system/istiod-b7c9f6f6d-q8zdb: Failed (Evicted) 7d07h ago, before this session (pre-existing)',
         // an old kubelet recorded only when it started: dated by that
         'pod monitoring/grafana-6d8f7c5b9d-x2q7r: Failed (Evicted) 7d12h ago, before this session (pre-existing)',
         'pod kube-system/etcd-defrag-28998720-9xk4m: Failed 4d14h ago, before this session (pre-existing)',

@@ -77,13 +77,13 @@ describe('verify against the lab', () => {
     // No session on this cluster: every recorded failure is the past, listed with its age, and the output says why.
     expect(result?.since).toEqual({ source: 'no session on this cluster in the state dir: every recorded failure is listed with its age (pass --since TIME to judge from a time)' });
     const nodes = result?.results.find((r) => r.id === 'nodes');
-    expect(nodes?.evidence).toEqual(['pod kube-system/coredns-7c65d6cfc9-x2q7r: Failed (Evicted) 7d ago (pre-existing)', 'pod kube-system/etcd-defrag-29012960-8kq4z: Failed 3d ago (pre-existing)']);
+    expect(nodes?.evidence).toEqual(['pod kube-system/coredns-7c65d6cfc9-x2q7r: Failed (Evicted) 7d00h ago (pre-existing)', 'pod kube-system/etcd-defrag-29012960-8kq4z: Failed 3d00h ago (pre-existing)']);
     // db-01's failures a later success superseded are not even amber.
     expect(result?.results.find((r) => r.id === 'workloads')?.summary).toMatch(/2 failed earlier and superseded by a later success/);
     // With --since the failures before it are "before this session": the eviction a week ago is.
     const since = await verify(lab, {}, ['--since', '2d'], paramsWithTarget(lab, '4.4.10'));
     expect(since.result?.since.source).toMatch(/^--since 2d \(\S+Z, lab time\)$/);
-    expect(since.result?.results.find((r) => r.id === 'nodes')?.evidence[0]).toBe('pod kube-system/coredns-7c65d6cfc9-x2q7r: Failed (Evicted) 7d ago, before this session (pre-existing)');
+    expect(since.result?.results.find((r) => r.id === 'nodes')?.evidence[0]).toBe('pod kube-system/coredns-7c65d6cfc9-x2q7r: Failed (Evicted) 7d00h ago, before this session (pre-existing)');
   });
 
   it('degraded: storage, network and nodes red with their evidence; exit 1; --junit fails one test case per red panel', async () => {

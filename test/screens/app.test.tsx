@@ -35,10 +35,16 @@ describe('TUI', () => {
       - { id: write, kind: gated-write, title: Write draft }
 `));
     const { ui, outcome } = mount(h);
-    let frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft') && f.includes('✔ First step'));
+    let frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft'));
     expect(frame).toContain('LIVE');
-    expect(frame).toContain('✔ First step');
-    expect(frame).toContain('Hop 1/2: 1.0 → 1.1');
+    // The gate takes the whole width; the line above it says where it is.
+    expect(frame).toContain('Hop 1/2: 1.0 → 1.1 · Write draft · step 3 of 4');
+    expect(frame).not.toContain('First step');
+    // [ shows the steps (the gate waits, drawn again on f).
+    await press(ui.stdin, '[');
+    expect(await waitForFrame(ui.lastFrame, (f) => f.includes('✔ First step'))).toContain('viewing');
+    await press(ui.stdin, 'f');
+    frame = await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft'));
     expect(frame).toMatch(/❯ \[n\] Not now \(stop here, session saved\) \(safe default\)/); // the safe option is focused
     expect(frame).toContain('[y] Write draft');
     await press(ui.stdin, 'y');

@@ -64,12 +64,12 @@ describe('the end screen draws the timeline', () => {
     fits(frame, { columns: 120, rows: 40 });
     expect(frame).toMatch(/Upgrade of cluster-1 4\.4\.10 → 4\.5\.4 · 2026-12-02/);
     expect(frame).toMatch(/Europe\/Berlin \+01:00 +02:00:00 /);
-    expect(frame).toMatch(/Hop 1 4\.4\.10 → 4\.5\.4 · planned 10-15 min/);
+    expect(frame).toMatch(/Hop 1 4\.4\.10 → 4\.5\.4 · planned 10m-15m/);
     expect(frame).toMatch(/ drafts +█+ +3s/);
     // The pane beside the step list is 81 columns: the label column is 22 wide, names shortened in the middle.
     expect(frame).toMatch(/ publish vm…nfra 1\.5\.0\? +░+ +55s/);
     expect(frame).toMatch(/ reconcile +▓+ +10m00s/);
-    expect(frame).toMatch(/ predicted p50\.\.p90 +┄*▒+ +10-15 min/);
+    expect(frame).toMatch(/ predicted p50\.\.p90 +┄*▒+ +10m-15m/);
     expect(frame.indexOf('DONE: every step finished.')).toBeLessThan(frame.indexOf('Hop 1 4.4.10'));
   });
 
@@ -80,7 +80,7 @@ describe('the end screen draws the timeline', () => {
     fits(first, size);
     expect(first).toMatch(/ prefli… checks +█ +4s/);
     expect(first).toMatch(/ reconcile +▓+ +10m00s/);
-    expect(first).toMatch(/ predic…50\.\.p90 +┄+▒+ 10-15 min/);
+    expect(first).toMatch(/ predic…50\.\.p90 +┄+▒+ +10m-15m/);
     await press(ui.stdin, keys.pageDown);
     const next = await waitForFrame(ui.lastFrame, (f) => f.includes('◆'));
     fits(next, size);

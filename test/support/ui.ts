@@ -87,10 +87,14 @@ export function words(frame: string): string {
   return frame.replace(/[│║╔╗╚╝╭╮╰╯═─┌┐└┘]/g, ' ').replace(/\s+/g, ' ');
 }
 
-/** The right-hand pane of the app (what follows the step list's border on each line). */
+/**
+ * The right-hand pane of the app (what follows the step list's border on each line); at a gate,
+ * which takes the whole width (no step list), everything under the header.
+ */
 export function pane(frame: string): string {
-  return frame
-    .split('\n')
+  const lines = frame.split('\n');
+  if (lines.some((l) => l.startsWith(' ╔'))) return lines.slice(1).join('\n');
+  return lines
     .map((l) => {
       const i = l.indexOf('│ ');
       return i >= 0 ? l.slice(i + 2) : '';

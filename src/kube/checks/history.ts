@@ -5,7 +5,7 @@
  * age (amber), never blamed on this upgrade (red). Without a start to compare with, every
  * recorded failure is history. Pure: the verdicts are tested with tables.
  */
-import { humanDuration } from '../../text/age.js';
+import { formatDuration } from '../../text/duration.js';
 import type { Pod, Vmim } from '../schemas.js';
 
 export interface Timeline {
@@ -51,7 +51,7 @@ export function preExisting(at: number | undefined, t: Timeline): boolean {
 
 /** `7d ago, before this session` / `3h12m ago`: how an entry of the cluster's past is shown. */
 export function pastNote(at: number | undefined, t: Timeline): string {
-  const age = at === undefined ? 'at an unknown time' : `${humanDuration(Math.max(0, t.now - at))} ago`;
+  const age = at === undefined ? 'at an unknown time' : `${formatDuration(Math.max(0, t.now - at), 'rough')} ago`;
   return t.since === undefined ? age : `${age}, before this session`;
 }
 

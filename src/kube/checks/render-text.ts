@@ -2,9 +2,9 @@
  * Check results as text panels for a terminal log: status in words, evidence, what to do. The
  * spec's section numbers are for the report and the JSON output, not for the operator's screen.
  */
-import { formatDuration } from '../../engine/duration.js';
 import { sanitizeText } from '../../text/sanitize.js';
 import type { CheckResult } from './types.js';
+import { formatDuration } from '../../text/duration.js';
 
 const label = { pass: 'PASS   ', fail: 'FAIL   ', warn: 'WARN   ', unknown: 'UNKNOWN' } as const;
 

@@ -9,6 +9,9 @@ import { FRESH_ACCESS_HINT } from '../errors.js';
 import { credentialsOf, type Credential, type ReadBytes } from './credentials.js';
 import { kubeconfigPaths } from './locate.js';
 import { baseDirOf, readContextUser, type ReadText } from './read.js';
+import { formatDuration } from '../../text/duration.js';
+
+const span = (ms: number) => formatDuration(ms, 'rough');
 
 export interface FreshnessInput {
   /** `--kubeconfig` / the params file; undefined = `$KUBECONFIG`, then `~/.kube/config`. */
@@ -37,41 +40,30 @@ export interface Freshness {
   credentials: Array<Pick<Credential, 'kind' | 'label'> & { expiresAt?: string; unknownWhy?: string }>;
 }
 
-/** `3d 4h`, `2h 05m`, `4h`, `12m`: long spans read better in days than in kubectl-style hours. */
-export function formatSpan(ms: number): string {
-  const m = Math.max(0, Math.round(ms / 60_000));
-  const d = Math.floor(m / 1440);
-  const h = Math.floor((m % 1440) / 60);
-  const min = m % 60;
-  if (d > 0) return h ? `${d}d ${h}h` : `${d}d`;
-  if (h > 0) return min ? `${h}h ${String(min).padStart(2, '0')}m` : `${h}h`;
-  return `${min}m`;
-}
-
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 export function judgeCredentials(credentials: Credential[], now: number, windowMs: number): Pick<Freshness, 'status' | 'summary' | 'lines' | 'hint' | 'expiresAt'> {
   const lines = credentials.map((c) =>
     c.expiresAt !== undefined ? `${c.label}: valid until ${iso(c.expiresAt)}` : c.noExpiry ? `${c.label}: carries no expiry` : `${c.label}: expiry unknown, ${c.unknownWhy ?? 'not in the file'}`,
   );
-  const window = formatSpan(windowMs);
+  const window = span(windowMs);
   const known = credentials.filter((c) => c.expiresAt !== undefined).sort((a, b) => a.expiresAt! - b.expiresAt!);
   const first = known[0];
   if (first) {
     const at = first.expiresAt!;
     if (at <= now) {
-      return { status: 'fail', summary: `The ${first.label} expired at ${iso(at)} (${formatSpan(now - at)} ago).`, lines, hint: FRESH_ACCESS_HINT, expiresAt: iso(at) };
+      return { status: 'fail', summary: `The ${first.label} expired at ${iso(at)} (${span(now - at)} ago).`, lines, hint: FRESH_ACCESS_HINT, expiresAt: iso(at) };
     }
     if (at < now + windowMs) {
       return {
         status: 'fail',
-        summary: `The ${first.label} expires at ${iso(at)}, in ${formatSpan(at - now)}: before the planned window of ${window} ends.`,
+        summary: `The ${first.label} expires at ${iso(at)}, in ${span(at - now)}: before the planned window of ${window} ends.`,
         lines,
         hint: FRESH_ACCESS_HINT,
         expiresAt: iso(at),
       };
     }
-    return { status: 'pass', summary: `Valid for ${formatSpan(at - now)} (until ${iso(at)}), longer than the planned window of ${window}.`, lines, expiresAt: iso(at) };
+    return { status: 'pass', summary: `Valid for ${span(at - now)} (until ${iso(at)}), longer than the planned window of ${window}.`, lines, expiresAt: iso(at) };
   }
   if (credentials.length > 0 && credentials.every((c) => c.noExpiry)) {
     return { status: 'pass', summary: `The ${credentials[0]!.label} carries no expiry.`, lines };

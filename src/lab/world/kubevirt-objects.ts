@@ -129,6 +129,11 @@ export interface VmiRuntime {
   phase: 'Pending' | 'Scheduling' | 'Scheduled' | 'Running' | 'Failed' | 'Succeeded';
   outdated?: boolean;
   launcherPodUid?: string;
+  /**
+   * Each phase the VMI went through and when (KubeVirt's virt-controller appends one entry per
+   * phase change: Pending, Scheduling, Scheduled, Running); by default only its current phase.
+   */
+  transitions?: Array<{ phase: string; at: string }>;
 }
 
 /**
@@ -194,7 +199,7 @@ export function vmiObject(vm: VmDefinition, vmUid: string, template: Record<stri
       currentCPUTopology: { cores: vm.cores, sockets: 1, threads: 1 },
       memory: { guestAtBoot: `${vm.memoryGi}Gi`, guestCurrent: `${vm.memoryGi}Gi`, guestRequested: `${vm.memoryGi}Gi` },
       activePods: rt.launcherPodUid ? { [rt.launcherPodUid]: rt.node } : {},
-      phaseTransitionTimestamps: [{ phase: rt.phase, phaseTransitionTimestamp: rt.created }],
+      phaseTransitionTimestamps: (rt.transitions ?? [{ phase: rt.phase, at: rt.created }]).map((t) => ({ phase: t.phase, phaseTransitionTimestamp: t.at })),
       selinuxContext: 'none',
       volumeStatus: [
         { name: 'rootdisk', target: vm.os === 'windows' ? 'sda' : 'vda', persistentVolumeClaimInfo: { claimName: `${vm.name}-rootdisk`, accessModes: [vm.localDisk ? 'ReadWriteOnce' : 'ReadWriteMany'], volumeMode: vm.localDisk ? 'Filesystem' : 'Block' } },

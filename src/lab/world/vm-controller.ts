@@ -9,11 +9,15 @@
 import type { KubeObject, KubeStatusError } from '../kube/types.js';
 import type { ClusterNodes } from './cluster-nodes.js';
 import { nowStamp, recordEvent, type WorldContext } from './context.js';
+import { kubeTimestamp } from '../kube/store.js';
 import { setPodState } from './k8s-objects.js';
 import { launcherPodObject, outdatedLabel, vmiObject, vmObject, vmStatus, vmTemplateSpec, type VmDefinition } from './kubevirt-objects.js';
 import { kubevirtLine } from './logs.js';
 import type { PodNetwork } from './pod-network.js';
 import { timings } from './timings.js';
+
+/** From a new VMI to its guest running: scheduling, the launcher pod's start, the guest's boot. */
+const vmiBootMs = timings.vmiScheduling + timings.vmiLauncherStart + timings.vmiGuestBoot;
 
 export interface KubevirtView {
   currentLauncherImage(): string;
@@ -85,8 +89,9 @@ export class VmController {
 
   /** Creates a VM as it is now: running on a launcher (outdated or not), or stopped. */
   seed(def: VmDefinition, opts: { launcherImage: string; outdated: boolean }): void {
-    const created = nowStamp(this.ctx);
     const stopped = def.runStrategy === 'Halted' || def.runStrategy === 'Manual';
+    // A running VM was created before its VMI booted (createVmi dates that boot).
+    const created = stopped ? nowStamp(this.ctx) : kubeTimestamp(Math.floor((this.ctx.clock.now() - vmiBootMs) / 1000) * 1000);
     const node = stopped ? undefined : (def.node ?? this.nodes.schedule());
     const vm = vmObject(def, this.blockStorageClass(), created);
     if (node) vm.status = vmStatus('Running', true, created);
@@ -259,19 +264,30 @@ export class VmController {
 
   /** A new VMI object and launcher pod; `Running` creates it settled (seeding), else it boots over time. */
   private createVmi(r: VmRecord, node: string, launcherImage: string, phase: 'Running' | 'Scheduling', outdated: boolean): void {
-    const created = nowStamp(this.ctx);
+    const settled = phase === 'Running';
+    // A VM seeded running has booted before the lab began: its VMI keeps the record of that boot
+    // (created, then each phase until Running now), as a real one does.
+    const now = this.ctx.clock.now();
+    const created = settled ? kubeTimestamp(Math.floor((now - vmiBootMs) / 1000) * 1000) : nowStamp(this.ctx);
+    const transitions = settled
+      ? [
+          { phase: 'Pending', at: created },
+          { phase: 'Scheduling', at: created },
+          { phase: 'Scheduled', at: kubeTimestamp(Math.floor((now - timings.vmiGuestBoot) / 1000) * 1000) },
+          { phase: 'Running', at: nowStamp(this.ctx) },
+        ]
+      : undefined;
     const uid = this.ctx.rng.uuid();
     const podName = `virt-launcher-${r.def.name}-${this.ctx.rng.suffix()}`;
     const hostIP = this.network.nodeIp(node);
     const podIP = this.network.podIp(node);
-    const settled = phase === 'Running';
     const pod = this.ctx.store.upsert(
       'pods',
       launcherPodObject({ vm: r.def, vmiUid: uid, name: podName, node, image: launcherImage, podIP, hostIP, created, state: settled ? { kind: 'running' } : { kind: 'pending', reason: 'ContainerCreating', message: '' } }),
     );
     const template = vmTemplateSpec(r.def);
     const templateLabels = (this.ctx.store.get('virtualmachines', r.def.namespace, r.def.name)?.spec as { template?: { metadata?: { labels?: Record<string, string> } } } | undefined)?.template?.metadata?.labels ?? {};
-    this.ctx.store.upsert('virtualmachineinstances', vmiObject(r.def, r.uid, template, templateLabels, { uid, node, launcherImage, podIP, created, phase, outdated, launcherPodUid: pod.metadata.uid! }));
+    this.ctx.store.upsert('virtualmachineinstances', vmiObject(r.def, r.uid, template, templateLabels, { uid, node, launcherImage, podIP, created, phase, outdated, launcherPodUid: pod.metadata.uid!, ...(transitions ? { transitions } : {}) }));
     r.vmi = { uid, node, launcherPod: podName, launcherImage, running: settled };
     this.nodes.addLoad(node, 1);
     if (settled) return;

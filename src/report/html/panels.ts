@@ -3,9 +3,9 @@
  * panel per check, its status in words and colour, title, spec item and time, its summary, and for
  * a panel that is not green its evidence and what to do. Every text is escaped. Pure.
  */
-import { formatDuration } from '../../engine/duration.js';
 import type { ReportData } from '../model.js';
 import { escapeHtml as h } from './markdown-html.js';
+import { formatDuration } from '../../text/duration.js';
 
 const word: Record<string, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', unknown: 'UNKNOWN' };
 const tone = (status: string) => (status in word ? status : 'unknown');

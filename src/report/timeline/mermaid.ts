@@ -5,11 +5,10 @@
  * todayMarker, section and task lines `name :tags, id, start, end`. Text from the cluster or the
  * operator is made safe for both lexers (mermaidText). Pure.
  */
-import { formatDuration } from '../../engine/duration.js';
-import { rangeText, roughDuration } from '../../steps/plan/eta/format.js';
 import type { Timeline, TimelineBar, TimelineForecast } from './schema.js';
 import { axisRange } from './layout.js';
 import { tickStep } from './ticks.js';
+import { durationRange, formatDuration, roughDuration } from '../../text/duration.js';
 
 /**
  * Words that open a statement when a line starts with them (the lexer tries them before task text,
@@ -62,7 +61,7 @@ const barName = (b: TimelineBar) => {
 };
 
 function forecastLines(f: TimelineForecast, id: () => string, lab: string): string[] {
-  const out = [line(`predicted end p50..p90 · ${rangeText(f.p50Seconds, f.p90Seconds).replace(/^about /, '')}${lab}`, ['active'], id(), f.p50At, f.p90At)];
+  const out = [line(`predicted end p50..p90 · ${durationRange(f.p50Seconds, f.p90Seconds)}${lab}`, ['active'], id(), f.p50At, f.p90At)];
   if (f.to) out.push(line(`cluster work · took ${f.tookSeconds !== undefined ? `${roughDuration(f.tookSeconds)}${lab}` : formatDuration(Date.parse(f.to) - Date.parse(f.from))}`, [], id(), f.from, f.to));
   return out;
 }

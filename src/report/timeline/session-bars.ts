@@ -5,9 +5,9 @@
  * Pure; times are the journal's wall clock.
  */
 import type { StepState } from '../../engine/state.js';
-import { formatDuration } from '../../engine/duration.js';
 import type { ReportData, ReportDecision, ReportStop, ReportVm } from '../model.js';
 import type { TimelineBar } from './schema.js';
+import { formatDuration } from '../../text/duration.js';
 
 /** How a step kind is drawn: its row label and whose time it is; kinds not listed use the step's title. */
 const kinds: Record<string, { label: string; by: TimelineBar['by']; plural?: string }> = {

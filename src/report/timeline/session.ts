@@ -5,12 +5,12 @@
  * says what the rest of the report says. Pure.
  */
 import { steps, type SessionState, type StepState } from '../../engine/state.js';
-import { roughDuration } from '../../steps/plan/eta/format.js';
 import type { MigrationsOutput } from '../../steps/migrations/monitor-types.js';
 import { machineTimeZone } from '../../text/time-zone.js';
 import type { ReportData } from '../model.js';
 import type { Timeline, TimelineForecast, TimelineMark, TimelineSection } from './schema.js';
 import { iso, migrationsNote, ms, rolloutNote, stepBars, stopBars, stopLabel, vmBars, waitBars, withWaitNotes, type RunEnd } from './session-bars.js';
+import { roughDuration } from '../../text/duration.js';
 
 type ReportBody = Omit<ReportData, 'timeline'>;
 

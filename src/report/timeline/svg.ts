@@ -6,13 +6,12 @@
  * folded. Every bar carries its id and times as data attributes, so a test can hold it to the JSON.
  * Every text is escaped. Pure.
  */
-import { formatDuration } from '../../engine/duration.js';
-import { rangeText, roughDuration } from '../../steps/plan/eta/format.js';
 import { shortenMiddle } from '../../text/shorten-middle.js';
 import { xmlText } from '../junit.js';
 import { axisTicks, layoutScale, legendKinds, type LegendKind, type Scale } from './layout.js';
 import type { Timeline, TimelineBar, TimelineForecast, TimelineMark } from './schema.js';
 import { zoneText } from './ticks.js';
+import { durationRange, formatDuration, roughDuration } from '../../text/duration.js';
 
 export const SVG_WIDTH = 1120;
 const LABEL = 260;
@@ -104,7 +103,7 @@ function forecastRow(c: Ctx, f: TimelineForecast, y: number, top: number, lab: s
     text(14, mid + 4, 'predicted p50..p90', 'class="label muted"'),
     `<line x1="${n(x)}" y1="${n(mid)}" x2="${n(p50)}" y2="${n(mid)}" stroke="${colours.forecast}" stroke-width="2" stroke-dasharray="4 3"/>`,
     `<rect data-forecast-from="${e(f.from)}" data-p50="${e(f.p50At)}" data-p90="${e(f.p90At)}" x="${n(p50)}" y="${n(mid - 5)}" width="${n(Math.max(2, p90 - p50))}" height="10" rx="5" fill="${colours.forecast}"/>`,
-    noteText({ note: `planned ${rangeText(f.p50Seconds, f.p90Seconds).replace(/^about /, '')}${lab}${took}` }, x, Math.max(p90, p50 + 2), mid + 4),
+    noteText({ note: `planned ${durationRange(f.p50Seconds, f.p90Seconds)}${lab}${took}` }, x, Math.max(p90, p50 + 2), mid + 4),
     `</g>`,
   );
 }

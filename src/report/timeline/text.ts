@@ -4,12 +4,11 @@
  * window, each hop's predicted p50..p90, and the end. `report --timeline` prints it; the TUI's end
  * screen colours the same pieces. Every line fits `columns`. Pure.
  */
-import { formatDuration } from '../../engine/duration.js';
-import { rangeText, roughDuration } from '../../steps/plan/eta/format.js';
 import { shortenMiddle } from '../../text/shorten-middle.js';
 import { axisTicks, layoutScale, legendKinds, type LegendKind, type Scale } from './layout.js';
 import type { Timeline, TimelineBar } from './schema.js';
 import { tickLabel, zoneText } from './ticks.js';
+import { durationRange, formatDuration, roughDuration } from '../../text/duration.js';
 
 export type TextTone = 'tool' | 'cluster' | 'operator' | 'failed' | 'running' | 'forecast' | 'window' | 'muted' | 'heading' | 'ok' | 'stopped';
 
@@ -105,7 +104,7 @@ export function timelineText(t: Timeline, columns: number, title = 'Timeline'): 
   for (const s of t.sections) {
     const f = s.forecast;
     const took = f?.tookSeconds !== undefined ? `, took ${roughDuration(f.tookSeconds)}${lab}` : '';
-    out.push(heading(`${s.title}${f ? ` · planned ${rangeText(f.p50Seconds, f.p90Seconds).replace(/^about /, '')}${lab}${took}` : ''}`, columns));
+    out.push(heading(`${s.title}${f ? ` · planned ${durationRange(f.p50Seconds, f.p90Seconds)}${lab}${took}` : ''}`, columns));
     for (const b of s.bars) {
       // An instant (a skip) says when; a span how long.
       const right = b.from === b.to ? b.from.slice(11, 19) : `${b.status === 'failed' ? `${glyph.failed} ` : ''}${dur(b.from, b.to)}`;
@@ -116,7 +115,7 @@ export function timelineText(t: Timeline, columns: number, title = 'Timeline'): 
       const [a] = cells(scale, at(f.from), at(f.p50At));
       const [b, c] = cells(scale, at(f.p50At), at(f.p90At));
       const leadText = glyph.forecastLead.repeat(Math.max(0, b - a));
-      out.push(row(g, 'predicted p50..p90', [{ text: ' '.repeat(a) }, { text: leadText, tone: 'forecast' }, { text: glyph.forecastBand.repeat(c - b + 1), tone: 'forecast' }, { text: ' '.repeat(g.bar - c - 1) }], rangeText(f.p50Seconds, f.p90Seconds).replace(/^about /, ''), 'muted'));
+      out.push(row(g, 'predicted p50..p90', [{ text: ' '.repeat(a) }, { text: leadText, tone: 'forecast' }, { text: glyph.forecastBand.repeat(c - b + 1), tone: 'forecast' }, { text: ' '.repeat(g.bar - c - 1) }], durationRange(f.p50Seconds, f.p90Seconds), 'muted'));
     }
   }
   if (t.marks.length) {

@@ -5,12 +5,12 @@
  * (both ends kept: `store-0…-east`), the step cut at its end. The gates waiting across the fleet,
  * each with its cluster named, in the order they started waiting.
  */
-import { formatDuration } from '../../engine/duration.js';
 import { failureLimit } from '../../fleet/state.js';
 import type { ClusterState, FleetState, StageState } from '../../fleet/types.js';
 import { sanitizeText } from '../../text/sanitize.js';
 import { fitMiddle } from '../fit-text.js';
 import type { ClusterLive } from './types.js';
+import { formatDuration } from '../../text/duration.js';
 
 export type FleetLine =
   | { kind: 'stage'; stage: string; text: string; state: string }

@@ -118,6 +118,7 @@ export const draftStep = defineStepKind({
           ...(warnings.length ? { warnings } : {}),
           options: [...approveOrDecline(target.how === 'clone' ? 'Clone and write draft' : 'Write draft'), ...(outstanding.option ? [outstanding.option] : [])],
           safeChoice: 'abort',
+          ifStopped: `nothing is ${target.how === 'clone' ? 'cloned or ' : ''}written: ${plan.name} ${plan.fromVersion} and the cluster stay as they are; a resume asks again.`,
         };
       },
       (live) => ctx.progress({ headline: `${headline} · restarting outstanding VMs first: ${live.headline}`, draft: summary } satisfies DraftLive),

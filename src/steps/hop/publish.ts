@@ -43,11 +43,12 @@ export const publishStep = defineStepKind({
       key: gateKey,
       title: `Publish ${draft.name} ${draft.toVersion}`,
       // On the spec's service the publish itself sets the hop in motion: say how long it takes.
-      lines: [...hop.publishLines(draft, clusterName), ...(hop.choice.flavor === 'spec' && draft.packs.some((p) => p.name === ctx.site?.packs.orchestration) ? windowGateLines(currentHop(ctx), latestPlan(ctx)?.impact) : [])],
+      lines: [...hop.publishLines(draft, clusterName), ...(hop.choice.flavor === 'spec' && draft.packs.some((p) => p.name === ctx.site?.packs.orchestration) ? windowGateLines(currentHop(ctx), latestPlan(ctx)?.impact, ctx.site?.window) : [])],
       items: draft.packs.map((p) => `${p.name} ${p.from} → ${p.to}`),
       ...(health.length ? { warnings: health } : {}),
       options: approveOrDecline('Publish'),
       safeChoice: 'abort',
+      ifStopped: `the draft of ${draft.name} ${draft.toVersion} stays a draft (kept for the resume, which asks again) and ${clusterName} keeps running what it runs now; nothing reaches it.`,
     });
     if (decision.choice !== 'approve') throw new StoppedError(`Declined: ${draft.name} ${draft.toVersion} was not published.`, { next: 'Resume when ready; the draft is kept and you will be asked again.' }, 'stopped.publish');
 

@@ -6,7 +6,6 @@
  * latest events go to the live panel.
  */
 import { StepFailedError } from '../../errors.js';
-import { formatDuration } from '../../engine/duration.js';
 import { failed, skipped, succeeded, type StepResult } from '../../engine/step-kind.js';
 import { packState, type ClusterDoc, type ClusterEvent } from '../../palette/cluster-types.js';
 import { sanitizeText } from '../../text/sanitize.js';
@@ -17,6 +16,7 @@ import type { HopContext } from './flavors/types.js';
 import type { ClusterPanel, ReconcileLive, ReconcileOutput, ReconcileRow } from './types.js';
 import { askRepave, repaveApproveKey } from './repave-gate.js';
 import { wayBackHint } from './way-back.js';
+import { formatDuration } from '../../text/duration.js';
 
 const EVENTS = 8;
 const clean = (s: string | undefined, max = 300) => sanitizeText(s ?? '', { max });

@@ -4,12 +4,12 @@
  * happen) apart from "published, not picked up yet" (wait), and on time-out says what still differs.
  */
 import { StepFailedError } from '../../errors.js';
-import { formatDuration } from '../../engine/duration.js';
 import { failed, skipped, succeeded, type StepResult } from '../../engine/step-kind.js';
 import type { DeployedProfileDoc, PaletteApi } from '../../palette/api.js';
 import { currentHop, type PlannedProfile } from '../contracts.js';
 import type { HopContext } from './flavors/types.js';
 import type { ReconcileLive, ReconcileOutput, ReconcileRow } from './types.js';
+import { formatDuration } from '../../text/duration.js';
 
 export function compareDeployed(expected: PlannedProfile[], deployed: DeployedProfileDoc[]): ReconcileRow[] {
   return expected.map((want) => {

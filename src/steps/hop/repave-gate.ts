@@ -94,6 +94,7 @@ export async function askRepave(ctx: HopContext, cluster: ClusterDoc, keyBase: s
     ...(roomWarning.length || downtime.length || twiceWarning.length || health.length ? { warnings: [...roomWarning, ...downtime, ...twiceWarning, ...health] } : {}),
     options: approveOrDecline('Approve the rebuild'),
     safeChoice: 'abort',
+    ifStopped: `no node is drained: Palette keeps the rebuild of ${name} pending (the new versions stay attached, their node-level packs wait) and the VMs stay where they are; a resume asks again.`,
   });
   if (decision.choice !== 'approve') {
     const back = wayBackHint(ctx);

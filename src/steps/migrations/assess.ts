@@ -4,13 +4,13 @@
  * (a migration Running past its limit, a still-outdated VMI whose migrations failed repeatedly).
  * Pure: the monitor step feeds it reads and a clock; the tests feed it tables.
  */
-import { formatDuration } from '../../engine/duration.js';
 import type { KubeVirt, Vmi, Vmim } from '../../kube/schemas.js';
 import type { VmImpact } from '../contracts.js';
 import { predictImpact } from '../plan/impact.js';
 import { imageTag, keyOf, liveMigratable, parseTime, vmiKeyOf, type KubevirtRef, type MigrationView } from './cluster-view.js';
 import type { KubevirtProgress, MigrationProblem, MigrationRow, OutdatedVmi, StallReason } from './monitor-types.js';
 import { countPhases, failuresSinceSuccess, isInFlight, phaseOf } from './phases.js';
+import { formatDuration } from '../../text/duration.js';
 
 export interface MonitorLimits {
   /** A migration Running longer than this is stuck. */

@@ -6,7 +6,6 @@
  * reported as such, never counted as cancelled (its VM's restart stops it). A migration already
  * cancelled by an earlier attempt is not listed again; one that ended by itself needs no cancel.
  */
-import { formatDuration } from '../../engine/duration.js';
 import { approvalFlag } from '../../engine/gate.js';
 import type { PendingApproval } from '../../errors.js';
 import { keyOf } from './cluster-view.js';
@@ -17,6 +16,7 @@ import { publish, type RecoverDeps } from './recover-context.js';
 import type { CancelOutcomes } from './recover-types.js';
 import { cancelMigrationRequest } from './recover-requests.js';
 import { cancelGate } from './restart-gate.js';
+import { formatDuration } from '../../text/duration.js';
 
 export type CancelOutcome = { kind: 'none' | 'left' | 'aborted' } | { kind: 'cancelled'; outcomes: CancelOutcomes } | { kind: 'pending'; pending: PendingApproval };
 

@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import type { StepContext } from '../../engine/context.js';
-import { formatDuration } from '../../engine/duration.js';
 import { Duration } from '../../engine/duration-schema.js';
 import { defineStepKind, succeeded } from '../../engine/step-kind.js';
 import { clockTimeOf, type Clock } from '../../engine/clock.js';
@@ -17,10 +16,12 @@ import { remainingEstimate } from '../plan/eta/remaining.js';
 import { isInFlight } from './phases.js';
 import { sessionStart } from '../session-start.js';
 import { assessPoll, type MonitorLimits, type PollAssessment } from './assess.js';
+import { migrationWait, overdueWarning, waitHeadline } from './waiting.js';
 import { defaultKubevirtRef, readMigrationView } from './cluster-view.js';
 import type { MigrationsLive, MigrationsOutput, StallReason } from './monitor-types.js';
 import { movedOutput, recordPoll, startLedger, type MovedLedger } from './moved.js';
 import { startTracker, track, type TrackerState } from './progress-tracker.js';
+import { formatDuration } from '../../text/duration.js';
 
 export const MigrationsParams = z.strictObject({
   /** Time between polls. */
@@ -108,16 +109,36 @@ function windowOf(ctx: StepContext<MigrationsParams>, poll: PollAssessment): Pic
  * first migration, in the cluster's time.
  */
 function rolloutOf(ctx: StepContext<MigrationsParams>, ledger: MovedLedger): { rolloutSeconds?: number } {
-  const { group, hop } = ctx.step;
-  const sent = group
-    ? steps(ctx.state())
-        .filter((s) => s.group === group && s.hop?.index === hop?.index && s.kind === 'reconcile')
-        .map((s) => Date.parse(s.startedAt ?? ''))
-        .filter(Number.isFinite)
-    : [];
-  if (!sent.length || ledger.firstUpdate === undefined) return {};
-  const seconds = Math.round((ledger.firstUpdate - clockTimeOf(ctx.effects.clock, Math.min(...sent))) / 1000);
+  const sent = sentAt(ctx);
+  if (sent === undefined || ledger.firstUpdate === undefined) return {};
+  const seconds = Math.round((ledger.firstUpdate - sent) / 1000);
   return seconds >= 0 ? { rolloutSeconds: seconds } : {};
+}
+
+/**
+ * When the hop was sent, in the cluster's time: the last change that set it in motion (the publish
+ * on the spec's service; the apply, or a node rebuild approved, on Palette) as journaled, else the
+ * start of its wait for the cluster. A resume restarts that wait, not the hop: the journal keeps the send.
+ */
+function sentAt(ctx: StepContext<MigrationsParams>): number | undefined {
+  const { group, hop } = ctx.step;
+  if (!group) return undefined;
+  const mine = steps(ctx.state()).filter((s) => s.group === group && s.hop?.index === hop?.index);
+  const senders = new Set(mine.filter((s) => s.kind === 'publish' || s.kind === 'apply' || s.kind === 'repave').map((s) => s.id));
+  const sends = Object.values(ctx.state().mutations)
+    .filter((m) => senders.has(m.stepId) && !m.dryRun && m.outcome !== 'failed')
+    .map((m) => Date.parse(m.resultAt ?? m.intentAt))
+    .filter(Number.isFinite);
+  const waits = mine.filter((s) => s.kind === 'reconcile').map((s) => Date.parse(s.startedAt ?? '')).filter(Number.isFinite);
+  const at = sends.length ? Math.max(...sends) : waits.length ? Math.min(...waits) : undefined;
+  return at === undefined ? undefined : clockTimeOf(ctx.effects.clock, at);
+}
+
+/** The plan's estimate of the whole hop and of its pack rollout (the wait for KubeVirt's version is part of it). */
+function hopWindow(ctx: StepContext<MigrationsParams>): { hop?: { p50Seconds: number; p90Seconds: number }; rollout?: { p50Seconds: number; p90Seconds: number } } {
+  const eta = currentHop(ctx)?.eta;
+  const rollout = eta?.parts.find((p) => p.what === 'pack-rollout');
+  return { ...(eta ? { hop: { p50Seconds: eta.p50Seconds, p90Seconds: eta.p90Seconds } } : {}), ...(rollout ? { rollout: { p50Seconds: rollout.p50Seconds, p90Seconds: rollout.p90Seconds } } : {}) };
 }
 
 /** When this hop began (its first step's start), in the cluster's time: what moved since belongs to it. */
@@ -144,6 +165,12 @@ export const migrationsStep = defineStepKind({
     const trackOpts = { stallAfter: ctx.params.stallAfter, confirmPolls: ctx.params.confirmPolls, historyPoints: HISTORY_POINTS };
     let state = startTracker(clock.now());
     const ledger = startLedger(hopStart(ctx));
+    // The times on screen count from the hop's send, as the migrations' ages do (they began after it).
+    const origin = Math.min(sentAt(ctx) ?? state.startedAt, state.startedAt);
+    const window = hopWindow(ctx);
+    let warnedOverdue = false;
+    // When the watch first saw KubeVirt at the hop's version: the workload updater's wait counts from it.
+    let deployedSince: number | undefined;
     // The live table shows this session's migrations (and any in flight), not the cluster's history.
     const since = sessionStart(ctx);
 
@@ -155,9 +182,18 @@ export const migrationsStep = defineStepKind({
       const judged = track(state, poll, now, trackOpts);
       state = judged.state;
       const stall = judged.verdict.kind === 'stalled' ? judged.verdict.reasons : poll.stall;
+      deployedSince ??= poll.kubevirt.settled ? now : undefined;
+      const wait = ctx.dryRun || judged.verdict.kind !== 'wait' ? undefined : migrationWait({ kubevirt: poll.kubevirt, movable: poll.movable, inFlight: poll.inFlight, waitedMs: now - origin, deployedForMs: deployedSince === undefined ? 0 : now - deployedSince, ...(window.rollout ? { rollout: window.rollout } : {}) });
+      if (wait?.overdue && !warnedOverdue) {
+        warnedOverdue = true;
+        ctx.log(overdueWarning(wait), 'warn');
+      }
       const live: MigrationsLive = {
         ...windowOf(ctx, poll),
-        headline: migrationsHeadline(poll),
+        headline: wait ? `${waitHeadline(wait)} · ${migrationsHeadline(poll)}` : migrationsHeadline(poll),
+        ...(wait ? { wait } : {}),
+        sinceSentMs: now - origin,
+        ...(window.hop ? { hop: window.hop } : {}),
         rows: poll.rows,
         counts: poll.counts,
         outdated: poll.outdated.length,

@@ -64,6 +64,26 @@ export interface MigrationProblem {
   ageMs: number;
 }
 
+export type WaitingFor = 'kubevirt-operator' | 'kubevirt-rollout' | 'workload-updater';
+
+export interface MigrationWait {
+  for: WaitingFor;
+  /** "waiting for KubeVirt to report v1.3.1: virt-operator is rolling out". */
+  text: string;
+  /** How long it has waited, in the cluster's clock, since `since` ("the hop was sent", "KubeVirt reported v1.4.0"). */
+  waitedMs: number;
+  since: string;
+  /** What this wait is expected to take (the plan's pack rollout; the workload updater's usual start), and its name. */
+  predicted?: { p50Seconds: number; p90Seconds: number };
+  against?: string;
+  /** Waited past the predicted p90: `checks` and `stop` say what to do. */
+  overdue: boolean;
+  /** Commands that show why it is slow. */
+  checks: string[];
+  /** How to stop safely, and what goes on meanwhile. */
+  stop: string;
+}
+
 export interface HistoryPoint {
   /** Milliseconds since the monitor started. */
   atMs: number;
@@ -94,6 +114,12 @@ export interface MigrationsLive {
   sinceProgressMs: number;
   polls: number;
   nextPollInMs: number;
+  /** Since the hop was sent (the origin of the migrations' ages too), in the cluster's clock. */
+  sinceSentMs?: number;
+  /** The plan's estimate of the whole hop, to compare with `sinceSentMs`. */
+  hop?: { p50Seconds: number; p90Seconds: number };
+  /** What the watch waits for while nothing moves (KubeVirt's version, the workload updater), and for how long. */
+  wait?: MigrationWait;
 }
 
 export interface MigrationsOutput {

@@ -4,9 +4,9 @@
  * outdated VMIs, another migration succeeded) or KubeVirt moved on; migrations that keep being
  * created and failing are activity, not progress. Pure, so the verdicts are tested with tables.
  */
-import { formatDuration } from '../../engine/duration.js';
 import type { PollAssessment } from './assess.js';
 import type { HistoryPoint, StallReason } from './monitor-types.js';
+import { formatDuration } from '../../text/duration.js';
 
 export interface TrackerOptions {
   /** No progress for this long while work remains: stalled. */

@@ -4,9 +4,9 @@
  * typed to confirm. Also the one gate that cancels every stuck migration at once.
  */
 import type { GateAsk } from '../../engine/context.js';
-import { formatDuration } from '../../engine/duration.js';
 import { restartOptions, type GateOption } from '../../engine/gate.js';
 import type { RestartCandidate, StuckMigration } from './candidates.js';
+import { durationRange, formatDuration } from '../../text/duration.js';
 
 export interface RestartGateOptions {
   key: string;
@@ -17,6 +17,8 @@ export interface RestartGateOptions {
   position: { index: number; total: number };
   /** The VM owner's limits, as the plan read them, judged now (issue 27). */
   owner?: OwnerVerdict;
+  /** How long the plan predicts this restart keeps the VM down (its last boot on record, else the runbook's figure). */
+  predicted?: { p50: number; p90: number };
 }
 
 export interface OwnerVerdict {
@@ -39,12 +41,13 @@ export function restartGate(c: RestartCandidate, o: RestartGateOptions): GateAsk
     lines: [
       `VM ${c.name} in namespace ${c.namespace}, running on node ${c.node}${c.launcher ? ` with launcher ${c.launcher}` : ''}.`,
       `Why: ${o.why}`,
-      'A restart is a graceful shutdown and boot: the guest OS shuts down, then boots again on the current launcher. The VM is unavailable meanwhile (usually a few minutes).',
+      `A restart is a graceful shutdown and boot: the guest OS shuts down, then boots again on the current launcher. The VM is unavailable meanwhile: ${o.predicted ? `about ${durationRange(o.predicted.p50, o.predicted.p90)}, as the plan predicts it` : 'usually a few minutes'}.`,
       `Afterwards upgrade-pilot waits (up to ${formatDuration(o.restartWaitMs)}) until it runs again on the current launcher before asking about the next VM.`,
     ],
     ...(warnings.length ? { warnings } : {}),
     options: restartOptions,
     safeChoice: 'skip',
+    ifStopped: `${c.vm} keeps running on launcher ${c.launcher ?? 'the old one'}, untouched; KubeVirt's own work goes on without upgrade-pilot (the rollout, and the live migrations of the VMs it can move); only the restarts wait, and a resume asks about this VM again.`,
     subject: { namespace: c.namespace, name: c.name },
     ...(o.owner?.outside ? { byNameOnly: o.owner.outside } : {}),
     ...(o.confirmByName ? { confirmText: c.name } : {}),
@@ -70,5 +73,6 @@ export function cancelGate(key: string, stuck: StuckMigration[]): GateAsk {
     items: stuck.map((m) => `${m.vmi}: ${m.phase} for ${formatDuration(m.ageMs)}${m.source ? `, ${m.source} → ${m.target ?? '?'}` : ''} (${m.key})`),
     options: cancelOptions(stuck.length),
     safeChoice: 'abort',
+    ifStopped: 'nothing is cancelled: these migrations stay in flight (KubeVirt aborts them at their own timeouts and may retry them) and the VMs keep running where they are; a resume asks again.',
   };
 }

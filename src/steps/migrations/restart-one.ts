@@ -3,7 +3,6 @@
  * look again before sending (the decision may have taken minutes), restart it once through the
  * journal, then wait (bounded) until it runs again on the current launcher.
  */
-import { formatDuration } from '../../engine/duration.js';
 import { approvalFlag } from '../../engine/gate.js';
 import type { PendingApproval } from '../../errors.js';
 import { OUTDATED_LABEL } from '../../kube/schemas.js';
@@ -15,6 +14,7 @@ import { restartGate } from './restart-gate.js';
 import { ownerVerdict } from './restart-owner.js';
 import { latestPlan } from '../contracts.js';
 import { noteRestartTiming, type BackSeen } from './restart-timing.js';
+import { formatDuration } from '../../text/duration.js';
 
 export type RestartResult = 'restarted' | 'would-restart' | 'skipped' | 'aborted' | 'pending' | 'outstanding' | 'up-to-date' | 'not-back';
 
@@ -138,8 +138,10 @@ export async function restartOne(deps: RecoverDeps, c: RestartCandidate, turn: R
     return { result: 'outstanding' };
   }
 
-  const owner = ownerVerdict(latestPlan(ctx)?.impact?.find((i) => i.vm === c.vm), ctx.effects.clock.now());
-  const ask = restartGate(c, { key: k.gate, why: turn.why, confirmByName: ctx.params.confirmByName, restartWaitMs: ctx.params.restartWait, baseline: deps.baseline, position: turn.position, ...(owner ? { owner } : {}) });
+  const planned = latestPlan(ctx)?.impact?.find((i) => i.vm === c.vm);
+  const owner = ownerVerdict(planned, ctx.effects.clock.now());
+  const predicted = planned?.fate === 'restart' ? planned.predicted?.durationSeconds : undefined;
+  const ask = restartGate(c, { key: k.gate, why: turn.why, confirmByName: ctx.params.confirmByName, restartWaitMs: ctx.params.restartWait, baseline: deps.baseline, position: turn.position, ...(owner ? { owner } : {}), ...(predicted ? { predicted } : {}) });
   setRow(deps, c.vm, 'asking');
   publish(deps);
   const decision = await ctx.confirm(ask, { deferIfPending: true });

@@ -4,10 +4,10 @@
  * window, the restart is approved only by the VM's name, and the gate says when the window opens.
  */
 import type { VmImpact } from '../contracts.js';
-import { roughDuration } from '../plan/eta/format.js';
 import { restartDowntimeSeconds } from '../plan/eta/estimate.js';
 import { nextOpening, openingText, parseRestartWindow, restartWindowAnnotation } from '../plan/eta/vm-limits.js';
 import type { OwnerVerdict } from './restart-gate.js';
+import { roughDuration } from '../../text/duration.js';
 
 export function ownerVerdict(impact: VmImpact | undefined, nowMs: number): OwnerVerdict | undefined {
   if (!impact) return undefined;

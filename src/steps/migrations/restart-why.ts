@@ -1,10 +1,10 @@
 /** Why a VM needs a restart, in one sentence an operator can check: what its migrations did, what the diagnosis found. */
-import { formatDuration } from '../../engine/duration.js';
 import type { Vmim } from '../../kube/schemas.js';
 import type { RestartCandidate } from './candidates.js';
 import { parseTime, vmiKeyOf } from './cluster-view.js';
 import type { DiagnoseOutput } from './diagnose-types.js';
 import { phaseOf } from './phases.js';
+import { formatDuration } from '../../text/duration.js';
 
 export interface VmProblems {
   failed: number;

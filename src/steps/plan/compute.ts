@@ -16,11 +16,10 @@ import { countImpact, predictImpact } from './impact.js';
 import { readUpdateConfig } from './kubevirt-config.js';
 import { planWindow, readWindow } from './eta/window.js';
 import { lastKubevirtRollout } from './eta/rollout.js';
+import { windowTotalText } from './eta/window-verdict.js';
 import { readDirtyRates } from './eta/dirty-rate.js';
-import { rangeText } from './eta/format.js';
 import { planRoom, rebuildingLayers } from './eta/room-reads.js';
 import type { PlannedHop } from '../contracts.js';
-import { formatDuration } from '../../engine/duration.js';
 import { buildLadder } from './ladder.js';
 import { steppingStones, withVariables } from './version-notes.js';
 import type { VersionNote } from '../../engine/runbook.js';
@@ -193,9 +192,6 @@ export async function computePlan(deps: PlanDeps): Promise<PlanOutput> {
     const rebuilds = rebuildsOf(h);
     return { ...h, eta, ...(room && rebuilds.length ? { room: { rebuilds, ...room } } : {}) };
   });
-  const total = { p50: eta.p50Seconds * timed.length, p90: eta.p90Seconds * timed.length };
-  const windowTotal = timed.length
-    ? `${timed.length === 1 ? 'The hop takes' : `The ${timed.length} hops take`} ${rangeText(total.p50, total.p90)}, before restarts at the gates: ${total.p90 * 1000 > site.window ? `MORE than the ${formatDuration(site.window)} window in the params file when slow; book a longer window${timed.length > 1 ? ' or split the hops over two' : ''}` : `within the ${formatDuration(site.window)} window in the params file`}.`
-    : undefined;
-  return flavored({ status: 'planned', ...moved, versionSource: available.source, hops: timed, ...(windowTotal ? { windowTotal } : {}), expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
+  const windowTotal = windowTotalText(timed, moved.impactCounts.restart, site.window);
+  return flavored({ status: 'planned', ...moved, versionSource: available.source, hops: timed, ...(windowTotal ? { windowTotal, bookedWindowMs: site.window } : {}), expectations: finalExpectations(hops.final, hops.hops, componentVersions(deployedValues)), notes });
 }

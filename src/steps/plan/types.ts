@@ -17,6 +17,8 @@ export interface PlanOutput extends PlanContract {
   window?: Omit<WindowView, 'eta'>;
   /** The whole upgrade's duration against the window the params book, in one sentence (issue 27). */
   windowTotal?: string;
+  /** The window the params book for the change (`window`, default 4h), which each hop's estimate is held against. */
+  bookedWindowMs?: number;
   /** Facts worth a line: patch-only hops, an already-reached target, KubeVirt's update methods. */
   notes: string[];
   /** Why the plan was refused, and what to do (spec 9.1.1 for a skipped minor). */

@@ -31,6 +31,7 @@ export async function askHealthGate(ctx: StepContext<unknown>, reds: PreflightIt
     items: facts,
     options: approveOrDecline('Upgrade anyway (the problems are known)'),
     safeChoice: 'abort',
+    ifStopped: `nothing has been changed: ${name} stays as it is, with these problems; fix them and start again, or resume and approve knowingly.`,
     confirmText: name,
     fix,
   });

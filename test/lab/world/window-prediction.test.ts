@@ -117,7 +117,7 @@ describe('no-converge: a guest that dirties memory faster than it moves', () => 
       const { impact, view } = predict(h, rates);
       const db = impact.find((i) => i.vm === 'virtual-machines/db-01')!;
       expect(db).toMatchObject({ fate: 'live-migrate', migrationPolicy: 'databases' });
-      expect(db.mayNotConverge?.[0]).toMatch(/dirties 300 MiB\/s .*progressTimeout 150 s/);
+      expect(db.mayNotConverge?.[0]).toMatch(/dirties 300 MiB\/s .*progressTimeout 2m30s/);
       expect(impact.filter((i) => i.mayNotConverge?.length).map((i) => i.vm)).toEqual(['virtual-machines/db-01']);
       expect(view.policies).toEqual([expect.objectContaining({ name: 'databases', allowAutoConverge: false, vms: ['virtual-machines/db-01'] })]);
       expect(view.eta.summary).toMatch(/1 may not converge/);

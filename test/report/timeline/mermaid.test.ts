@@ -72,7 +72,7 @@ const timeline: Timeline = {
   from: at(0),
   to: at(600),
   timeZone: 'Europe/Berlin',
-  windows: [{ from: at(0), to: at(14_400), label: 'booked window, 4 h 00 min from the start (params window)' }],
+  windows: [{ from: at(0), to: at(14_400), label: 'booked window, 4h00m from the start (params window)' }],
   sections: [
     {
       id: 'hop1',
@@ -98,12 +98,12 @@ describe('timelineMermaid', () => {
     expect(g.title).toBe('Upgrade of east∶ 4.4 → 4.6 (UTC)');
     expect(g.sections).toEqual(['Booked window', 'Hop 1 4.4.10 → 4.5.4', 'End']);
     expect(g.tasks.map((t) => [t.name, t.tags.join(' ')])).toEqual([
-      ['booked window, 4 h 00 min from the start (params window), until 05∶00∶00 UTC', 'done'],
+      ['booked window, 4h00m from the start (params window), until 05∶00∶00 UTC', 'done'],
       ['drafts · 2 profiles', ''],
       ['waiting, publish vmo-infra 1.5.0?', 'done'],
       ['restart ns/db∶1 · not back∶ did not run again, ＃retry', 'crit'],
-      ['predicted end p50..p90 · 5-10 min', 'active'],
-      ['cluster work · took 5 min', ''],
+      ['predicted end p50..p90 · 5m-10m', 'active'],
+      ['cluster work · took 5m', ''],
       ['stopped at the restart gate', 'milestone'],
     ]);
     // A bar under a second is drawn a second long; the window ends where the axis does (the forecast's p90).

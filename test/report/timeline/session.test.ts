@@ -107,7 +107,7 @@ describe('sessionTimeline', () => {
     const lab = sessionTimeline(state(steps(60)), body({ labTime: true }));
     expect(lab.labSpeed).toBe(60);
     expect(lab.sections[1]!.forecast).toMatchObject({ from: at(100), p50At: at(110), p90At: at(115) });
-    expect(lab.windows).toEqual([{ from: at(0), to: at(240), label: 'booked window, 4 h 00 min lab time from the start (params window)' }]);
+    expect(lab.windows).toEqual([{ from: at(0), to: at(240), label: 'booked window, 4h00m lab time from the start (params window)' }]);
     const unknown = sessionTimeline(state(steps()), body({ labTime: true }));
     expect(unknown.labSpeed).toBeUndefined();
     expect(unknown.sections[1]!.forecast).toBeUndefined();

@@ -17,7 +17,7 @@ const timeline = (): Timeline => ({
   from: at(0),
   to: at(40_000),
   timeZone: 'Asia/Kolkata',
-  windows: [{ from: at(0), to: at(14_400), label: 'booked window, 4 h 00 min from the start (params window)' }],
+  windows: [{ from: at(0), to: at(14_400), label: 'booked window, 4h00m from the start (params window)' }],
   sections: [
     { id: 'before', title: 'Before the hops', bars: [{ id: 'before.preflight', label: 'preflight checks', from: at(0), to: at(60), by: 'tool', status: 'ok' }] },
     {

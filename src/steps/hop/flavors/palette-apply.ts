@@ -53,7 +53,7 @@ function gateLines(replaced: AppliedVersion[], drafts: DraftOutput[], ctx: HopCo
     const counts = impact ? countImpact(impact) : undefined;
     const asked = counts && counts.restart > 0 ? ' (each restart is asked for after the rollout)' : '';
     lines.push(`KubeVirt then moves the running VMs onto the new launcher${counts ? `: ${impactLine(counts)}${asked}` : ''}.`);
-    lines.push(...windowGateLines(currentHop(ctx), impact));
+    lines.push(...windowGateLines(currentHop(ctx), impact, ctx.site?.window));
   }
   const rebuilds = [...new Set(drafts.flatMap((d) => d.rebuilds ?? []))];
   if (rebuilds.length) lines.push(`${rebuilds.join(', ')} change${rebuilds.length > 1 ? '' : 's'}: Palette may ask to rebuild every node (asked next).`);
@@ -111,6 +111,7 @@ export async function paletteApply(ctx: HopContext, choice: FlavorChoice): Promi
         ...(warnings.length ? { warnings } : {}),
         options: [...approveOrDecline('Apply to the cluster'), ...(outstanding.option ? [outstanding.option] : [])],
         safeChoice: 'abort',
+        ifStopped: `nothing reaches ${name}: it keeps running ${replaced.map((r) => `${r.name} ${r.from.version}`).join(', ')}; the published ${replaced.map((r) => r.to.version).filter((v, i, a) => a.indexOf(v) === i).join(', ')} version(s) wait, and a resume asks again.`,
       };
     },
     (live) => ctx.progress({ headline: `${headline} · restarting outstanding VMs first: ${live.headline}`, replaced } satisfies ApplyLive),

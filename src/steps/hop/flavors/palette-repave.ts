@@ -4,7 +4,6 @@
  * nodes. Watches the cluster object until it knows which, and asks the `repave` gate in the second
  * case. A rehearsal sent no apply, so it can only say what to expect.
  */
-import { formatDuration } from '../../../engine/duration.js';
 import { skipped, succeeded, type StepResult } from '../../../engine/step-kind.js';
 import type { ClusterDoc } from '../../../palette/cluster-types.js';
 import { hopOutputs } from '../../contracts.js';
@@ -12,6 +11,7 @@ import type { ApplyOutput, RepaveLive, RepaveOutput } from '../types.js';
 import { writtenDrafts } from '../draft-changes.js';
 import { askRepave, repaveInFlight, type RepaveApproval } from '../repave-gate.js';
 import type { HopContext } from './types.js';
+import { formatDuration } from '../../../text/duration.js';
 
 /** The new versions are attached and the agent reports their packs: the rollout started without a rebuild. */
 const rollingOut = (cluster: ClusterDoc, uids: string[]) => uids.every((uid) => cluster.profiles.some((p) => p.uid === uid) && cluster.packs.some((p) => p.profileUid === uid));

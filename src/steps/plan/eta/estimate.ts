@@ -11,12 +11,14 @@
  */
 import type { VmImpact } from '../../contracts.js';
 import { GiB, memoryText, rateText } from '../../../kube/quantity.js';
-import { rangeText, roughDuration } from './format.js';
+import { restartFigures, restartsPart, restartTime, type RestartTime } from './restarts.js';
 import { scheduleMoves, type EvictionJob, type MigrationJob } from './schedule.js';
 import type { BandwidthEstimate, HopEta, MigrationLimits, SecondsRange, VmMigrationLimits } from './types.js';
+import { roughDuration, durationRange } from '../../../text/duration.js';
+import { formatDuration } from '../../../text/duration.js';
 
-/** Graceful shutdown and boot on the new launcher: what an eviction or a restart costs a VM. */
-export const restartDowntimeSeconds = 60;
+/** Graceful shutdown and boot on the new launcher: what an eviction costs a VM, and a restart without a record of its VMI's boot. */
+export const restartDowntimeSeconds = restartFigures.shutdownSeconds + restartFigures.bootSeconds;
 
 export interface VmFacts {
   impact: VmImpact;
@@ -24,6 +26,8 @@ export interface VmFacts {
   limits: VmMigrationLimits;
   /** `kubevirt_vmi_dirty_rate_bytes_per_second`, when a metrics endpoint answered. */
   dirtyRate?: number;
+  /** For a VM restarted at a gate: its restart's predicted time (restarts.ts). */
+  restart?: RestartTime;
 }
 
 export interface EstimateInput {
@@ -55,7 +59,7 @@ function copyOf(vm: VmFacts, limits: MigrationLimits, bandwidth: BandwidthEstima
   const remedies = `remedies: a MigrationPolicy selecting it with allowAutoConverge or allowPostCopy; a quieter moment; or a gated restart instead (about ${roughDuration(restartDowntimeSeconds)} of downtime)`;
   if (!rescued && dirty > 0 && dirty >= rate(bandwidth.bytesPerSecond.p50)) {
     risks.push(
-      `may not converge: its guest dirties ${rateText(dirty)} (kubevirt_vmi_dirty_rate_bytes_per_second), more than the ${rateText(rate(bandwidth.bytesPerSecond.p50))} a migration moves; KubeVirt aborts it after progressTimeout ${limits.progressTimeout} s without progress and retries it later; ${remedies}`,
+      `may not converge: its guest dirties ${rateText(dirty)} (kubevirt_vmi_dirty_rate_bytes_per_second), more than the ${rateText(rate(bandwidth.bytesPerSecond.p50))} a migration moves; KubeVirt aborts it after progressTimeout ${formatDuration(limits.progressTimeout * 1000)} without progress and retries it later; ${remedies}`,
     );
     // The first pass copies everything; then the remaining data stops shrinking until progressTimeout (or the completion timeout) ends it.
     const abort = (r: number) => Math.min(bytes / rate(r) + limits.progressTimeout, timeout);
@@ -107,13 +111,18 @@ export function estimateHop(input: EstimateInput): Estimate {
         ? { startSeconds: Math.round(j.startedAt), durationSeconds: { p50: Math.round(j.endsAt - j.startedAt), p90: Math.round(s ? s.endsAt - s.startedAt : j.endsAt - j.startedAt) } }
         : { startSeconds: Math.round(j.startedAt), durationSeconds: { p50: restartDowntimeSeconds, p90: restartDowntimeSeconds }, downtimeSeconds: restartDowntimeSeconds };
   }
+  // The restarts come after the moves, one at a time: each starts when the one before it is back.
+  const restartTimes: RestartTime[] = [];
   for (const vm of input.vms) {
-    if (vm.impact.fate === 'restart') byVm.get(vm.impact.vm)!.predicted = { startSeconds: Math.round(median.endSeconds), durationSeconds: { p50: restartDowntimeSeconds, p90: restartDowntimeSeconds }, downtimeSeconds: restartDowntimeSeconds };
+    if (vm.impact.fate !== 'restart') continue;
+    const t = vm.restart ?? restartTime(undefined);
+    byVm.get(vm.impact.vm)!.predicted = { startSeconds: Math.round(median.endSeconds + restartTimes.reduce((n, r) => n + r.p50, 0)), durationSeconds: { p50: t.p50, p90: t.p90 }, downtimeSeconds: t.p50 };
+    restartTimes.push(t);
   }
 
   const migrating = migrations50.length;
   const evicted = evictions.length;
-  const restarts = input.vms.filter((v) => v.impact.fate === 'restart').length;
+  const restarts = restartTimes.length;
   const stalls = [...copies.values()].filter((c) => c.risks.length).length;
   const movesBasis = [
     `${migrating} VM(s) live-migrate, at most ${limits.parallelMigrationsPerCluster} at a time and ${limits.parallelOutboundMigrationsPerNode} from one node; ${bandwidth.text}; ${roughDuration(bandwidth.overheadSeconds.p50)} to start each target`,
@@ -123,14 +132,15 @@ export function estimateHop(input: EstimateInput): Estimate {
   const parts: HopEta['parts'] = [
     { what: 'pack-rollout', p50Seconds: Math.round(input.rollout.p50), p90Seconds: Math.round(input.rollout.p90), basis: input.rollout.basis },
     { what: 'migrations', p50Seconds: Math.round(median.endSeconds), p90Seconds: Math.round(Math.max(median.endSeconds, slow.endSeconds)), basis: movesBasis },
+    restartsPart(restartTimes),
   ];
   const p50 = parts.reduce((a, p) => a + p.p50Seconds, 0);
   const p90 = parts.reduce((a, p) => a + p.p90Seconds, 0);
   const said = [
     `${migrating} VM(s) migrate, ${limits.parallelMigrationsPerCluster} at a time`,
     ...(evicted ? [`${evicted} evicted, about ${roughDuration(restartDowntimeSeconds)} of downtime each`] : []),
-    ...(restarts ? [`${restarts} restart at the gates, about ${roughDuration(restartDowntimeSeconds)} of downtime each`] : []),
+    ...(restarts ? [`${restarts} restart(s) at the gates, about ${durationRange(parts[2]!.p50Seconds / restarts, parts[2]!.p90Seconds / restarts)} of downtime each, counted; plus your time at ${restarts === 1 ? 'its gate' : `${restarts} restart gates`}`] : []),
     ...(stalls ? [`${stalls} may not converge`] : []),
   ];
-  return { eta: { p50Seconds: p50, p90Seconds: p90, parts, summary: `${rangeText(p50, p90)}: ${said.join('; ')}` }, byVm };
+  return { eta: { p50Seconds: p50, p90Seconds: p90, parts, summary: `about ${durationRange(p50, p90)}: ${said.join('; ')}` }, byVm };
 }

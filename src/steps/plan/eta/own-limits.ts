@@ -5,8 +5,8 @@
  * be read (a restart of such a VM is approved only by its name, as one outside its window).
  */
 import type { VmImpact } from '../../contracts.js';
-import { roughDuration } from './format.js';
 import { inWindow, nextOpening, openingText, type OwnLimits } from './vm-limits.js';
+import { roughDuration } from '../../../text/duration.js';
 
 const clock = (ms: number) => `${new Date(ms).toISOString().slice(11, 16)} UTC`;
 

@@ -4,12 +4,13 @@
  * that go down, those that may stall, those whose own limits are broken).
  */
 import type { VmImpact } from '../../contracts.js';
-import { rangeText, roughDuration } from './format.js';
 import { memoryText, rateText } from '../../../kube/quantity.js';
 import type { HopEta, HopRoom } from './types.js';
 import { requestText } from './room-reads.js';
 import type { WindowView } from './window.js';
 import { firstFew } from '../../../text/first-few.js';
+import { roughDuration, durationRange } from '../../../text/duration.js';
+import { formatDuration } from '../../../text/duration.js';
 
 type WindowViewText = Omit<WindowView, 'eta'>;
 
@@ -19,7 +20,7 @@ export function limitsLines(w: WindowViewText): string[] {
   const lines = [
     'KubeVirt\'s limits on moving VMs (the KubeVirt resource; "default" = KubeVirt\'s own, not set on this cluster):',
     `  ${l.parallelMigrationsPerCluster} migrations at a time in the cluster${set('parallelMigrationsPerCluster')}, ${l.parallelOutboundMigrationsPerNode} leaving one node${set('parallelOutboundMigrationsPerNode')}`,
-    `  bandwidth per migration ${l.bandwidthPerMigration > 0 ? rateText(l.bandwidthPerMigration) : 'unlimited'}${set('bandwidthPerMigration')}; aborted after ${l.completionTimeoutPerGiB} s per GiB${set('completionTimeoutPerGiB')} or ${l.progressTimeout} s without progress${set('progressTimeout')}`,
+    `  bandwidth per migration ${l.bandwidthPerMigration > 0 ? rateText(l.bandwidthPerMigration) : 'unlimited'}${set('bandwidthPerMigration')}; aborted after ${formatDuration(l.completionTimeoutPerGiB * 1000)} per GiB${set('completionTimeoutPerGiB')} or ${formatDuration(l.progressTimeout * 1000)} without progress${set('progressTimeout')}`,
     `  auto-converge ${l.allowAutoConverge ? 'on' : 'off'}${set('allowAutoConverge')}, post-copy ${l.allowPostCopy ? 'on' : 'off'}${set('allowPostCopy')}`,
     `  workload updater: ${l.workloadUpdateMethods.join(' and ') || 'no method (nothing moves by itself)'}; evictions in batches of ${l.batchEvictionSize}${set('batchEvictionSize')} every ${roughDuration(l.batchEvictionIntervalSeconds)}${set('batchEvictionInterval')}`,
     `  transfer: ${w.bandwidth.text}`,
@@ -27,7 +28,7 @@ export function limitsLines(w: WindowViewText): string[] {
   for (const p of w.policies) {
     const over = [
       p.bandwidthPerMigration !== undefined && `bandwidth ${rateText(p.bandwidthPerMigration)}`,
-      p.completionTimeoutPerGiB !== undefined && `${p.completionTimeoutPerGiB} s per GiB`,
+      p.completionTimeoutPerGiB !== undefined && `${formatDuration(p.completionTimeoutPerGiB * 1000)} per GiB`,
       p.allowAutoConverge !== undefined && `auto-converge ${p.allowAutoConverge ? 'on' : 'off'}`,
       p.allowPostCopy !== undefined && `post-copy ${p.allowPostCopy ? 'on' : 'off'}`,
     ].filter(Boolean);
@@ -37,8 +38,11 @@ export function limitsLines(w: WindowViewText): string[] {
   return lines;
 }
 
+/** What each part of a hop's time is called where the plan lists them. */
+export const etaPartName: Record<HopEta['parts'][number]['what'], string> = { 'pack-rollout': 'rollout', migrations: 'VM moves', restarts: 'restarts' };
+
 export function etaLines(eta: HopEta): string[] {
-  return [`  Takes ${eta.summary}`, ...eta.parts.map((p) => `    ${p.what === 'pack-rollout' ? 'rollout   ' : 'VM moves  '} ${rangeText(p.p50Seconds, p.p90Seconds)}: ${p.basis}`)];
+  return [`  Takes ${eta.summary}`, ...eta.parts.filter((p) => p.what !== 'restarts' || p.p50Seconds > 0).map((p) => `    ${etaPartName[p.what].padEnd(10)} about ${durationRange(p.p50Seconds, p.p90Seconds)}: ${p.basis}`)];
 }
 
 const LISTED = 20;
@@ -62,7 +66,7 @@ export function watchLines(impact: readonly VmImpact[]): string[] {
     for (const i of moving.slice(0, 5)) {
       const p = i.predicted!;
       const when = p.startSeconds < 5 ? 'starts at once' : `starts about ${roughDuration(p.startSeconds)} in`;
-      const how = rangeText(p.durationSeconds.p50, p.durationSeconds.p90).replace(/^about /, '');
+      const how = durationRange(p.durationSeconds.p50, p.durationSeconds.p90);
       lines.push(`  ${i.vm}${i.memoryBytes ? ` (${memoryText(i.memoryBytes)})` : ''}: ${when}, ${i.mayNotConverge?.length ? `runs ${how} until KubeVirt aborts it (may not converge)` : `takes ${how}`}`);
     }
   }

@@ -16,8 +16,8 @@
  * doubles what is assumed (image pulls, a slow node) and adds half to what was learned.
  */
 import type { Pod } from '../../../kube/schemas.js';
-import { roughDuration } from './format.js';
 import type { SecondsRange } from './types.js';
+import { roughDuration } from '../../../text/duration.js';
 
 const agentPickupAndApply = 90;
 const controlPlaneDeployments = 3 * 30;

@@ -62,7 +62,8 @@ export interface BandwidthEstimate {
 
 /** What a part of a hop's duration is, for `plan --json` and the report. */
 export interface EtaPart {
-  what: 'pack-rollout' | 'migrations';
+  /** restarts: the VM restarts at the gates, one after another (the operator's answers not counted). */
+  what: 'pack-rollout' | 'migrations' | 'restarts';
   p50Seconds: number;
   p90Seconds: number;
   /** In words: where the figure comes from. */

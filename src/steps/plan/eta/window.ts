@@ -11,6 +11,7 @@ import type { VmImpact } from '../../contracts.js';
 import { estimateBandwidth, migrationSamples, vmiMemoryBytes } from './bandwidth.js';
 import { estimateHop, type VmFacts } from './estimate.js';
 import { limitsFor, policyFor, policyView } from './policies.js';
+import { restartTime } from './restarts.js';
 import { rolloutEstimate, type LastRollout } from './rollout.js';
 import type { BandwidthEstimate, HopEta, MigrationLimits, MigrationPolicyView } from './types.js';
 
@@ -61,7 +62,7 @@ export function planWindow(limits: MigrationLimits, impact: readonly VmImpact[],
     if (policy) selected.get(policy.name)!.push(i.vm);
     const memoryBytes = vmi ? vmiMemoryBytes(vmi) : undefined;
     const dirtyRate = dirtyRates.get(i.vm);
-    return { impact: i, limits: limitsFor(limits, policy), ...(memoryBytes !== undefined ? { memoryBytes } : {}), ...(dirtyRate !== undefined ? { dirtyRate } : {}) };
+    return { impact: i, limits: limitsFor(limits, policy), ...(memoryBytes !== undefined ? { memoryBytes } : {}), ...(dirtyRate !== undefined ? { dirtyRate } : {}), ...(i.fate === 'restart' ? { restart: restartTime(vmi) } : {}) };
   });
   const bandwidth = estimateBandwidth(migrationSamples(reads.migrations, vmis), limits.bandwidthPerMigration);
   const { eta, byVm } = estimateHop({ vms: facts, limits, bandwidth, rollout: rolloutEstimate(Math.max(1, reads.nodes.length), reads.lastRollout) });

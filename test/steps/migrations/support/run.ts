@@ -61,6 +61,17 @@ export const fixedImpact = defineStepKind({
   },
 });
 
+/** Stands in for the plan step with hops (their KubeVirt version and window as given), so steps run per hop. */
+export const fixedHops = defineStepKind({
+  kind: 'fixed-hops',
+  title: 'Plan with hops (fixed for the test)',
+  description: 'Outputs a plan with the hops given in params',
+  params: z.strictObject({ hops: z.array(z.unknown()) }),
+  async run(ctx) {
+    return succeeded<PlanContract>({ hops: ctx.params.hops as PlanContract['hops'], impact: [] });
+  },
+});
+
 /**
  * Stands in for the next hop's draft gate (the same gate name and the same offer of the outstanding
  * restarts the draft and apply steps make), writing nothing: it records who approved it.
@@ -82,7 +93,7 @@ export const gatedWrite = defineStepKind({
 });
 
 export function registry(): StepRegistry {
-  return new StepRegistry().register(migrationsStep, diagnoseStep, recoverStep, verifyStep, fixedSnapshot, fixedImpact, gatedWrite);
+  return new StepRegistry().register(migrationsStep, diagnoseStep, recoverStep, verifyStep, fixedSnapshot, fixedImpact, fixedHops, gatedWrite);
 }
 
 export function runbookYaml(steps: string, extra = knownIssuesYaml): string {

@@ -5,7 +5,21 @@ import type { VmImpact } from '../../../../src/steps/contracts.js';
 import { estimateBandwidth, migrationSamples } from '../../../../src/steps/plan/eta/bandwidth.js';
 import { estimateHop, type VmFacts } from '../../../../src/steps/plan/eta/estimate.js';
 import { migrationLimits } from '../../../../src/steps/plan/eta/limits.js';
-import { rangeText } from '../../../../src/steps/plan/eta/format.js';
+import { lastBootSeconds, restartTime, restartsPart } from '../../../../src/steps/plan/eta/restarts.js';
+
+/** A VMI whose last start took `seconds` (created, then each phase until Running), with an optional grace period. */
+const booted = (name: string, seconds: number, grace?: number): Vmi => ({
+  metadata: { name, namespace: 'ns', creationTimestamp: '2026-01-01T00:00:00Z' },
+  ...(grace !== undefined ? { spec: { terminationGracePeriodSeconds: grace } } : {}),
+  status: {
+    phase: 'Running',
+    phaseTransitionTimestamps: [
+      { phase: 'Pending', phaseTransitionTimestamp: '2026-01-01T00:00:00Z' },
+      { phase: 'Scheduled', phaseTransitionTimestamp: '2026-01-01T00:00:10Z' },
+      { phase: 'Running', phaseTransitionTimestamp: new Date(Date.parse('2026-01-01T00:00:00Z') + seconds * 1000).toISOString() },
+    ],
+  },
+});
 
 const GiB = 2 ** 30;
 const MiB = 2 ** 20;
@@ -58,15 +72,27 @@ describe('estimateHop', () => {
     ...extra,
   });
 
-  it('adds the rollout to the moves; the pessimistic bound is larger; the summary says it as a change board asks', () => {
+  it('adds the rollout, the moves and the restarts at the gates; the pessimistic bound is larger; the summary says it as a change board asks', () => {
     const { eta, byVm } = estimateHop({ vms: [facts('a', 'live-migrate', 4), facts('b', 'live-migrate', 8), facts('c', 'restart', 4)], limits, bandwidth, rollout });
     // 8 GiB at 256 MiB/s = 32 s + 20 s start-up
     expect(eta.parts[1]).toMatchObject({ what: 'migrations', p50Seconds: 52 });
-    expect(eta.p50Seconds).toBe(300 + 52);
-    expect(eta.p90Seconds).toBe(600 + 40 + 64);
-    expect(eta.summary).toBe('about 6-12 min: 2 VM(s) migrate, 5 at a time; 1 restart at the gates, about 1 min of downtime each');
+    // No record of c's boot: the runbook's 20 s shutdown and 40 s boot, doubled when slow.
+    expect(eta.parts[2]).toMatchObject({ what: 'restarts', p50Seconds: 60, p90Seconds: 120 });
+    expect(eta.p50Seconds).toBe(300 + 52 + 60);
+    expect(eta.p90Seconds).toBe(600 + 40 + 64 + 120);
+    expect(eta.summary).toBe('about 7m-14m: 2 VM(s) migrate, 5 at a time; 1 restart(s) at the gates, about 1m-2m of downtime each, counted; plus your time at its gate');
     expect(byVm.get('b')!.predicted).toEqual({ startSeconds: 0, durationSeconds: { p50: 52, p90: 104 } });
-    expect(byVm.get('c')!.predicted).toMatchObject({ downtimeSeconds: 60 });
+    expect(byVm.get('c')!.predicted).toEqual({ startSeconds: 52, durationSeconds: { p50: 60, p90: 120 }, downtimeSeconds: 60 });
+  });
+
+  it('restarts one after another, each from its VMI’s own last boot where the cluster recorded one', () => {
+    const vms = [facts('a', 'restart', 4, { restart: restartTime(booted('a', 28)) }), facts('b', 'restart', 4, { restart: restartTime(booted('b', 100, 300)) }), facts('c', 'restart', 4)];
+    const { eta, byVm } = estimateHop({ vms, limits, bandwidth, rollout });
+    // a: 20 + 28, slow 40 + 42; b: 20 + 100, slow its grace period 300 + 150; c: the runbook's 60, slow 120.
+    expect(eta.parts[2]).toMatchObject({ what: 'restarts', p50Seconds: 48 + 120 + 60, p90Seconds: 82 + 450 + 120 });
+    expect(eta.parts[2]!.basis).toBe("3 restart(s) at the gates, one after another, about 1m-2m each: 2 from the VMI's last boot on this cluster (median 28s) plus the runbook's 20s shutdown; 1 from the runbook's figure (20s shutdown, 40s boot; no boot on record); your own time at the gates is not counted");
+    expect([...byVm.values()].map((v) => v.predicted!.startSeconds)).toEqual([0, 48, 168]);
+    expect(eta.summary).toMatch(/3 restart\(s\) at the gates, .* counted; plus your time at 3 restart gates$/);
   });
 
   it.each([
@@ -89,12 +115,16 @@ describe('estimateHop', () => {
   });
 });
 
-describe('rangeText', () => {
-  it.each([
-    [1080, 1500, 'about 18-25 min'],
-    [30, 45, 'about 30-45 s'],
-    [60, 60, 'about 1 min'],
-    [50, 200, 'about 50 s to 3 min'],
-    [7200, 9000, 'about 2 h 00 min to 2 h 30 min'],
-  ])('%s-%s s', (a, b, want) => expect(rangeText(a, b)).toBe(want));
+describe('a restart’s time', () => {
+  it.each<[string, Vmi | undefined, number | undefined]>([
+    ['created, then Running 28 s later', booted('a', 28), 28],
+    ['no Running transition (still booting)', { metadata: { name: 'x', creationTimestamp: '2026-01-01T00:00:00Z' }, status: { phaseTransitionTimestamps: [{ phase: 'Scheduling', phaseTransitionTimestamp: '2026-01-01T00:00:00Z' }] } }, undefined],
+    ['only its current phase, at its creation (no boot on record)', { metadata: { name: 'x', creationTimestamp: '2026-01-01T00:00:00Z' }, status: { phaseTransitionTimestamps: [{ phase: 'Running', phaseTransitionTimestamp: '2026-01-01T00:00:00Z' }] } }, undefined],
+    ['a span of days is not one boot', booted('d', 3 * 86_400), undefined],
+    ['no VMI', undefined, undefined],
+  ])('%s', (_n, vmi, want) => expect(lastBootSeconds(vmi)).toBe(want));
+
+  it('a hop without restarts has a restart part of nothing, said so', () => {
+    expect(restartsPart([])).toEqual({ what: 'restarts', p50Seconds: 0, p90Seconds: 0, basis: 'no VM needs a restart at the gates' });
+  });
 });

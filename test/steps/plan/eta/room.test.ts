@@ -137,7 +137,7 @@ describe('what the plan and the publish/apply gate say', () => {
     summary: '1 of 2 node(s) have VMs that fit nowhere else while the node is rebuilt: w1 (1 of 2)',
     basis: 'first-fit decreasing',
   };
-  const eta = { p50Seconds: 600, p90Seconds: 900, parts: [], summary: 'about 10-15 min: 5 VM(s) migrate, 5 at a time' };
+  const eta = { p50Seconds: 600, p90Seconds: 900, parts: [], summary: 'about 10m-15m: 5 VM(s) migrate, 5 at a time' };
 
   it('the plan names the node, the VM, its request and what to do', () => {
     expect(roomLines(room)).toEqual([
@@ -152,7 +152,7 @@ describe('what the plan and the publish/apply gate say', () => {
 
   it('the gate that sets the hop in motion says it too; nothing when every VM fits', () => {
     const hop = { index: 1, from: '4.5.4', to: '4.6.3', profiles: [], eta, room };
-    expect(windowGateLines(hop, [])).toEqual(['This hop takes about 10-15 min: 5 VM(s) migrate, 5 at a time.', 'Nodes are rebuilt, and VMs on 1 node(s) fit nowhere else while it drains: w1 (1 of 2) (see the plan).']);
+    expect(windowGateLines(hop, [])).toEqual(['This hop takes about 10m-15m: 5 VM(s) migrate, 5 at a time.', 'Nodes are rebuilt, and VMs on 1 node(s) fit nowhere else while it drains: w1 (1 of 2) (see the plan).']);
     expect(windowGateLines({ ...hop, room: { ...room, nodes: [room.nodes[1]!] } }, [])).toHaveLength(1);
   });
 });

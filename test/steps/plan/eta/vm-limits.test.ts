@@ -66,7 +66,7 @@ describe('the plan and the restart gate hold a VM to its owner limits', () => {
     const f = ownLimitFields(restart, limits, friday, { rolloutSeconds: 300, totalSeconds: 900 });
     expect(f.ownLimits).toEqual({ maxDowntimeSeconds: 30, restartWindow: 'Sat,Sun 02:00-06:00 Europe/Berlin' });
     expect(f.limitsBroken).toEqual([
-      'its restart costs about 1 min of downtime, more than its max-downtime of 30 s',
+      'its restart costs about 1m of downtime, more than its max-downtime of 30s',
       'its restart would come at about 16:15 UTC, outside its restart window "Sat,Sun 02:00-06:00 Europe/Berlin" (it opens Sat 28 Nov 02:00 Europe/Berlin (01:00 UTC)): the restart gate says so, and plain mode restarts it only with --approve-restart vms/db',
     ]);
   });
@@ -80,7 +80,7 @@ describe('the plan and the restart gate hold a VM to its owner limits', () => {
     const impact = { ...restart, ...ownLimitFields(restart, limits, friday, { rolloutSeconds: 300, totalSeconds: 900 }) };
     expect(ownerVerdict(impact, friday)).toEqual({
       outside: 'outside its restart window "Sat,Sun 02:00-06:00 Europe/Berlin"; the window opens Sat 28 Nov 02:00 Europe/Berlin (01:00 UTC)',
-      downtime: 'Its owner allows at most 30 s of downtime; a restart usually costs about 1 min.',
+      downtime: 'Its owner allows at most 30s of downtime; a restart usually costs about 1m.',
     });
     expect(ownerVerdict(impact, at('2026-11-28T01:05:00Z'))?.outside).toBeUndefined();
     const broken = { ...restart, ...ownLimitFields(restart, ownLimitsOf({ 'upgrade-pilot.io/restart-window': 'weekends' }), friday, { rolloutSeconds: 0, totalSeconds: 0 }) };
