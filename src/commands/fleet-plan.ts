@@ -10,7 +10,7 @@ import type { StepRegistry } from '../engine/step-kind.js';
 import { defaultRateLimits, RateLimiter } from '../palette/rate-limit.js';
 import { ExitCode } from '../errors.js';
 import { withPaletteClusters, type LoadedFleet } from '../fleet/load.js';
-import { paletteEntries, readPaletteClusters } from '../fleet/from-palette.js';
+import { fromPaletteText, paletteEntries, resolveFromPalette } from '../fleet/from-palette.js';
 import type { PaletteApi } from '../palette/api.js';
 import type { FleetState, LeftOut } from '../fleet/types.js';
 import { readTargets, stageClusters } from '../fleet/target-set.js';
@@ -82,15 +82,6 @@ function planPalette(f: LoadedFleet, options: Invocation['options'], env: NodeJS
   const params = f.connection;
   return key.key ? buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter: new RateLimiter({ ...defaultRateLimits, ...params.palette.rateLimits }) }) : undefined;
 }
-
-/** With `clusters: { fromPalette }`: the fleet with the clusters Palette reports now (the plan freezes them). */
-export async function resolveFromPalette(f: LoadedFleet, palette: PaletteApi, signal?: AbortSignal): Promise<LoadedFleet> {
-  if (!f.fromPalette) return f;
-  return withPaletteClusters(f, paletteEntries(await readPaletteClusters(palette, f.fromPalette, signal), f.fromPalette, dirname(f.file)));
-}
-
-export const fromPaletteText = (from: NonNullable<LoadedFleet['fromPalette']>) => `the clusters that run profile ${from.profile}${from.tags ? ` tagged ${from.tags.join(' and ')}` : ''}`;
-
 
 export async function runFleetPlan(loaded: LoadedFleet, options: Invocation['options'], io: RunIO, frozen: FleetState | undefined, registry: () => Promise<StepRegistry>): Promise<ExitCode> {
   const write = (line: string) => io.stdout.write(`${line}\n`);

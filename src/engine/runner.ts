@@ -20,6 +20,7 @@ import {
   isPlaceholder,
   nextEntry,
   steps,
+  type Entry,
   type GroupPlaceholder,
   type HopInfo,
   type SessionEvent,
@@ -66,6 +67,12 @@ export interface RunnerOptions {
    * its end may be many minutes away and nothing of it is lost: a resume re-enters it.
    */
   stopAfterStep?: AbortSignal;
+  /**
+   * Under a `stopAfterStep` request, the steps this says yes to still run, to their end (a poll
+   * does not stop them): a fleet's cluster whose change was applied is watched until it settles
+   * instead of being left mid-rollout. Asked before each step with the state as it stands.
+   */
+  carry?: (state: SessionState, next: Entry) => boolean;
 }
 
 type Listener = (state: SessionState, event: SessionEvent) => void;
@@ -157,7 +164,7 @@ export class Runner {
       if (signal.aborted) return this.stop('interrupted', new InterruptedError());
       const entry = nextEntry(this.state);
       if (!entry) break;
-      if (this.opts.stopAfterStep?.aborted) return this.stop('interrupted', stoppedSafely(last, entry));
+      if (this.opts.stopAfterStep?.aborted && !this.carried(entry)) return this.stop('interrupted', stoppedSafely(last, entry));
       if (isPlaceholder(entry)) {
         this.expand(entry);
         continue;
@@ -169,6 +176,10 @@ export class Runner {
     this.dispatch({ type: 'session.done', at: this.now() });
     this.opts.journal.snapshot(this.state);
     return { status: 'done' };
+  }
+
+  private carried(entry: Entry): boolean {
+    return this.opts.carry?.(this.state, entry) ?? false;
   }
 
   private stop(status: 'failed' | 'awaitingApproval' | 'interrupted', stopError: PilotError): RunOutcome {
@@ -210,7 +221,8 @@ export class Runner {
       return this.failStep(step.id, new StepFailedError('engine.unknown-kind', `No step kind "${step.kind}" is available.`, { hint: `Known kinds: ${this.opts.registry.names().join(', ')}` }));
     }
     this.dispatch({ type: 'step.started', at: this.now(), id: step.id });
-    const drain = this.opts.stopAfterStep;
+    // A carried step runs to its end even when asked to stop: its polls are what watches the change settle.
+    const drain = this.carried(step) ? undefined : this.opts.stopAfterStep;
     const effects = kind.pollsOnly && drain ? { ...this.opts.effects, clock: stopAtPoll(this.opts.effects.clock, drain, step) } : this.opts.effects;
     const ctx = this.context(this.current(step.id), kind.params.parse(step.with), effects);
     try {

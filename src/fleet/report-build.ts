@@ -24,6 +24,7 @@ export const fateWords: Record<ClusterStatus, string> = {
   failed: 'failed',
   gate: 'waiting at a gate',
   stopped: 'stopped safely (session saved)',
+  unwatched: 'applied, rollout continues unwatched',
   running: 'in flight when the fleet stopped',
   pending: 'untouched',
   skipped: 'skipped',

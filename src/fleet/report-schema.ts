@@ -53,7 +53,9 @@ export const FleetClusterReport = z.object({
   cluster: z.string(),
   uid: z.string(),
   stage: z.string().nullable().describe('null: left out of the plan'),
-  status: z.enum(['pending', 'running', 'done', 'failed', 'gate', 'stopped', 'skipped', 'left-out', 'vanished']).describe('vanished: gone from Palette since the plan was frozen (reported, not failed)'),
+  status: z
+    .enum(['pending', 'running', 'done', 'failed', 'gate', 'stopped', 'unwatched', 'skipped', 'left-out', 'vanished'])
+    .describe('vanished: gone from Palette since the plan was frozen (reported, not failed); unwatched: stopped after its change was applied, the rollout going on with nobody watching'),
   fate: z.string().describe('The status in words: upgraded, failed, untouched, skipped, left out, ...'),
   attempts: z.number().int(),
   retries: z.number().int().describe('Runs started by `fleet retry`'),
