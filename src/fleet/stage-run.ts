@@ -10,6 +10,7 @@
  * before that: it is then recorded as unwatched, with the command that watches it again.
  */
 import { formatDuration } from '../engine/duration.js';
+import { nextEntry } from '../engine/state.js';
 import { ExitCode } from '../errors.js';
 import { openingText, type RestartWindow } from '../steps/plan/eta/vm-limits.js';
 import { stagePolicy } from './approvals.js';
@@ -63,6 +64,13 @@ export class StageRun {
     return m && !m.settled ? { hop: m.hop, of: m.of, versions: m.versions, appliedAt: m.appliedAt } : undefined;
   }
 
+  /** Whether a halt carries the cluster on: its session's next step is one `carries` runs (its applied hop's, or past the last hop, verification). */
+  private carried(c: ClusterState): boolean {
+    const s = c.session ? this.o.sessionState(c.session) : undefined;
+    const next = s ? nextEntry(s) : undefined;
+    return s !== undefined && next !== undefined && carries(s, next);
+  }
+
   /** Stops starting: journaled with the clusters it carries, and said. */
   private halt(h: Halt): void {
     if (this.halted) return;
@@ -70,7 +78,7 @@ export class StageRun {
     this.stop.abort();
     const carrying = [...this.running.keys()].filter((name) => {
       const c = this.state().clusters.find((x) => x.name === name);
-      return c ? this.unsettled(c) !== undefined : false;
+      return c ? this.carried(c) : false;
     });
     this.o.journal.append({ type: 'stage.halting', at: now(), stage: this.stage.name, why: h.why, carrying });
     const others = this.running.size - carrying.length;
