@@ -17,9 +17,14 @@ export interface Motion {
   versions: string;
   /** When the change was applied (the step that applied it ended), wall clock. */
   appliedAt: string;
-  /** Every watch step of that hop has run: the cluster is at a safe point. */
+  /** Every step of that hop has run (the restarts too): the cluster is at a safe point. */
   settled: boolean;
+  /** The rollout is still being watched: its reconcile or migration watch has not finished. Left now, it goes on unwatched. */
+  rolling: boolean;
 }
+
+/** The steps that watch a change roll out (Palette's reconcile, KubeVirt's migrations): what is unwatched when left. */
+const WATCHES = new Set(['reconcile', 'migrations']);
 
 const finished = (s: StepState) => s.status === 'succeeded' || s.status === 'skipped';
 
@@ -55,6 +60,7 @@ export function motionOf(state: SessionState): Motion | undefined {
     versions: `${hop.from} → ${hop.to}`,
     appliedAt: moving.endedAt ?? moving.startedAt ?? state.run.updatedAt,
     settled: finished(moving) && rest.every(finished),
+    rolling: !finished(moving) || rest.some((s) => WATCHES.has(s.kind) && !finished(s)),
   };
 }
 

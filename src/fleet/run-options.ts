@@ -5,7 +5,7 @@ import type { Clock } from '../engine/clock.js';
 import type { SessionState } from '../engine/state.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import type { Limiter } from '../palette/rate-limit.js';
-import type { ClusterRunRequest } from './cluster-run.js';
+import type { ClusterRunRequest, ClusterRunResult } from './cluster-run.js';
 import type { FleetJournal } from './journal.js';
 import type { Prediction } from './predicted.js';
 import type { SoakHealth } from './soak.js';
@@ -50,6 +50,8 @@ export interface CoordinatorOptions {
    * and how, or undefined when the operator did not (the fleet stops there, exit 3, as without it).
    */
   askStage?(stage: StageState, signal: AbortSignal): Promise<{ by: string; how: string } | undefined>;
+  /** Runs one cluster's session (tests: a scripted one); default cluster-run.ts's. */
+  runCluster?(req: ClusterRunRequest): Promise<ClusterRunResult>;
 }
 
 export function whoAmI(): string {

@@ -57,11 +57,12 @@ export class StageRun {
     return this.state().clusters.filter((c) => c.stage === this.stage.name && c.status === 'failed');
   }
 
-  /** The cluster's change in motion and not settled, read from its session as it stands. */
-  private unsettled(c: ClusterState): InMotion | undefined {
+  /** The cluster's change in motion, read from its session as it stands: `rolling` (its rollout still watched) or not yet `settled` (restarts too). */
+  private motion(c: ClusterState, until: 'rolling' | 'settled'): InMotion | undefined {
     const s = c.session ? this.o.sessionState(c.session) : undefined;
     const m = s ? motionOf(s) : undefined;
-    return m && !m.settled ? { hop: m.hop, of: m.of, versions: m.versions, appliedAt: m.appliedAt } : undefined;
+    const open = until === 'rolling' ? m?.rolling : m && !m.settled;
+    return m && open ? { hop: m.hop, of: m.of, versions: m.versions, appliedAt: m.appliedAt } : undefined;
   }
 
   /** Whether a halt carries the cluster on: its session's next step is one `carries` runs (its applied hop's, or past the last hop, verification). */
@@ -99,7 +100,7 @@ export class StageRun {
       const flags = s ? waitingFlags(s) : [];
       if (flags.length) result = { ...result, flags };
     }
-    const motion = got.outcome === 'interrupted' ? this.unsettled({ ...c, session }) : undefined;
+    const motion = got.outcome === 'interrupted' ? this.motion({ ...c, session }, 'rolling') : undefined;
     if (motion) {
       // Left before its change settled: it goes on in the cluster, and the record says so.
       const since = now();
@@ -122,6 +123,9 @@ export class StageRun {
       if (failures >= limit) this.halt({ code: ExitCode.failed, why: `${failures} failure(s) reached the threshold ${limit} (last: ${c.name})` });
     } else if (result.outcome === 'gate') {
       this.halt({ code: ExitCode.gate, why: `${c.name} waits at a gate without an approval` });
+    } else if (result.outcome === 'interrupted' && !this.o.signal.aborted) {
+      // The operator stopped it at one of its gates ("Not now", "Abort recovery"): a deliberate stop halts the stage as a gate does.
+      this.halt({ code: ExitCode.gate, why: `${c.name} was stopped at its gate` });
     }
   }
 
@@ -135,7 +139,7 @@ export class StageRun {
     };
     if (resumed) begin(c.session!);
     const policy = stagePolicy(this.state().fleet, this.stage, this.o.approvals.revoked);
-    const p = runCluster({
+    const p = (this.o.runCluster ?? runCluster)({
       name: c.name,
       paramsFile: c.paramsFile,
       stateDir: this.o.stateDir,
@@ -202,7 +206,7 @@ export class StageRun {
     const { journal, say } = this.o;
     const mine = this.state().clusters.filter((c) => c.stage === this.stage.name);
     const queue = blocked
-      ? mine.filter((c) => c.session && (c.status === 'unwatched' || c.status === 'running' || ((c.status === 'gate' || c.status === 'stopped') && this.unsettled(c))))
+      ? mine.filter((c) => c.session && (c.status === 'unwatched' || c.status === 'running' || ((c.status === 'gate' || c.status === 'stopped') && this.motion(c, 'settled'))))
       : mine.filter((c) => !isSettled(c) && c.status !== 'failed' && c.status !== 'left-out');
     if (blocked) {
       this.halted = blocked;

@@ -5,38 +5,21 @@
  * report), never a new hop or a cluster that applied nothing.
  */
 import { describe, expect, it } from 'vitest';
-import type { Entry, GroupPlaceholder, SessionState, StepState, StepStatus } from '../../src/engine/state.js';
+import type { Entry, GroupPlaceholder } from '../../src/engine/state.js';
 import { carries, motionOf, waitingFlags } from '../../src/fleet/motion.js';
+import { after, before, hopSteps, P, S, sessionState, step } from './session-fixture.js';
 
-const hop = (index: number, count = 2) => ({ index, count, from: `4.${3 + index}.0`, to: `4.${4 + index}.0` });
-const step = (id: string, kind: string, status: StepStatus, extra: Partial<StepState> = {}): StepState => ({ id, localId: id.split('.').at(-1)!, kind, title: kind, with: {}, status, durationMs: 0, attempts: 1, decisions: {}, notes: {}, ...extra });
-const hopSteps = (i: number, count: number, statuses: StepStatus[], applyOutput: unknown = { confirmed: 'attached' }): StepState[] =>
-  (['draft', 'publish', 'apply', 'repave', 'reconcile', 'migrations', 'recover'] as const).map((kind, n) =>
-    step(`hop${i}.${kind}`, kind, statuses[n] ?? 'pending', { group: 'hop', hop: hop(i, count), ...(kind === 'apply' && statuses[n] === 'succeeded' ? { output: applyOutput, endedAt: '2026-12-02T01:00:00.000Z' } : {}) }),
-  );
-const state = (entries: Entry[], extra: Partial<SessionState> = {}): SessionState => ({
-  meta: { id: 's', schema: 1, createdAt: '', tool: '', user: 'ana', host: 'jump', mode: 'live', lab: false, runbook: { name: '', title: '', file: '', digest: '' }, cluster: {} },
-  entries,
-  mutations: {},
-  run: { status: 'running', updatedAt: '2026-12-02T01:05:00.000Z', resumes: 0 },
-  log: [],
-  seq: 0,
-  ...extra,
-});
-const before = [step('preflight', 'preflight', 'succeeded', { output: { flavor: { flavor: 'palette' } } }), step('plan', 'plan', 'succeeded')];
-const after = [step('verify', 'verify', 'pending'), step('report', 'report', 'pending')];
-const S: StepStatus = 'succeeded';
-const P: StepStatus = 'pending';
+const state = sessionState;
 const placeholder: GroupPlaceholder = { id: 'hop', group: true, title: 'hops', forEach: 'hops', steps: [], ifEmpty: [] };
 
 describe('motionOf and carries', () => {
   it.each<[string, Entry[], { motion: ReturnType<typeof motionOf> | undefined; next: string; carried: boolean }]>([
     ['hops not planned yet: nothing moves, nothing carried', [...before, placeholder, ...after], { motion: undefined, next: 'hop', carried: false }],
     ['drafted and published, not applied: nothing moves, the apply is not carried', [...before, ...hopSteps(1, 1, [S, S, P]), ...after], { motion: undefined, next: 'hop1.apply', carried: false }],
-    ['applied: the hop is in motion, its reconcile is carried', [...before, ...hopSteps(1, 1, [S, S, S, S]), ...after], { motion: { hop: 1, of: 1, versions: '4.4.0 → 4.5.0', appliedAt: '2026-12-02T01:00:00.000Z', settled: false }, next: 'hop1.reconcile', carried: true }],
-    ['the restarts of the applied hop are carried', [...before, ...hopSteps(1, 1, [S, S, S, S, S, S, P]), ...after], { motion: { hop: 1, of: 1, versions: '4.4.0 → 4.5.0', appliedAt: '2026-12-02T01:00:00.000Z', settled: false }, next: 'hop1.recover', carried: true }],
-    ['the last hop settled: verification is carried', [...before, ...hopSteps(1, 1, [S, S, S, S, S, S, S]), ...after], { motion: { hop: 1, of: 1, versions: '4.4.0 → 4.5.0', appliedAt: '2026-12-02T01:00:00.000Z', settled: true }, next: 'verify', carried: true }],
-    ['hop 1 of 2 settled: hop 2 is a new change, not carried', [...before, ...hopSteps(1, 2, [S, S, S, S, S, S, S]), ...hopSteps(2, 2, []), ...after], { motion: { hop: 1, of: 2, versions: '4.4.0 → 4.5.0', appliedAt: '2026-12-02T01:00:00.000Z', settled: true }, next: 'hop2.draft', carried: false }],
+    ['applied: the hop is in motion, its reconcile is carried', [...before, ...hopSteps(1, 1, [S, S, S, S]), ...after], { motion: { hop: 1, of: 1, versions: '4.4.0 → 4.5.0', appliedAt: '2026-12-02T01:00:00.000Z', settled: false, rolling: true }, next: 'hop1.reconcile', carried: true }],
+    ['the restarts of the applied hop are carried; its rollout is watched already', [...before, ...hopSteps(1, 1, [S, S, S, S, S, S, P]), ...after], { motion: { hop: 1, of: 1, versions: '4.4.0 → 4.5.0', appliedAt: '2026-12-02T01:00:00.000Z', settled: false, rolling: false }, next: 'hop1.recover', carried: true }],
+    ['the last hop settled: verification is carried', [...before, ...hopSteps(1, 1, [S, S, S, S, S, S, S]), ...after], { motion: { hop: 1, of: 1, versions: '4.4.0 → 4.5.0', appliedAt: '2026-12-02T01:00:00.000Z', settled: true, rolling: false }, next: 'verify', carried: true }],
+    ['hop 1 of 2 settled: hop 2 is a new change, not carried', [...before, ...hopSteps(1, 2, [S, S, S, S, S, S, S]), ...hopSteps(2, 2, []), ...after], { motion: { hop: 1, of: 2, versions: '4.4.0 → 4.5.0', appliedAt: '2026-12-02T01:00:00.000Z', settled: true, rolling: false }, next: 'hop2.draft', carried: false }],
     ['a rehearsal sends nothing: nothing moves', [...before, ...hopSteps(1, 1, [S, S, S, S]), ...after], { motion: undefined, next: 'hop1.reconcile', carried: false }],
   ])('%s', (name, entries, want) => {
     const s = state(entries, name.startsWith('a rehearsal') ? { meta: { ...state([]).meta, mode: 'rehearsal' } } : {});
