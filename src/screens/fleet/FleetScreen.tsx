@@ -144,6 +144,7 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
   const detail = whole ? `${selectedCluster!.name}: ${sanitizeText(whole, { max: 600 })}` : undefined;
   const stopping = controller.stopping();
   const applied = state.clusters.filter((c) => c.status === 'running' && live(c.name)?.applied).map((c) => c.name);
+  const rolling = state.clusters.filter((c) => c.status === 'running' && live(c.name)?.rolling).map((c) => c.name);
 
   // The stage gate is drawn when it is on screen: not hidden by Esc, no cluster open, no question over it.
   const small = columns < MIN_SIZE.columns || rows < MIN_SIZE.rows;
@@ -259,7 +260,7 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
         </Text>
       </Box>
       {quitAsked ? (
-        <FleetQuit mode={quitAsked} applied={quitAsked === 'halt' ? applied : (state.stages.find((st) => st.halting)?.halting?.carrying ?? applied)} resumeCommand={controller.resumeCommand} gate={gates[0] ? `${gates[0].cluster ?? `stage ${stageOf(stageGate!)}`}: ${gates[0].title}` : undefined} />
+        <FleetQuit mode={quitAsked} applied={quitAsked === 'halt' ? applied : rolling} running={state.clusters.filter((c) => c.status === 'running').length} resumeCommand={controller.resumeCommand} gate={gates[0] ? `${gates[0].cluster ?? `stage ${stageOf(stageGate!)}`}: ${gates[0].title}` : undefined} />
       ) : expanded ? (
         <Box flexDirection="column" borderStyle="round" paddingX={1}>
           {rowDetail(state, expanded, live(expanded), controller.resumeCommand, now).map((l, i) => (
@@ -310,7 +311,7 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
 }
 
 function stoppingText(mode: 'halt' | 'now' | undefined, applied: readonly string[]): string {
-  if (mode === 'halt') return `halting: no new cluster starts${applied.length ? `; watching ${applied.join(', ')} to a safe point` : ''}; q again leaves them unwatched`;
+  if (mode === 'halt') return `halting${applied.length ? `: watching ${applied.join(', ')}` : ''}; q: leave now`;
   return 'stopping now: every session stops at its next safe point and is saved…';
 }
 

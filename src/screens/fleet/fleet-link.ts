@@ -8,6 +8,7 @@ import type { AppController } from '../../app.js';
 import { approveOrDecline, type GateRequest } from '../../engine/gate.js';
 import { whoAmI } from '../../fleet/coordinator.js';
 import type { FleetJournal } from '../../fleet/journal.js';
+import { approvalsText, noRunApprovals, stagePolicyText } from '../../fleet/approvals.js';
 import { failureLimit } from '../../fleet/state.js';
 import type { StageState } from '../../fleet/types.js';
 import type { WatchedLimiter } from '../../fleet/watched-limiter.js';
@@ -58,7 +59,7 @@ export class FleetLink {
       title: `Start stage ${stage.name}: ${stage.clusters.length} cluster(s)?`,
       lines: [
         `Each cluster runs its own upgrade session, ${stage.maxConcurrency} at a time; at ${limit} failure(s) the stage halts: no new cluster starts, those not yet applied stop after their step, applied ones are watched to a safe point, and no later stage starts.`,
-        'Every change inside each cluster still waits at its own gates (or the approvals given on the command line).',
+        `Every change inside each cluster still waits at its own gates unless the run's approvals answer it (${approvalsText(this.journal.state()?.approvals ?? noRunApprovals)}) or the stage's policy does (${stagePolicyText(stage, this.journal.state()?.approvals?.revoked ?? [])}).`,
       ],
       items: stage.clusters,
       options: approveOrDecline('Start the stage'),

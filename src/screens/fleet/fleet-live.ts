@@ -22,6 +22,7 @@ export function clusterLive(state: SessionState, gateTitle?: string): ClusterLiv
     health,
     ...(gateTitle ? { gate: gateTitle } : {}),
     ...(motion && !motion.settled ? { applied: true } : {}),
+    ...(motion?.rolling ? { rolling: true } : {}),
   };
 }
 

@@ -14,8 +14,10 @@ export interface ClusterLive {
   health?: string;
   /** The title of the gate this cluster waits at, when one waits for a key. */
   gate?: string;
-  /** Its change is applied and not yet settled: a halt watches it to a safe point, a stop now leaves it unwatched. */
+  /** Its change is applied and not yet settled (restarts included): a halt watches it to a safe point. */
   applied?: boolean;
+  /** Its rollout is being watched now (reconcile, migrations): a stop now leaves it unwatched. */
+  rolling?: boolean;
 }
 
 export interface FleetScreenController {

@@ -256,7 +256,7 @@ describe('the fleet screen', () => {
     expect(await asked).toMatchObject({ how: 'key y' });
   });
 
-  it('q asks first: n stays; y halts (applied clusters watched to a safe point, said); q again asks to leave them unwatched; the rate-limit line shows while reads wait', async () => {
+  it('q asks first: n stays; y halts (applied clusters watched to a safe point, said); q again asks to stop now; the rate-limit line shows while reads wait', async () => {
     const { ui, stopped, held, clock } = mount({ columns: 120, rows: 40 }, wave2Running);
     await waitForFrame(ui.lastFrame, (f) => f.includes('▸ wave-2'));
     void held.limiter.acquire('/v1/clusterprofiles/x');
@@ -272,12 +272,12 @@ describe('the fleet screen', () => {
     expect(stopped.n).toBe(0);
     // A hurried operator: q y y halts once.
     await press(ui.stdin, 'q', 'y', 'y');
-    await waitForFrame(ui.lastFrame, (f) => f.includes('halting: no new cluster starts'));
+    await waitForFrame(ui.lastFrame, (f) => f.includes('halting; q: leave now'));
     expect(stopped.asked).toEqual(['halt']);
-    // Halting, q asks whether to leave the applied clusters unwatched; y stops now.
+    // Halting, q asks whether to stop now (no rollout is being watched here: nothing is left unwatched); y stops now.
     await press(ui.stdin, 'q');
-    frame = await waitForFrame(ui.lastFrame, (f) => f.includes('Leave the applied clusters unwatched?'));
-    expect(words(frame)).toContain('“applied, rollout continues unwatched”, and `upgrade-pilot fleet resume --fleet /ops/edge.yaml` watches it again');
+    frame = await waitForFrame(ui.lastFrame, (f) => f.includes('Stop now?'));
+    expect(words(frame)).toContain('No cluster is in its rollout now: each stops at its next safe point, saved; what waits at a gate stays there.');
     await press(ui.stdin, 'y');
     await waitForFrame(ui.lastFrame, (f) => f.includes('stopping now: every session stops at its next safe point'));
     expect(stopped.asked).toEqual(['halt', 'now']);
