@@ -9,7 +9,7 @@ import type { CliOptions } from '../cli/args.js';
 import { loadParams } from '../engine/load.js';
 import type { SessionState } from '../engine/state.js';
 import type { StepRegistry } from '../engine/step-kind.js';
-import { InputError } from '../errors.js';
+import { EnvironmentError, InputError } from '../errors.js';
 import type { PaletteApi } from '../palette/api.js';
 import { readApiKey } from '../run/api-key.js';
 import { buildPalette } from '../run/effects.js';
@@ -122,7 +122,8 @@ export async function prepareFleetRun(req: FleetRunRequest, registry: StepRegist
   if (req.command !== 'start' && !journal.state()) throw new InputError('fleet.not-started', `Fleet ${req.fleet.spec.fleet} has not started in ${req.stateDir}.`, { hint: 'Start it with `upgrade-pilot fleet start --fleet FILE`.' });
   if (req.command === 'start' && options.revoke.length) throw new InputError('usage.revoke', '--revoke takes an approval away from a running fleet: `fleet start` has none yet.', { hint: 'Give only the approvals you mean to give; --revoke is for fleet resume and fleet retry.' });
   const key = readApiKey(options['api-key-file'], req.env, req.redactor);
-  if (!key.key) throw new InputError('fleet.api-key', `fleet ${req.command} needs the profile API key: every cluster's session reads and writes Palette.`, { hint: 'Set UPGRADE_PILOT_API_KEY in the environment, or pass --api-key-file FILE.' });
+  // As a session without a key stops (env.unconfigured, exit 4): before anything runs, not in each cluster.
+  if (!key.key) throw new EnvironmentError('env.unconfigured', `fleet ${req.command} needs the profile API key: every cluster's session reads and writes Palette.`, { hint: 'Set UPGRADE_PILOT_API_KEY in the environment, or pass --api-key-file FILE.' });
   const first = req.fleet.connection;
   const palette = buildPalette({ params: first, apiKey: key.key, redactor: req.redactor, allowInsecureHttp: options['allow-insecure-http'], limiter: req.limiter });
   if (req.command === 'start') await freezeFromPalette(req, palette);

@@ -108,8 +108,12 @@ export class StageRun {
     } else if (got.outcome === 'interrupted' && this.halted && !this.o.signal.aborted) {
       result = { ...got, message: `${sentence(got.message ?? 'Stopped safely; the session is saved.')} (the stage halted: ${this.halted.why})` };
     } else if (this.halted && got.outcome !== 'interrupted' && this.state().stages.find((s) => s.name === this.stage.name)?.halting?.carrying.includes(c.name)) {
-      const note = `watched to a safe point after the stage halted (${this.halted.why})`;
-      result = { ...got, message: got.message ? `${got.message} (${note})` : note };
+      // Carried after the halt: done or failed says so; one left at a gate says its rollout was watched and what answers the gate.
+      const note =
+        got.outcome === 'gate'
+          ? `its rollout watched to the end after the stage halted (${this.halted.why}); it waits at its gate${result.flags?.length ? `: \`${this.o.resumeCommand} ${result.flags.join(' ')}\` answers it` : ''}`
+          : `watched to a safe point after the stage halted (${this.halted.why})`;
+      result = { ...result, message: got.message ? `${got.message} (${note})` : note };
     }
     journal.append({ type: 'cluster.ended', at: now(), cluster: c.name, session, outcome: result.outcome, exitCode: result.exitCode, ...(result.message ? { message: result.message } : {}), ...(result.motion ? { motion: result.motion } : {}), ...(result.flags ? { flags: result.flags } : {}) });
     say(

@@ -21,7 +21,7 @@ import { FleetJournal, fleetPaths } from '../../src/fleet/journal.js';
 import { FleetStop } from '../../src/fleet/stop-control.js';
 import type { FleetEvent } from '../../src/fleet/types.js';
 import { until } from '../support/wait.js';
-import { applied, drafting } from './session-fixture.js';
+import { applied, before, drafting, hopSteps, S, sessionState, step } from './session-fixture.js';
 import { planEvent } from './plan-fixture.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 11, 2, 1, 0, s)).toISOString();
@@ -96,6 +96,26 @@ describe('the coordinator halts starting, not watching', () => {
     expect(await code).toBe(ExitCode.failed);
     expect(s.ended()).toEqual([['a', 'done'], ['b', 'failed'], ['c', 'done']]);
     expect(s.journal.state()!.clusters[2]!.message).toBe('watched to a safe point after the stage halted (1 failure(s) reached the threshold 1 (last: b))');
+  });
+
+  it('a carried cluster left at a restart gate no flag answers says its rollout was watched and what answers the gate', async () => {
+    const s = setup();
+    const code = new Coordinator(s.o).run();
+    (await running(s, 'a')).end({ outcome: 'done', exitCode: 0 });
+    const b = await running(s, 'b');
+    const c = await running(s, 'c');
+    s.sessions.set('s-c', applied());
+    b.end({ outcome: 'failed', exitCode: 1, message: 'cni failed on b' });
+    await until('the halt', () => s.journal.state()!.stages[0]!.halting);
+    const gate = { gate: 'restart', key: 'k', title: 'Restart VM vms/db-1', lines: ['Restart VM vms/db-1  (--approve-restart vms/db-1)'], options: [], safeChoice: 'abort' as const };
+    s.sessions.set('s-c', sessionState([...before, ...hopSteps(1, 1, [S, S, S, S, S, S]), step('hop1.recover', 'recover', 'awaitingApproval', { group: 'hop', hop: { index: 1, count: 1, from: '4.4.0', to: '4.5.0' }, gate })]));
+    c.end({ outcome: 'gate', exitCode: 3, message: 'Stopped at a gate awaiting approval: Restart VM vms/db-1' });
+    expect(await code).toBe(ExitCode.failed);
+    expect(s.journal.state()!.clusters[2]).toMatchObject({
+      status: 'gate',
+      gateFlags: ['--approve-restart vms/db-1'],
+      message: 'Stopped at a gate awaiting approval: Restart VM vms/db-1 (its rollout watched to the end after the stage halted (1 failure(s) reached the threshold 1 (last: b)); it waits at its gate: `upgrade-pilot fleet resume --fleet /ops/edge.yaml --approve-restart vms/db-1` answers it)',
+    });
   });
 
   it('a cluster not applied yet stops after its step; a stop now leaves an applied one unwatched, said (exit 130 for a signal)', async () => {
