@@ -11,6 +11,7 @@ import type { StepRegistry } from '../engine/step-kind.js';
 import type { WrittenPolicy } from '../engine/approval-policy.js';
 import { ExitCode, exitCodeOf, toErrorInfo } from '../errors.js';
 import type { Limiter } from '../palette/rate-limit.js';
+import type { SharedReads } from '../palette/transport.js';
 import { buildEffects } from '../run/effects.js';
 import type { RunIO, SessionRequest } from '../run/session-run.js';
 import { withRunApprovals, type RunApprovals } from './approvals.js';
@@ -30,6 +31,8 @@ export interface ClusterRunRequest {
   approvals: RunApprovals;
   registry: StepRegistry;
   limiter: Limiter;
+  /** Palette reads shared with the fleet's other clusters (shared-reads.ts). */
+  sharedReads?: SharedReads;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   /** The stage halted: finish the step in progress, then stop safely (the session saved). */
@@ -92,7 +95,7 @@ export async function runCluster(req: ClusterRunRequest): Promise<ClusterRunResu
         registry: req.registry,
         ...(req.session ? { sessionId: req.session } : {}),
         onSession: (id) => req.onSession(id),
-        effects: (input) => buildEffects({ ...input, limiter: req.limiter }),
+        effects: (input) => buildEffects({ ...input, limiter: req.limiter, ...(req.sharedReads ? { sharedReads: req.sharedReads } : {}) }),
         signal: req.signal,
         ...(req.attach ? { attach: req.attach } : {}),
         ...(req.stopAfterStep ? { stopAfterStep: req.stopAfterStep } : {}),

@@ -19,6 +19,7 @@ import { SessionStore } from '../session/store.js';
 import { amendApprovals, approvalsText, flagApprovals, type Amended } from './approvals.js';
 import { whoAmI, type CoordinatorOptions } from './run-options.js';
 import { freezePlan } from './freeze.js';
+import { FleetReads } from './shared-reads.js';
 import { resolveFromPalette, fromPaletteText } from './from-palette.js';
 import type { FleetJournal } from './journal.js';
 import type { LoadedFleet } from './load.js';
@@ -139,6 +140,8 @@ export async function prepareFleetRun(req: FleetRunRequest, registry: StepRegist
     options,
     registry,
     limiter: req.limiter,
+    // The pack registry and the profile versions, read once for every cluster of the fleet.
+    sharedReads: new FleetReads(),
     env: req.env,
     signal: req.stop.signal,
     halt: req.stop.halt,

@@ -5,6 +5,7 @@ import type { Clock } from '../engine/clock.js';
 import type { SessionState } from '../engine/state.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import type { Limiter } from '../palette/rate-limit.js';
+import type { SharedReads } from '../palette/transport.js';
 import type { ClusterRunRequest, ClusterRunResult } from './cluster-run.js';
 import type { FleetJournal } from './journal.js';
 import type { Prediction } from './predicted.js';
@@ -17,6 +18,8 @@ export interface CoordinatorOptions {
   options: CliOptions;
   registry: StepRegistry;
   limiter: Limiter;
+  /** Palette reads the clusters share (the pack registry, the profile versions: shared-reads.ts). */
+  sharedReads?: SharedReads;
   env: NodeJS.ProcessEnv;
   /** Stop now (Ctrl+C, SIGTERM, `fleet stop --now`): every session stops at its next safe point. */
   signal: AbortSignal;

@@ -153,6 +153,7 @@ export class StageRun {
       approvals: this.o.approvals,
       registry: this.o.registry,
       limiter: this.o.limiter,
+      ...(this.o.sharedReads ? { sharedReads: this.o.sharedReads } : {}),
       env: this.o.env,
       signal: this.o.signal,
       stopAfterStep: AbortSignal.any([this.stop.signal, this.o.halt]),

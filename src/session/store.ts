@@ -62,9 +62,14 @@ const missing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOEN
 const SNAPSHOT = 'state.json';
 const LOCK = 'lock';
 
+/** How often a session's snapshot is rewritten at most (a cache: see OpenSession.snapshot). */
+const SNAPSHOT_EVERY_MS = 2_000;
+
 export class OpenSession implements JournalSink {
   private seq: number;
   private closed = false;
+  private pendingSnapshot: { state: SessionState; seq: number } | undefined;
+  private snapshotAt = 0;
 
   constructor(
     readonly id: string,
@@ -87,11 +92,26 @@ export class OpenSession implements JournalSink {
     return this.seq;
   }
 
+  /**
+   * The snapshot is a cache of the journal (loading replays the records after it), so it is written
+   * without fsync and at most once every SNAPSHOT_EVERY_MS: a session's steps in a fast lab, or
+   * twenty sessions of a fleet in one process, do not each block the process on a disk flush and a
+   * rewrite of the whole state. The latest one is written when the session closes.
+   */
   snapshot(state: SessionState): void {
-    const { log: _log, ...durable } = state;
+    this.pendingSnapshot = { state, seq: this.seq };
+    if (Date.now() - this.snapshotAt >= SNAPSHOT_EVERY_MS) this.writeSnapshot();
+  }
+
+  private writeSnapshot(): void {
+    const pending = this.pendingSnapshot;
+    if (!pending) return;
+    this.pendingSnapshot = undefined;
+    this.snapshotAt = Date.now();
+    const { log: _log, ...durable } = pending.state;
     const clean = { ...durable, log: [], entries: durable.entries.map((e) => ('live' in e ? { ...e, live: undefined } : e)) };
-    const snap: Snapshot = { schema: SCHEMA_VERSION, seq: this.seq, state: this.redactor.value(clean) };
-    writeFileAtomic(join(this.dir, SNAPSHOT), JSON.stringify(snap));
+    const snap: Snapshot = { schema: SCHEMA_VERSION, seq: pending.seq, state: this.redactor.value(clean) };
+    writeFileAtomic(join(this.dir, SNAPSHOT), JSON.stringify(snap), { durable: false });
   }
 
   /** Writes a file in the session folder (reports): redacted, atomic, 0600. */
@@ -104,6 +124,11 @@ export class OpenSession implements JournalSink {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    try {
+      this.writeSnapshot();
+    } catch {
+      // Only a cache: the next load replays the journal instead.
+    }
     this.journal.close();
     this.lock.release();
   }
