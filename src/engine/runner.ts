@@ -33,6 +33,8 @@ import type { StepRegistry } from './step-kind.js';
 /** Where events go to become durable. `append` returns the record's sequence number once it is on disk. */
 export interface JournalSink {
   append(event: SessionEvent): number;
+  /** Resolves once every record appended so far is on disk (a change is sent only after its intent is). */
+  durable?(): Promise<void>;
   snapshot(state: SessionState): void;
   /** Writes a file into the session folder (reports); returns its path. */
   writeFile(name: string, text: string): string;
@@ -399,6 +401,8 @@ export class Runner {
     this.dispatch({ type: 'mutation.intent', at: this.now(), key: spec.key, stepId, request: spec.request, dryRun, ...(approval ? { approval } : {}) });
     const { effects } = this.opts;
     let sent: 'sent' | 'settled';
+    // The intent (and every decision before it) on disk before anything goes out: a change is never sent unrecorded.
+    await this.opts.journal.durable?.();
     try {
       // A 429 (or 503 with Retry-After) is "not applied, later": read back, wait, send again (deferred-send.ts).
       sent = await sendWithDeferrals({

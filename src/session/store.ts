@@ -63,7 +63,7 @@ const SNAPSHOT = 'state.json';
 const LOCK = 'lock';
 
 /** How often a session's snapshot is rewritten at most (a cache: see OpenSession.snapshot). */
-const SNAPSHOT_EVERY_MS = 2_000;
+const SNAPSHOT_EVERY_MS = 10_000;
 
 export class OpenSession implements JournalSink {
   private seq: number;
@@ -98,6 +98,15 @@ export class OpenSession implements JournalSink {
    * twenty sessions of a fleet in one process, do not each block the process on a disk flush and a
    * rewrite of the whole state. The latest one is written when the session closes.
    */
+  /** Every record appended so far on disk (see JournalWriter): awaited before a change is sent. */
+  async durable(): Promise<void> {
+    try {
+      await this.journal.durable();
+    } catch (err) {
+      throw stateDirError(join(this.dir, JOURNAL), err);
+    }
+  }
+
   snapshot(state: SessionState): void {
     this.pendingSnapshot = { state, seq: this.seq };
     if (Date.now() - this.snapshotAt >= SNAPSHOT_EVERY_MS) this.writeSnapshot();
@@ -155,7 +164,7 @@ export class SessionStore {
     ensurePrivateDir(dir);
     const lock = SessionLock.acquire(join(dir, LOCK), id);
     const state = initialState(created);
-    const session = new OpenSession(id, dir, state, new JournalWriter(join(dir, JOURNAL), 0), lock, this.redactor);
+    const session = new OpenSession(id, dir, state, new JournalWriter(join(dir, JOURNAL), 0, 'barrier'), lock, this.redactor);
     state.seq = session.append(created);
     session.snapshot(state);
     return session;
@@ -168,7 +177,7 @@ export class SessionStore {
     const lock = SessionLock.acquire(join(dir, LOCK), resolved);
     try {
       const { state, validBytes } = this.loadFrom(dir, resolved);
-      const journal = new JournalWriter(join(dir, JOURNAL), validBytes);
+      const journal = new JournalWriter(join(dir, JOURNAL), validBytes, 'barrier');
       return new OpenSession(resolved, dir, state, journal, lock, this.redactor);
     } catch (err) {
       lock.release();
