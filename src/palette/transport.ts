@@ -23,7 +23,7 @@ import { isTlsCode, networkError, statusError, tooLargeError, type CallInfo } fr
 import type { Limiter } from './rate-limit.js';
 import { backoffDelay, parseRetryAfter, transientNetworkCode, transientStatus, type RetryInfo, type RetryPolicy } from './retry.js';
 import { ErrorBodySchema, type ErrorBody } from './schemas.js';
-import { allowSharing } from '../net/shared-signal.js';
+import { allowSharing, untilAborted } from '../net/shared-signal.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -124,16 +124,6 @@ function abortError(signal: AbortSignal): PilotError {
   return signal.reason instanceof PilotError ? signal.reason : new InterruptedError();
 }
 
-/** `p`, or the stop of `signal` if it comes first (what `p` does is someone else's to wait for). */
-function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 /**
  * A change goes out on a connection of its own. A kept-alive connection the server is closing at
  * that moment (both ends drop an idle one after about 5 s) fails the request with "closed without
@@ -157,7 +147,7 @@ export class Transport {
       // Sent once for every client, so with no client's own stop signal; each waits as long as its own lets it.
       const { signal, ...unsignalled } = call;
       const answer = shared.read(call, () => this.sendOwn(unsignalled));
-      if (answer) return signal ? abortable(answer, signal) : answer;
+      if (answer) return untilAborted(answer, signal, () => abortError(signal!));
       return this.sendOwn(call);
     }
     try {
