@@ -533,7 +533,12 @@ async function fleet(): Promise<void> {
   goal(`fleet of ${clusters}: every cluster done`, 'exit 0', `exit ${r.exitCode}, ${r.perClusterMs.length} ran`, r.exitCode === 0 && r.perClusterMs.length === clusters);
   goal(`fleet of ${clusters}: Palette requests sent within the limit in every second`, 'no class above its limit', over.length ? over.map(([c, v]) => `${c} ${v.peakPerSecond}/${v.limit}`).join(', ') : 'none above', over.length === 0);
   goal(`fleet of ${clusters}: kubectl processes at once`, `<= ${concurrency * 4} (bounded by the concurrency)`, String(r.kubectlMax), r.kubectlMax <= concurrency * 4);
-  goal(`fleet of ${clusters}: coordinator peak memory`, '< 1 GiB', r.coordinatorMaxRssKb ? mb(r.coordinatorMaxRssKb) : 'n/a', (r.coordinatorMaxRssKb ?? Infinity) < 1024 * 1024);
+  // Issue 36: a fleet costs what its clusters cost (the one-cluster fleet and the fleet in this run, side by side).
+  goal(`fleet of ${clusters} at ${concurrency}: per cluster / a one-cluster fleet (median)`, '≤ 1.5×', `${ratio(per.median, one)} (${ms(per.median)} vs ${ms(one)})`, per.median <= 1.5 * one);
+  ratioGoals.push({ what: `fleet of ${clusters} at ${concurrency}, per cluster / one-cluster fleet`, ratio: ratio(per.median, one), goal: '≤ 1.5×' });
+  goal(`fleet of ${clusters} at ${concurrency}: coordinator resident memory`, '< 300 MB', r.coordinatorMaxRssKb ? `${mb(r.coordinatorMaxRssKb)} peak` : 'n/a', (r.coordinatorMaxRssKb ?? Infinity) < 300 * 1024);
+  const registryReads = (x: typeof r) => (x.sent?.['/v1/packs']?.requests ?? 0) + (x.sent?.['/v1/registries']?.requests ?? 0);
+  goal(`fleet of ${clusters}: the pack registry read once for the fleet`, "no more reads than a one-cluster fleet's", `${registryReads(r)} (one cluster: ${registryReads(single)})`, r.sent !== undefined && registryReads(r) <= registryReads(single));
 }
 
 async function main(): Promise<number> {

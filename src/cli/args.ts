@@ -86,6 +86,10 @@ export interface CliOptions {
   'fleet-variables': boolean;
   /** `fleet skip`: why. */
   reason?: string;
+  /** `fleet resume|retry`: approvals of the run taken away (gate names, `restarts`, or a VM's NS/NAME). */
+  revoke: string[];
+  /** `fleet stop`: stop at once, leaving applied clusters unwatched (said so), instead of carrying them to a safe point. */
+  now: boolean;
   help: boolean;
 }
 
@@ -155,6 +159,14 @@ const gates: Check<string[]> = (raw, flag) => {
   }
   return named;
 };
+
+/** `--revoke`: a gate `--approve` names, `restarts` (every restart approval), or one VM's NS/NAME. */
+const revocations: Check<string[]> = (raw, flag) =>
+  splitList(list(raw)).map((v) => {
+    if (v === 'restart' || v === 'restarts') return 'restarts';
+    if ((approvableGates as readonly string[]).includes(v) || NS_NAME_PATTERN.test(v)) return v;
+    throw new OptionIssue(`--${flag} takes a gate (${approvableGates.join(', ')}), restarts (every VM restart approval) or a VM's NAMESPACE/NAME, got "${v}"`);
+  });
 
 const ruleIds: Check<string[]> = (raw, flag) =>
   splitList(list(raw)).map((v) => {
@@ -231,6 +243,8 @@ const checks: { [K in keyof CliOptions]-?: Check<CliOptions[K]> } = {
   'fleet-template': (raw) => list(raw),
   'fleet-variables': present,
   reason: text,
+  revoke: revocations,
+  now: present,
   'api-key-file': text,
   'allow-insecure-http': present,
   scenario: oneOf(labScenarios),

@@ -7,6 +7,7 @@
 import { render } from 'ink';
 import { Coordinator, type CoordinatorOptions } from '../fleet/coordinator.js';
 import type { ExitCode } from '../errors.js';
+import type { FleetStop } from '../fleet/stop-control.js';
 import { FleetLink } from '../screens/fleet/fleet-link.js';
 import { FleetScreen } from '../screens/fleet/FleetScreen.js';
 import type { RunIO } from '../run/session-run.js';
@@ -14,8 +15,10 @@ import type { RunIO } from '../run/session-run.js';
 export interface FleetTuiRequest {
   link: FleetLink;
   coordinator: CoordinatorOptions;
-  /** Stops the fleet (the coordinator's signal). */
-  stop(): void;
+  /** The fleet's stop: `q` halts it (applied clusters watched to a safe point), a second `q` or Ctrl+C stops it now. */
+  stop: FleetStop;
+  /** user@host, for the record of who stopped it. */
+  by: string;
   resumeCommand: string;
   /** Writes the fleet report once the coordinator has ended (before the screen waits for `q`); its Markdown file. */
   writeReport(code: ExitCode): string;
@@ -36,7 +39,14 @@ export async function runFleetTui(req: FleetTuiRequest): Promise<ExitCode> {
     report = req.writeReport(code);
     return code;
   });
-  const app = render(<FleetScreen controller={req.link.controller({ outcome, stop: req.stop, resumeCommand: req.resumeCommand, reportPath: () => report })} />, {
+  const halt = () => req.stop.ask({ mode: 'halt', how: 'operator', reason: 'q on the fleet screen', by: req.by });
+  // Ctrl+C on the screen is the terminal's interrupt (raw mode delivers it as a key): a signal's stop; a second exits at once.
+  const interrupt = () => {
+    if (req.stop.requested()?.how === 'signal') process.exit(130);
+    req.stop.ask({ mode: 'now', how: 'signal', reason: 'Ctrl+C on the fleet screen', by: req.by });
+  };
+  const controller = req.link.controller({ outcome, halt, interrupt, stopping: () => req.stop.requested(), resumeCommand: req.resumeCommand, reportPath: () => report });
+  const app = render(<FleetScreen controller={controller} />, {
     stdout: req.io.stdout,
     stdin: req.io.stdin,
     exitOnCtrlC: false,

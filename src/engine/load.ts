@@ -93,8 +93,16 @@ export function loadRunbook(file: string, params: Params | undefined, registry: 
   return parseRunbook(readBoundedText(path, { what: 'runbook', maxBytes: LIMITS.runbookFile }), path, params, registry);
 }
 
+/**
+ * The last runbook parsed: a fleet's clusters run in one process and load the same runbook, each
+ * with its own params, so its YAML is parsed once (the params are put in and checked per cluster).
+ * The parsed document is only read from, never changed.
+ */
+let lastParsed: { file: string; text: string; src: YamlSource } | undefined;
+
 export function parseRunbook(text: string, file: string, params: Params | undefined, registry: StepRegistry): LoadedRunbook {
-  const src = parseYaml(text, file, 'runbook');
+  const src = lastParsed && lastParsed.file === file && lastParsed.text === text ? lastParsed.src : parseYaml(text, file, 'runbook');
+  lastParsed = { file, text, src };
   const resolved = substitute(src, src.value, params, []);
   const runbook = validate(src, RunbookSchema, 'runbook', { value: resolved });
 

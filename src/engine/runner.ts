@@ -20,6 +20,7 @@ import {
   isPlaceholder,
   nextEntry,
   steps,
+  type Entry,
   type GroupPlaceholder,
   type HopInfo,
   type SessionEvent,
@@ -33,6 +34,8 @@ import type { RunStatus } from './types.js';
 /** Where events go to become durable. `append` returns the record's sequence number once it is on disk. */
 export interface JournalSink {
   append(event: SessionEvent): number;
+  /** Resolves once every record appended so far is on disk (a change is sent only after its intent is). */
+  durable?(): Promise<void>;
   snapshot(state: SessionState): void;
   /** Writes a file into the session folder (reports); returns its path. */
   writeFile(name: string, text: string): string;
@@ -75,6 +78,12 @@ export interface RunnerOptions {
    * its end may be many minutes away and nothing of it is lost: a resume re-enters it.
    */
   stopAfterStep?: AbortSignal;
+  /**
+   * Under a `stopAfterStep` request, the steps this says yes to still run, to their end (a poll
+   * does not stop them): a fleet's cluster whose change was applied is watched until it settles
+   * instead of being left mid-rollout. Asked before each step with the state as it stands.
+   */
+  carry?: (state: SessionState, next: Entry) => boolean;
 }
 
 type Listener = (state: SessionState, event: SessionEvent) => void;
@@ -135,7 +144,7 @@ export class Runner {
       if (signal.aborted) return this.aborted();
       const entry = nextEntry(this.state);
       if (!entry) break;
-      if (this.opts.stopAfterStep?.aborted) return this.stop('interrupted', stoppedSafely(last, entry));
+      if (this.opts.stopAfterStep?.aborted && !this.carried(entry)) return this.stop('interrupted', stoppedSafely(last, entry));
       if (isPlaceholder(entry)) {
         this.expand(entry);
         continue;
@@ -147,6 +156,10 @@ export class Runner {
     this.dispatch({ type: 'session.done', at: this.now() });
     this.opts.journal.snapshot(this.state);
     return { status: 'done' };
+  }
+
+  private carried(entry: Entry): boolean {
+    return this.opts.carry?.(this.state, entry) ?? false;
   }
 
   /** The signal fired: Ctrl+C or SIGTERM is an interruption (130); `q` aborts with a StoppedError, the operator's stop (3). */
@@ -196,7 +209,8 @@ export class Runner {
       return this.failStep(step.id, new StepFailedError('engine.unknown-kind', `No step kind "${step.kind}" is available.`, { hint: `Known kinds: ${this.opts.registry.names().join(', ')}` }));
     }
     this.dispatch({ type: 'step.started', at: this.now(), id: step.id });
-    const drain = this.opts.stopAfterStep;
+    // A carried step runs to its end even when asked to stop: its polls are what watches the change settle.
+    const drain = this.carried(step) ? undefined : this.opts.stopAfterStep;
     const effects = kind.pollsOnly && drain ? { ...this.opts.effects, clock: stopAtPoll(this.opts.effects.clock, drain, step) } : this.opts.effects;
     const ctx = this.context(this.current(step.id), kind.params.parse(step.with), effects);
     try {
@@ -364,6 +378,8 @@ export class Runner {
     this.dispatch({ type: 'mutation.intent', at: this.now(), key: spec.key, stepId, request: spec.request, dryRun, ...(approval ? { approval } : {}) });
     const { effects } = this.opts;
     let sent: 'sent' | 'settled';
+    // The intent (and every decision before it) on disk before anything goes out: a change is never sent unrecorded.
+    await this.opts.journal.durable?.();
     try {
       // A 429 (or 503 with Retry-After) is "not applied, later": read back, wait, send again (deferred-send.ts).
       sent = await sendWithDeferrals({

@@ -11,8 +11,10 @@ import type { StepRegistry } from '../engine/step-kind.js';
 import type { WrittenPolicy } from '../engine/approval-policy.js';
 import { ExitCode, exitCodeOf, toErrorInfo } from '../errors.js';
 import type { Limiter } from '../palette/rate-limit.js';
+import type { SharedReads } from '../palette/transport.js';
 import { buildEffects } from '../run/effects.js';
 import type { RunIO, SessionRequest } from '../run/session-run.js';
+import { withRunApprovals, type RunApprovals } from './approvals.js';
 import type { ClusterOutcome } from './types.js';
 
 export interface ClusterRunRequest {
@@ -25,12 +27,18 @@ export interface ClusterRunRequest {
   /** Resume this session instead of starting one. */
   session?: string;
   options: CliOptions;
+  /** The run's approvals: the session's, in place of the command line's own flags. */
+  approvals: RunApprovals;
   registry: StepRegistry;
   limiter: Limiter;
+  /** Palette reads shared with the fleet's other clusters (shared-reads.ts). */
+  sharedReads?: SharedReads;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   /** The stage halted: finish the step in progress, then stop safely (the session saved). */
   stopAfterStep?: AbortSignal;
+  /** Under such a stop, the steps that still run (an applied change watched until it settles: motion.ts). */
+  carry?: SessionRequest['carry'];
   /** The stage's written approvals (the fleet file's `approve` and `restarts`). */
   policy?: WrittenPolicy;
   /** The session id, as soon as it exists (before anything is sent). */
@@ -45,20 +53,13 @@ export interface ClusterRunResult {
   message?: string;
 }
 
-/** A stage's written approvals, for its clusters' sessions; undefined when it approves nothing. */
-export function stagePolicy(fleet: string, stage: { name: string; approve?: string[]; restarts?: 'ask' | 'approve' }): WrittenPolicy | undefined {
-  const gates = stage.approve ?? [];
-  const allRestarts = stage.restarts === 'approve';
-  return gates.length || allRestarts ? { name: `fleet ${fleet}, stage ${stage.name}`, gates, allRestarts } : undefined;
-}
-
 const outcomeOf = (code: number): ClusterOutcome =>
   code === ExitCode.ok ? 'done' : code === ExitCode.failed ? 'failed' : code === ExitCode.gate ? 'gate' : code === ExitCode.interrupted ? 'interrupted' : 'error';
 
-/** A cluster session's options: the fleet's approvals (the fleet's own gate `stage` is not theirs), plain mode, no notifications of its own. */
-export function clusterOptions(options: CliOptions, paramsFile: string, stateDir: string): CliOptions {
-  const { notify: _n, 'notify-command': _c, json: _j, ...rest } = options;
-  return { ...rest, params: paramsFile, 'state-dir': stateDir, 'non-interactive': true, json: false, notify: [], approve: options.approve.filter((g) => g !== 'stage') };
+/** A cluster session's options: the run's approvals (the fleet's own gate `stage` is not theirs), plain mode, no notifications of its own. */
+export function clusterOptions(options: CliOptions, approvals: RunApprovals, paramsFile: string, stateDir: string): CliOptions {
+  const { notify: _n, 'notify-command': _c, json: _j, ...rest } = withRunApprovals(options, approvals);
+  return { ...rest, params: paramsFile, 'state-dir': stateDir, 'non-interactive': true, json: false, notify: [], approve: approvals.gates.filter((g) => g !== 'stage') };
 }
 
 /** A stream into the run log that keeps the session's last error line. */
@@ -82,7 +83,7 @@ export async function runCluster(req: ClusterRunRequest): Promise<ClusterRunResu
   const seen: { error?: string } = {};
   const out = logStream(join(req.dir, 'run.log'), seen);
   const io: RunIO = { stdout: out, stderr: out, stdin: process.stdin, env: req.env };
-  const options = clusterOptions(req.options, req.paramsFile, req.stateDir);
+  const options = clusterOptions(req.options, req.approvals, req.paramsFile, req.stateDir);
   let code: number;
   let thrown: string | undefined;
   try {
@@ -94,10 +95,11 @@ export async function runCluster(req: ClusterRunRequest): Promise<ClusterRunResu
         registry: req.registry,
         ...(req.session ? { sessionId: req.session } : {}),
         onSession: (id) => req.onSession(id),
-        effects: (input) => buildEffects({ ...input, limiter: req.limiter }),
+        effects: (input) => buildEffects({ ...input, limiter: req.limiter, ...(req.sharedReads ? { sharedReads: req.sharedReads } : {}) }),
         signal: req.signal,
         ...(req.attach ? { attach: req.attach } : {}),
         ...(req.stopAfterStep ? { stopAfterStep: req.stopAfterStep } : {}),
+        ...(req.carry ? { carry: req.carry } : {}),
         ...(req.policy ? { policy: req.policy } : {}),
       },
       io,

@@ -6,11 +6,12 @@
  * `metadata.labels` (`GET /v1/spectroclusters/{uid}`), read as the selector stages read them.
  * Read once, when the plan is frozen: the journal's plan is the cluster list from then on.
  */
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { opt } from '../io/optional-field.js';
 import type { PaletteApi } from '../palette/api.js';
 import { PaletteApiError } from '../palette/errors.js';
+import { withPaletteClusters, type LoadedFleet } from './load.js';
 import type { FromPalette } from './schema.js';
 import { selects } from './target-set.js';
 
@@ -51,3 +52,11 @@ export async function readPaletteClusters(palette: PaletteApi, from: FromPalette
   }
   return out;
 }
+
+/** With `clusters: { fromPalette }`: the fleet with the clusters Palette reports now (the plan freezes them). */
+export async function resolveFromPalette(f: LoadedFleet, palette: PaletteApi, signal?: AbortSignal): Promise<LoadedFleet> {
+  if (!f.fromPalette) return f;
+  return withPaletteClusters(f, paletteEntries(await readPaletteClusters(palette, f.fromPalette, signal), f.fromPalette, dirname(f.file)));
+}
+
+export const fromPaletteText = (from: NonNullable<LoadedFleet['fromPalette']>) => `the clusters that run profile ${from.profile}${from.tags ? ` tagged ${from.tags.join(' and ')}` : ''}`;

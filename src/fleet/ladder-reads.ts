@@ -19,7 +19,7 @@ import type { AvailableForLadder, ClusterStart } from './ladders.js';
 /** Clusters read at once: enough to plan 200 in seconds, few enough to leave the rate budget to running sessions. */
 const AT_ONCE = 8;
 
-async function eachAtMost<T, R>(items: readonly T[], n: number, run: (item: T) => Promise<R>): Promise<R[]> {
+export async function eachAtMost<T, R>(items: readonly T[], n: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

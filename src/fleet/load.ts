@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { ParamsSchema, type Params } from '../engine/params.js';
-import { readYamlFile, validate } from '../engine/yaml-source.js';
+import { positionOf, readYamlFile, validate } from '../engine/yaml-source.js';
 import { LIMITS } from '../io/limits.js';
 import { clusterParams } from './merge.js';
 import { InputError } from '../errors.js';
@@ -31,6 +31,8 @@ export interface LoadedFleet {
   fromPalette?: FromPalette;
   /** The params Palette is reached with (the first cluster's; from Palette, the defaults'). */
   connection: Params;
+  /** Where each stage is written (`stages[i]`'s line): a stage policy's decisions name it. */
+  stageLines: ReadonlyMap<string, number>;
   /** The clusters' entries made into clusters, checked as the file's are. */
   build(entries: ReadonlyArray<Record<string, unknown> & { name: string; uid: string }>): FleetCluster[];
 }
@@ -64,14 +66,15 @@ export function loadFleet(file: string): LoadedFleet {
       return { name: c.name, uid: c.uid, raw, params };
     });
   const digest = createHash('sha256').update(src.doc.toString()).digest('hex').slice(0, 16);
+  const stageLines = new Map(spec.stages.map((s, i) => [s.name, positionOf(src, ['stages', i]).line]));
   if (!Array.isArray(spec.clusters)) {
     const from = spec.clusters.fromPalette;
     // The defaults checked as a cluster's params would be: they reach Palette before any cluster is known.
     const [probe] = build([{ name: 'from-palette', uid: from.profile }]);
-    return { file: path, digest, spec, clusters: [], fromPalette: from, connection: probe!.params, build };
+    return { file: path, digest, spec, clusters: [], fromPalette: from, connection: probe!.params, stageLines, build };
   }
   const clusters = build(spec.clusters);
-  return { file: path, digest, spec, clusters, connection: clusters[0]!.params, build };
+  return { file: path, digest, spec, clusters, connection: clusters[0]!.params, stageLines, build };
 }
 
 /**

@@ -3,7 +3,9 @@
  * says when each cluster ran, how it ended and who approved each stage; the session reports say what
  * happened inside (versions, VMs, downtime, gate decisions), so nothing is counted twice or guessed.
  */
-import type { ReportData, ReportDecision, ReportVm } from '../report/model.js';
+import type { ReportData, ReportVm } from '../report/model.js';
+import { approvalsText, stagePolicyText, stageWhere } from './approvals.js';
+import { decisionOf, verificationOf } from './report-who.js';
 import { sanitizeText } from '../text/sanitize.js';
 import type { FleetClusterRow, FleetReport, FleetStageRow } from './report-schema.js';
 import { foldFleet } from './state.js';
@@ -25,6 +27,7 @@ export const fateWords: Record<ClusterStatus, string> = {
   failed: 'failed',
   gate: 'waiting at a gate',
   stopped: 'stopped safely (session saved)',
+  unwatched: 'applied, rollout continues unwatched',
   running: 'in flight when the fleet stopped',
   pending: 'untouched',
   skipped: 'skipped',
@@ -40,18 +43,6 @@ function approvalWho(how: string): { by: 'key' | 'flag' | 'policy'; detail: stri
   if (how.startsWith('flag ')) return { by: 'flag', detail: how.slice(5) };
   if (how.startsWith('key ')) return { by: 'key', detail: how.slice(4) };
   return { by: 'policy', detail: how };
-}
-
-function decisionOf(d: ReportDecision): FleetClusterRow['decisions'][number] {
-  return {
-    at: d.at,
-    gate: d.gate,
-    ...(d.subject ? { subject: d.subject } : {}),
-    choice: d.choice,
-    by: d.by,
-    detail: d.key ?? d.flag ?? d.policy ?? d.by,
-    ...(d.operator ? { operator: d.operator } : {}),
-  };
 }
 
 /** Each VM's fate in the latest hop it appears in (a VM migrated in hop 1 and restarted in hop 2 is restarted). */
@@ -94,12 +85,14 @@ function versionsOf(r: ReportData, status: ClusterStatus): FleetClusterRow['vers
 function runsOf(events: readonly FleetEvent[], cluster: string): FleetClusterRow['runs'] {
   const runs: FleetClusterRow['runs'] = [];
   const sessions: string[] = [];
+  let by: string | undefined;
   for (const e of events) {
+    if (e.type === 'fleet.run') by = e.by;
     if (e.type === 'cluster.started' && e.cluster === cluster) {
       // The same start recorded twice (a retry's journals before this fix named its session again once it opened): one run.
       const open = runs.at(-1);
       if (open && open.endedAt === null && !e.resumed && open.attempt === e.attempt && sessions.at(-1) === e.session) continue;
-      runs.push({ attempt: e.attempt, resumed: e.resumed, at: e.at, endedAt: null, outcome: null });
+      runs.push({ attempt: e.attempt, resumed: e.resumed, at: e.at, endedAt: null, outcome: null, ...(by ? { by } : {}) });
       sessions.push(e.session);
     }
     if (e.type === 'cluster.ended' && e.cluster === cluster) {
@@ -111,8 +104,9 @@ function runsOf(events: readonly FleetEvent[], cluster: string): FleetClusterRow
 }
 
 function clusterRow(c: ClusterState, input: FleetReportInput, report: ReportData | undefined): FleetClusterRow {
+  const decisions = report ? report.decisions.map((d) => decisionOf(d, report)) : [];
   const skipped = input.events.filter((e): e is Extract<FleetEvent, { type: 'cluster.skipped' }> => e.type === 'cluster.skipped' && e.cluster === c.name).at(-1);
-  const stoppable = c.status === 'failed' || c.status === 'stopped' || c.status === 'gate' || c.status === 'running';
+  const stoppable = c.status === 'failed' || c.status === 'stopped' || c.status === 'gate' || c.status === 'running' || c.status === 'unwatched';
   const resume = !stoppable ? undefined : c.status === 'failed' ? `upgrade-pilot fleet retry ${c.name} ${input.fleetFlags}` : `upgrade-pilot fleet resume ${input.fleetFlags}`;
   const why = c.skipReason ?? c.message ?? (c.status === 'failed' ? (report?.outcome.reason ?? null) : null);
   const runs = runsOf(input.events, c.name);
@@ -132,8 +126,10 @@ function clusterRow(c: ClusterState, input: FleetReportInput, report: ReportData
     why: why === null ? null : clean(why),
     ...(skipped ? { skip: { reason: clean(skipped.reason), by: skipped.by, at: skipped.at } } : {}),
     ...(c.unhealthy?.length ? { unhealthy: c.unhealthy.map(clean) } : {}),
+    ...(c.unwatched ? { unwatched: { ...c.unwatched, watchAgain: `upgrade-pilot fleet resume ${input.fleetFlags}` } } : {}),
+    verification: verificationOf(report, decisions, c.stage),
     ...(report ? { versions: versionsOf(report, c.status), vms: vmSummary(report.vms) } : {}),
-    decisions: (report?.decisions ?? []).map(decisionOf),
+    decisions,
     runs,
     labTime: report?.labTime ?? false,
   };
@@ -158,6 +154,7 @@ export function buildFleetReport(input: FleetReportInput): FleetReport {
     endedAt: null,
     durationSeconds: null,
     why: clean(l.reason),
+    verification: { ran: false, text: 'left out' },
     decisions: [],
     runs: [],
     labTime: false,
@@ -175,6 +172,9 @@ export function buildFleetReport(input: FleetReportInput): FleetReport {
       failureThreshold: s.failureThreshold,
       approves: s.approve ?? [],
       restarts: s.restarts ?? 'ask',
+      policy: stagePolicyText(s, state.approvals?.revoked ?? []),
+      where: stageWhere(s) ?? null,
+      halts: input.events.filter((e): e is Extract<FleetEvent, { type: 'stage.halting' }> => e.type === 'stage.halting' && e.stage === s.name).map((e) => ({ at: e.at, why: clean(e.why), carried: e.carrying })),
       approval: approved ? { ...approvalWho(approved.how), operator: approved.by, at: approved.at } : null,
       needsApproval: s.approval,
       startedAt: s.startedAt ?? null,
@@ -197,6 +197,8 @@ export function buildFleetReport(input: FleetReportInput): FleetReport {
     file: state.file,
     plannedAt: state.plannedAt,
     plannedBy: state.plannedBy,
+    approvals: state.approvals ? { flags: approvalsText(state.approvals), revoked: state.approvals.revoked, runs: state.runs } : null,
+    stopped: state.stopped ? { at: state.stopped.at, reason: clean(state.stopped.reason), ...(state.stopped.by ? { by: state.stopped.by } : {}), ...(state.stopped.mode ? { mode: state.stopped.mode } : {}) } : null,
     startedAt: started[0] ?? null,
     endedAt: ended.at(-1) ?? null,
     durationSeconds: seconds(started[0], ended.at(-1)),

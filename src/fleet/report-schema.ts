@@ -12,9 +12,10 @@ const Seconds = z.number().min(0);
 
 const Who = z
   .object({
-    by: z.enum(['key', 'flag', 'policy']).describe('key: the operator at the keyboard; flag: a command-line flag; policy: a rule of the tool'),
+    by: z.enum(['key', 'flag', 'policy']).describe('key: the operator at the keyboard; flag: a command-line flag; policy: a written policy (a stage of the fleet file) or a rule of the tool'),
     detail: z.string().describe('The key pressed, the exact flag, or the rule in words'),
-    operator: z.string().optional().describe('user@host'),
+    operator: z.string().optional().describe('user@host who typed the key or gave the flag (the run it was decided in)'),
+    where: z.string().optional().describe('by policy: where it is written (`edge.yaml:42`), or `upgrade-pilot` for a rule of the tool'),
   })
   .describe('Who made a decision, and how');
 
@@ -35,6 +36,7 @@ const Run = z
     endedAt: Time.nullable(),
     outcome: z.string().nullable().describe('done | failed | gate | interrupted | error; null: no end recorded (the coordinator was killed)'),
     message: z.string().optional(),
+    by: z.string().optional().describe('user@host whose fleet run (start, resume, retry) ran it'),
   })
   .describe('One run of the cluster by the fleet');
 
@@ -50,11 +52,34 @@ const Vms = z
   })
   .describe("What the cluster's VMs went through, from its session report");
 
+const Verification = z
+  .object({
+    ran: z.boolean().describe('false: skipped, or not reached'),
+    counts: z.object({ green: z.number().int(), amber: z.number().int(), red: z.number().int(), unknown: z.number().int() }).optional(),
+    overall: z.string().optional(),
+    decided: Who.optional().describe('Who finished it with these results (the verify gate)'),
+    text: z.string().describe('"ran: 3 green, 1 amber; accepted by policy of stage wave-2 (unattended)", "skipped: ...", "not reached"'),
+  })
+  .describe("The cluster's verification (its session's verify step)");
+
+const Unwatched = z
+  .object({
+    hop: z.number().int(),
+    of: z.number().int(),
+    versions: z.string(),
+    appliedAt: Time,
+    since: Time,
+    watchAgain: z.string().describe('The command that watches it to a safe point'),
+  })
+  .describe('Stopped after its change was applied: the rollout goes on with nobody watching');
+
 export const FleetClusterReport = z.object({
   cluster: z.string(),
   uid: z.string(),
   stage: z.string().nullable().describe('null: left out of the plan'),
-  status: z.enum(['pending', 'running', 'done', 'failed', 'gate', 'stopped', 'skipped', 'left-out', 'vanished']).describe('vanished: gone from Palette since the plan was frozen (reported, not failed)'),
+  status: z
+    .enum(['pending', 'running', 'done', 'failed', 'gate', 'stopped', 'unwatched', 'skipped', 'left-out', 'vanished'])
+    .describe('vanished: gone from Palette since the plan was frozen (reported, not failed); unwatched: stopped after its change was applied, the rollout going on with nobody watching'),
   fate: z.string().describe('The status in words: upgraded, failed, untouched, skipped, left out, ...'),
   attempts: z.number().int(),
   retries: z.number().int().describe('Runs started by `fleet retry`'),
@@ -66,6 +91,8 @@ export const FleetClusterReport = z.object({
   why: z.string().nullable().describe('What stopped it, why it was skipped or left out'),
   skip: z.object({ reason: z.string(), by: z.string(), at: Time }).optional(),
   unhealthy: z.array(z.string()).optional().describe("Read unhealthy during its stage's soak: the evidence"),
+  unwatched: Unwatched.optional(),
+  verification: Verification,
   versions: z
     .object({
       from: z.string().nullable().describe('The version the first hop started from'),
@@ -90,6 +117,11 @@ export const FleetStageReport = z.object({
   failureThreshold: z.union([z.number().int(), z.string()]),
   approves: z.array(z.string()).describe("Gates the stage's clusters passed without asking, by the fleet file's written policy (stages[].approve)"),
   restarts: z.enum(['ask', 'approve']).describe("VM restarts in the stage: asked (or answered by flags), or approved by the fleet file (stages[].restarts)"),
+  policy: z.string().describe('The written policy in words, less what --revoke took away, with where it is written'),
+  where: z.string().nullable().describe('Where the stage is written in the fleet file (`edge.yaml:42`)'),
+  halts: z
+    .array(z.object({ at: Time, why: z.string(), carried: z.array(z.string()).describe('Clusters past their apply, watched to a safe point before the stage ended') }))
+    .describe('Each time the stage stopped starting clusters'),
   approval: StageApproval.nullable().describe('null: the stage needs none, or it has not been approved'),
   needsApproval: z.boolean(),
   startedAt: Time.nullable(),
@@ -109,6 +141,15 @@ export const FleetReportSchema = z
     file: z.string(),
     plannedAt: Time,
     plannedBy: z.string(),
+    approvals: z
+      .object({
+        flags: z.string().describe('The run’s approval flags now: the start’s, with what resumes added and --revoke took away'),
+        revoked: z.array(z.string()).describe('Taken from the stage policies by --revoke'),
+        runs: z.array(z.object({ at: Time, by: z.string(), command: z.enum(['start', 'resume', 'retry']), added: z.array(z.string()), revoked: z.array(z.string()) })),
+      })
+      .nullable()
+      .describe('null: a journal from before the run’s approvals were kept'),
+    stopped: z.object({ at: Time, reason: z.string(), by: z.string().optional(), mode: z.enum(['halt', 'now']).optional() }).nullable().describe('The last stop of the fleet, as asked'),
     startedAt: Time.nullable(),
     endedAt: Time.nullable(),
     durationSeconds: Seconds.nullable(),

@@ -1,7 +1,7 @@
 /** Folds the fleet journal into its state: pure, so status, report and resume read the same thing. */
 import type { ClusterOutcome, ClusterState, ClusterStatus, FleetEvent, FleetState } from './types.js';
 
-const statusOf: Record<ClusterOutcome, ClusterStatus> = { done: 'done', failed: 'failed', gate: 'gate', interrupted: 'stopped', error: 'failed' };
+const statusOf: Record<ClusterOutcome, ClusterStatus> = { done: 'done', failed: 'failed', gate: 'gate', interrupted: 'stopped', error: 'failed', unwatched: 'unwatched' };
 
 export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined {
   const first = events[0];
@@ -16,6 +16,7 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
     stages: first.stages.map((s) => ({ ...s, status: 'pending' })),
     clusters: first.clusters.map((c): ClusterState => ({ ...c, status: 'pending', attempts: 0 })),
     leftOut: first.leftOut,
+    runs: [],
   };
   const cluster = (name: string) => state.clusters.find((c) => c.name === name);
   const stage = (name: string) => state.stages.find((s) => s.name === name);
@@ -23,6 +24,16 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
     switch (e.type) {
       case 'fleet.planned':
         break;
+      case 'fleet.run':
+        state.approvals = e.approvals;
+        state.runs.push({ at: e.at, by: e.by, command: e.command, added: e.added, revoked: e.revoked });
+        delete state.stopped;
+        break;
+      case 'stage.halting': {
+        const s = stage(e.stage);
+        if (s) s.halting = { why: e.why, carrying: e.carrying, at: e.at };
+        break;
+      }
       case 'stage.approved': {
         const s = stage(e.stage);
         if (s) s.approvedBy = `${e.by} (${e.how})`;
@@ -35,6 +46,7 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
           s.status = s.soak ? 'soaking' : 'running';
           s.startedAt ??= e.at;
           delete s.message;
+          delete s.halting;
         }
         break;
       }
@@ -57,6 +69,7 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
         if (s) {
           s.status = e.outcome;
           s.endedAt = e.at;
+          delete s.halting;
           if (e.message) s.message = e.message;
           // A soak that ended (done, or failed by a cluster's health) is over: a resume after a
           // failure soaks again in full. Stopped (Ctrl+C) keeps it: a resume soaks what is left.
@@ -73,6 +86,8 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
           c.startedAt ??= e.at;
           delete c.endedAt;
           delete c.message;
+          delete c.unwatched;
+          delete c.gateFlags;
         }
         break;
       }
@@ -82,6 +97,8 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
           c.status = statusOf[e.outcome];
           c.endedAt = e.at;
           if (e.message) c.message = e.message;
+          if (e.outcome === 'unwatched' && e.motion) c.unwatched = { ...e.motion, since: e.at };
+          if (e.flags?.length) c.gateFlags = e.flags;
         }
         break;
       }
@@ -99,6 +116,7 @@ export function foldFleet(events: readonly FleetEvent[]): FleetState | undefined
         break;
       }
       case 'fleet.stopped':
+        state.stopped = { at: e.at, reason: e.reason, ...(e.by ? { by: e.by } : {}), ...(e.mode ? { mode: e.mode } : {}), ...(e.how ? { how: e.how } : {}) };
         break;
     }
   }

@@ -16,6 +16,8 @@ import type { KubeMutation } from '../engine/mutation.js';
 import type { Redactor } from '../session/redact.js';
 import { parseRetryAfter } from '../palette/retry.js';
 import { classifyKubectlFailure, isTransient, KubeError, outputTooLarge, type FailureContext } from './errors.js';
+import { InterruptedError } from '../errors.js';
+import { untilAborted } from '../net/shared-signal.js';
 import { limiter } from './limit.js';
 import { parseKubeJson } from './parse-json.js';
 import { runInGroup } from './process-group.js';
@@ -99,6 +101,9 @@ function childEnv(cacheDir: string): NodeJS.ProcessEnv {
   const { UPGRADE_PILOT_API_KEY: _key, ...rest } = process.env;
   return { ...rest, KUBECACHEDIR: cacheDir };
 }
+
+/** `kubectl version --client` by binary (and PATH): the same for every session of a process. */
+const clientVersions = new Map<string, Promise<string>>();
 
 export class Kubectl {
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
@@ -364,13 +369,22 @@ export class Kubectl {
     }
   }
 
-  /** The client's version, e.g. `v1.32.4`. */
-  async clientVersion(signal?: AbortSignal): Promise<string> {
+  /** The client's version, e.g. `v1.32.4`: asked once per binary in a process (a fleet's sessions share the answer). */
+  clientVersion(signal?: AbortSignal): Promise<string> {
+    const key = `${this.opts.kubectlPath ?? 'kubectl'}\u0000${(this.opts.env ?? process.env).PATH ?? ''}`;
+    const known = clientVersions.get(key);
+    if (known) return untilAborted(known, signal, () => new InterruptedError());
     // The client alone, so "is kubectl there" does not hang on the access file: even `version
     // --client` reads the kubeconfig (without end, for a FIFO), so it is given an empty one.
-    const out = await this.run(['version', '--client', '-o', 'json'], { action: 'read the kubectl version', withoutKubeconfig: true, ...(signal ? { signal } : {}) });
-    const parsed = parseKubeJson<{ clientVersion?: { gitVersion?: string } }>(out, 'kubectl version');
-    return parsed.clientVersion?.gitVersion ?? 'unknown';
+    // Asked for everyone, so with no one session's stop (the process time-out bounds it).
+    const asked = this.run(['version', '--client', '-o', 'json'], { action: 'read the kubectl version', withoutKubeconfig: true }).then((out) => {
+      const parsed = parseKubeJson<{ clientVersion?: { gitVersion?: string } }>(out, 'kubectl version');
+      return parsed.clientVersion?.gitVersion ?? 'unknown';
+    });
+    clientVersions.set(key, asked);
+    // A failed ask (no kubectl, a stop) is not kept: the next asks again.
+    asked.catch(() => clientVersions.delete(key));
+    return untilAborted(asked, signal, () => new InterruptedError());
   }
 
   /** The only way a change reaches the cluster; called by the engine's journaled gateway alone. */

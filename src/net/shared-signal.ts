@@ -11,3 +11,18 @@ const SHARED = 1_000;
 export function allowSharing(signal: AbortSignal | undefined): void {
   if (signal && getMaxListeners(signal) < SHARED) setMaxListeners(SHARED, signal);
 }
+
+/**
+ * A shared answer (one read or process for several callers), awaited as long as this caller's own
+ * signal lets it: a caller stopped meanwhile gets `stopped()` at once, and the others still get the
+ * answer.
+ */
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined, stopped: () => Error): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(stopped());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(stopped());
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -71,6 +71,8 @@ export interface PaletteClientOptions {
   allowInsecureHttp?: boolean;
   /** Every answer that succeeded, as the transport received it (the capture's recorder). */
   onReply?: TransportOptions['onReply'];
+  /** Reads shared with the other clients of this process (a fleet's clusters). */
+  shared?: TransportOptions['shared'];
 }
 
 const seg = (s: string) => encodeURIComponent(s);
@@ -107,6 +109,7 @@ export class PaletteClient implements PaletteApi {
       ...(opts.allowInsecureHttp !== undefined ? { allowInsecureHttp: opts.allowInsecureHttp } : {}),
       ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
       ...(opts.onReply ? { onReply: opts.onReply } : {}),
+      ...(opts.shared ? { shared: opts.shared } : {}),
       ...(opts.limiter ? { limiter: opts.limiter } : opts.rateLimits ? { limiter: new RateLimiter(opts.rateLimits) } : {}),
     });
     this.cluster = new ClusterReads((call, schema) => this.getJson(call, schema), opts.projectUid);

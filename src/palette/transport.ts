@@ -12,7 +12,8 @@
  * base URL on another host is refused unless the operator allowed it.
  */
 import got, { RequestError } from 'got';
-import type { IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpAgent, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { InputError, InterruptedError, PilotError } from '../errors.js';
 import type { Clock } from '../engine/clock.js';
 import { formatBytes, LIMITS } from '../io/limits.js';
@@ -22,7 +23,7 @@ import { isTlsCode, networkError, statusError, tooLargeError, type CallInfo } fr
 import type { Limiter } from './rate-limit.js';
 import { backoffDelay, parseRetryAfter, transientNetworkCode, transientStatus, type RetryInfo, type RetryPolicy } from './retry.js';
 import { ErrorBodySchema, type ErrorBody } from './schemas.js';
-import { allowSharing } from '../net/shared-signal.js';
+import { allowSharing, untilAborted } from '../net/shared-signal.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -41,6 +42,19 @@ export interface TransportOptions {
   allowInsecureHttp?: boolean;
   /** Every answer that succeeded (the capture records what the product reads). */
   onReply?: (call: Call, reply: Reply) => void;
+  /** Reads shared with the other clients of this process (a fleet's clusters): see SharedReads. */
+  shared?: SharedReads;
+}
+
+/**
+ * Answers several clients of one process read alike (a fleet's clusters read one pack registry and
+ * the same profile versions): `read` gives the one answer to `call` for everyone, sending it once
+ * with `send`, or undefined when `call` is not one to share; `changed` is told of every change sent
+ * (whatever came of it), so an answer it may have made stale is not given again.
+ */
+export interface SharedReads {
+  read(call: Call, send: () => Promise<Reply>): Promise<Reply> | undefined;
+  changed(call: Call): void;
 }
 
 export interface Call {
@@ -110,6 +124,14 @@ function abortError(signal: AbortSignal): PilotError {
   return signal.reason instanceof PilotError ? signal.reason : new InterruptedError();
 }
 
+/**
+ * A change goes out on a connection of its own. A kept-alive connection the server is closing at
+ * that moment (both ends drop an idle one after about 5 s) fails the request with "closed without
+ * an answer", and a change is never sent twice on a guess: the run would stop on a request that
+ * never reached the server. Reads keep reusing connections: they are retried.
+ */
+const freshConnections = { http: new HttpAgent({ keepAlive: false }), https: new HttpsAgent({ keepAlive: false }) };
+
 export class Transport {
   private readonly shownUrl: string;
 
@@ -119,6 +141,23 @@ export class Transport {
   }
 
   async send(call: Call): Promise<Reply> {
+    const shared = this.opts.shared;
+    if (!shared) return this.sendOwn(call);
+    if (call.method === 'GET' || call.read) {
+      // Sent once for every client, so with no client's own stop signal; each waits as long as its own lets it.
+      const { signal, ...unsignalled } = call;
+      const answer = shared.read(call, () => this.sendOwn(unsignalled));
+      if (answer) return untilAborted(answer, signal, () => abortError(signal!));
+      return this.sendOwn(call);
+    }
+    try {
+      return await this.sendOwn(call);
+    } finally {
+      shared.changed(call);
+    }
+  }
+
+  private async sendOwn(call: Call): Promise<Reply> {
     const { clock, retry: policy } = this.opts;
     const started = clock.now();
     const maxAttempts = call.retry ? Math.max(1, policy.attempts) : 1;
@@ -157,6 +196,7 @@ export class Transport {
           headers,
           ...(body !== undefined ? { body } : {}),
           ...(call.signal ? { signal: call.signal } : {}),
+          ...(call.retry ? {} : { agent: freshConnections }),
           throwHttpErrors: false,
           followRedirect: false,
           retry: { limit: 0 },

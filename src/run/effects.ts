@@ -10,6 +10,7 @@ import { Kubectl, type KubectlCall, type KubectlOptions } from '../kube/kubectl.
 import type { PaletteApi } from '../palette/api.js';
 import { PaletteClient, type PaletteClientOptions } from '../palette/client.js';
 import { defaultRateLimits, type Limiter } from '../palette/rate-limit.js';
+import type { SharedReads } from '../palette/transport.js';
 import type { Redactor } from '../session/redact.js';
 import { VariableValues, withVariableValues, type VariableSource } from '../palette/variable-values.js';
 import { formatDuration } from '../text/duration.js';
@@ -34,9 +35,11 @@ export interface EffectsInput {
   variables?: VariableValues;
   /** A Palette rate limiter shared with other runs (a fleet's clusters); default: this run's own. */
   limiter?: Limiter;
+  /** Palette reads shared with other runs of this process (a fleet's clusters: the pack registry, the profile versions). */
+  sharedReads?: SharedReads;
 }
 
-export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 'redactor' | 'allowInsecureHttp' | 'limiter'> & Pick<PaletteClientOptions, 'onReply'>, log?: Effects['log']): PaletteApi {
+export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 'redactor' | 'allowInsecureHttp' | 'limiter' | 'sharedReads'> & Pick<PaletteClientOptions, 'onReply'>, log?: Effects['log']): PaletteApi {
   const { params, apiKey, redactor } = input;
   if (!params) return unavailable<PaletteApi>('profile API', 'Pass the site parameters with --params FILE.');
   if (!apiKey) return unavailable<PaletteApi>('profile API key', 'Set UPGRADE_PILOT_API_KEY in the environment, or pass --api-key-file FILE.');
@@ -51,6 +54,7 @@ export function buildPalette(input: Pick<EffectsInput, 'params' | 'apiKey' | 're
     redactor,
     rateLimits: { ...defaultRateLimits, ...params.palette.rateLimits },
     ...(input.limiter ? { limiter: input.limiter } : {}),
+    ...(input.sharedReads ? { shared: input.sharedReads } : {}),
     flavor: params.palette.flavor,
     versioning: params.palette.versioning,
     probeUid: params.profiles.addon.uid,

@@ -10,7 +10,7 @@ import type { CliOptions } from '../cli/args.js';
 import { approvalFlagsText, type Approvals, type WrittenPolicy } from '../engine/approval-policy.js';
 import { plannedEntries } from '../engine/entries.js';
 import { bundledRunbook, loadParams, loadRunbook, type LoadedParams, type LoadedRunbook } from '../engine/load.js';
-import { Runner, type RunOutcome } from '../engine/runner.js';
+import { Runner, type RunnerOptions, type RunOutcome } from '../engine/runner.js';
 import type { SessionMeta } from '../engine/state.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InputError, type ErrorInfo } from '../errors.js';
@@ -71,6 +71,8 @@ export interface SessionRequest {
   attach?: (controller: AppController) => void;
   /** Stops the run after the step in progress (a fleet stage halting): see RunnerOptions.stopAfterStep. */
   stopAfterStep?: AbortSignal;
+  /** The steps such a stop still runs (an applied change watched until it settles): see RunnerOptions.carry. */
+  carry?: RunnerOptions['carry'];
   /** A written approval policy beside the flags (a fleet stage's). */
   policy?: WrittenPolicy;
   /** Ink draws every frame whole (tests: under CI Ink draws only the last frame). */
@@ -211,9 +213,16 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
     if (controller.signal.aborted) process.exit(ExitCode.interrupted); // a second Ctrl+C: the journal is already consistent
     controller.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.on('SIGHUP', onSignal);
+  // The process's signals have one owner. A session given a stop signal (a fleet's cluster) is
+  // stopped through it; the fleet's own handler owns the signals (its first stops every session
+  // cleanly, its second exits at once). Two handlers on one signal would take the fleet's abort
+  // for a second Ctrl+C and exit mid-stop.
+  const ownsSignals = !req.signal;
+  if (ownsSignals) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
+  }
   const stopFromOutside = () => controller.abort();
   if (req.signal?.aborted) controller.abort();
   req.signal?.addEventListener('abort', stopFromOutside, { once: true });
@@ -253,6 +262,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       resumeCommand: resume,
       ...(req.lab ? { noResume: LAB_ENDED } : {}),
       ...(req.stopAfterStep ? { stopAfterStep: req.stopAfterStep } : {}),
+      ...(req.carry ? { carry: req.carry } : {}),
     });
     const meanwhile: Meanwhile | undefined = prepared.resuming ? await readMeanwhile(effects, saved, params?.params, controller.signal) : undefined;
 
@@ -349,9 +359,11 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
     if (!interactive) reportEnd(outcome, code, { id: session.id, resume, report: reportPath }, options.json, io, redactor, Boolean(req.lab));
     return code;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.off('SIGHUP', onSignal);
+    if (ownsSignals) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
+    }
     req.signal?.removeEventListener('abort', stopFromOutside);
     session.close();
     scratch.dispose();

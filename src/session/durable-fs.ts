@@ -130,18 +130,24 @@ function fsyncDir(dir: string): void {
   }
 }
 
-export function writeFileAtomic(file: string, data: string): void {
+/**
+ * `durable: false` for a file that is only a cache of another (a session's snapshot of its journal):
+ * still atomic (a reader sees the old file or the new, whole), but not flushed to disk, so a write
+ * costs no fsync; after a power loss it may be missing or empty, and its reader rebuilds it.
+ */
+export function writeFileAtomic(file: string, data: string, opts: { durable?: boolean } = {}): void {
+  const durable = opts.durable ?? true;
   const tmp = `${file}.tmp-${process.pid}`;
   try {
     const fd = openSync(tmp, 'w', FILE_MODE);
     try {
       writeAll(fd, data);
-      fsyncSync(fd);
+      if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
     renameSync(tmp, file);
-    fsyncDir(dirname(file));
+    if (durable) fsyncDir(dirname(file));
   } catch (err) {
     throw stateDirError(file, err);
   }

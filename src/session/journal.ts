@@ -1,8 +1,16 @@
 /**
- * The append-only journal: one JSON record per line, fsync'ed before `append` returns. A crash can
- * only tear the last line, which reading ignores and the next writer truncates away.
+ * The append-only journal: one JSON record per line, written before `append` returns, so the next
+ * action always comes after its record (a process that dies keeps every record: they are in the
+ * kernel's page cache). A crash can only tear the last line, which reading ignores and the next
+ * writer truncates away.
+ *
+ * When the records reach the disk itself (against a power loss): `sync`, before `append` returns;
+ * `barrier`, as soon as a flush on the thread pool gets to them, and before anything a record
+ * announces goes out: a session awaits `durable()` before it sends a change (runner.ts), so no
+ * change is ever sent whose intent could be lost. Twenty sessions of a fleet in one process do not
+ * each stop it on a disk flush per record.
  */
-import { closeSync, fsyncSync, openSync, ftruncateSync, existsSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, openSync, ftruncateSync, existsSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import type { SessionEvent } from '../engine/state.js';
 import { readBoundedFile } from '../io/bounded-read.js';
@@ -68,19 +76,65 @@ export function readJournal(file: string): JournalRead {
 
 export class JournalWriter {
   private readonly fd: number;
+  /** Records written, and of those the ones known to be on disk (barrier mode). */
+  private written = 0;
+  private synced = 0;
+  private flushing: Promise<void> | undefined;
+  private failed: unknown;
+  private closed = false;
 
   /** Opens for append, cutting off a torn tail so new records start on a clean line. */
-  constructor(file: string, validBytes: number) {
+  constructor(
+    private readonly file: string,
+    validBytes: number,
+    private readonly mode: 'sync' | 'barrier' = 'sync',
+  ) {
     this.fd = openSync(file, 'a+', FILE_MODE);
     ftruncateSync(this.fd, validBytes);
   }
 
   append(record: JournalRecord): void {
     writeAll(this.fd, `${JSON.stringify(record)}\n`);
-    fsyncSync(this.fd);
+    this.written += 1;
+    if (this.mode === 'sync') {
+      fsyncSync(this.fd);
+      this.synced = this.written;
+    } else this.flush();
+  }
+
+  /** Resolves once every record appended so far is on disk; rejects when a flush failed. */
+  async durable(): Promise<void> {
+    const target = this.written;
+    while (this.synced < target) {
+      if (this.failed) throw this.failed;
+      await (this.flushing ?? this.flush());
+    }
+    if (this.failed) throw this.failed;
+  }
+
+  /** One flush on the thread pool at a time; the records written meanwhile go with the next. */
+  private flush(): Promise<void> {
+    if (this.flushing || this.closed) return this.flushing ?? Promise.resolve();
+    const target = this.written;
+    this.flushing = new Promise<void>((resolve) => {
+      fsync(this.fd, (err) => {
+        this.flushing = undefined;
+        if (err) this.failed ??= Object.assign(new Error(`cannot flush ${this.file} to disk: ${err.message}`), { code: err.code });
+        else this.synced = Math.max(this.synced, target);
+        if (this.closed) closeSync(this.fd);
+        else if (!err && this.synced < this.written) void this.flush();
+        resolve();
+      });
+    });
+    return this.flushing;
   }
 
   close(): void {
-    closeSync(this.fd);
+    if (this.closed) return;
+    this.closed = true;
+    if (this.synced < this.written) fsyncSync(this.fd);
+    this.synced = this.written;
+    // A flush still on the thread pool holds the descriptor: it is closed when that flush returns.
+    if (!this.flushing) closeSync(this.fd);
   }
 }

@@ -9,7 +9,7 @@ import { FILE_MODE, writeAll } from './durable-fs.js';
 import { readBoundedText } from '../io/bounded-read.js';
 import { LIMITS } from '../io/limits.js';
 
-interface LockInfo {
+export interface LockInfo {
   pid: number;
   host: string;
   startedAt: string;
@@ -25,7 +25,7 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-function readLock(file: string): LockInfo | undefined {
+export function readLock(file: string): LockInfo | undefined {
   try {
     const info = JSON.parse(readBoundedText(file, { what: 'session lock', maxBytes: LIMITS.lockFile })) as Partial<LockInfo> | null;
     // Anything but a lock this tool wrote (a hand edit, a torn write) counts as no holder.

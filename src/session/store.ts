@@ -70,9 +70,14 @@ const missing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOEN
 const SNAPSHOT = 'state.json';
 const LOCK = 'lock';
 
+/** How often a session's snapshot is rewritten at most (a cache: see OpenSession.snapshot). */
+const SNAPSHOT_EVERY_MS = 10_000;
+
 export class OpenSession implements JournalSink {
   private seq: number;
   private closed = false;
+  private pendingSnapshot: { state: SessionState; seq: number } | undefined;
+  private snapshotAt = 0;
 
   constructor(
     readonly id: string,
@@ -95,11 +100,35 @@ export class OpenSession implements JournalSink {
     return this.seq;
   }
 
+  /**
+   * The snapshot is a cache of the journal (loading replays the records after it), so it is written
+   * without fsync and at most once every SNAPSHOT_EVERY_MS: a session's steps in a fast lab, or
+   * twenty sessions of a fleet in one process, do not each block the process on a disk flush and a
+   * rewrite of the whole state. The latest one is written when the session closes.
+   */
+  /** Every record appended so far on disk (see JournalWriter): awaited before a change is sent. */
+  async durable(): Promise<void> {
+    try {
+      await this.journal.durable();
+    } catch (err) {
+      throw stateDirError(join(this.dir, JOURNAL), err);
+    }
+  }
+
   snapshot(state: SessionState): void {
-    const { log: _log, ...durable } = state;
+    this.pendingSnapshot = { state, seq: this.seq };
+    if (Date.now() - this.snapshotAt >= SNAPSHOT_EVERY_MS) this.writeSnapshot();
+  }
+
+  private writeSnapshot(): void {
+    const pending = this.pendingSnapshot;
+    if (!pending) return;
+    this.pendingSnapshot = undefined;
+    this.snapshotAt = Date.now();
+    const { log: _log, ...durable } = pending.state;
     const clean = { ...durable, log: [], entries: durable.entries.map((e) => ('live' in e ? { ...e, live: undefined } : e)) };
-    const snap: Snapshot = { schema: SCHEMA_VERSION, seq: this.seq, state: this.redactor.value(clean) };
-    writeFileAtomic(join(this.dir, SNAPSHOT), JSON.stringify(snap));
+    const snap: Snapshot = { schema: SCHEMA_VERSION, seq: pending.seq, state: this.redactor.value(clean) };
+    writeFileAtomic(join(this.dir, SNAPSHOT), JSON.stringify(snap), { durable: false });
   }
 
   /** Writes a file in the session folder (reports): redacted, atomic, 0600. */
@@ -112,6 +141,11 @@ export class OpenSession implements JournalSink {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    try {
+      this.writeSnapshot();
+    } catch {
+      // Only a cache: the next load replays the journal instead.
+    }
     this.journal.close();
     this.lock.release();
   }
@@ -138,7 +172,7 @@ export class SessionStore {
     ensurePrivateDir(dir);
     const lock = SessionLock.acquire(join(dir, LOCK), id);
     const state = initialState(created);
-    const session = new OpenSession(id, dir, state, new JournalWriter(join(dir, JOURNAL), 0), lock, this.redactor);
+    const session = new OpenSession(id, dir, state, new JournalWriter(join(dir, JOURNAL), 0, 'barrier'), lock, this.redactor);
     state.seq = session.append(created);
     session.snapshot(state);
     return session;
@@ -151,7 +185,7 @@ export class SessionStore {
     const lock = SessionLock.acquire(join(dir, LOCK), resolved);
     try {
       const { state, validBytes } = this.loadFrom(dir, resolved);
-      const journal = new JournalWriter(join(dir, JOURNAL), validBytes);
+      const journal = new JournalWriter(join(dir, JOURNAL), validBytes, 'barrier');
       return new OpenSession(resolved, dir, state, journal, lock, this.redactor);
     } catch (err) {
       lock.release();

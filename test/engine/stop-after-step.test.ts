@@ -74,4 +74,20 @@ describe('stop after the current step', () => {
     expect(outcome.status !== 'done' && outcome.error.message).toBe('Interrupted; the session is saved.');
     expect(findStep(h.store.load(h.id), 'wait')?.output).toBeUndefined();
   });
+
+  it('a step the stop carries (an applied change watched until it settles) runs to its end, polls and all, and so does what it carries after', async () => {
+    const h = harness(runbook('watch'));
+    const clock = new ManualClock();
+    const drain = new AbortController();
+    const asked: string[] = [];
+    const carry = (_s: unknown, next: { id: string }) => (asked.push(next.id), next.id === 'wait');
+    const run = h.runner({ clock, stopAfterStep: drain.signal, carry }).run();
+    await clock.waitForSleepers(1);
+    drain.abort();
+    const outcome = await clock.runUntilSettled(run);
+    expect(outcome.status !== 'done' && outcome.error.message).toBe('Stopped safely after Wait here (wait); the session is saved.');
+    expect(findStep(h.store.load(h.id), 'wait')).toMatchObject({ status: 'succeeded', output: { ticks: 3 } });
+    expect(statuses(h)).toEqual(['first:succeeded', 'wait:succeeded', 'after:pending']);
+    expect(asked).toContain('after');
+  });
 });

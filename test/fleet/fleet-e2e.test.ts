@@ -2,8 +2,9 @@
  * The fleet's acceptance, end to end: a served fleet lab of 12 clusters (canary 1, wave-1 of 3,
  * wave-2 of 8 with failure threshold 1) where store-007 fails its pack rollout; `fleet start` in
  * plain mode with every gate approved, killed with SIGKILL in the middle of wave-1 (after a cluster's
- * apply was sent), then `fleet resume`: the canary and wave-1 end upgraded, wave-2 stops at the
- * failure with the clusters in flight stopped safely after their step and the rest untouched. The lab's audit proves one
+ * apply was sent), then `fleet resume`: the canary and wave-1 end upgraded, wave-2 halts at the
+ * failure: the clusters in flight past their apply are watched to their end, those before it stop
+ * safely after their step, the rest are untouched. The lab's audit proves one
  * clone, one draft PUT and one publish per shared profile, one apply per cluster that ran, none for
  * the untouched, and no VM restart sent twice. Then the fault is cleared and `fleet retry store-007`
  * completes it; `fleet report` lists every cluster once with its fate.
@@ -82,8 +83,10 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     expect(inFlight.length + untouched.length + finished.length).toBe(7);
     expect(untouched.length).toBeGreaterThan(0);
     expect(notified.at(-1)!.counts).toMatchObject({ upgraded: 4 + wave2Done });
-    // The clusters in flight finished the step they were in (or, in a wait, its poll; or had just been
-    // started and stopped before their first step): stopped safely, saved, resumable.
+    // The clusters in flight whose change was not applied finished the step they were in (or had just
+    // been started and stopped before their first step): stopped safely, saved, resumable. None is
+    // left applied and unwatched.
+    expect(wave2.filter((c) => c.status === 'unwatched' || c.status === 'running')).toEqual([]);
     for (const c of inFlight) expect(c.message, c.name).toMatch(/^stopped safely (after|at a poll of|before) .+; the session is saved \(the stage halted: 1 failure\(s\) reached the threshold 1 \(last: store-007\)\)$/);
 
     // Each cluster's session verified its upgrade: the canary's and wave-1's reports say done.
@@ -106,7 +109,7 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     // No VM restart (or any other change to a cluster) was sent twice.
     const kube = audit.filter((e) => e.api !== 'palette' && e.method !== 'GET').map((e) => `${e.method} ${e.path}`);
     expect(new Set(kube).size).toBe(kube.length);
-  });
+  }, 900_000);
 
   it('retries the failed cluster once its fault is cleared, and the report lists every cluster once', async () => {
     expect((await lab.control('/_lab/fleet-fault', { cluster: 'store-007' })).status).toBe(200);
@@ -149,5 +152,5 @@ describe('fleet: lab --fleet 12, one wave-2 cluster failing its pack rollout', (
     const audit = await lab.audit();
     const uid = lab.json.clusters.find((c) => c.name === 'store-007')!.uid;
     expect(audit.filter((e) => e.api === 'palette' && e.method === 'PATCH' && e.path.startsWith(`/v1/spectroclusters/${uid}/profiles`)).length).toBe(1);
-  });
+  }, 900_000);
 });

@@ -93,9 +93,10 @@ describe('fleet: a stage by tag, and a cluster gone from Palette after the plan'
     // Every gate of store-001's session was answered by the stage's written policy, and the record says so.
     const report = JSON.parse((await cli(['fleet', 'report', '--format', 'json', '--fleet', file, '--state-dir', stateDir], env)).stdout) as { clusters: Array<{ cluster: string; decisions: Array<{ gate: string; choice: string; by: string; detail?: string }> }> };
     const decisions = report.clusters.find((c) => c.cluster === 'store-001')!.decisions;
-    expect(decisions.filter((d) => d.gate === 'apply')).toEqual([expect.objectContaining({ choice: 'approve', by: 'policy', detail: 'fleet east, stage east: approve apply' })]);
+    // The stage policy's record names where it is written in the fleet file.
+    expect(decisions.filter((d) => d.gate === 'apply')).toEqual([expect.objectContaining({ choice: 'approve', by: 'policy', detail: expect.stringMatching(/^fleet east, stage east \(\S+\.yaml:\d+\): approve apply$/), where: expect.stringMatching(/^\S+\.yaml:\d+$/) })]);
     expect(decisions.filter((d) => d.gate === 'restart').length).toBeGreaterThan(0);
-    for (const d of decisions.filter((x) => x.gate === 'restart')) expect(d).toMatchObject({ choice: 'approve', by: 'policy', detail: 'fleet east, stage east: restarts: approve' });
+    for (const d of decisions.filter((x) => x.gate === 'restart')) expect(d).toMatchObject({ choice: 'approve', by: 'policy', detail: expect.stringMatching(/^fleet east, stage east \(\S+\.yaml:\d+\): restarts: approve$/) });
     // store-002 (west) was never in the plan: Palette saw no change for it.
     const west = lab.json.clusters.find((c) => c.name === 'store-002')!.uid;
     expect((await lab.audit()).filter((e) => e.api === 'palette' && e.method !== 'GET' && e.path.includes(west))).toEqual([]);

@@ -62,3 +62,42 @@ export async function serveFleetLab(n: number, fails: string[], speed = 300, ext
       }),
   };
 }
+
+/** A fleet command running in its own process (plain mode), its output collected. */
+export interface FleetProcess {
+  proc: ChildProcess;
+  out(): string;
+  /** The exit code, or null when a signal ended it. */
+  exited: Promise<number | null>;
+}
+
+export function spawnFleet(args: string[], env: NodeJS.ProcessEnv): FleetProcess {
+  const proc = spawn(process.execPath, [CLI, 'fleet', ...args], { env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.on('close', (code, signal) => resolve(signal ? null : code)));
+  return { proc, out: () => out, exited };
+}
+
+/** The fleet journal's events as they stand (read afresh). */
+export function fleetEvents(stateDir: string, fleet = 'lab-fleet'): Array<Record<string, unknown> & { type: string }> {
+  const file = join(stateDir, 'fleets', fleet, 'journal.ndjson');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .flatMap((l) => {
+      try {
+        return [(JSON.parse(l) as { event: Record<string, unknown> & { type: string } }).event];
+      } catch {
+        return []; // a torn last line
+      }
+    });
+}
+
+/** A cluster's run log (its session's plain lines) as it stands. */
+export function runLog(stateDir: string, cluster: string, fleet = 'lab-fleet'): string {
+  const file = join(stateDir, 'fleets', fleet, 'clusters', cluster, 'run.log');
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+}

@@ -8,7 +8,7 @@ import type { Clock } from '../../src/engine/clock.js';
 import type { ConfirmFn } from '../../src/engine/gate.js';
 import { parseRunbook } from '../../src/engine/load.js';
 import type { Params } from '../../src/engine/params.js';
-import type { Runner } from '../../src/engine/runner.js';
+import type { Runner, RunnerOptions } from '../../src/engine/runner.js';
 import { Redactor } from '../../src/session/redact.js';
 import { SessionStore } from '../../src/session/store.js';
 import { fakeEffects, fakeWorld, type FakeWorld } from './fake-effects.js';
@@ -23,7 +23,7 @@ export interface Harness {
   store: SessionStore;
   world: FakeWorld;
   id: string;
-  runner(opts?: { approvals?: Approvals; confirm?: ConfirmFn; resuming?: boolean; dryRun?: boolean; site?: Params; signal?: AbortSignal; clock?: Clock; stopAfterStep?: AbortSignal; noResume?: string }): Runner;
+  runner(opts?: { approvals?: Approvals; confirm?: ConfirmFn; resuming?: boolean; dryRun?: boolean; site?: Params; signal?: AbortSignal; clock?: Clock; stopAfterStep?: AbortSignal; noResume?: string; carry?: RunnerOptions['carry'] }): Runner;
 }
 
 export function harness(runbookYaml: string, opts: { dryRun?: boolean } = {}): Harness {
@@ -39,7 +39,7 @@ export function harness(runbookYaml: string, opts: { dryRun?: boolean } = {}): H
     id,
     runner(o = {}) {
       const confirm = o.confirm ?? policyConfirm(o.approvals ?? noApprovals, o.dryRun ?? opts.dryRun);
-      return runnerOver(store, id, { registry, runbook, site: o.site, effects: fakeEffects(world, confirm, o.clock), dryRun: o.dryRun ?? opts.dryRun ?? false, signal: o.signal ?? new AbortController().signal, ...(o.stopAfterStep ? { stopAfterStep: o.stopAfterStep } : {}), ...(o.noResume !== undefined ? { noResume: o.noResume } : {}) });
+      return runnerOver(store, id, { registry, runbook, site: o.site, effects: fakeEffects(world, confirm, o.clock), dryRun: o.dryRun ?? opts.dryRun ?? false, signal: o.signal ?? new AbortController().signal, ...(o.stopAfterStep ? { stopAfterStep: o.stopAfterStep } : {}), ...(o.noResume !== undefined ? { noResume: o.noResume } : {}), ...(o.carry ? { carry: o.carry } : {}) });
     },
   };
 }

@@ -18,13 +18,14 @@ import { Footer, type Hint } from '../Footer.js';
 import { gateKey, initialGateView, type GateView } from '../keys/gate-model.js';
 import { keyPress } from '../keys/key-press.js';
 import { MIN_SIZE } from '../layout.js';
-import { QuitConfirm } from '../QuitConfirm.js';
+import { Para } from '../Para.js';
 import { TooSmall } from '../TooSmall.js';
 import { DEFAULT_GATE_GUARD_MS, useGateGuard } from '../use-gate-guard.js';
 import { useRefState } from '../use-ref-state.js';
 import { useTerminalSize } from '../use-session-state.js';
 import { clusterLive } from './fleet-live.js';
-import { fleetLines, headerLine, queuedGates, type FleetLine } from './fleet-rows.js';
+import { fleetLines, headerLine, longestName, queuedGates, rowDetail, stepText, type FleetLine } from './fleet-rows.js';
+import { FleetQuit } from './FleetQuit.js';
 import { fleetView, moveSelection, type FleetView } from './fleet-view.js';
 import type { ClusterLive, FleetScreenController } from './types.js';
 
@@ -68,8 +69,8 @@ function useEnded(outcome: Promise<number>): number | undefined {
   return code;
 }
 
-const stageColour: Record<string, string> = { done: 'green', failed: 'red', stopped: 'yellow', 'waiting approval': 'yellow', running: 'cyan', soaking: 'cyan' };
-const rowColour: Record<string, string> = { done: 'green', failed: 'red', GATE: 'yellow', stopped: 'yellow', running: 'cyan' };
+const stageColour: Record<string, string> = { done: 'green', failed: 'red', stopped: 'yellow', halting: 'yellow', 'waiting approval': 'yellow', running: 'cyan', soaking: 'cyan' };
+const rowColour: Record<string, string> = { done: 'green', failed: 'red', GATE: 'yellow', stopped: 'yellow', unwatched: 'magenta', running: 'cyan' };
 
 function Line({ line, selected }: { line: FleetLine; selected: boolean }) {
   if (line.kind === 'stage') {
@@ -96,8 +97,11 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
   useFleetTick(controller, ended === undefined);
   const stageGate = useGate(controller.stageQueue);
   const [open, setOpen, openRef] = useRefState<string | undefined>(undefined);
-  const [quitAsked, setQuitAsked, quitAskedRef] = useRefState(false);
+  // `q` asks first: to halt, or (once halting) to leave the applied clusters unwatched.
+  const [quitAsked, setQuitAsked, quitAskedRef] = useRefState<false | 'halt' | 'now'>(false);
   const [quitting, setQuitting] = useState(false);
+  // Enter on a row without a session running here: the row whole (Esc or Enter closes it).
+  const [expanded, setExpanded, expandedRef] = useRefState<string | undefined>(undefined);
   const [hidden, setHidden, hiddenRef] = useRefState<GateRequest | undefined>(undefined);
   // The first cluster is selected (line 0 is its stage's header).
   const [, setView, viewRef] = useRefState<FleetView>({ selected: 1, offset: 0 });
@@ -136,11 +140,15 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
   const v = fleetView(lines, viewRef.current, tableHeight);
   const selectedLine = lines[v.selected];
   const selectedCluster = selectedLine?.kind === 'cluster' ? state.clusters.find((c) => c.name === selectedLine.cluster) : undefined;
-  const detail = selectedCluster?.message && (selectedCluster.status === 'failed' || selectedCluster.status === 'stopped' || selectedCluster.status === 'gate') ? `${selectedCluster.name}: ${sanitizeText(selectedCluster.message, { max: 600 })}` : undefined;
+  const whole = selectedCluster && ['failed', 'stopped', 'gate', 'unwatched'].includes(selectedCluster.status) ? stepText(selectedCluster, live(selectedCluster.name)) : '';
+  const detail = whole ? `${selectedCluster!.name}: ${sanitizeText(whole, { max: 600 })}` : undefined;
+  const stopping = controller.stopping();
+  const applied = state.clusters.filter((c) => c.status === 'running' && live(c.name)?.applied).map((c) => c.name);
+  const rolling = state.clusters.filter((c) => c.status === 'running' && live(c.name)?.rolling).map((c) => c.name);
 
   // The stage gate is drawn when it is on screen: not hidden by Esc, no cluster open, no question over it.
   const small = columns < MIN_SIZE.columns || rows < MIN_SIZE.rows;
-  const drawnGate = stageGate && hidden !== stageGate && !open && !quitAsked && !small ? stageGate : undefined;
+  const drawnGate = stageGate && hidden !== stageGate && !open && !quitAsked && !expanded && !small ? stageGate : undefined;
   const guard = useGateGuard(drawnGate, controller.gateGuardMs ?? DEFAULT_GATE_GUARD_MS, controller.guardClock);
   const gateHeight = rows - 4;
   const viewport = drawnGate ? gateViewport(drawnGate, width, gateHeight, false) : 0;
@@ -149,8 +157,8 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
     if (name === null) return setHidden(undefined); // the stage gate: show it again
     if (!name) return;
     if (!controller.cluster(name)) {
-      const c = state.clusters.find((x) => x.name === name);
-      return setMessage(`${name}: ${c?.status === 'pending' ? 'not started yet' : `no session running in this process (${c?.status ?? 'left out'})`}; \`upgrade-pilot report ${c?.session ?? 'ID'}\` shows its session`);
+      setMessage(undefined);
+      return setExpanded(name);
     }
     setMessage(undefined);
     setOpen(name);
@@ -172,30 +180,44 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
     const step = gateKey(before.view, k, { request: g, rehearsal: false, bounds: { total: before.rows, page: viewport } });
     setGateView({ ...before, view: step.view });
     if (!step.effect) return;
-    if (step.effect.kind === 'ask-quit') return setQuitAsked(true);
+    if (step.effect.kind === 'ask-quit') return askQuit();
     answerStage(g, step.effect.choice, step.effect.pressed);
   };
 
+  function askQuit() {
+    const asked = controller.stopping();
+    if (asked?.mode === 'now') return;
+    setQuitAsked(asked?.mode === 'halt' ? 'now' : 'halt');
+  }
+
+  // Ctrl+C stops the fleet now wherever the operator is (a cluster's own screens too); a second exits at once.
+  useInput((input, key) => {
+    if (!(key.ctrl && input === 'c')) return;
+    setQuitting(true);
+    controller.interrupt();
+  });
+
   useInput(
     (input, key) => {
-      if (key.ctrl && input === 'c') {
-        setQuitting(true);
-        return controller.stop();
-      }
+      if (key.ctrl && input === 'c') return;
       if (small) return;
       const k = keyPress(input, key);
       if (quitAskedRef.current) {
-        if (k.text === 'y' || k.text === 'q') {
+        if (k.text === 'y') {
           setQuitAsked(false);
           setQuitting(true);
-          controller.stop();
+          controller.halt();
         } else if (k.text === 'n' || k.name === 'escape') setQuitAsked(false);
+        return;
+      }
+      if (expandedRef.current) {
+        if (k.name === 'escape' || k.name === 'enter' || k.text === 'q') setExpanded(undefined);
         return;
       }
       if (ended !== undefined && (k.text === 'q' || k.name === 'escape')) return exit();
       const g = controller.stageQueue.current();
       if (g && hiddenRef.current !== g && !openRef.current) return stageKey(g, input, key);
-      if (k.text === 'q') return setQuitAsked(true);
+      if (k.text === 'q') return askQuit();
       if (k.text === 'a') return openCluster(gates[0]?.cluster);
       if (k.name === 'enter') {
         const line = lines[viewRef.current.selected];
@@ -218,7 +240,9 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
   const title = `fleet ${state.fleet} → ${state.target} · ${state.clusters.length} clusters: ${Object.entries(counts).map(([s, n]) => `${n} ${s}`).join(', ')}`;
   const notice = waiting > 0 ? `⏳ ${waiting} Palette request(s) waiting for the fleet's shared rate limit` : ended !== undefined ? `the fleet ended (exit ${ended}); report: ${controller.reportPath?.() ?? 'upgrade-pilot fleet report --fleet FILE'}` : (events.at(-1) ?? ' ');
   const hints: Hint[] = quitAsked
-    ? [['y', 'quit'], ['n/Esc', 'stay']]
+    ? [['y', quitAsked === 'halt' ? 'halt' : 'leave now'], ['n/Esc', 'stay']]
+    : expanded
+      ? [['Esc/Enter', 'back to the fleet']]
     : drawnGate
       ? [[drawnGate.options.map((o) => o.key).join(' '), 'choose'], ['←→', 'move'], ['Enter', 'focused'], ['Esc', 'back to the fleet']]
       : ended !== undefined
@@ -236,7 +260,13 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
         </Text>
       </Box>
       {quitAsked ? (
-        <QuitConfirm resumeCommand={controller.resumeCommand} inProcessLab={false} gate={gates[0] ? `${gates[0].cluster ?? `stage ${stageOf(stageGate!)}`}: ${gates[0].title}` : undefined} />
+        <FleetQuit mode={quitAsked} applied={quitAsked === 'halt' ? applied : rolling} running={state.clusters.filter((c) => c.status === 'running').length} resumeCommand={controller.resumeCommand} gate={gates[0] ? `${gates[0].cluster ?? `stage ${stageOf(stageGate!)}`}: ${gates[0].title}` : undefined} />
+      ) : expanded ? (
+        <Box flexDirection="column" borderStyle="round" paddingX={1}>
+          {rowDetail(state, expanded, live(expanded), controller.resumeCommand, now).map((l, i) => (
+            <Para key={i}>{l}</Para>
+          ))}
+        </Box>
       ) : drawnGate ? (
         <ConfirmGate
           key={drawnGate.key}
@@ -260,7 +290,7 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
             </Box>
           ) : null}
           <Text dimColor wrap="truncate-end">
-            {headerLine(width)}
+            {headerLine(width, longestName(state))}
           </Text>
           <Box flexDirection="column" height={tableHeight}>
             {lines.slice(v.offset, v.offset + tableHeight).map((line, i) => (
@@ -275,9 +305,14 @@ export function FleetScreen({ controller }: { controller: FleetScreenController 
           </Box>
         </>
       )}
-      <Footer columns={columns} hints={hints} message={quitting ? 'stopping; every session is saved…' : message} />
+      <Footer columns={columns} hints={hints} message={quitting || stopping ? stoppingText(stopping?.mode, applied) : message} />
     </Box>
   );
+}
+
+function stoppingText(mode: 'halt' | 'now' | undefined, applied: readonly string[]): string {
+  if (mode === 'halt') return `halting${applied.length ? `: watching ${applied.join(', ')}` : ''}; q: leave now`;
+  return 'stopping now: every session stops at its next safe point and is saved…';
 }
 
 /** The stage a stage gate is for (its key is `stage/NAME`). */

@@ -8,6 +8,7 @@ import type { AppController } from '../../app.js';
 import { approveOrDecline, type GateRequest } from '../../engine/gate.js';
 import { whoAmI } from '../../fleet/coordinator.js';
 import type { FleetJournal } from '../../fleet/journal.js';
+import { approvalsText, noRunApprovals, stagePolicyText } from '../../fleet/approvals.js';
 import { failureLimit } from '../../fleet/state.js';
 import type { StageState } from '../../fleet/types.js';
 import type { WatchedLimiter } from '../../fleet/watched-limiter.js';
@@ -57,8 +58,8 @@ export class FleetLink {
       key: `stage/${stage.name}`,
       title: `Start stage ${stage.name}: ${stage.clusters.length} cluster(s)?`,
       lines: [
-        `Each cluster runs its own upgrade session, ${stage.maxConcurrency} at a time; the stage stops at ${limit} failure(s) (the clusters in flight finish their step and stop safely, no later stage starts).`,
-        'Every change inside each cluster still waits at its own gates (or the approvals given on the command line).',
+        `Each cluster runs its own upgrade session, ${stage.maxConcurrency} at a time; at ${limit} failure(s) the stage halts: no new cluster starts, those not yet applied stop after their step, applied ones are watched to a safe point, and no later stage starts.`,
+        `Every change inside each cluster still waits at its own gates unless the run's approvals answer it (${approvalsText(this.journal.state()?.approvals ?? noRunApprovals)}) or the stage's policy does (${stagePolicyText(stage, this.journal.state()?.approvals?.revoked ?? [])}).`,
       ],
       items: stage.clusters,
       options: approveOrDecline('Start the stage'),
@@ -72,7 +73,7 @@ export class FleetLink {
     }
   }
 
-  controller(o: { outcome: Promise<number>; stop(): void; resumeCommand: string; gateGuardMs?: number; reportPath?: () => string | undefined }): FleetScreenController {
+  controller(o: Pick<FleetScreenController, 'outcome' | 'halt' | 'interrupt' | 'stopping' | 'resumeCommand'> & { gateGuardMs?: number; reportPath?: () => string | undefined }): FleetScreenController {
     return {
       state: () => this.journal.state()!,
       subscribe: (l) => (this.listeners.add(l), () => void this.listeners.delete(l)),
@@ -81,7 +82,9 @@ export class FleetLink {
       rateWaiting: () => this.limiter.waiting(),
       events: () => this.lines,
       outcome: o.outcome,
-      stop: o.stop,
+      halt: o.halt,
+      interrupt: o.interrupt,
+      stopping: o.stopping,
       resumeCommand: o.resumeCommand,
       ...(o.reportPath ? { reportPath: o.reportPath } : {}),
       ...(o.gateGuardMs !== undefined ? { gateGuardMs: o.gateGuardMs } : {}),

@@ -2,6 +2,7 @@
 import { currentStep, steps, type SessionState, type StepState } from '../../engine/state.js';
 import type { PreflightItem } from '../../steps/preflight/types.js';
 import { vmSummary } from '../../fleet/report-build.js';
+import { motionOf } from '../../fleet/motion.js';
 import { vmFates } from '../../report/vms.js';
 import type { ClusterLive } from './types.js';
 
@@ -13,12 +14,15 @@ export function clusterLive(state: SessionState, gateTitle?: string): ClusterLiv
   const health = healthOf(all);
   // Every step finished: the last hop reached, the run's end in words.
   const ended = !step && state.run.status === 'done';
+  const motion = motionOf(state);
   return {
     ...(step ? { step: step.title } : ended ? { step: 'finished' } : {}),
     ...(step?.hop ? { hop: `${step.hop.index}/${step.hop.count}` } : hops ? { hop: ended ? `${hops}/${hops}` : `-/${hops}` } : {}),
     vms: { migrated: vms.migrated, restarted: vms.restarted, outstanding: vms.outstanding },
     health,
     ...(gateTitle ? { gate: gateTitle } : {}),
+    ...(motion && !motion.settled ? { applied: true } : {}),
+    ...(motion?.rolling ? { rolling: true } : {}),
   };
 }
 

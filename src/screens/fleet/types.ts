@@ -1,7 +1,7 @@
 /** The fleet screen's shared types: what the screen reads from the running fleet, and what it shows per cluster. */
 import type { AppController } from '../../app.js';
 import type { ConfirmQueue } from '../../run/confirm-queue.js';
-import type { FleetState } from '../../fleet/types.js';
+import type { FleetState, StopRequest } from '../../fleet/types.js';
 
 /** A cluster's session as it runs, for its row (fleet-live.ts reads it from the session state). */
 export interface ClusterLive {
@@ -14,6 +14,10 @@ export interface ClusterLive {
   health?: string;
   /** The title of the gate this cluster waits at, when one waits for a key. */
   gate?: string;
+  /** Its change is applied and not yet settled (restarts included): a halt watches it to a safe point. */
+  applied?: boolean;
+  /** Its rollout is being watched now (reconcile, migrations): a stop now leaves it unwatched. */
+  rolling?: boolean;
 }
 
 export interface FleetScreenController {
@@ -33,8 +37,15 @@ export interface FleetScreenController {
   outcome: Promise<number>;
   /** The fleet report's Markdown file, once the fleet has ended and it is written. */
   reportPath?(): string | undefined;
-  /** Stops the fleet as Ctrl+C does: no new cluster starts, those in flight stop safely. */
-  stop(): void;
+  /**
+   * `q`, confirmed: halts the fleet (no new cluster starts, applied clusters are watched to a safe
+   * point); a second: stops it now (applied clusters left unwatched, said so). What it did.
+   */
+  halt(): 'halt' | 'now' | 'already';
+  /** Ctrl+C: stops the fleet now, as a signal does (exit 130); a second exits at once. */
+  interrupt(): void;
+  /** The stop asked so far, if any. */
+  stopping(): StopRequest | undefined;
   /** `upgrade-pilot fleet resume --fleet FILE ...`, as it works when pasted. */
   resumeCommand: string;
   gateGuardMs?: number;

@@ -15,6 +15,7 @@ import { findStep } from '../../../src/engine/state.js';
 import { FleetJournal, fleetPaths } from '../../../src/fleet/journal.js';
 import type { FleetEvent } from '../../../src/fleet/types.js';
 import { WatchedLimiter } from '../../../src/fleet/watched-limiter.js';
+import { FleetStop } from '../../../src/fleet/stop-control.js';
 import { ConfirmQueue } from '../../../src/run/confirm-queue.js';
 import { tuiConfirm } from '../../../src/run/confirm.js';
 import { shortenMiddle } from '../../../src/screens/fit-text.js';
@@ -74,7 +75,8 @@ function mount(size: { columns: number; rows: number }, events: FleetEvent[], op
   const held = heldLimiter(() => clock.t);
   const link = new FleetLink(journal, held.limiter);
   const guard = new ManualClock();
-  const stopped = { n: 0 };
+  const stop = new FleetStop();
+  const stopped = { n: 0, asked: [] as string[] };
   let end: (code: number) => void = () => undefined;
   const outcome = new Promise<number>((r) => (end = r));
   const runs: Record<string, { h: Harness; queue: ConfirmQueue; stop: AbortController }> = {};
@@ -87,7 +89,14 @@ function mount(size: { columns: number; rows: number }, events: FleetEvent[], op
     link.attach(name, controller);
     runs[name] = { h, queue, stop };
   }
-  const controller = { ...link.controller({ outcome, stop: () => (stopped.n += 1), resumeCommand: 'upgrade-pilot fleet resume --fleet /ops/edge.yaml', gateGuardMs: 500, ...(opts.reportPath ? { reportPath: () => opts.reportPath } : {}) }), guardClock: guard.now };
+  const halt = () => {
+    stopped.n += 1;
+    const did = stop.ask({ mode: 'halt', how: 'operator', reason: 'q on the fleet screen', by: 'ana@jump' });
+    stopped.asked.push(did);
+    return did;
+  };
+  const interrupt = () => void stopped.asked.push(stop.ask({ mode: 'now', how: 'signal', reason: 'Ctrl+C', by: 'ana@jump' }));
+  const controller = { ...link.controller({ outcome, halt, interrupt, stopping: () => stop.requested(), resumeCommand: 'upgrade-pilot fleet resume --fleet /ops/edge.yaml', gateGuardMs: 500, ...(opts.reportPath ? { reportPath: () => opts.reportPath } : {}) }), guardClock: guard.now };
   const ui = renderAt(<FleetScreen controller={controller} />, size);
   cleanups.push(() => {
     for (const r of Object.values(runs)) r.stop.abort();
@@ -133,8 +142,8 @@ describe('the fleet screen', () => {
     expect(frame).toMatch(/▸ canary: done · 1\/1 done/);
     expect(frame).toMatch(/▸ wave-1: failed · 2\/3 done/);
     expect(frame).toMatch(/▸ wave-2: running · 0\/8 done · 1 failed · 4 at a time, stops at 1/);
-    // A failed row says what stopped it, not only the step it stopped in.
-    expect(frame).toMatch(/ store-007 +failed +cni-cilium-oss 1\.17\.1 of vmo-infra 1\.6\.0 failed on stor…/);
+    // A failed row says what stopped it, not only the step it stopped in, cut only between words (Enter shows it whole).
+    expect(frame).toMatch(/ store-007 +failed +cni-cilium-oss 1\.17\.1 of vmo-infra 1\.6\.0 failed on… +\d/);
     for (const n of names.slice(0, 11)) expect(frame, n).toContain(` ${n} `);
     expect(frame).toContain(shortenMiddle(LONG, 22));
     expect(frame).toMatch(/ store-005 +GATE +at gate: Write draft \/v1\/clusterprofiles\/infra +0\/0\/0 - +\d+m\d\ds/);
@@ -150,6 +159,31 @@ describe('the fleet screen', () => {
     await press(ui.stdin, keys.down, keys.down, keys.down, keys.down, keys.down, keys.down, keys.down, keys.down);
     const frame = await waitForFrame(ui.lastFrame, (f) => f.includes('store-007: cni-cilium-oss'));
     expect(words(frame)).toContain('store-007: cni-cilium-oss 1.17.1 of vmo-infra 1.6.0 failed on store-007');
+  });
+
+  it('Enter on a row with no session running here shows the row whole, wrapped; Esc returns', async () => {
+    const events: FleetEvent[] = [
+      ...wave2Running.slice(0, -1),
+      { type: 'cluster.ended', at: at(250), cluster: 'store-007', session: 'sess-store-007', outcome: 'failed', exitCode: 1, message: 'cni-cilium-oss 1.17.1 of vmo-infra 1.6.0 failed on store-007: HelmUpgradeFailed: Error: UPGRADE FAILED: cannot patch "cilium-operator" with kind Deployment' },
+      { type: 'cluster.ended', at: at(251), cluster: 'store-006', session: 'sess-store-006', outcome: 'unwatched', exitCode: 130, message: 'applied', motion: { hop: 1, of: 2, versions: '4.4.10 → 4.5.4', appliedAt: at(240) } },
+    ];
+    for (const size of [{ columns: 80, rows: 24 }, { columns: 120, rows: 40 }]) {
+      const { ui } = mount(size, events);
+      await waitForFrame(ui.lastFrame, (f) => f.includes('▸ wave-2'));
+      // The unwatched row says so in its own column, cut only between words.
+      expect(ui.lastFrame()).toMatch(size.columns === 80 ? / store-006 +unwatched +applied, rollout… / : / store-006 +unwatched +applied, rollout continues unwatched since \d\d:\d\d UTC /);
+      await press(ui.stdin, keys.down, keys.down, keys.down, keys.down, keys.down, keys.down, keys.down, keys.down);
+      await press(ui.stdin, keys.enter);
+      let frame = await waitForFrame(ui.lastFrame, (f) => f.includes('store-007 · stage wave-2 · failed · session sess-store-007'));
+      expect(words(frame), `${size.columns}`).toContain('HelmUpgradeFailed: Error: UPGRADE FAILED: cannot patch "cilium-operator" with kind Deployment');
+      expect(frame.split('\n').every((l) => l.length <= size.columns)).toBe(true);
+      await press(ui.stdin, keys.escape, keys.up);
+      await waitForFrame(ui.lastFrame, (f) => f.includes('CLUSTER') && !f.includes('· stage wave-2 ·'));
+      await press(ui.stdin, keys.enter);
+      frame = await waitForFrame(ui.lastFrame, (f) => f.includes('store-006 · stage wave-2 · unwatched'));
+      expect(words(frame)).toMatch(/applied hop 1 of 2 \(4\.4\.10 → 4\.5\.4\) at \d\d:\d\d UTC; nobody watches its rollout since \d\d:\d\d UTC: `upgrade-pilot fleet resume --fleet \/ops\/edge\.yaml` watches it again/);
+      await press(ui.stdin, keys.escape);
+    }
   });
 
   it('80x24: rows scroll with PgDn/G/g, names shortened in the middle, the key line whole', async () => {
@@ -222,7 +256,7 @@ describe('the fleet screen', () => {
     expect(await asked).toMatchObject({ how: 'key y' });
   });
 
-  it('q asks Quit?/Stay: n stays, y stops the fleet once; the rate-limit line shows while reads wait', async () => {
+  it('q asks first: n stays; y halts (applied clusters watched to a safe point, said); q again asks to stop now; the rate-limit line shows while reads wait', async () => {
     const { ui, stopped, held, clock } = mount({ columns: 120, rows: 40 }, wave2Running);
     await waitForFrame(ui.lastFrame, (f) => f.includes('▸ wave-2'));
     void held.limiter.acquire('/v1/clusterprofiles/x');
@@ -230,13 +264,33 @@ describe('the fleet screen', () => {
     await waitForFrame(ui.lastFrame, (f) => f.includes("1 Palette request(s) waiting for the fleet's shared rate limit"));
     held.release();
     await press(ui.stdin, 'q');
-    await waitForFrame(ui.lastFrame, (f) => f.includes('Quit upgrade-pilot?'));
+    let frame = await waitForFrame(ui.lastFrame, (f) => f.includes('Halt the fleet?'));
+    expect(words(frame)).toContain('No new cluster starts. Clusters whose change is not applied yet stop after their step: nothing more is sent to them.');
+    expect(words(frame)).toContain('watched to a safe point first (rollout reconciled, migrations, restarts by the flags and the stage policy or left at their gates, verification)');
     await press(ui.stdin, 'n');
-    await waitForFrame(ui.lastFrame, (f) => !f.includes('Quit upgrade-pilot?') && f.includes('▸ wave-2'));
+    await waitForFrame(ui.lastFrame, (f) => !f.includes('Halt the fleet?') && f.includes('▸ wave-2'));
     expect(stopped.n).toBe(0);
+    // A hurried operator: q y y halts once.
     await press(ui.stdin, 'q', 'y', 'y');
-    await waitForFrame(ui.lastFrame, (f) => f.includes('stopping; every session is saved'));
-    expect(stopped.n).toBe(1);
+    await waitForFrame(ui.lastFrame, (f) => f.includes('halting; q: leave now'));
+    expect(stopped.asked).toEqual(['halt']);
+    // Halting, q asks whether to stop now (no rollout is being watched here: nothing is left unwatched); y stops now.
+    await press(ui.stdin, 'q');
+    frame = await waitForFrame(ui.lastFrame, (f) => f.includes('Stop now?'));
+    expect(words(frame)).toContain('No cluster is in its rollout now: each stops at its next safe point, saved; what waits at a gate stays there.');
+    await press(ui.stdin, 'y');
+    await waitForFrame(ui.lastFrame, (f) => f.includes('stopping now: every session stops at its next safe point'));
+    expect(stopped.asked).toEqual(['halt', 'now']);
+  });
+
+  it('Ctrl+C stops the fleet now, as a signal, even from a cluster’s own screens', async () => {
+    const { ui, stopped } = mount({ columns: 80, rows: 24 }, wave2Running, { attach: ['store-005'] });
+    await waitForFrame(ui.lastFrame, (f) => f.includes('Gates waiting (1)'));
+    await press(ui.stdin, 'a');
+    await waitForFrame(ui.lastFrame, (f) => f.includes('GATE: Write draft'));
+    await press(ui.stdin, keys.ctrlC);
+    await until('the stop now', () => stopped.asked.length === 1);
+    expect(stopped.asked).toEqual(['now']);
   });
 
   it('80x24: the fleet ended names its report file whole, wrapped rather than cut', async () => {
