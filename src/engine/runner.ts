@@ -7,6 +7,7 @@ import { GateStopError, InterruptedError, PilotError, StepFailedError, StoppedEr
 import type { GateAsk, MutationSpec, StepContext } from './context.js';
 import { continued } from './continuation.js';
 import { driftGate, stopAtPoll, stoppedSafely } from './stops.js';
+import { expandGroup, plannedHops } from './expand.js';
 import { withDryRun, type Effects } from './effects.js';
 import { sendWithDeferrals, type DeferredBudget } from './deferred-send.js';
 import { displaySafe } from '../text/display-safe.js';
@@ -22,16 +23,14 @@ import {
   steps,
   type Entry,
   type GroupPlaceholder,
-  type HopInfo,
   type SessionEvent,
   type SessionState,
-  type StepPlan,
   type StepState,
 } from './state.js';
 import type { StepRegistry } from './step-kind.js';
 import type { RunStatus } from './types.js';
 
-/** Where events go to become durable. `append` returns the record's sequence number once it is on disk. */
+/** Where events go to become durable. `append` returns the record's sequence number once it is written (on disk by `durable`). */
 export interface JournalSink {
   append(event: SessionEvent): number;
   /** Resolves once every record appended so far is on disk (a change is sent only after its intent is). */
@@ -178,29 +177,11 @@ export class Runner {
     return { status, error };
   }
 
-  /** Hop groups become concrete steps once the plan is known: `hop1.draft-addon`, ... */
+  /** Hop groups become concrete steps once the plan is known (expand.ts). */
   private expand(group: GroupPlaceholder): void {
-    const hops = this.findHops();
-    const planned: StepPlan[] = [];
-    if (hops.length === 0) {
-      for (const s of group.ifEmpty) planned.push({ ...s, id: `${group.id}.${s.localId}`, group: group.id });
-    } else {
-      for (const hop of hops) {
-        for (const s of group.steps) planned.push({ ...s, id: `${group.id}${hop.index}.${s.localId}`, group: group.id, hop });
-      }
-    }
-    this.dispatch({ type: 'group.expanded', at: this.now(), group: group.id, steps: planned });
+    const hops = plannedHops(this.state);
+    this.dispatch({ type: 'group.expanded', at: this.now(), group: group.id, steps: expandGroup(group, hops) });
     this.log(hops.length ? `Planned ${hops.length} hop(s): ${hops.map((h) => `${h.from} → ${h.to}`).join(', ')}` : 'No hops: the pack is already at the target', 'info');
-  }
-
-  /** The hops come from the latest finished step whose output carries a `hops` list (the plan). */
-  private findHops(): HopInfo[] {
-    for (const s of [...steps(this.state)].reverse()) {
-      if (s.status !== 'succeeded') continue;
-      const out = s.output as { hops?: Array<{ from: string; to: string }> } | undefined;
-      if (out && Array.isArray(out.hops)) return out.hops.map((h, i, all) => ({ index: i + 1, count: all.length, from: h.from, to: h.to }));
-    }
-    return [];
   }
 
   private async runStep(step: StepState): Promise<RunOutcome | undefined> {

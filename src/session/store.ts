@@ -100,12 +100,6 @@ export class OpenSession implements JournalSink {
     return this.seq;
   }
 
-  /**
-   * The snapshot is a cache of the journal (loading replays the records after it), so it is written
-   * without fsync and at most once every SNAPSHOT_EVERY_MS: a session's steps in a fast lab, or
-   * twenty sessions of a fleet in one process, do not each block the process on a disk flush and a
-   * rewrite of the whole state. The latest one is written when the session closes.
-   */
   /** Every record appended so far on disk (see JournalWriter): awaited before a change is sent. */
   async durable(): Promise<void> {
     try {
@@ -115,6 +109,12 @@ export class OpenSession implements JournalSink {
     }
   }
 
+  /**
+   * The snapshot is a cache of the journal (loading replays the records after it), so it is written
+   * without fsync and at most once every SNAPSHOT_EVERY_MS: a session's steps in a fast lab, or
+   * twenty sessions of a fleet in one process, do not each block the process on a disk flush and a
+   * rewrite of the whole state. The latest one is written when the session closes.
+   */
   snapshot(state: SessionState): void {
     this.pendingSnapshot = { state, seq: this.seq };
     if (Date.now() - this.snapshotAt >= SNAPSHOT_EVERY_MS) this.writeSnapshot();

@@ -72,9 +72,9 @@ describe('fleet plan: predicted time per cluster, stage and fleet, against the w
     expect(Math.abs(single.hops.reduce((n, h) => n + h.eta.p90Seconds, 0) - own.p90Seconds)).toBeLessThanOrEqual(Math.ceil(own.p90Seconds * 0.05));
 
     const text = (await cli(['fleet', 'plan', '--fleet', file, '--state-dir', stateDir], env)).stdout;
-    expect(text).toMatch(/ {4}store-001 \(canary\): \S+ to \S+: its own plan: 1 hop, \d+ VM\(s\) move, \d+ restarts?/);
-    expect(text).toMatch(/ {2}stage canary: 1 cluster\(s\), 1 at a time: \S+ to \S+; then soaks 1h00m/);
+    expect(text).toMatch(/ {4}store-001 \(canary\): \S+-\S+: its own plan: 1 hop, \d+ VM\(s\) move, \d+ restarts?/);
+    expect(text).toMatch(/ {2}stage canary: 1 cluster\(s\), 1 at a time: \S+-\S+; then soaks 1h00m/);
     expect(text).toMatch(/ {2}stage wave-1: 2 cluster\(s\), 2 at a time: .*; in its window daily 02:00-06:00 Europe\/Berlin: 1 opening\(s\), from .* UTC to .* UTC when slow/);
-    expect(text).toMatch(/ {2}the whole fleet: \S+ to \S+, stages one after another, soaks included; with the windows it ends by .* \(lab time\) when slow\. Not predicted: the stage approvals and the answers at the gates\./);
+    expect(text).toMatch(/ {2}the whole fleet: \S+-\S+, stages one after another, soaks included; with the windows it ends by .* \(lab time\) when slow\. Not predicted: the stage approvals and the answers at the gates\./);
   });
 });
