@@ -56,7 +56,7 @@ export function LabShellFrame({ meta, entries, doing, onQuit }: { meta: SessionM
       onQuit(input === 'q' && !key.ctrl ? 'q' : 'ctrl-c');
     }
   });
-  // The App's layout (src/app.tsx), so its first frame replaces this one without a jump.
+  // The App's layout (src/screens/App.tsx), so its first frame replaces this one without a jump.
   const paneHeight = Math.max(8, rows - 6);
   const paneWidth = Math.max(30, columns - LIST_WIDTH - 3);
   return (

@@ -5,7 +5,7 @@
  */
 import { hostname, userInfo } from 'node:os';
 import { render, type Instance } from 'ink';
-import { App, type AppController } from '../app.js';
+import { App, type AppController } from '../screens/App.js';
 import type { CliOptions } from '../cli/args.js';
 import { approvalFlagsText, type Approvals, type WrittenPolicy } from '../engine/approval-policy.js';
 import { plannedEntries } from '../engine/entries.js';
@@ -23,7 +23,7 @@ import { toolVersion } from '../version.js';
 import { readApiKey } from './api-key.js';
 import { chosenKubeconfig } from './kubeconfig-choice.js';
 import { makeScratch } from './scratch.js';
-import { ConfirmQueue } from './confirm-queue.js';
+import { ConfirmQueue } from '../screens/confirm-queue.js';
 import { attachedConfirm, plainConfirm, tuiConfirm } from './confirm.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import { buildEffects, buildVariables } from './effects.js';
@@ -38,7 +38,7 @@ import { displaySafeSource } from '../text/display-safe.js';
 import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
 import { resumeCommand as resumeCommandFor } from './resume-command.js';
 import { readMeanwhile } from './resume-meanwhile.js';
-import { resumeLines, resumeSummary, type Meanwhile } from './resume-summary.js';
+import { resumeLines, resumeSummary, type Meanwhile } from '../screens/resume-summary.js';
 
 export interface RunIO {
   stdout: NodeJS.WriteStream;

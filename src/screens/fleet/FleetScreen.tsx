@@ -10,7 +10,7 @@
  */
 import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
 import { useEffect, useRef, useState } from 'react';
-import { App } from '../../app.js';
+import { App } from '../App.js';
 import { sanitizeText } from '../../text/sanitize.js';
 import type { Choice, GateRequest } from '../../engine/gate.js';
 import { ConfirmGate, gateViewport } from '../ConfirmGate.js';

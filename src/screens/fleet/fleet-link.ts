@@ -4,7 +4,7 @@
  * stage gate `stage` waits in a queue the screen answers by a key. This is the fleet TUI's whole
  * connection to the coordinator: two hooks (`attach`, `askStage`) and `say`.
  */
-import type { AppController } from '../../app.js';
+import type { AppController } from '../App.js';
 import { approveOrDecline, type GateRequest } from '../../engine/gate.js';
 import { whoAmI } from '../../fleet/coordinator.js';
 import type { FleetJournal } from '../../fleet/journal.js';
@@ -12,7 +12,7 @@ import { approvalsText, noRunApprovals, stagePolicyText } from '../../fleet/appr
 import { failureLimit } from '../../fleet/state.js';
 import type { StageState } from '../../fleet/types.js';
 import type { WatchedLimiter } from '../../fleet/watched-limiter.js';
-import { ConfirmQueue } from '../../run/confirm-queue.js';
+import { ConfirmQueue } from '../confirm-queue.js';
 import { sanitizeText } from '../../text/sanitize.js';
 import type { FleetScreenController } from './types.js';
 
