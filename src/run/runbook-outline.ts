@@ -1,5 +1,6 @@
 /**
- * The runbook's steps without the site's parameters, for the lab's first frame (src/run/lab-shell.tsx).
+ * The runbook's steps without the site's parameters, for the lab's first frame
+ * (src/screens/LabShell.tsx, opened by src/run/lab-shell.ts).
  * The bundle carries the bundled runbook's outline computed at build time (scripts/build.mjs), so
  * the first frame loads neither the YAML parser nor the schemas; this reads it from the file when
  * running from the sources, or when the build computes it.
