@@ -70,7 +70,7 @@ export interface AppController {
   /** Where values typed hidden at a gate go (profile variables): the run's memory, never the journal. */
   variables?: Pick<VariableValues, 'set'>;
   /**
-   * Shown inside the fleet screen (screens/fleet): Esc and q go back to the fleet (Esc decides no
+   * Shown inside the fleet screen (fleet-ui/): Esc and q go back to the fleet (Esc decides no
    * gate there), Ctrl+C and the end are the fleet's, not this session's.
    */
   embedded?: { leave(): void; fleet: string };

@@ -31,7 +31,7 @@ export const LAYERS: Layer[] = [
   { name: 'session UI', paths: ['screens/'], knows: 'Ink: App, the screens, gates, pickers, the lab shell, the confirm queue they answer: render state, send decisions' },
   { name: 'run', paths: ['run/', 'notify/'], knows: 'one session: its settings, effects, the runner wired to the TUI or plain output, notifications' },
   { name: 'fleet', paths: ['fleet/'], knows: 'many sessions: fleet file, plan, target set, coordinator, journal, report' },
-  { name: 'fleet UI', paths: ['screens/fleet/', 'fleet-ui/'], knows: "the fleet's screens (a cluster's session drawn by the session UI)" },
+  { name: 'fleet UI', paths: ['fleet-ui/'], knows: "the fleet's screens (a cluster's session drawn by the session UI)" },
   { name: 'commands', paths: ['commands/'], knows: 'one module per command: parse, call, print' },
   { name: 'cli', paths: ['cli/', 'cli.tsx', 'bin.ts'], knows: 'argv to settings, TUI or plain mode, exit codes' },
 ];
