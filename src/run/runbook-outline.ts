@@ -6,7 +6,7 @@
  * running from the sources, or when the build computes it.
  */
 import { plannedEntries } from '../engine/entries.js';
-import { RunbookSchema, type Runbook } from '../engine/runbook.js';
+import { RunbookFrameSchema, type Runbook } from '../engine/runbook.js';
 import type { Entry } from '../engine/state.js';
 import { StepRegistry } from '../engine/step-kind.js';
 import { readYamlFile } from '../engine/yaml-source.js';
@@ -24,7 +24,7 @@ export interface RunbookOutline {
 export function runbookOutline(file: string): RunbookOutline {
   try {
     const raw = readYamlFile(file, 'runbook', LIMITS.runbookFile).value as { metadata?: { title?: unknown }; steps?: unknown };
-    const steps = RunbookSchema.shape.steps.safeParse(raw.steps);
+    const steps = RunbookFrameSchema.shape.steps.safeParse(raw.steps);
     const title = typeof raw.metadata?.title === 'string' ? raw.metadata.title : 'runbook';
     return { title, entries: steps.success ? plannedEntries({ steps: steps.data } as Runbook, new StepRegistry()) : [] };
   } catch {

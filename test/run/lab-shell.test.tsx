@@ -5,7 +5,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import { plannedEntries } from '../../src/engine/entries.js';
 import { bundledRunbook } from '../../src/engine/load.js';
-import { RunbookSchema } from '../../src/engine/runbook.js';
+import { RunbookSchema } from '../../src/steps/runbook-schema.js';
 import type { SessionMeta } from '../../src/engine/state.js';
 import { StepRegistry } from '../../src/engine/step-kind.js';
 import { parseYaml } from '../../src/engine/yaml-source.js';
