@@ -8,8 +8,8 @@ import { render } from 'ink';
 import { Coordinator, type CoordinatorOptions } from '../fleet/coordinator.js';
 import type { ExitCode } from '../errors.js';
 import type { FleetStop } from '../fleet/stop-control.js';
-import { FleetLink } from '../screens/fleet/fleet-link.js';
-import { FleetScreen } from '../screens/fleet/FleetScreen.js';
+import { FleetLink } from '../fleet-ui/fleet-link.js';
+import { FleetScreen } from '../fleet-ui/FleetScreen.js';
 import type { RunIO } from '../run/session-run.js';
 
 export interface FleetTuiRequest {

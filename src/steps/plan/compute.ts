@@ -22,7 +22,7 @@ import { planRoom, rebuildingLayers } from './eta/room-reads.js';
 import type { PlannedHop } from '../contracts.js';
 import { buildLadder } from './ladder.js';
 import { steppingStones, withVariables } from './version-notes.js';
-import type { VersionNote } from '../../engine/runbook.js';
+import type { VersionNote } from '../../values/version-notes-schema.js';
 import { registryFacts, moveWithNote } from './registry-facts.js';
 import { registryVersions, registryView } from './registry-source.js';
 import { availableVersions, referenceFor, sameVersion, valuesFolder, type ValuesFolder } from './sources.js';
