@@ -1,5 +1,5 @@
 /**
- * `fleet start|resume` on a terminal: the fleet screen (screens/fleet) over the coordinator. The
+ * `fleet start|resume` on a terminal: the fleet screen (fleet-ui) over the coordinator. The
  * coordinator runs as in plain mode; its two screen hooks show each cluster's session and queue the
  * gates no flag answers (each cluster's, and the stage's own) for a key on the screen. The screen
  * stays after the fleet ends until `q`.

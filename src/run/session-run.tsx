@@ -65,7 +65,7 @@ export interface SessionRequest {
   /** Stops the run as Ctrl+C does (a fleet stopping its clusters in flight): the step in progress ends safely, the session is saved. */
   signal?: AbortSignal;
   /**
-   * A fleet's screen shows this session and answers its gates (screens/fleet): the run stays in plain
+   * A fleet's screen shows this session and answers its gates (fleet-ui): the run stays in plain
    * mode (its lines in the cluster's log), but a gate no flag answers waits to be answered on that
    * screen, by a key, as in the TUI, instead of stopping the run.
    */
