@@ -7,13 +7,12 @@ import { InputError } from '../errors.js';
 import { approvableGates } from '../engine/approvable-gates.js';
 export { approvableGates };
 import { NS_NAME_PATTERN } from '../engine/ns-name.js';
-import { formatBytes, parseBytes } from '../io/limits.js';
-import { CAPTURE_LIMIT_BYTES, CAPTURE_MIN_BYTES } from '../capture/types.js';
+import { CAPTURE_LIMIT_BYTES, CAPTURE_MIN_BYTES, formatBytes, parseBytes } from '../io/limits.js';
 import { commands, findCommand, options, type CommandSpec, type OptionName, type OptionSpec } from './commands.js';
 import { helpRequest } from './help-request.js';
 import { hoistKubectlFlags } from './kubectl-plugin.js';
 import { parseSince, SINCE_ACCEPTS, type SinceArg } from '../steps/verify/since.js';
-import { serverPathProblem } from '../lab/kube/server-path.js';
+import { serverPathProblem } from '../kube/server-path.js';
 import { scenarioNames } from '../lab/scenario-catalog.js';
 import { didYouMean } from '../text/did-you-mean.js';
 
@@ -134,7 +133,7 @@ const speed: Check<number | undefined> = (raw, flag) => {
   return n;
 };
 
-/** `256MiB`, `64MB`, `1048576`: within what a capture can be (see src/capture/types.ts). */
+/** `256MiB`, `64MB`, `1048576`: within what a capture can be (see src/io/limits.ts). */
 const captureSize: Check<number | undefined> = (raw, flag) => {
   if (raw === undefined) return undefined;
   const n = parseBytes(String(raw));

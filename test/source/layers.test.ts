@@ -62,7 +62,6 @@ const WHY = {
   captureDoor: "item 4: the capture's work moves behind its entry point (capture/index.ts); the command parses, calls, prints",
   completion: 'item 4: the completion command goes with the command line it completes (cli/completion/)',
   runbook: 'item 5: the runbook schema is composed above the engine from the parts each layer owns',
-  belowBoth: 'item 5: what both sides need goes below both (capture limits to io/limits.ts, the server-path check to kube/)',
   paletteJudgment: 'item 1: the judgment moves to the domain; palette/ keeps the read',
 };
 
@@ -70,8 +69,6 @@ const WHY = {
 export const KNOWN: Record<string, string> = {
   'app.tsx → run/confirm-queue.ts': WHY.uiFolder,
   'screens/ResumeBanner.tsx → run/resume-summary.ts': WHY.uiFolder,
-  'cli/args.ts → capture/types.ts': WHY.belowBoth,
-  'cli/args.ts → lab/kube/server-path.ts': WHY.belowBoth,
   'commands/capture.ts → cli/args.ts': WHY.options,
   'commands/diff.ts → cli/args.ts': WHY.options,
   'commands/fleet-plan.ts → cli/args.ts': WHY.options,
