@@ -29,7 +29,7 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
   const write = (s: string) => io.stdout.write(`${s}\n`);
   try {
     // Shell completion's question on every Tab press: answered before anything else loads.
-    if (argv[0] === '__complete') return (await import('./commands/completion.js')).runCompleteHelper(argv.slice(1), io.env, write);
+    if (argv[0] === '__complete') return (await import('./cli/completion/command.js')).runCompleteHelper(argv.slice(1), io.env, write);
     // Help and the version need only the command table; the option schemas load for a command that runs.
     const parsed = helpRequest(argv) ?? (await import('./cli/args.js')).parseCommandLine(argv);
     if (parsed.kind === 'help') {
@@ -76,7 +76,7 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
       case 'fleet':
         return await (await import('./commands/fleet.js')).runFleetCommand(parsed.invocation, io, registry, { inkDebug: Boolean(overrides.inkDebug) });
       case 'completion':
-        return (await import('./commands/completion.js')).runCompletionCommand(positional, await registry(), write);
+        return (await import('./cli/completion/command.js')).runCompletionCommand(positional, await registry(), write);
       default:
         throw new InputError('usage.not-available', `\`upgrade-pilot ${command.name}\` is not available in this version.`, { hint: 'Run `upgrade-pilot --help`.' });
     }

@@ -60,7 +60,6 @@ const WHY = {
   options: 'item 2: the parsed options type is declared below cli/ (commands/options.ts)',
   uiFolder: 'item 3: App, the confirm queue and the resume summary move into the session UI folder',
   captureDoor: "item 4: the capture's work moves behind its entry point (capture/index.ts); the command parses, calls, prints",
-  completion: 'item 4: the completion command goes with the command line it completes (cli/completion/)',
   runbook: 'item 5: the runbook schema is composed above the engine from the parts each layer owns',
   paletteJudgment: 'item 1: the judgment moves to the domain; palette/ keeps the read',
 };
@@ -86,10 +85,6 @@ export const KNOWN: Record<string, string> = {
   'run/interactive.ts → cli/args.ts': WHY.settings,
   'run/resume-pick.ts → cli/args.ts': WHY.settings,
   'run/session-run.tsx → cli/args.ts': WHY.settings,
-  'commands/completion.ts → cli/completion/bash.ts': WHY.completion,
-  'commands/completion.ts → cli/completion/fish.ts': WHY.completion,
-  'commands/completion.ts → cli/completion/spec.ts': WHY.completion,
-  'commands/completion.ts → cli/completion/zsh.ts': WHY.completion,
   'commands/capture.ts → capture/assemble.ts': WHY.captureDoor,
   'commands/capture.ts → capture/kube-secrets.ts': WHY.captureDoor,
   'commands/capture.ts → capture/layered-json.ts': WHY.captureDoor,
