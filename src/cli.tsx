@@ -2,7 +2,7 @@
  * The command line: parse arguments, run the command, map any error to its message and exit code.
  * The only place that decides how the process ends (the executable is src/bin.ts).
  */
-import type { CliOptions } from './cli/args.js';
+import type { CliOptions } from './commands/options.js';
 import { helpRequest } from './cli/help-request.js';
 import { commandHelp, generalHelp } from './cli/help.js';
 import { programName } from './cli/kubectl-plugin.js';

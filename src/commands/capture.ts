@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { CliOptions } from '../cli/args.js';
+import type { CliOptions } from './options.js';
 import { bundledRunbook, loadParams, loadRunbook } from '../engine/load.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { readYamlFile } from '../engine/yaml-source.js';

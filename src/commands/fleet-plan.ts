@@ -6,7 +6,7 @@
  * the windows). It sends nothing and freezes nothing: `fleet start` freezes the plan.
  */
 import { dirname, join } from 'node:path';
-import type { Invocation } from '../cli/args.js';
+import type { CliOptions } from './options.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { defaultRateLimits, RateLimiter } from '../palette/rate-limit.js';
 import { ExitCode } from '../errors.js';
@@ -28,7 +28,7 @@ import { Redactor } from '../session/redact.js';
 import type { RunIO } from '../run/session-run.js';
 import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
 
-export async function runFleetPlan(loaded: LoadedFleet, options: Invocation['options'], io: RunIO, frozen: FleetState | undefined, registry: () => Promise<StepRegistry>): Promise<ExitCode> {
+export async function runFleetPlan(loaded: LoadedFleet, options: CliOptions, io: RunIO, frozen: FleetState | undefined, registry: () => Promise<StepRegistry>): Promise<ExitCode> {
   const write = (line: string) => io.stdout.write(`${line}\n`);
   let fleet = loaded;
   const redactor = new Redactor();

@@ -4,7 +4,7 @@
  * params file and run log, and the fleet report; each cluster's session is in the state dir's
  * sessions as any session is. This module parses, calls src/fleet and prints.
  */
-import type { Invocation } from '../cli/args.js';
+import type { CommandCall } from './options.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { defaultRateLimits, RateLimiter } from '../palette/rate-limit.js';
 import { ExitCode, InputError } from '../errors.js';
@@ -31,13 +31,13 @@ import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
 
 const timeOfDay = () => new Date().toISOString().slice(11, 19);
 
-function fleetFile(inv: Invocation): string {
+function fleetFile(inv: CommandCall): string {
   const file = inv.options.fleet;
   if (!file) throw new InputError('usage.fleet', `fleet ${inv.positional ?? ''} needs the fleet file: --fleet FILE.`, { hint: 'See: upgrade-pilot fleet --help' });
   return file;
 }
 
-export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () => Promise<StepRegistry>, seams: { inkDebug?: boolean } = {}): Promise<ExitCode> {
+export async function runFleetCommand(inv: CommandCall, io: RunIO, registry: () => Promise<StepRegistry>, seams: { inkDebug?: boolean } = {}): Promise<ExitCode> {
   const options = inv.options;
   const action = inv.positional;
   const write = (line: string) => io.stdout.write(`${line}\n`);

@@ -4,7 +4,7 @@
  * the runbook in the TUI against the lab and stops the lab when the session ends.
  */
 import { resolve } from 'node:path';
-import type { Invocation } from '../cli/args.js';
+import type { CommandCall } from './options.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode } from '../errors.js';
 import type { LabHandle } from '../lab/index.js';
@@ -22,7 +22,7 @@ export interface RunLabOptions {
   signal?: AbortSignal;
 }
 
-export async function runLab(invocation: Invocation, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: RunLabOptions = {}): Promise<ExitCode> {
+export async function runLab(invocation: CommandCall, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: RunLabOptions = {}): Promise<ExitCode> {
   const { options } = invocation;
   if (options.replay) return (await import('./lab-replay.js')).runReplayLab(invocation, io, registry, opts);
   if (options.fleet !== undefined) return (await import('./lab-fleet.js')).runFleetLab(invocation, io, opts.signal);
@@ -82,7 +82,7 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
 }
 
 /** `lab` on a terminal without --scenario: the operator picks one (healthy first); elsewhere healthy. */
-async function chooseScenario(invocation: Invocation, io: RunIO): Promise<ScenarioName> {
+async function chooseScenario(invocation: CommandCall, io: RunIO): Promise<ScenarioName> {
   const { options } = invocation;
   if (options.serve || !isInteractive(options, io)) return 'healthy';
   // Ink is loaded only when there is a question to draw.

@@ -6,7 +6,7 @@
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { CliOptions } from '../cli/args.js';
+import type { CliOptions } from '../commands/options.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import type { WrittenPolicy } from '../engine/approval-policy.js';
 import { ExitCode, exitCodeOf, toErrorInfo } from '../errors.js';

@@ -5,7 +5,7 @@
  * soaks and windows, each cluster's predicted duration, its session read as it stands). The command
  * only picks the screen or plain lines and prints.
  */
-import type { CliOptions } from '../cli/args.js';
+import type { CliOptions } from '../commands/options.js';
 import { loadParams } from '../engine/load.js';
 import type { SessionState } from '../engine/state.js';
 import type { StepRegistry } from '../engine/step-kind.js';

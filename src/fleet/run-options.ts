@@ -1,6 +1,6 @@
 /** What the coordinator and a stage's run are given (coordinator.ts, stage-run.ts), and who runs it. */
 import { hostname, userInfo } from 'node:os';
-import type { CliOptions } from '../cli/args.js';
+import type { CliOptions } from '../commands/options.js';
 import type { Clock } from '../engine/clock.js';
 import type { SessionState } from '../engine/state.js';
 import type { StepRegistry } from '../engine/step-kind.js';

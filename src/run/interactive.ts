@@ -2,7 +2,7 @@
  * Whether a run draws the TUI, decided before anything heavy is loaded (the CLI shows its first
  * line on that answer while Ink, React and the lab load).
  */
-import type { CliOptions } from '../cli/args.js';
+import type { CliOptions } from '../commands/options.js';
 
 export interface TerminalIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };

@@ -2,7 +2,7 @@
  * `resume` without an id: the latest session, unless several could be continued and a terminal
  * can ask which one (a choice list; plain mode keeps the latest, as a script expects).
  */
-import type { CliOptions } from '../cli/args.js';
+import type { CliOptions } from '../commands/options.js';
 import { resolveStateDir } from '../session/paths.js';
 import { Redactor } from '../session/redact.js';
 import { SessionStore } from '../session/store.js';

@@ -6,7 +6,7 @@
 import { hostname, userInfo } from 'node:os';
 import { render, type Instance } from 'ink';
 import { App, type AppController } from '../app.js';
-import type { CliOptions } from '../cli/args.js';
+import type { CliOptions } from '../commands/options.js';
 import { approvalFlagsText, type Approvals, type WrittenPolicy } from '../engine/approval-policy.js';
 import { plannedEntries } from '../engine/entries.js';
 import { bundledRunbook, loadParams, loadRunbook, type LoadedParams, type LoadedRunbook } from '../engine/load.js';

@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliOptions } from '../../src/cli/args.js';
+import type { CliOptions } from '../../src/commands/options.js';
 import { systemClock } from '../../src/engine/clock.js';
 import { nextEntry, type SessionState } from '../../src/engine/state.js';
 import { StepRegistry } from '../../src/engine/step-kind.js';
