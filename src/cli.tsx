@@ -3,6 +3,7 @@
  * The only place that decides how the process ends (the executable is src/bin.ts).
  */
 import type { CliOptions } from './commands/options.js';
+import { outputMode, sessionSettings } from './commands/session-settings.js';
 import { helpRequest } from './cli/help-request.js';
 import { commandHelp, generalHelp } from './cli/help.js';
 import { programName } from './cli/kubectl-plugin.js';
@@ -43,7 +44,7 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     }
     const { command, options, positional } = parsed.invocation;
     const splash = splashFor(command.name, options);
-    if (splash && isInteractive(options, io)) showSplash(io.stdout, io.stderr, splash);
+    if (splash && isInteractive(outputMode(options), io)) showSplash(io.stdout, io.stderr, splash);
     // Each command loads only what it uses: the step kinds, the TUI (Ink, React) and the lab are
     // separate parts of the bundle, which `--help` or `sessions` never load (see BENCHMARKS.md).
     const registry = async () => overrides.registry ?? (await import('./steps/index.js')).builtinSteps();
@@ -51,13 +52,14 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     const runSession = async (req: SessionRequest) => (await import('./run/session-run.js')).runSession(req, io);
     switch (command.name) {
       case 'start':
-        return await runSession({ kind: 'start', options, registry: await registry(), dryRun: options['dry-run'], ...seams });
+        return await runSession({ kind: 'start', settings: sessionSettings(options, { dryRun: options['dry-run'] }), registry: await registry(), ...seams });
       case 'rehearse':
-        return await runSession({ kind: 'start', options, registry: await registry(), dryRun: true, ...seams });
+        return await runSession({ kind: 'start', settings: sessionSettings(options, { dryRun: true }), registry: await registry(), ...seams });
       case 'resume': {
         // Several sessions to continue and a terminal to ask on: the operator picks one.
-        const id = await (await import('./run/resume-pick.js')).sessionToResume(options, positional, io);
-        return await runSession({ kind: 'resume', options, registry: await registry(), ...(id ? { sessionId: id } : {}), ...seams });
+        const settings = sessionSettings(options, { dryRun: false });
+        const id = await (await import('./run/resume-pick.js')).sessionToResume(settings, positional, io);
+        return await runSession({ kind: 'resume', settings, registry: await registry(), ...(id ? { sessionId: id } : {}), ...seams });
       }
       case 'sessions':
         return (await import('./commands/sessions.js')).listSessions(options, io.env, write);

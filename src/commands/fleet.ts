@@ -22,6 +22,7 @@ import { notifyConfig } from '../notify/config.js';
 import { startFleetNotifications } from '../fleet/notify.js';
 import { runFleetPlan } from './fleet-plan.js';
 import { isInteractive } from '../run/interactive.js';
+import { fleetSettings, outputMode } from './session-settings.js';
 import { WatchedLimiter } from '../fleet/watched-limiter.js';
 import { shellWord, stateDirFlag } from '../run/resume-command.js';
 import { Redactor } from '../session/redact.js';
@@ -98,7 +99,7 @@ export async function runFleetCommand(inv: CommandCall, io: RunIO, registry: () 
     // Watched: the screen says when reads wait for it.
     const limiter = new WatchedLimiter(new RateLimiter({ ...defaultRateLimits, ...fleet.connection.palette.rateLimits }, undefined, undefined, true));
     // On a terminal, start and resume draw the fleet screen; its lines go there instead of stdout.
-    const tui = (action === 'start' || action === 'resume') && isInteractive(options, io) ? await import('./fleet-tui.js') : undefined;
+    const tui = (action === 'start' || action === 'resume') && isInteractive(outputMode(options), io) ? await import('./fleet-tui.js') : undefined;
     const link = tui ? new (await import('../screens/fleet/fleet-link.js')).FleetLink(journal, limiter) : undefined;
     const notifications = startFleetNotifications({ config: notifyConf, resume: resumeFleet, interactive: Boolean(link), log: (m) => (link ? link.say(m) : io.stderr.write(`${sanitizeLines(m)}\n`)), redact: (t) => redactor.text(t) });
     const say: Say = (event, line) => {
@@ -117,7 +118,7 @@ export async function runFleetCommand(inv: CommandCall, io: RunIO, registry: () 
       return ExitCode.ok;
     }
     if (action === 'retry' && journal.state()) checkRetry(journal.state()!, inv.second);
-    const request = { command: action as 'start' | 'resume' | 'retry', fleet, options, env: io.env, stateDir, journal, limiter, redactor, stop, say, resumeCommand: resumeFleet };
+    const request = { command: action as 'start' | 'resume' | 'retry', fleet, settings: fleetSettings(options), env: io.env, stateDir, journal, limiter, redactor, stop, say, resumeCommand: resumeFleet };
     const coordinator = await prepareFleetRun(request, await registry());
     if (action === 'retry') {
       const code = await retryCluster(coordinator, inv.second!);

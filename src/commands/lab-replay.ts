@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import type { CommandCall } from './options.js';
+import { sessionSettings } from './session-settings.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InputError } from '../errors.js';
 import type { ReplayHandle } from '../lab/replay/index.js';
@@ -56,7 +57,7 @@ export async function runReplayLab(invocation: CommandCall, io: RunIO, registry:
     }
     const steps = typeof registry === 'function' ? await registry() : registry;
     const { runSession } = await import('../run/session-run.js');
-    return await runSession({ kind: 'start', options, registry: steps, dryRun: true, lab: { paramsFile: replay.params, apiKey: replay.apiKey, guide: replayGuide(replay, given !== undefined) } }, io);
+    return await runSession({ kind: 'start', settings: sessionSettings(options, { dryRun: true, lab: { paramsFile: replay.params, apiKey: replay.apiKey, guide: replayGuide(replay, given !== undefined) } }), registry: steps }, io);
   } finally {
     await replay?.close();
     scratch?.dispose();

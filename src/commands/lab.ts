@@ -11,6 +11,7 @@ import type { LabHandle } from '../lab/index.js';
 // The names only: the scenarios themselves (and the YAML they build) load with the lab, after the first frame.
 import { scenarioCatalog, scenarioNames, type ScenarioName } from '../lab/scenario-catalog.js';
 import { isInteractive } from '../run/interactive.js';
+import { outputMode, sessionSettings } from './session-settings.js';
 import type { LabShell } from '../run/lab-shell.js';
 import { makeScratch } from '../run/scratch.js';
 import type { RunIO } from '../run/session-run.js';
@@ -39,7 +40,7 @@ export async function runLab(invocation: CommandCall, io: RunIO, registry: StepR
     // The TUI lab plays a real Palette (what operators run); a served lab keeps the spec's service unless asked.
     const flavor = options.flavor ?? options.dialect ?? (options.serve ? 'spec' : 'palette');
     // The TUI's first frame does not wait for the lab: the shell is drawn first, the lab starts under it.
-    if (!options.serve && isInteractive(options, io)) shell = await (await import('../run/lab-shell.js')).openLabShell(io, { scenario, rehearsal: options['dry-run'], flavor });
+    if (!options.serve && isInteractive(outputMode(options), io)) shell = await (await import('../run/lab-shell.js')).openLabShell(io, { scenario, rehearsal: options['dry-run'], flavor });
     const { startLab } = await import('../lab/index.js');
     lab = await startLab({ scenario, stateDir, speed, flavor, sizes, ...(options['server-path'] ? { serverPath: options['server-path'] } : {}) });
     if (options.serve) {
@@ -62,10 +63,8 @@ export async function runLab(invocation: CommandCall, io: RunIO, registry: StepR
     return await runSession(
       {
         kind: 'start',
-        options,
+        settings: sessionSettings(options, { dryRun: options['dry-run'], lab: { paramsFile: lab.params, apiKey: lab.apiKey, guide: labGuide(lab, speed, given !== undefined) } }),
         registry: steps,
-        dryRun: options['dry-run'],
-        lab: { paramsFile: lab.params, apiKey: lab.apiKey, guide: labGuide(lab, speed, given !== undefined) },
         ...(ink ? { ink } : {}),
       },
       io,
@@ -84,7 +83,7 @@ export async function runLab(invocation: CommandCall, io: RunIO, registry: StepR
 /** `lab` on a terminal without --scenario: the operator picks one (healthy first); elsewhere healthy. */
 async function chooseScenario(invocation: CommandCall, io: RunIO): Promise<ScenarioName> {
   const { options } = invocation;
-  if (options.serve || !isInteractive(options, io)) return 'healthy';
+  if (options.serve || !isInteractive(outputMode(options), io)) return 'healthy';
   // Ink is loaded only when there is a question to draw.
   const [{ pick }, { scenarioSpec }] = await Promise.all([import('../run/pick.js'), import('../lab/world/scenarios/index.js')]);
   const width = Math.max(...scenarioNames.map((n) => n.length));

@@ -56,7 +56,6 @@ export const WING: Wing = {
 
 /** Why each known violation exists and what removes it (the items of issue 35). */
 const WHY = {
-  settings: 'item 2: run/ takes a settings type of its own; cli/ and the fleet build it',
   uiFolder: 'item 3: App, the confirm queue and the resume summary move into the session UI folder',
   captureDoor: "item 4: the capture's work moves behind its entry point (capture/index.ts); the command parses, calls, prints",
   runbook: 'item 5: the runbook schema is composed above the engine from the parts each layer owns',
@@ -67,12 +66,6 @@ const WHY = {
 export const KNOWN: Record<string, string> = {
   'app.tsx → run/confirm-queue.ts': WHY.uiFolder,
   'screens/ResumeBanner.tsx → run/resume-summary.ts': WHY.uiFolder,
-  'fleet/cluster-run.ts → commands/options.ts': WHY.settings,
-  'fleet/fleet-run.ts → commands/options.ts': WHY.settings,
-  'fleet/run-options.ts → commands/options.ts': WHY.settings,
-  'run/interactive.ts → commands/options.ts': WHY.settings,
-  'run/resume-pick.ts → commands/options.ts': WHY.settings,
-  'run/session-run.tsx → commands/options.ts': WHY.settings,
   'commands/capture.ts → capture/assemble.ts': WHY.captureDoor,
   'commands/capture.ts → capture/kube-secrets.ts': WHY.captureDoor,
   'commands/capture.ts → capture/layered-json.ts': WHY.captureDoor,
