@@ -6,7 +6,6 @@
  */
 import type { CommandCall } from './options.js';
 import type { StepRegistry } from '../engine/step-kind.js';
-import { defaultRateLimits, RateLimiter } from '../palette/rate-limit.js';
 import { ExitCode, InputError } from '../errors.js';
 import { Coordinator, whoAmI } from '../fleet/coordinator.js';
 import { prepareFleetRun, type Say } from '../fleet/fleet-run.js';
@@ -23,7 +22,7 @@ import { startFleetNotifications } from '../fleet/notify.js';
 import { runFleetPlan } from './fleet-plan.js';
 import { isInteractive } from '../run/interactive.js';
 import { fleetSettings, outputMode } from './session-settings.js';
-import { WatchedLimiter } from '../fleet/watched-limiter.js';
+import { fleetRateLimiter } from '../fleet/watched-limiter.js';
 import { shellWord, stateDirFlag } from '../run/resume-command.js';
 import { Redactor } from '../session/redact.js';
 import type { RunIO } from '../run/session-run.js';
@@ -94,10 +93,7 @@ export async function runFleetCommand(inv: CommandCall, io: RunIO, registry: () 
     const redactor = new Redactor();
     // Messages carry names and counts only; the key is removed all the same, as from a session's.
     if (io.env.UPGRADE_PILOT_API_KEY) redactor.add(io.env.UPGRADE_PILOT_API_KEY);
-    // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
-    // It starts full: a coordinator killed a moment ago may have spent this second's budget.
-    // Watched: the screen says when reads wait for it.
-    const limiter = new WatchedLimiter(new RateLimiter({ ...defaultRateLimits, ...fleet.connection.palette.rateLimits }, undefined, undefined, true));
+    const limiter = fleetRateLimiter(fleet.connection);
     // On a terminal, start and resume draw the fleet screen; its lines go there instead of stdout.
     const tui = (action === 'start' || action === 'resume') && isInteractive(outputMode(options), io) ? await import('./fleet-tui.js') : undefined;
     const link = tui ? new (await import('../screens/fleet/fleet-link.js')).FleetLink(journal, limiter) : undefined;
