@@ -15,7 +15,7 @@ export function outputMode(options: Pick<CliOptions, 'json' | 'non-interactive'>
 }
 
 /** `--approve`, `--approve-restart`, `--approve-all-restarts`, `--skip-restart`, `--accept-fix`. */
-export function flagApprovals(options: CliOptions): Approvals {
+export function approvalsFrom(options: CliOptions): Approvals {
   return { gates: options.approve, restarts: options['approve-restart'], allRestarts: options['approve-all-restarts'], skipRestarts: options['skip-restart'], acceptFixes: options['accept-fix'] ?? [] };
 }
 
@@ -35,7 +35,7 @@ export function sessionSettings(options: CliOptions, run: { dryRun: boolean; lab
     ...given('stateDir', options['state-dir']),
     ...given('apiKeyFile', options['api-key-file']),
     allowInsecureHttp: options['allow-insecure-http'],
-    approvals: flagApprovals(options),
+    approvals: approvalsFrom(options),
     output: outputMode(options),
     variables: options.variable ?? [],
     notify: notifyFlags(options),
@@ -47,7 +47,7 @@ export function sessionSettings(options: CliOptions, run: { dryRun: boolean; lab
 /** A fleet command's settings (start, resume, retry): what every cluster's session is built from. */
 export function fleetSettings(options: CliOptions): FleetSettings {
   return {
-    approvals: flagApprovals(options),
+    approvals: approvalsFrom(options),
     revoke: options.revoke,
     output: outputMode(options),
     ...given('apiKeyFile', options['api-key-file']),
