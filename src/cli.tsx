@@ -2,7 +2,8 @@
  * The command line: parse arguments, run the command, map any error to its message and exit code.
  * The only place that decides how the process ends (the executable is src/bin.ts).
  */
-import type { CliOptions } from './cli/args.js';
+import type { CliOptions } from './commands/options.js';
+import { outputMode, sessionSettings } from './commands/session-settings.js';
 import { helpRequest } from './cli/help-request.js';
 import { commandHelp, generalHelp } from './cli/help.js';
 import { programName } from './cli/kubectl-plugin.js';
@@ -29,7 +30,7 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
   const write = (s: string) => io.stdout.write(`${s}\n`);
   try {
     // Shell completion's question on every Tab press: answered before anything else loads.
-    if (argv[0] === '__complete') return (await import('./commands/completion.js')).runCompleteHelper(argv.slice(1), io.env, write);
+    if (argv[0] === '__complete') return (await import('./cli/completion/command.js')).runCompleteHelper(argv.slice(1), io.env, write);
     // Help and the version need only the command table; the option schemas load for a command that runs.
     const parsed = helpRequest(argv) ?? (await import('./cli/args.js')).parseCommandLine(argv);
     if (parsed.kind === 'help') {
@@ -43,7 +44,7 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     }
     const { command, options, positional } = parsed.invocation;
     const splash = splashFor(command.name, options);
-    if (splash && isInteractive(options, io)) showSplash(io.stdout, io.stderr, splash);
+    if (splash && isInteractive(outputMode(options), io)) showSplash(io.stdout, io.stderr, splash);
     // Each command loads only what it uses: the step kinds, the TUI (Ink, React) and the lab are
     // separate parts of the bundle, which `--help` or `sessions` never load (see BENCHMARKS.md).
     const registry = async () => overrides.registry ?? (await import('./steps/index.js')).builtinSteps();
@@ -51,13 +52,14 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
     const runSession = async (req: SessionRequest) => (await import('./run/session-run.js')).runSession(req, io);
     switch (command.name) {
       case 'start':
-        return await runSession({ kind: 'start', options, registry: await registry(), dryRun: options['dry-run'], ...seams });
+        return await runSession({ kind: 'start', settings: sessionSettings(options, { dryRun: options['dry-run'] }), registry: await registry(), ...seams });
       case 'rehearse':
-        return await runSession({ kind: 'start', options, registry: await registry(), dryRun: true, ...seams });
+        return await runSession({ kind: 'start', settings: sessionSettings(options, { dryRun: true }), registry: await registry(), ...seams });
       case 'resume': {
         // Several sessions to continue and a terminal to ask on: the operator picks one.
-        const id = await (await import('./run/resume-pick.js')).sessionToResume(options, positional, io);
-        return await runSession({ kind: 'resume', options, registry: await registry(), ...(id ? { sessionId: id } : {}), ...seams });
+        const settings = sessionSettings(options, { dryRun: false });
+        const id = await (await import('./run/resume-pick.js')).sessionToResume(settings, positional, io);
+        return await runSession({ kind: 'resume', settings, registry: await registry(), ...(id ? { sessionId: id } : {}), ...seams });
       }
       case 'sessions':
         return (await import('./commands/sessions.js')).listSessions(options, io.env, write);
@@ -76,7 +78,7 @@ export async function main(argv: string[], io: RunIO, overrides: MainOverrides =
       case 'fleet':
         return await (await import('./commands/fleet.js')).runFleetCommand(parsed.invocation, io, registry, { inkDebug: Boolean(overrides.inkDebug) });
       case 'completion':
-        return (await import('./commands/completion.js')).runCompletionCommand(positional, await registry(), write);
+        return (await import('./cli/completion/command.js')).runCompletionCommand(positional, await registry(), write);
       default:
         throw new InputError('usage.not-available', `\`upgrade-pilot ${command.name}\` is not available in this version.`, { hint: 'Run `upgrade-pilot --help`.' });
     }

@@ -102,11 +102,3 @@ export interface CaptureDocument {
   /** The params' `valuesDir`, when it names one: `<pack>/<tag>.yaml` → text. */
   values: Record<string, string>;
 }
-
-const MiB = 1024 * 1024;
-/** The cap on a capture's uncompressed size unless --max-size says otherwise. */
-export const CAPTURE_DEFAULT_MAX_BYTES = 256 * MiB;
-/** The largest cap accepted: a capture is one JSON text, and a JavaScript string holds at most about 512 MiB. */
-export const CAPTURE_LIMIT_BYTES = 500 * MiB;
-/** The smallest cap accepted (a capture's manifest alone is a few KiB). */
-export const CAPTURE_MIN_BYTES = 16 * 1024;

@@ -7,91 +7,18 @@ import { InputError } from '../errors.js';
 import { approvableGates } from '../engine/approvable-gates.js';
 export { approvableGates };
 import { NS_NAME_PATTERN } from '../engine/ns-name.js';
-import { formatBytes, parseBytes } from '../io/limits.js';
-import { CAPTURE_LIMIT_BYTES, CAPTURE_MIN_BYTES } from '../capture/types.js';
+import { CAPTURE_LIMIT_BYTES, CAPTURE_MIN_BYTES, formatBytes, parseBytes } from '../io/limits.js';
 import { commands, findCommand, options, type CommandSpec, type OptionName, type OptionSpec } from './commands.js';
 import { helpRequest } from './help-request.js';
 import { hoistKubectlFlags } from './kubectl-plugin.js';
-import { parseSince, SINCE_ACCEPTS, type SinceArg } from '../steps/verify/since.js';
-import { serverPathProblem } from '../lab/kube/server-path.js';
+import { parseSince, SINCE_ACCEPTS } from '../steps/verify/since.js';
+import { flavors, reportFormats, type CliOptions, type CommandCall } from '../commands/options.js';
+import { serverPathProblem } from '../kube/server-path.js';
 import { scenarioNames } from '../lab/scenario-catalog.js';
 import { didYouMean } from '../text/did-you-mean.js';
 
 /** The lab's scenarios (one list: the parser, `lab --help`, the picker and completion read it). */
 export const labScenarios = scenarioNames;
-
-
-const flavors = ['spec', 'palette'] as const;
-/** `fleet report --format`. */
-const reportFormats = ['md', 'json', 'junit', 'html'] as const;
-
-/**
- * The options after validation. Validation is written out by hand (not with zod) because it runs
- * before anything is on the screen: loading zod's 0.6 MB costs the first frame ~40 ms
- * (BENCHMARKS.md, "first TUI frame"); the commands load it when they read files.
- */
-export interface CliOptions {
-  runbook?: string;
-  params?: string;
-  kubeconfig?: string;
-  context?: string;
-  'dry-run': boolean;
-  'non-interactive': boolean;
-  json: boolean;
-  /** Gate names, split at commas. */
-  approve: string[];
-  'approve-restart': string[];
-  'approve-all-restarts': boolean;
-  'skip-restart': string[];
-  /** Rule ids whose offered fix goes into the drafts. */
-  'accept-fix': string[];
-  /** Where each profile variable's value comes from. */
-  variable: Array<{ name: string; from: { env: string } | { file: string } }>;
-  notify: string[];
-  'notify-command'?: string;
-  'notify-rehearsal': boolean;
-  'notify-allow-http': boolean;
-  junit?: string;
-  /** `verify --since`: a time, or a duration before now. */
-  since?: SinceArg;
-  'state-dir'?: string;
-  'api-key-file'?: string;
-  'allow-insecure-http': boolean;
-  scenario?: (typeof labScenarios)[number];
-  serve: boolean;
-  'server-path'?: string;
-  speed?: number;
-  flavor?: (typeof flavors)[number];
-  dialect?: (typeof flavors)[number];
-  vms?: number;
-  nodes?: number;
-  pods?: number;
-  /** `capture`, `fleet report`: the file to write. */
-  out?: string;
-  /** `fleet report`: which report to print or write. */
-  format?: (typeof reportFormats)[number];
-  /** `report`, `fleet report`: print the timeline as text bars. */
-  timeline: boolean;
-  /** `capture`: the cap on the capture's uncompressed size, in bytes. */
-  'max-size'?: number;
-  /** `lab`: a capture to serve instead of a scenario. */
-  replay?: string;
-  /** `fleet`: the fleet file; `lab`: the number of clusters (checked by the lab command). */
-  fleet?: string;
-  /** `lab --fleet`: `NAME:how` faults. */
-  'fleet-fail': string[];
-  /** `lab --fleet`: clusters a cluster template manages. */
-  'fleet-template': string[];
-  /** `lab --fleet`: the shared add-on profile holds the ingress address as a profile variable, each cluster its own. */
-  'fleet-variables': boolean;
-  /** `fleet skip`: why. */
-  reason?: string;
-  /** `fleet resume|retry`: approvals of the run taken away (gate names, `restarts`, or a VM's NS/NAME). */
-  revoke: string[];
-  /** `fleet stop`: stop at once, leaving applied clusters unwatched (said so), instead of carrying them to a safe point. */
-  now: boolean;
-  help: boolean;
-}
 
 /** What is wrong with one option's value: the message names the flag and what it accepts. */
 class OptionIssue extends Error {}
@@ -134,7 +61,7 @@ const speed: Check<number | undefined> = (raw, flag) => {
   return n;
 };
 
-/** `256MiB`, `64MB`, `1048576`: within what a capture can be (see src/capture/types.ts). */
+/** `256MiB`, `64MB`, `1048576`: within what a capture can be (see src/io/limits.ts). */
 const captureSize: Check<number | undefined> = (raw, flag) => {
   if (raw === undefined) return undefined;
   const n = parseBytes(String(raw));
@@ -285,12 +212,8 @@ export function optionChoices(name: OptionName): readonly string[] | undefined {
   return choices[name];
 }
 
-export interface Invocation {
+export interface Invocation extends CommandCall {
   command: CommandSpec;
-  options: CliOptions;
-  positional?: string;
-  /** The second positional (`fleet retry CLUSTER`). */
-  second?: string;
 }
 
 export type Parsed = { kind: 'help'; command?: CommandSpec } | { kind: 'version' } | { kind: 'run'; invocation: Invocation };

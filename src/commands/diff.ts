@@ -3,7 +3,7 @@
  * and pack), and the spec 9.2 rules on the result. Read-only. Exit 0 when every rule holds, 1
  * otherwise (or when no safe plan exists), 4 when the API or the cluster cannot be reached.
  */
-import type { CliOptions } from '../cli/args.js';
+import type { CliOptions } from './options.js';
 import { bundledRunbook, loadParams } from '../engine/load.js';
 import { loadRunbook } from '../steps/runbook-load.js';
 import type { StepRegistry } from '../engine/step-kind.js';

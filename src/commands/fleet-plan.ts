@@ -6,49 +6,30 @@
  * the windows). It sends nothing and freezes nothing: `fleet start` freezes the plan.
  */
 import { dirname, join } from 'node:path';
-import type { Invocation } from '../cli/args.js';
+import type { CliOptions } from './options.js';
 import type { StepRegistry } from '../engine/step-kind.js';
-import { defaultRateLimits, RateLimiter } from '../palette/rate-limit.js';
 import { ExitCode } from '../errors.js';
-import { withPaletteClusters, type LoadedFleet } from '../fleet/load.js';
-import { fromPaletteText, paletteEntries, resolveFromPalette } from '../fleet/from-palette.js';
+import type { LoadedFleet } from '../fleet/load.js';
+import { fromPaletteText } from '../fleet/from-palette.js';
 import type { FleetState } from '../fleet/types.js';
 import { profileRoles } from '../engine/params.js';
-import { API_KEY_ENV, readApiKey } from '../run/api-key.js';
-import { bundledRunbook } from '../engine/bundled-runbook.js';
-import { readBoundedText } from '../io/bounded-read.js';
-import { LIMITS } from '../io/limits.js';
+import { API_KEY_ENV } from '../run/api-key.js';
 import { perClusterLines } from '../fleet/per-cluster.js';
 import { ladderLines } from '../fleet/ladders.js';
-import { readFleetPlan } from '../fleet/plan-reads.js';
+import type { readFleetPlan } from '../fleet/plan-reads.js';
+import { planFleet } from '../fleet/plan.js';
 import { planLines, timeLines } from '../fleet/plan-text.js';
-import { fleetPerCluster } from '../fleet/variable-bindings.js';
-import { buildPalette } from '../run/effects.js';
-import { Redactor } from '../session/redact.js';
 import type { RunIO } from '../run/session-run.js';
 import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
 
-export async function runFleetPlan(loaded: LoadedFleet, options: Invocation['options'], io: RunIO, frozen: FleetState | undefined, registry: () => Promise<StepRegistry>): Promise<ExitCode> {
+export async function runFleetPlan(loaded: LoadedFleet, options: CliOptions, io: RunIO, frozen: FleetState | undefined, registry: () => Promise<StepRegistry>): Promise<ExitCode> {
   const write = (line: string) => io.stdout.write(`${line}\n`);
-  let fleet = loaded;
-  const redactor = new Redactor();
-  const key = readApiKey(options['api-key-file'], io.env, redactor);
-  const params = fleet.connection;
-  // Palette is read only with an API key: a plan without one shows what the file says.
-  const palette = key.key ? buildPalette({ params, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], limiter: new RateLimiter({ ...defaultRateLimits, ...params.palette.rateLimits }) }) : undefined;
-  if (fleet.fromPalette && !palette && !frozen && !options.json) write(`fleet ${fleet.spec.fleet}: ${fromPaletteText(fleet.fromPalette)} (read from Palette when the plan is frozen; give the API key, ${API_KEY_ENV} or --api-key-file, to list them now)`);
-  // A frozen plan's clusters are the fleet's from then on: Palette is not asked again (a cluster upgraded runs another version now).
-  if (fleet.fromPalette && frozen) fleet = withPaletteClusters(fleet, paletteEntries([...frozen.clusters, ...frozen.leftOut].map((c) => ({ name: c.name, uid: c.uid, tags: [] })), { ...fleet.fromPalette, tags: [] }, dirname(fleet.file)));
-  else if (palette) fleet = await resolveFromPalette(fleet, palette);
-  const runbook = options.runbook ?? bundledRunbook();
-  // The shared profiles' variables are read only when they could change the answer and a key is given.
-  const perCluster = await fleetPerCluster(fleet.clusters, readBoundedText(runbook, { what: 'runbook', maxBytes: LIMITS.runbookFile }), palette);
-  const controller = new AbortController();
-  const read = palette && key.key && fleet.clusters.length ? await readFleetPlan(fleet, { palette, registry: await registry(), runbook, apiKey: key.key, redactor, allowInsecureHttp: options['allow-insecure-http'], signal: controller.signal }) : undefined;
-  const stageOf = new Map(read && !('error' in read) ? [...read.members].flatMap(([stage, names]) => names.map((n) => [n, stage] as const)) : []);
+  const plan = await planFleet(loaded, frozen, { ...(options['api-key-file'] !== undefined ? { apiKeyFile: options['api-key-file'] } : {}), allowInsecureHttp: options['allow-insecure-http'], ...(options.runbook !== undefined ? { runbook: options.runbook } : {}), env: io.env }, registry);
+  const { fleet, perCluster, read, stageOf } = plan;
+  if (loaded.fromPalette && !plan.paletteRead && !frozen && !options.json) write(`fleet ${loaded.spec.fleet}: ${fromPaletteText(loaded.fromPalette)} (read from Palette when the plan is frozen; give the API key, ${API_KEY_ENV} or --api-key-file, to list them now)`);
   if (options.json) {
     const fromPaletteJson = read && !('error' in read) ? { leftOut: read.leftOut, members: Object.fromEntries(read.members), ladders: read.ladders, versionSource: read.source, predictions: predictionsJson(read) } : read ? { laddersError: read.error } : {};
-    write(jsonSafe(JSON.stringify({ type: 'plan', fleet: fleet.spec.fleet, target: fleet.spec.target, stages: fleet.spec.stages, clusters: fleet.clusters.map((c) => ({ name: c.name, uid: c.uid })), ...(fleet.fromPalette ? { fromPalette: { ...fleet.fromPalette, read: Boolean(palette) } } : {}), frozen: Boolean(frozen), perCluster, ...fromPaletteJson })));
+    write(jsonSafe(JSON.stringify({ type: 'plan', fleet: fleet.spec.fleet, target: fleet.spec.target, stages: fleet.spec.stages, clusters: fleet.clusters.map((c) => ({ name: c.name, uid: c.uid })), ...(fleet.fromPalette ? { fromPalette: { ...fleet.fromPalette, read: plan.paletteRead } } : {}), frozen: Boolean(frozen), perCluster, ...fromPaletteJson })));
     return ExitCode.ok;
   }
   if (!fleet.fromPalette || fleet.clusters.length) for (const l of planLines(fleet)) write(sanitizeLines(l));
@@ -62,7 +43,7 @@ export async function runFleetPlan(loaded: LoadedFleet, options: Invocation['opt
     for (const l of read.leftOut) write(sanitizeLines(`  left out: ${l.name}: ${l.reason}`));
     for (const l of ladderLines(read.ladders, read.target, read.source)) write(sanitizeLines(l));
     for (const l of timeLines(read.predictions, read.time, stageOf, read.clock)) write(sanitizeLines(l));
-  } else if (!palette && fleet.clusters.length) write(`  give the API key (${API_KEY_ENV} or --api-key-file) and plan again: the plan then reads where each cluster starts, its hops and predicted time, the profile versions the clusters share and the clusters a cluster template manages.`);
+  } else if (!plan.paletteRead && fleet.clusters.length) write(`  give the API key (${API_KEY_ENV} or --api-key-file) and plan again: the plan then reads where each cluster starts, its hops and predicted time, the profile versions the clusters share and the clusters a cluster template manages.`);
   if (frozen) write(`  (a plan was frozen ${frozen.plannedAt} by ${frozen.plannedBy}: \`fleet resume\` follows that one)`);
   return ExitCode.ok;
 }

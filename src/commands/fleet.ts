@@ -4,9 +4,8 @@
  * params file and run log, and the fleet report; each cluster's session is in the state dir's
  * sessions as any session is. This module parses, calls src/fleet and prints.
  */
-import type { Invocation } from '../cli/args.js';
+import type { CommandCall } from './options.js';
 import type { StepRegistry } from '../engine/step-kind.js';
-import { defaultRateLimits, RateLimiter } from '../palette/rate-limit.js';
 import { ExitCode, InputError } from '../errors.js';
 import { Coordinator, whoAmI } from '../fleet/coordinator.js';
 import { prepareFleetRun, type Say } from '../fleet/fleet-run.js';
@@ -22,7 +21,8 @@ import { notifyConfig } from '../notify/config.js';
 import { startFleetNotifications } from '../fleet/notify.js';
 import { runFleetPlan } from './fleet-plan.js';
 import { isInteractive } from '../run/interactive.js';
-import { WatchedLimiter } from '../fleet/watched-limiter.js';
+import { fleetSettings, outputMode } from './session-settings.js';
+import { fleetRateLimiter } from '../fleet/watched-limiter.js';
 import { shellWord, stateDirFlag } from '../run/resume-command.js';
 import { Redactor } from '../session/redact.js';
 import type { RunIO } from '../run/session-run.js';
@@ -31,13 +31,13 @@ import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
 
 const timeOfDay = () => new Date().toISOString().slice(11, 19);
 
-function fleetFile(inv: Invocation): string {
+function fleetFile(inv: CommandCall): string {
   const file = inv.options.fleet;
   if (!file) throw new InputError('usage.fleet', `fleet ${inv.positional ?? ''} needs the fleet file: --fleet FILE.`, { hint: 'See: upgrade-pilot fleet --help' });
   return file;
 }
 
-export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () => Promise<StepRegistry>, seams: { inkDebug?: boolean } = {}): Promise<ExitCode> {
+export async function runFleetCommand(inv: CommandCall, io: RunIO, registry: () => Promise<StepRegistry>, seams: { inkDebug?: boolean } = {}): Promise<ExitCode> {
   const options = inv.options;
   const action = inv.positional;
   const write = (line: string) => io.stdout.write(`${line}\n`);
@@ -93,12 +93,9 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
     const redactor = new Redactor();
     // Messages carry names and counts only; the key is removed all the same, as from a session's.
     if (io.env.UPGRADE_PILOT_API_KEY) redactor.add(io.env.UPGRADE_PILOT_API_KEY);
-    // One budget for every cluster's calls to Palette (the documented rates unless the defaults say less).
-    // It starts full: a coordinator killed a moment ago may have spent this second's budget.
-    // Watched: the screen says when reads wait for it.
-    const limiter = new WatchedLimiter(new RateLimiter({ ...defaultRateLimits, ...fleet.connection.palette.rateLimits }, undefined, undefined, true));
+    const limiter = fleetRateLimiter(fleet.connection);
     // On a terminal, start and resume draw the fleet screen; its lines go there instead of stdout.
-    const tui = (action === 'start' || action === 'resume') && isInteractive(options, io) ? await import('./fleet-tui.js') : undefined;
+    const tui = (action === 'start' || action === 'resume') && isInteractive(outputMode(options), io) ? await import('./fleet-tui.js') : undefined;
     const link = tui ? new (await import('../fleet-ui/fleet-link.js')).FleetLink(journal, limiter) : undefined;
     const notifications = startFleetNotifications({ config: notifyConf, resume: resumeFleet, interactive: Boolean(link), log: (m) => (link ? link.say(m) : io.stderr.write(`${sanitizeLines(m)}\n`)), redact: (t) => redactor.text(t) });
     const say: Say = (event, line) => {
@@ -117,7 +114,7 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
       return ExitCode.ok;
     }
     if (action === 'retry' && journal.state()) checkRetry(journal.state()!, inv.second);
-    const request = { command: action as 'start' | 'resume' | 'retry', fleet, options, env: io.env, stateDir, journal, limiter, redactor, stop, say, resumeCommand: resumeFleet };
+    const request = { command: action as 'start' | 'resume' | 'retry', fleet, settings: fleetSettings(options), env: io.env, stateDir, journal, limiter, redactor, stop, say, resumeCommand: resumeFleet };
     const coordinator = await prepareFleetRun(request, await registry());
     if (action === 'retry') {
       const code = await retryCluster(coordinator, inv.second!);

@@ -1,13 +1,13 @@
 /** `upgrade-pilot lab --serve --fleet N [--fleet-fail NAME:pack-error|stuck-migration|node-not-ready]`: serves a fleet lab until Ctrl+C. */
 import { resolve } from 'node:path';
-import type { Invocation } from '../cli/args.js';
+import type { CommandCall } from './options.js';
 import { ExitCode, InputError } from '../errors.js';
 import type { RunIO } from '../run/session-run.js';
 import { assertCanHoldFiles } from '../session/durable-fs.js';
 import { makeScratch } from '../run/scratch.js';
 import { untilStopped } from './until-stopped.js';
 
-export async function runFleetLab(invocation: Invocation, io: RunIO, signal?: AbortSignal): Promise<ExitCode> {
+export async function runFleetLab(invocation: CommandCall, io: RunIO, signal?: AbortSignal): Promise<ExitCode> {
   const { options } = invocation;
   const { fleetFaultKinds, startFleetLab } = await import('../lab/fleet/index.js');
   const raw = options.fleet ?? '';

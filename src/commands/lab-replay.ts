@@ -5,7 +5,8 @@
  * change, so a live session there could only fail at its first change.
  */
 import { resolve } from 'node:path';
-import type { Invocation } from '../cli/args.js';
+import type { CommandCall } from './options.js';
+import { sessionSettings } from './session-settings.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InputError } from '../errors.js';
 import type { ReplayHandle } from '../lab/replay/index.js';
@@ -29,7 +30,7 @@ export function replayGuide(replay: ReplayHandle, keptFolder: boolean): string[]
   ];
 }
 
-export async function runReplayLab(invocation: Invocation, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: { signal?: AbortSignal } = {}): Promise<ExitCode> {
+export async function runReplayLab(invocation: CommandCall, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: { signal?: AbortSignal } = {}): Promise<ExitCode> {
   const { options } = invocation;
   const clash = NOT_FOR_REPLAY.find((o) => options[o] !== undefined);
   if (clash) throw new InputError('usage.replay', `--${clash} does not apply to --replay: a replay serves what was captured.`, { hint: 'Leave it out (or drop --replay to run a lab scenario).' });
@@ -56,7 +57,7 @@ export async function runReplayLab(invocation: Invocation, io: RunIO, registry: 
     }
     const steps = typeof registry === 'function' ? await registry() : registry;
     const { runSession } = await import('../run/session-run.js');
-    return await runSession({ kind: 'start', options, registry: steps, dryRun: true, lab: { paramsFile: replay.params, apiKey: replay.apiKey, guide: replayGuide(replay, given !== undefined) } }, io);
+    return await runSession({ kind: 'start', settings: sessionSettings(options, { dryRun: true, lab: { paramsFile: replay.params, apiKey: replay.apiKey, guide: replayGuide(replay, given !== undefined) } }), registry: steps }, io);
   } finally {
     await replay?.close();
     scratch?.dispose();

@@ -4,13 +4,14 @@
  * the runbook in the TUI against the lab and stops the lab when the session ends.
  */
 import { resolve } from 'node:path';
-import type { Invocation } from '../cli/args.js';
+import type { CommandCall } from './options.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode } from '../errors.js';
 import type { LabHandle } from '../lab/index.js';
 // The names only: the scenarios themselves (and the YAML they build) load with the lab, after the first frame.
 import { scenarioCatalog, scenarioNames, type ScenarioName } from '../lab/scenario-catalog.js';
 import { isInteractive } from '../run/interactive.js';
+import { outputMode, sessionSettings } from './session-settings.js';
 import type { LabShell } from '../screens/LabShell.js';
 import { makeScratch } from '../run/scratch.js';
 import type { RunIO } from '../run/session-run.js';
@@ -22,7 +23,7 @@ export interface RunLabOptions {
   signal?: AbortSignal;
 }
 
-export async function runLab(invocation: Invocation, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: RunLabOptions = {}): Promise<ExitCode> {
+export async function runLab(invocation: CommandCall, io: RunIO, registry: StepRegistry | (() => Promise<StepRegistry>), opts: RunLabOptions = {}): Promise<ExitCode> {
   const { options } = invocation;
   if (options.replay) return (await import('./lab-replay.js')).runReplayLab(invocation, io, registry, opts);
   if (options.fleet !== undefined) return (await import('./lab-fleet.js')).runFleetLab(invocation, io, opts.signal);
@@ -39,7 +40,7 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
     // The TUI lab plays a real Palette (what operators run); a served lab keeps the spec's service unless asked.
     const flavor = options.flavor ?? options.dialect ?? (options.serve ? 'spec' : 'palette');
     // The TUI's first frame does not wait for the lab: the shell is drawn first, the lab starts under it.
-    if (!options.serve && isInteractive(options, io)) shell = await (await import('../run/lab-shell.js')).openLabShell(io, { scenario, rehearsal: options['dry-run'], flavor });
+    if (!options.serve && isInteractive(outputMode(options), io)) shell = await (await import('../run/lab-shell.js')).openLabShell(io, { scenario, rehearsal: options['dry-run'], flavor });
     const { startLab } = await import('../lab/index.js');
     lab = await startLab({ scenario, stateDir, speed, flavor, sizes, ...(options['server-path'] ? { serverPath: options['server-path'] } : {}) });
     if (options.serve) {
@@ -62,10 +63,8 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
     return await runSession(
       {
         kind: 'start',
-        options,
+        settings: sessionSettings(options, { dryRun: options['dry-run'], lab: { paramsFile: lab.params, apiKey: lab.apiKey, guide: labGuide(lab, speed, given !== undefined) } }),
         registry: steps,
-        dryRun: options['dry-run'],
-        lab: { paramsFile: lab.params, apiKey: lab.apiKey, guide: labGuide(lab, speed, given !== undefined) },
         ...(ink ? { ink } : {}),
       },
       io,
@@ -82,9 +81,9 @@ export async function runLab(invocation: Invocation, io: RunIO, registry: StepRe
 }
 
 /** `lab` on a terminal without --scenario: the operator picks one (healthy first); elsewhere healthy. */
-async function chooseScenario(invocation: Invocation, io: RunIO): Promise<ScenarioName> {
+async function chooseScenario(invocation: CommandCall, io: RunIO): Promise<ScenarioName> {
   const { options } = invocation;
-  if (options.serve || !isInteractive(options, io)) return 'healthy';
+  if (options.serve || !isInteractive(outputMode(options), io)) return 'healthy';
   // Ink is loaded only when there is a question to draw.
   const [{ pick }, { scenarioSpec }] = await Promise.all([import('../screens/pick.js'), import('../lab/world/scenarios/index.js')]);
   const width = Math.max(...scenarioNames.map((n) => n.length));

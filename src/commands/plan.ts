@@ -3,7 +3,7 @@
  * go through, as text or JSON. Read-only. Exit 0 with a plan, 2 when the plan is refused (a skipped
  * minor, a downgrade, a missing reference: the target or the params are wrong), 4 when the API or the cluster cannot be reached.
  */
-import type { CliOptions } from '../cli/args.js';
+import type { CliOptions } from './options.js';
 import { bundledRunbook, loadParams } from '../engine/load.js';
 import { loadRunbook } from '../steps/runbook-load.js';
 import type { StepRegistry } from '../engine/step-kind.js';

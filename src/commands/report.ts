@@ -1,5 +1,5 @@
 /** `upgrade-pilot report [id]`: writes report.md, report.json and report.html for a session and prints one of them (or its timeline). */
-import type { CliOptions } from '../cli/args.js';
+import type { CliOptions } from './options.js';
 import { ExitCode } from '../errors.js';
 import { timelineTitle } from '../report/markdown-timeline.js';
 import { plainText, textColumns, timelineText } from '../report/timeline/text.js';

@@ -1,4 +1,4 @@
-import type { CliOptions } from '../cli/args.js';
+import type { CliOptions } from './options.js';
 import { ExitCode } from '../errors.js';
 import { resolveStateDir } from '../session/paths.js';
 import { Redactor } from '../session/redact.js';

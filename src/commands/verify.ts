@@ -3,7 +3,7 @@
  * Exit 0 when every check is green (amber allowed), 1 when one is red, 4 when the cluster or the
  * API cannot be reached or did not answer some checks (none red, some unknown).
  */
-import type { CliOptions } from '../cli/args.js';
+import type { CliOptions } from './options.js';
 import { bundledRunbook, loadParams } from '../engine/load.js';
 import { loadRunbook } from '../steps/runbook-load.js';
 import type { StepRegistry } from '../engine/step-kind.js';

@@ -5,24 +5,15 @@
  * `--revoke` takes one away, from the flags and the stage policies alike. Pure.
  */
 import { basename } from 'node:path';
-import { approvalFlagsText, type WrittenPolicy } from '../engine/approval-policy.js';
+import { approvalFlagsText, type Approvals, type WrittenPolicy } from '../engine/approval-policy.js';
 import type { PlannedStage, RunApprovals } from './types.js';
 export type { RunApprovals } from './types.js';
 
-/** The approval flags of a command line (CliOptions' own; named here so the fleet does not reach up into the CLI). */
-export interface ApprovalOptions {
-  approve: string[];
-  'approve-restart': string[];
-  'approve-all-restarts': boolean;
-  'skip-restart': string[];
-  'accept-fix'?: string[];
-}
-
 export const noRunApprovals: RunApprovals = { gates: [], restarts: [], allRestarts: false, skipRestarts: [], acceptFixes: [], revoked: [] };
 
-/** The approvals the command line gives. */
-export function flagApprovals(o: ApprovalOptions): RunApprovals {
-  return { gates: [...o.approve], restarts: [...o['approve-restart']], allRestarts: o['approve-all-restarts'], skipRestarts: [...o['skip-restart']], acceptFixes: [...(o['accept-fix'] ?? [])], revoked: [] };
+/** The approvals the command line gives (its settings' own), as a run's. */
+export function flagApprovals(a: Approvals): RunApprovals {
+  return { gates: [...a.gates], restarts: [...a.restarts], allRestarts: a.allRestarts, skipRestarts: [...a.skipRestarts], acceptFixes: [...(a.acceptFixes ?? [])], revoked: [] };
 }
 
 /** The approvals as the flags that give them: `--approve draft,publish --approve-all-restarts` (`none` when nothing). */
@@ -108,9 +99,4 @@ export function stagePolicyText(stage: Pick<PlannedStage, 'name' | 'approve' | '
   const where = stageWhere(stage);
   const parts = p ? [...(p.gates.length ? [`approves ${p.gates.join(', ')}`] : []), ...(p.allRestarts ? ['restarts approved'] : [])] : ['approves nothing'];
   return `${parts.join('; ')}${took.length ? ` (revoked: ${took.join(', ')})` : ''}${where ? ` [${where}]` : ''}`;
-}
-
-/** A cluster session's approval options: the run's, in place of the command line's. */
-export function withRunApprovals<O extends ApprovalOptions>(options: O, a: RunApprovals): O {
-  return { ...options, approve: a.gates, 'approve-restart': a.restarts, 'approve-all-restarts': a.allRestarts, 'skip-restart': a.skipRestarts, 'accept-fix': a.acceptFixes };
 }

@@ -6,7 +6,6 @@
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { CliOptions } from '../cli/args.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import type { WrittenPolicy } from '../engine/approval-policy.js';
 import { ExitCode, exitCodeOf, toErrorInfo } from '../errors.js';
@@ -14,8 +13,8 @@ import type { Limiter } from '../palette/rate-limit.js';
 import type { SharedReads } from '../palette/transport.js';
 import { buildEffects } from '../run/effects.js';
 import type { RunIO, SessionRequest } from '../run/session-run.js';
-import { withRunApprovals, type RunApprovals } from './approvals.js';
-import type { ClusterOutcome } from './types.js';
+import { clusterSettings, type FleetSettings } from './settings.js';
+import type { ClusterOutcome, RunApprovals } from './types.js';
 
 export interface ClusterRunRequest {
   name: string;
@@ -26,7 +25,8 @@ export interface ClusterRunRequest {
   dir: string;
   /** Resume this session instead of starting one. */
   session?: string;
-  options: CliOptions;
+  /** What the fleet command gives every cluster's session (settings.ts builds the cluster's from it). */
+  settings: FleetSettings;
   /** The run's approvals: the session's, in place of the command line's own flags. */
   approvals: RunApprovals;
   registry: StepRegistry;
@@ -56,12 +56,6 @@ export interface ClusterRunResult {
 const outcomeOf = (code: number): ClusterOutcome =>
   code === ExitCode.ok ? 'done' : code === ExitCode.failed ? 'failed' : code === ExitCode.gate ? 'gate' : code === ExitCode.interrupted ? 'interrupted' : 'error';
 
-/** A cluster session's options: the run's approvals (the fleet's own gate `stage` is not theirs), plain mode, no notifications of its own. */
-export function clusterOptions(options: CliOptions, approvals: RunApprovals, paramsFile: string, stateDir: string): CliOptions {
-  const { notify: _n, 'notify-command': _c, json: _j, ...rest } = withRunApprovals(options, approvals);
-  return { ...rest, params: paramsFile, 'state-dir': stateDir, 'non-interactive': true, json: false, notify: [], approve: approvals.gates.filter((g) => g !== 'stage') };
-}
-
 /** A stream into the run log that keeps the session's last error line. */
 function logStream(file: string, seen: { error?: string }): NodeJS.WriteStream {
   const file$ = createWriteStream(file, { flags: 'a', mode: 0o600 });
@@ -83,7 +77,6 @@ export async function runCluster(req: ClusterRunRequest): Promise<ClusterRunResu
   const seen: { error?: string } = {};
   const out = logStream(join(req.dir, 'run.log'), seen);
   const io: RunIO = { stdout: out, stderr: out, stdin: process.stdin, env: req.env };
-  const options = clusterOptions(req.options, req.approvals, req.paramsFile, req.stateDir);
   let code: number;
   let thrown: string | undefined;
   try {
@@ -91,7 +84,7 @@ export async function runCluster(req: ClusterRunRequest): Promise<ClusterRunResu
     code = await runSession(
       {
         kind: req.session ? 'resume' : 'start',
-        options,
+        settings: clusterSettings(req.settings, req),
         registry: req.registry,
         ...(req.session ? { sessionId: req.session } : {}),
         onSession: (id) => req.onSession(id),
@@ -100,7 +93,6 @@ export async function runCluster(req: ClusterRunRequest): Promise<ClusterRunResu
         ...(req.attach ? { attach: req.attach } : {}),
         ...(req.stopAfterStep ? { stopAfterStep: req.stopAfterStep } : {}),
         ...(req.carry ? { carry: req.carry } : {}),
-        ...(req.policy ? { policy: req.policy } : {}),
       },
       io,
     );

@@ -124,7 +124,7 @@ export class Coordinator {
       signal: AbortSignal.any([this.o.signal, this.o.halt]),
       health: this.o.soakHealth,
       onCheck: (cluster, r) => {
-        if (this.o.options.json) say({ type: 'soak.check', stage: name, cluster, healthy: r.healthy, evidence: r.evidence, ...(r.unread?.length ? { unread: r.unread } : {}) }, '');
+        if (this.o.settings.output === 'json') say({ type: 'soak.check', stage: name, cluster, healthy: r.healthy, evidence: r.evidence, ...(r.unread?.length ? { unread: r.unread } : {}) }, '');
         else if (r.unread?.length) say({ type: 'soak.check' }, `  ${cluster}: health partly unread: ${r.unread.join('; ')}`);
       },
     });

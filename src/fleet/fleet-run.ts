@@ -5,7 +5,6 @@
  * soaks and windows, each cluster's predicted duration, its session read as it stands). The command
  * only picks the screen or plain lines and prints.
  */
-import type { CliOptions } from '../cli/args.js';
 import { loadParams } from '../engine/load.js';
 import type { SessionState } from '../engine/state.js';
 import type { StepRegistry } from '../engine/step-kind.js';
@@ -19,6 +18,7 @@ import { SessionStore } from '../session/store.js';
 import { amendApprovals, approvalsText, flagApprovals, type Amended } from './approvals.js';
 import { whoAmI, type CoordinatorOptions } from './run-options.js';
 import { freezePlan } from './freeze.js';
+import type { FleetSettings } from './settings.js';
 import { FleetReads } from './shared-reads.js';
 import { resolveFromPalette, fromPaletteText } from './from-palette.js';
 import type { FleetJournal } from './journal.js';
@@ -35,7 +35,7 @@ export type Say = (event: Record<string, unknown> & { type: string }, line: stri
 export interface FleetRunRequest {
   command: 'start' | 'resume' | 'retry';
   fleet: LoadedFleet;
-  options: CliOptions;
+  settings: FleetSettings;
   env: NodeJS.ProcessEnv;
   stateDir: string;
   journal: FleetJournal;
@@ -47,13 +47,13 @@ export interface FleetRunRequest {
 }
 
 /** The run's approvals, journaled before anything runs: the start's flags, or the journal's with this command's flags added and --revoke taken away. */
-export function journalRunApprovals(journal: FleetJournal, command: FleetRunRequest['command'], options: CliOptions, say: Say): Amended {
+export function journalRunApprovals(journal: FleetJournal, command: FleetRunRequest['command'], settings: FleetSettings, say: Say): Amended {
   const state = journal.state()!;
-  const flags = flagApprovals(options);
+  const flags = flagApprovals(settings.approvals);
   let amended: Amended;
   try {
     // A journal from before the run's approvals were kept: this command's flags are the run's from now on.
-    amended = state.approvals ? amendApprovals(state.approvals, flags, options.revoke, state.stages) : amendApprovals({ ...flags, revoked: [] }, flags, options.revoke, state.stages);
+    amended = state.approvals ? amendApprovals(state.approvals, flags, settings.revoke, state.stages) : amendApprovals({ ...flags, revoked: [] }, flags, settings.revoke, state.stages);
   } catch (err) {
     throw new InputError('usage.revoke', `${(err as Error).message}.`, { hint: '`upgrade-pilot fleet status --fleet FILE` lists the run\'s approvals.' });
   }
@@ -118,26 +118,26 @@ function predictor(state: () => FleetState, session: (id: string) => SessionStat
 
 /** The coordinator's wiring for `start` and `resume` (the plan frozen first on `start`), with the run's approvals journaled. */
 export async function prepareFleetRun(req: FleetRunRequest, registry: StepRegistry): Promise<CoordinatorOptions> {
-  const { journal, options, say } = req;
+  const { journal, settings, say } = req;
   if (req.command === 'start' && journal.state()) throw new InputError('fleet.started', `Fleet ${req.fleet.spec.fleet} has already started (${journal.paths.journal}).`, { hint: 'Continue it with `upgrade-pilot fleet resume --fleet FILE`; its plan is frozen.' });
   if (req.command !== 'start' && !journal.state()) throw new InputError('fleet.not-started', `Fleet ${req.fleet.spec.fleet} has not started in ${req.stateDir}.`, { hint: 'Start it with `upgrade-pilot fleet start --fleet FILE`.' });
-  if (req.command === 'start' && options.revoke.length) throw new InputError('usage.revoke', '--revoke takes an approval away from a running fleet: `fleet start` has none yet.', { hint: 'Give only the approvals you mean to give; --revoke is for fleet resume and fleet retry.' });
-  const key = readApiKey(options['api-key-file'], req.env, req.redactor);
+  if (req.command === 'start' && settings.revoke.length) throw new InputError('usage.revoke', '--revoke takes an approval away from a running fleet: `fleet start` has none yet.', { hint: 'Give only the approvals you mean to give; --revoke is for fleet resume and fleet retry.' });
+  const key = readApiKey(settings.apiKeyFile, req.env, req.redactor);
   // As a session without a key stops (env.unconfigured, exit 4): before anything runs, not in each cluster.
   if (!key.key) throw new EnvironmentError('env.unconfigured', `fleet ${req.command} needs the profile API key: every cluster's session reads and writes Palette.`, { hint: 'Set UPGRADE_PILOT_API_KEY in the environment, or pass --api-key-file FILE.' });
   const first = req.fleet.connection;
-  const palette = buildPalette({ params: first, apiKey: key.key, redactor: req.redactor, allowInsecureHttp: options['allow-insecure-http'], limiter: req.limiter });
+  const palette = buildPalette({ params: first, apiKey: key.key, redactor: req.redactor, allowInsecureHttp: settings.allowInsecureHttp, limiter: req.limiter });
   if (req.command === 'start') await freezeFromPalette(req, palette);
   else if (journal.state()!.digest !== req.fleet.digest) say({ type: 'warning', message: 'fleet file changed' }, 'the fleet file changed since the plan was frozen: the frozen plan is followed (the target set does not change under a running fleet)');
-  const amended = journalRunApprovals(journal, req.command, options, say);
+  const amended = journalRunApprovals(journal, req.command, settings, say);
   // Soaks and windows are measured on the clock the sessions follow: the lab's own (accelerated) against a lab.
   const frozen = journal.state()!.clusters[0];
-  const clock = await clockFor(frozen ? loadParams(frozen.paramsFile).params : first, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
+  const clock = await clockFor(frozen ? loadParams(frozen.paramsFile).params : first, key.key, { allowInsecureHttp: settings.allowInsecureHttp });
   const sessionState = sessionReader(req.stateDir, req.redactor);
   return {
     journal,
     stateDir: req.stateDir,
-    options,
+    settings,
     registry,
     limiter: req.limiter,
     // The pack registry and the profile versions, read once for every cluster of the fleet.

@@ -8,6 +8,7 @@
 import type { Params } from '../engine/params.js';
 import type { VersionNote } from '../values/version-notes-schema.js';
 import { toErrorInfo } from '../errors.js';
+import { eachAtMost } from '../io/concurrency.js';
 import type { PaletteApi } from '../palette/api.js';
 import { packsOf } from '../steps/plan/hops.js';
 import { registryVersions, registryView } from '../steps/plan/registry-source.js';
@@ -18,19 +19,6 @@ import type { AvailableForLadder, ClusterStart } from './ladders.js';
 
 /** Clusters read at once: enough to plan 200 in seconds, few enough to leave the rate budget to running sessions. */
 const AT_ONCE = 8;
-
-export async function eachAtMost<T, R>(items: readonly T[], n: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await run(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
-  return out;
-}
 
 export async function readStarts(palette: PaletteApi, clusters: ReadonlyArray<{ name: string; uid: string; stage: string; pack: string }>, signal?: AbortSignal): Promise<ClusterStart[]> {
   return eachAtMost(clusters, AT_ONCE, async (c): Promise<ClusterStart> => {

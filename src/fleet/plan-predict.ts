@@ -13,7 +13,7 @@ import type { VersionNote } from '../values/version-notes-schema.js';
 import { buildKube } from '../run/effects.js';
 import type { Redactor } from '../session/redact.js';
 import { computePlan } from '../steps/plan/compute.js';
-import { eachAtMost } from './ladder-reads.js';
+import { eachAtMost } from '../io/concurrency.js';
 import type { ClusterPrediction } from './plan-window.js';
 
 /** Clusters planned at once: each plan reads its cluster's VMs, VMIs and pods (one call per kind). */

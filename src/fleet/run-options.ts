@@ -1,6 +1,5 @@
 /** What the coordinator and a stage's run are given (coordinator.ts, stage-run.ts), and who runs it. */
 import { hostname, userInfo } from 'node:os';
-import type { CliOptions } from '../cli/args.js';
 import type { Clock } from '../engine/clock.js';
 import type { SessionState } from '../engine/state.js';
 import type { StepRegistry } from '../engine/step-kind.js';
@@ -8,6 +7,7 @@ import type { Limiter } from '../palette/rate-limit.js';
 import type { SharedReads } from '../palette/transport.js';
 import type { ClusterRunRequest, ClusterRunResult } from './cluster-run.js';
 import type { FleetJournal } from './journal.js';
+import type { FleetSettings } from './settings.js';
 import type { Prediction } from './predicted.js';
 import type { SoakHealth } from './soak.js';
 import type { RunApprovals, StageState, StopRequest } from './types.js';
@@ -15,7 +15,8 @@ import type { RunApprovals, StageState, StopRequest } from './types.js';
 export interface CoordinatorOptions {
   journal: FleetJournal;
   stateDir: string;
-  options: CliOptions;
+  /** What the command gives beside the fleet file (settings.ts): each cluster's session settings are built from it. */
+  settings: FleetSettings;
   registry: StepRegistry;
   limiter: Limiter;
   /** Palette reads the clusters share (the pack registry, the profile versions: shared-reads.ts). */

@@ -149,7 +149,7 @@ export class StageRun {
       stateDir: this.o.stateDir,
       dir: this.o.journal.paths.clusterDir(c.name),
       ...(resumed ? { session: c.session! } : {}),
-      options: this.o.options,
+      settings: this.o.settings,
       approvals: this.o.approvals,
       registry: this.o.registry,
       limiter: this.o.limiter,

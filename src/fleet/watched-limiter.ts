@@ -4,7 +4,8 @@
  * `graceMs` (every request passes through the limiter; one let through at once is not "waiting"),
  * so the screen says "reads wait for the rate limit" only when they really do.
  */
-import type { Limiter } from '../palette/rate-limit.js';
+import type { Params } from '../engine/params.js';
+import { defaultRateLimits, RateLimiter, type Limiter } from '../palette/rate-limit.js';
 
 export class WatchedLimiter implements Limiter {
   private next = 0;
@@ -38,4 +39,13 @@ export class WatchedLimiter implements Limiter {
     for (const at of this.startedAt.values()) if (now - at > this.graceMs) n += 1;
     return n;
   }
+}
+
+/**
+ * One budget for every cluster's calls to Palette (the documented rates unless the defaults say
+ * less). It starts full: a coordinator killed a moment ago may have spent this
+ * second's budget. Watched: the screen says when reads wait for it.
+ */
+export function fleetRateLimiter(connection: Pick<Params, 'palette'>): WatchedLimiter {
+  return new WatchedLimiter(new RateLimiter({ ...defaultRateLimits, ...connection.palette.rateLimits }, undefined, undefined, true));
 }

@@ -40,6 +40,13 @@ export const LIMITS = {
   apiKeyChars: 4096,
 } as const;
 
+/** The cap on a capture's uncompressed size unless `capture --max-size` says otherwise. */
+export const CAPTURE_DEFAULT_MAX_BYTES = 256 * MiB;
+/** The largest capture cap accepted: a capture is one JSON text, and a JavaScript string holds at most about 512 MiB. */
+export const CAPTURE_LIMIT_BYTES = 500 * MiB;
+/** The smallest capture cap accepted (a capture's manifest alone is a few KiB). */
+export const CAPTURE_MIN_BYTES = 16 * KiB;
+
 /** `1.5 MiB`, `64 KiB`, `12 bytes`. */
 export function formatBytes(n: number): string {
   if (n >= GiB) return `${trim(n / GiB)} GiB`;

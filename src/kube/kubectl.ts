@@ -18,7 +18,7 @@ import { parseRetryAfter } from '../palette/retry.js';
 import { classifyKubectlFailure, isTransient, KubeError, outputTooLarge, type FailureContext } from './errors.js';
 import { InterruptedError } from '../errors.js';
 import { untilAborted } from '../net/shared-signal.js';
-import { limiter } from './limit.js';
+import { limiter } from '../io/concurrency.js';
 import { parseKubeJson } from './parse-json.js';
 import { runInGroup } from './process-group.js';
 import type { KubeTarget } from './kubeconfig/target.js';

@@ -9,7 +9,7 @@
  * that cannot be reached keeps the transport's environment error (exit 4) with the registry named.
  */
 import { EnvironmentError, InputError, PilotError } from '../errors.js';
-import { limiter } from '../kube/limit.js';
+import { limiter } from '../io/concurrency.js';
 import type { RegistryMeta, RegistryReads } from './registry-client.js';
 
 export interface RegistryPack {

@@ -2,7 +2,7 @@
  * Whether a run draws the TUI, decided before anything heavy is loaded (the CLI shows its first
  * line on that answer while Ink, React and the lab load).
  */
-import type { CliOptions } from '../cli/args.js';
+import type { OutputMode } from './settings.js';
 
 export interface TerminalIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -16,7 +16,7 @@ export interface TerminalIO {
  */
 const ciSet = (env: NodeJS.ProcessEnv) => ['CI', 'CONTINUOUS_INTEGRATION'].some((k) => k in env && env[k] !== '0' && env[k] !== 'false');
 
-/** TUI on a terminal; plain lines without one, with --non-interactive or --json, or under CI. */
-export function isInteractive(options: CliOptions, io: TerminalIO): boolean {
-  return Boolean(io.stdout.isTTY && io.stdin.isTTY && !options['non-interactive'] && !options.json && !ciSet(io.env));
+/** TUI on a terminal; plain lines without one, with --non-interactive or --json (output plain or json), or under CI. */
+export function isInteractive(output: OutputMode, io: TerminalIO): boolean {
+  return Boolean(io.stdout.isTTY && io.stdin.isTTY && output === 'auto' && !ciSet(io.env));
 }

@@ -2,18 +2,18 @@
  * `resume` without an id: the latest session, unless several could be continued and a terminal
  * can ask which one (a choice list; plain mode keeps the latest, as a script expects).
  */
-import type { CliOptions } from '../cli/args.js';
 import { resolveStateDir } from '../session/paths.js';
 import { Redactor } from '../session/redact.js';
 import { SessionStore } from '../session/store.js';
 import { isInteractive } from './interactive.js';
 import type { RunIO } from './session-run.js';
+import type { SessionSettings } from './settings.js';
 import { wallDate, wallTime } from '../text/time.js';
 
 /** The id to resume: given, picked, or undefined for the latest. Nothing picked stops here (Esc: exit 3, Ctrl+C: 130). */
-export async function sessionToResume(options: CliOptions, given: string | undefined, io: RunIO): Promise<string | undefined> {
-  if (given || !isInteractive(options, io)) return given;
-  const store = new SessionStore(resolveStateDir(options['state-dir'], io.env), new Redactor());
+export async function sessionToResume(settings: Pick<SessionSettings, 'output' | 'stateDir'>, given: string | undefined, io: RunIO): Promise<string | undefined> {
+  if (given || !isInteractive(settings.output, io)) return given;
+  const store = new SessionStore(resolveStateDir(settings.stateDir, io.env), new Redactor());
   const open = store.resumable();
   if (open.length < 2) return undefined;
   const { pick } = await import('../screens/pick.js');

@@ -6,8 +6,7 @@
 import { hostname, userInfo } from 'node:os';
 import { render, type Instance } from 'ink';
 import { App, type AppController } from '../screens/App.js';
-import type { CliOptions } from '../cli/args.js';
-import { approvalFlagsText, type Approvals, type WrittenPolicy } from '../engine/approval-policy.js';
+import { approvalFlagsText } from '../engine/approval-policy.js';
 import { plannedEntries } from '../engine/entries.js';
 import { bundledRunbook, loadParams, type LoadedParams, type LoadedRunbook } from '../engine/load.js';
 import { loadRunbook } from '../steps/runbook-load.js';
@@ -40,6 +39,7 @@ import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
 import { resumeCommand as resumeCommandFor } from './resume-command.js';
 import { readMeanwhile } from './resume-meanwhile.js';
 import { resumeLines, resumeSummary, type Meanwhile } from '../screens/resume-summary.js';
+import type { SessionSettings } from './settings.js';
 
 export interface RunIO {
   stdout: NodeJS.WriteStream;
@@ -50,12 +50,9 @@ export interface RunIO {
 
 export interface SessionRequest {
   kind: 'start' | 'resume';
-  options: CliOptions;
+  settings: SessionSettings;
   registry: StepRegistry;
   sessionId?: string;
-  dryRun?: boolean;
-  /** Set by `lab`: its params file, its key (in memory only) and the guide for the first screen. */
-  lab?: { paramsFile: string; apiKey: string; guide: string[] };
   /** Called once the session exists (tests use it to find the id). */
   onSession?: (id: string) => void;
   /** Replaces the real effects (tests: scripted fakes that fail on unexpected calls). */
@@ -74,8 +71,6 @@ export interface SessionRequest {
   stopAfterStep?: AbortSignal;
   /** The steps such a stop still runs (an applied change watched until it settles): see RunnerOptions.carry. */
   carry?: RunnerOptions['carry'];
-  /** A written approval policy beside the flags (a fleet stage's). */
-  policy?: WrittenPolicy;
   /** Ink draws every frame whole (tests: under CI Ink draws only the last frame). */
   inkDebug?: boolean;
 }
@@ -83,16 +78,6 @@ export interface SessionRequest {
 /** Why a session of the in-process lab cannot go on after it stops, and what to do instead (every stop's hint says it). */
 export const LAB_ENDED =
   'This lab runs inside this process and ends with it, so this session cannot be resumed: start the lab again (npm start, or upgrade-pilot lab) and walk the runbook anew. To practise stopping and resuming, serve a lab that stays up: upgrade-pilot lab --serve --state-dir DIR, then upgrade-pilot start --params DIR/params.yaml.';
-
-export function approvalsFrom(options: CliOptions): Approvals {
-  return {
-    gates: options.approve,
-    restarts: options['approve-restart'],
-    allRestarts: options['approve-all-restarts'],
-    skipRestarts: options['skip-restart'],
-    acceptFixes: options['accept-fix'] ?? [],
-  };
-}
 
 /** `--accept-fix` names rules of the runbook in use: a typo must not pass silently (the fix would never be written). */
 function checkAcceptFixes(ids: readonly string[], loaded: LoadedRunbook): void {
@@ -121,7 +106,7 @@ interface Prepared {
 
 /** `check` sees the params before anything is created or locked-in (a bad notify URL stops here). */
 function prepare(req: SessionRequest, store: SessionStore, check: (params: LoadedParams | undefined) => void): Prepared {
-  const { options, registry } = req;
+  const { settings, registry } = req;
   if (req.kind === 'resume') {
     const session = store.open(req.sessionId);
     try {
@@ -132,11 +117,11 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
         });
       }
       const params = meta.paramsFile ? loadParams(meta.paramsFile) : undefined;
-      checkKeyDestinations(params?.params, { allowInsecureHttp: options['allow-insecure-http'] });
+      checkKeyDestinations(params?.params, { allowInsecureHttp: settings.allowInsecureHttp });
       check(params);
-      const kubeconfig = chosenKubeconfig(options.kubeconfig, params?.params, params?.file);
+      const kubeconfig = chosenKubeconfig(settings.kubeconfig, params?.params, params?.file);
       const runbook = loadRunbook(meta.runbook.file, params?.params, registry);
-      checkAcceptFixes(options['accept-fix'] ?? [], runbook);
+      checkAcceptFixes(settings.approvals.acceptFixes ?? [], runbook);
       if (runbook.digest !== meta.runbook.digest) {
         throw new InputError('session.runbook-changed', `The runbook ${meta.runbook.file} changed since session ${meta.id} started.`, {
           hint: 'Restore the runbook as it was, or start a new session with the changed one.',
@@ -148,15 +133,15 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
       throw err;
     }
   }
-  const paramsFile = options.params ?? req.lab?.paramsFile;
+  const paramsFile = settings.params ?? settings.lab?.paramsFile;
   const params = paramsFile ? loadParams(paramsFile) : undefined;
-  checkKeyDestinations(params?.params, { allowInsecureHttp: options['allow-insecure-http'] });
+  checkKeyDestinations(params?.params, { allowInsecureHttp: settings.allowInsecureHttp });
   check(params);
-  const kubeconfig = chosenKubeconfig(options.kubeconfig, params?.params, params?.file);
-  const runbook = loadRunbook(options.runbook ?? bundledRunbook(), params?.params, registry);
-  checkAcceptFixes(options['accept-fix'] ?? [], runbook);
+  const kubeconfig = chosenKubeconfig(settings.kubeconfig, params?.params, params?.file);
+  const runbook = loadRunbook(settings.runbook ?? bundledRunbook(), params?.params, registry);
+  checkAcceptFixes(settings.approvals.acceptFixes ?? [], runbook);
   const site = params?.params;
-  const context = options.context ?? site?.cluster.context;
+  const context = settings.context ?? site?.cluster.context;
   const meta: SessionMeta = {
     id: newSessionId(),
     schema: 1,
@@ -164,9 +149,9 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
     tool: `upgrade-pilot ${toolVersion}`,
     user: whoAmI(),
     host: hostname(),
-    mode: req.dryRun ? 'rehearsal' : 'live',
-    lab: Boolean(req.lab),
-    ...(!req.lab && site?.extra.labClockUrl !== undefined ? { servedLab: true } : {}),
+    mode: settings.dryRun ? 'rehearsal' : 'live',
+    lab: Boolean(settings.lab),
+    ...(!settings.lab && site?.extra.labClockUrl !== undefined ? { servedLab: true } : {}),
     runbook: { name: runbook.runbook.metadata.name, title: runbook.runbook.metadata.title, file: runbook.file, digest: runbook.digest },
     ...(params ? { paramsFile: params.file } : {}),
     cluster: {
@@ -184,25 +169,27 @@ function prepare(req: SessionRequest, store: SessionStore, check: (params: Loade
 
 
 export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCode> {
-  const { options } = req;
+  const { settings } = req;
+  const lab = settings.lab;
+  const json = settings.output === 'json';
   const redactor = new Redactor();
-  if (req.lab) redactor.add(req.lab.apiKey);
-  const key = req.lab ? { key: req.lab.apiKey, warnings: [] as string[] } : readApiKey(options['api-key-file'], io.env, redactor);
-  const store = new SessionStore(resolveStateDir(options['state-dir'], io.env), redactor);
+  if (lab) redactor.add(lab.apiKey);
+  const key = lab ? { key: lab.apiKey, warnings: [] as string[] } : readApiKey(settings.apiKeyFile, io.env, redactor);
+  const store = new SessionStore(resolveStateDir(settings.stateDir, io.env), redactor);
   let notifyConf: NotifyConfig | undefined;
-  const prepared = prepare(req, store, (p) => (notifyConf = notifyConfig(options, p?.params.notify)));
+  const prepared = prepare(req, store, (p) => (notifyConf = notifyConfig(settings.notify, p?.params.notify)));
   const { session, runbook, params } = prepared;
   req.onSession?.(session.id);
   const meta = session.state.meta;
   const dryRun = meta.mode === 'rehearsal';
-  const interactive = isInteractive(options, io);
-  const approvals = { ...approvalsFrom(options), ...(req.policy ? { policy: req.policy } : {}) };
+  const interactive = isInteractive(settings.output, io);
+  const approvals = { ...settings.approvals, acceptFixes: settings.approvals.acceptFixes ?? [] };
   const queue = new ConfirmQueue();
   const controller = new AbortController();
   const scratch = makeScratch('kube');
   const cacheDir = scratch.dir;
   const write = (line: string) => io.stdout.write(`${line}\n`);
-  const resume = resumeCommandFor(session.id, options['state-dir'], io.env);
+  const resume = resumeCommandFor(session.id, settings.stateDir, io.env);
   // The session as it was saved: the resume banner compares it with what happens next.
   const saved = session.state;
 
@@ -229,9 +216,9 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
   req.signal?.addEventListener('abort', stopFromOutside, { once: true });
 
   try {
-    const clock = await clockFor(params?.params, key.key, { allowInsecureHttp: options['allow-insecure-http'] });
+    const clock = await clockFor(params?.params, key.key, { allowInsecureHttp: settings.allowInsecureHttp });
     const asks = interactive || Boolean(req.attach);
-    const variables = buildVariables(params?.params, redactor, { flags: Object.fromEntries((options.variable ?? []).map((v) => [v.name, v.from])), canAsk: asks, env: io.env });
+    const variables = buildVariables(params?.params, redactor, { flags: Object.fromEntries(settings.variables.map((v) => [v.name, v.from])), canAsk: asks, env: io.env });
     const effects = (req.effects ?? buildEffects)({
       variables,
       clock,
@@ -240,12 +227,12 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       apiKey: key.key,
       // Without an explicit file, kubectl reads $KUBECONFIG itself (which may list several files).
       kubeconfig: prepared.kubeconfig,
-      context: options.context ?? meta.cluster.context,
+      context: settings.context ?? meta.cluster.context,
       redactor,
       confirm: interactive ? tuiConfirm(queue, approvals, dryRun) : req.attach ? attachedConfirm(queue, approvals, dryRun) : plainConfirm(approvals, dryRun),
       log: () => undefined,
       cacheDir,
-      allowInsecureHttp: options['allow-insecure-http'],
+      allowInsecureHttp: settings.allowInsecureHttp,
     });
     // Test doubles of the cluster have no runner to close.
     scratch.onDispose(() => (effects.kube.kubectl as Partial<Kubectl> | undefined)?.close?.());
@@ -261,7 +248,7 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       resuming: prepared.resuming,
       resumedBy: { by: `${whoAmI()}@${hostname()}`, ...(approvalFlagsText(approvals) ? { with: approvalFlagsText(approvals) } : {}) },
       resumeCommand: resume,
-      ...(req.lab ? { noResume: LAB_ENDED } : {}),
+      ...(lab ? { noResume: LAB_ENDED } : {}),
       ...(req.stopAfterStep ? { stopAfterStep: req.stopAfterStep } : {}),
       ...(req.carry ? { carry: req.carry } : {}),
     });
@@ -302,14 +289,14 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
               queue,
               variables,
               rehearsal: dryRun,
-              ...(req.lab ? { guide: req.lab.guide } : {}),
+              ...(lab ? { guide: lab.guide } : {}),
               outcome: run.then((o) => {
                 report();
                 return o;
               }),
               stop: (reason) => controller.abort(reason),
               reportPath: () => reportPath,
-              inProcessLab: Boolean(req.lab),
+              inProcessLab: Boolean(lab),
               gateGuardMs: runbook.runbook.settings.gateGuard,
               resumeCommand: resume,
               labTime: Boolean(clock.simulated),
@@ -327,10 +314,10 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       await notifications.flush();
       // The last frame stays on the terminal; under it, in plain words, where the report is and how to go on.
       if (reportPath) write(`report: ${reportPath}`);
-      if (resumable(outcome, Boolean(req.lab))) write(`the session is saved; continue with:\n  ${resume}`);
+      if (resumable(outcome, Boolean(lab))) write(`the session is saved; continue with:\n  ${resume}`);
     } else {
-      const print = createPlainPrinter({ json: options.json, write, redactor, rehearsal: dryRun, sessionDir: session.dir });
-      if (!options.json) {
+      const print = createPlainPrinter({ json, write, redactor, rehearsal: dryRun, sessionDir: session.dir });
+      if (!json) {
         write(`upgrade-pilot: ${prepared.resuming ? 'resuming' : 'session'} ${session.id} (${dryRun ? 'rehearsal: nothing will be sent' : meta.lab ? 'lab: changes go to the embedded lab, nothing real is touched' : meta.servedLab ? 'lab: changes go to the served lab, nothing real is touched' : 'live'}) - ${meta.runbook.title}`);
         for (const w of key.warnings) write(`warning: ${w}`);
         if (clock.simulated) write(`  times are this machine's clock; what the cluster measures (ages, waits) is ${clock.simulated.label}, which runs ${clock.simulated.speed()}x faster`);
@@ -354,10 +341,10 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
       outcome = told(await run);
       report();
       await notifications.flush();
-      if (reportPath && !options.json) write(`report: ${reportPath}`);
+      if (reportPath && !json) write(`report: ${reportPath}`);
     }
     const code = exitCodeFor(outcome, dryRun);
-    if (!interactive) reportEnd(outcome, code, { id: session.id, resume, report: reportPath }, options.json, io, redactor, Boolean(req.lab));
+    if (!interactive) reportEnd(outcome, code, { id: session.id, resume, report: reportPath }, json, io, redactor, Boolean(lab));
     return code;
   } finally {
     if (ownsSignals) {

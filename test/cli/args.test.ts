@@ -3,7 +3,8 @@
  * turns the value into, and the message for what it refuses (exit 2, naming the flag).
  */
 import { describe, expect, it } from 'vitest';
-import { optionChoices, parseCommandLine, type CliOptions } from '../../src/cli/args.js';
+import { optionChoices, parseCommandLine } from '../../src/cli/args.js';
+import type { CliOptions } from '../../src/commands/options.js';
 import { InputError } from '../../src/errors.js';
 
 const run = (argv: string[]): CliOptions => {

@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliOptions } from '../../src/cli/args.js';
+import type { FleetSettings } from '../../src/fleet/settings.js';
 import { systemClock } from '../../src/engine/clock.js';
 import { nextEntry, type SessionState } from '../../src/engine/state.js';
 import { StepRegistry } from '../../src/engine/step-kind.js';
@@ -44,7 +44,7 @@ function setup(events: FleetEvent[] = []) {
   const o: CoordinatorOptions = {
     journal,
     stateDir: '/x',
-    options: {} as CliOptions,
+    settings: {} as FleetSettings,
     registry: new StepRegistry(),
     limiter: { acquire: async () => undefined },
     env: {},

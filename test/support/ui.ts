@@ -44,7 +44,7 @@ export async function settle(turns = 5): Promise<void> {
  * skipped), then lets React settle so the next key reaches what that frame shows. The time limit
  * only turns a hang into a failure with the last frame in it; it is generous for a busy machine.
  */
-export async function waitForFrame(lastFrame: () => string | undefined, test: (frame: string) => boolean, timeoutMs = 15_000): Promise<string> {
+export async function waitForFrame(lastFrame: () => string | undefined, test: (frame: string) => boolean, timeoutMs = 60_000): Promise<string> {
   const start = Date.now();
   for (;;) {
     const frame = plain(lastFrame());

@@ -6,7 +6,7 @@
  */
 
 /** Resolves with the predicate's first truthy value; polls, and fails naming `what` after `timeoutMs`. */
-export async function until<T>(what: string, predicate: () => T | undefined | false | null, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(what: string, predicate: () => T | undefined | false | null, timeoutMs = 60_000): Promise<T> {
   const started = Date.now();
   for (;;) {
     const v = predicate();

@@ -9,27 +9,14 @@
  * as text/plain (net/http `NotFound`). kubectl reports that as "the server could not find the
  * requested resource".
  */
+import { serverPathProblem } from '../../kube/server-path.js';
 import type { Reply } from './http.js';
-
-/** `/k8s/clusters/c-lab`: segments of letters, digits, `-`, `_`, `.` (not `.` or `..` alone); no trailing slash. */
-const SEGMENT = /^[A-Za-z0-9._-]+$/;
 
 /** The server path, checked; an Error names what is wrong (the CLI checks it first, with its own words). */
 export function checkServerPath(path: string): string {
   const problem = serverPathProblem(path);
   if (problem) throw new Error(`the server path ${JSON.stringify(path)} ${problem}`);
   return path.replace(/\/+$/, '');
-}
-
-/** What is wrong with a server path, or undefined when it is fine. */
-export function serverPathProblem(path: string): string | undefined {
-  if (!path.startsWith('/')) return 'must start with /';
-  const segments = path.replace(/\/+$/, '').split('/').slice(1);
-  if (segments.length === 0 || (segments.length === 1 && segments[0] === '')) return 'must name at least one segment (e.g. /k8s/clusters/c-lab)';
-  for (const s of segments) {
-    if (!SEGMENT.test(s) || s === '.' || s === '..') return `has a segment that is not a plain name (${JSON.stringify(s)}): use letters, digits, "-", "_" and "."`;
-  }
-  return undefined;
 }
 
 /** The path below the server path (`/api/v1/nodes`), or undefined for a request outside it. */

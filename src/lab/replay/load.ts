@@ -7,10 +7,10 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { CAPTURE_FORMAT, CAPTURE_FORMAT_VERSION, CAPTURE_LIMIT_BYTES, type CaptureDocument } from '../../capture/types.js';
+import { CAPTURE_FORMAT, CAPTURE_FORMAT_VERSION, type CaptureDocument } from '../../capture/types.js';
 import { InputError } from '../../errors.js';
 import { readBoundedFile } from '../../io/bounded-read.js';
-import { formatBytes } from '../../io/limits.js';
+import { CAPTURE_LIMIT_BYTES, formatBytes } from '../../io/limits.js';
 import { describeIssues } from '../../palette/issues.js';
 import { toolVersion } from '../../version.js';
 

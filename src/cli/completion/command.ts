@@ -3,20 +3,21 @@
  * `upgrade-pilot __complete sessions [--state-dir DIR]` answers the scripts' questions that only
  * the state on disk can answer (saved session ids). The latter runs on every Tab press: it loads
  * nothing but the session folder listing, and never prints an error into the operator's line.
+ * It lives with the command line it completes (the command table, the option specs), in cli/.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
-import { bundledRunbook } from '../engine/bundled-runbook.js';
-import { bashScript } from '../cli/completion/bash.js';
-import { fishScript } from '../cli/completion/fish.js';
-import { completionSpec } from '../cli/completion/spec.js';
-import { zshScript } from '../cli/completion/zsh.js';
-import type { StepRegistry } from '../engine/step-kind.js';
-import { ExitCode, InputError } from '../errors.js';
-import { resolveStateDir } from '../session/paths.js';
-import { Redactor } from '../session/redact.js';
-import { SessionStore } from '../session/store.js';
+import { bundledRunbook } from '../../engine/bundled-runbook.js';
+import { bashScript } from './bash.js';
+import { fishScript } from './fish.js';
+import { completionSpec } from './spec.js';
+import { zshScript } from './zsh.js';
+import type { StepRegistry } from '../../engine/step-kind.js';
+import { ExitCode, InputError } from '../../errors.js';
+import { resolveStateDir } from '../../session/paths.js';
+import { Redactor } from '../../session/redact.js';
+import { SessionStore } from '../../session/store.js';
 
 const shells = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
 
