@@ -40,8 +40,11 @@ function vary(text: string, rand: () => number): string | undefined {
     if (roll < 0.4) return { path: formatPath([...at, { kind: 'key', key: 'siteKey' }]), value: pick(values) };
     return { path: formatPath(at), value: pick(values) };
   });
+  // A site changes a setting once: the same path twice (seed 1224190098 drew images[14] removed twice)
+  // is not a variation but two readings of one index, which the merge's check rightly refuses.
+  const once = carry.filter((c, i) => carry.findIndex((d) => d.path === c.path) === i);
   try {
-    return mergeValues({ newDefaults: text, carry });
+    return mergeValues({ newDefaults: text, carry: once });
   } catch (err) {
     if (err instanceof InputError && err.code === 'values.carry-index') return undefined;
     throw err;
