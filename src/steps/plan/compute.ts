@@ -19,7 +19,7 @@ import { lastKubevirtRollout } from './eta/rollout.js';
 import { windowTotalText } from './eta/window-verdict.js';
 import { readDirtyRates } from './eta/dirty-rate.js';
 import { planRoom, rebuildingLayers } from './eta/room-reads.js';
-import type { PlannedHop } from '../contracts.js';
+import type { PlannedHop } from '../../domain/plan/planned-hop.js';
 import { buildLadder } from './ladder.js';
 import { steppingStones, withVariables } from './version-notes.js';
 import type { VersionNote } from '../../engine/runbook.js';

@@ -3,7 +3,8 @@
  * final label and final pack tags, and the KubeVirt and CDI versions the last hop deploys.
  */
 import { profileRoles, type ProfileRole } from '../../engine/params.js';
-import type { PlanContract, PlannedHop } from '../contracts.js';
+import type { PlanContract } from '../contracts.js';
+import type { PlannedHop } from '../../domain/plan/planned-hop.js';
 import type { ComponentVersions } from './components.js';
 import type { ProfileState } from './hops.js';
 

@@ -8,7 +8,7 @@ import { profileRoles, type ProfileRole } from '../../engine/params.js';
 import type { DeployedProfileDoc, PaletteApi, ProfileDoc } from '../../palette/api.js';
 import { flavorTitle, type FlavorChoice } from '../../palette/flavor.js';
 import { hopFlavorFor } from '../hop/flavors/index.js';
-import { planWayBack } from '../hop/way-back.js';
+import { planWayBack } from '../../domain/flavor/way-back.js';
 import type { PlanOutput } from './types.js';
 
 /**

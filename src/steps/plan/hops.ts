@@ -6,7 +6,7 @@
  */
 import { profileRoles, type MoveWith, type Params, type ProfileRole } from '../../engine/params.js';
 import type { PackDoc, ProfileDoc } from '../../palette/api.js';
-import type { PlannedHop, PlannedPack, PlannedProfile } from '../contracts.js';
+import type { PlannedHop, PlannedPack, PlannedProfile } from '../../domain/plan/planned-hop.js';
 import { componentVersions } from './components.js';
 import type { Hop } from './ladder.js';
 import { checkLabel, nextLabel } from './labels.js';

@@ -11,7 +11,7 @@
  * - `not-running`: no running instance; it starts on the new launcher whenever it starts.
  */
 import type { Vm, Vmi } from '../../kube/schemas.js';
-import type { VmImpact } from '../contracts.js';
+import type { VmImpact } from '../../domain/impact/vm-impact.js';
 import { reasonText } from './eta/reasons.js';
 
 export interface UpdateStrategy {

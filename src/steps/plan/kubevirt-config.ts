@@ -7,7 +7,7 @@ import { opt } from '../../io/optional-field.js';
 import type { ClusterReader } from '../../kube/reader.js';
 import type { UpdateStrategy } from './impact.js';
 import { migrationLimits } from './eta/limits.js';
-import type { MigrationLimits } from './eta/types.js';
+import type { MigrationLimits } from '../../domain/window/types.js';
 
 export const KubeVirtUpdateSchema = z.object({
   spec: opt(

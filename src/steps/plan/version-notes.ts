@@ -6,7 +6,7 @@
 import type { ProfileRole } from '../../engine/params.js';
 import type { VersionNote } from '../../engine/runbook.js';
 import { variablesFor } from '../../values/version-notes.js';
-import type { PlannedHop } from '../contracts.js';
+import type { PlannedHop } from '../../domain/plan/planned-hop.js';
 import type { SteppingStone } from './ladder.js';
 
 export function steppingStones(notes: readonly VersionNote[], pack: string): SteppingStone[] {

@@ -15,13 +15,14 @@ import type { PaletteApi } from '../../../palette/api.js';
 import { countImpact, impactLine } from '../../plan/impact.js';
 import { windowGateLines } from '../../plan/eta/gate-lines.js';
 import { currentHop, hopOutputs, latestPlan } from '../../contracts.js';
-import type { AppliedVersion, ApplyLive, ApplyOutput, DraftOutput, PublishOutput } from '../types.js';
+import type { ApplyLive, ApplyOutput, DraftOutput, PublishOutput } from '../types.js';
+import type { AppliedVersion } from '../../../domain/flavor/way-back.js';
 import { writtenDrafts } from '../draft-changes.js';
 import { applyVariables, hopVariables, requireValues, variableGate } from '../variables.js';
 import { carriedVariables } from '../variable-carry-read.js';
 import { confirmOfferingRestarts } from '../outstanding.js';
 import { healthRestated } from '../health-restated.js';
-import { wayBackHint } from '../way-back.js';
+import { wayBackHint } from '../way-back-hint.js';
 import type { HopContext } from './types.js';
 
 const profileUpdate = 'NotifyActionClusterProfileUpdate';

@@ -10,7 +10,7 @@ import type { StepResult } from '../../../engine/step-kind.js';
 import type { LabelRule } from '../../../palette/draft-body.js';
 import type { FlavorChoice } from '../../../palette/flavor.js';
 import type { ProfileDoc } from '../../../palette/types.js';
-import type { PlannedProfile } from '../../contracts.js';
+import type { PlannedProfile } from '../../../domain/plan/planned-hop.js';
 import type { ApplyOutput, DraftOutput, ReconcileOutput, RepaveOutput } from '../types.js';
 import type { DraftHow } from '../types.js';
 export type { DraftHow } from '../types.js';

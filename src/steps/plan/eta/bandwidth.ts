@@ -6,7 +6,7 @@
  */
 import type { Vmi, Vmim } from '../../../kube/schemas.js';
 import { parseQuantity, rateText } from '../../../kube/quantity.js';
-import type { BandwidthEstimate, SecondsRange } from './types.js';
+import type { BandwidthEstimate, SecondsRange } from '../../../domain/window/types.js';
 
 /** With nothing learned and no limit: a shared 10 GbE pod network (KubeVirt's default network). */
 export const assumedRate: SecondsRange = { p50: 256 * 2 ** 20, p90: 128 * 2 ** 20 };

@@ -4,7 +4,8 @@
  * restarts at the gates, each named, and the evictions), and what the plan flagged (migrations that
  * may not converge, VMs whose own limits the hop breaks), so the operator approves knowing it.
  */
-import type { PlannedHop, VmImpact } from '../../contracts.js';
+import type { PlannedHop } from '../../../domain/plan/planned-hop.js';
+import type { VmImpact } from '../../../domain/impact/vm-impact.js';
 import { roughDuration } from '../../../text/duration.js';
 import { windowVerdict } from './window-verdict.js';
 

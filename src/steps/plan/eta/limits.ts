@@ -7,7 +7,7 @@
  */
 import { parseDuration } from '../../../engine/duration.js';
 import { parseQuantity } from '../../../kube/quantity.js';
-import type { MigrationLimits } from './types.js';
+import type { MigrationLimits } from '../../../domain/window/types.js';
 
 export const kubevirtDefaults = {
   parallelMigrationsPerCluster: 5,

@@ -4,7 +4,7 @@
  * gates after the hop, an eviction by the workload updater during it), and annotations that cannot
  * be read (a restart of such a VM is approved only by its name, as one outside its window).
  */
-import type { VmImpact } from '../../contracts.js';
+import type { VmImpact } from '../../../domain/impact/vm-impact.js';
 import { inWindow, nextOpening, openingText, type OwnLimits } from './vm-limits.js';
 import { roughDuration } from '../../../text/duration.js';
 

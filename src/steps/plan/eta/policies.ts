@@ -7,7 +7,7 @@
  * `migrationPolicyMatchScore`), then the first by name.
  */
 import { parseQuantity } from '../../../kube/quantity.js';
-import type { MigrationLimits, MigrationPolicyView, VmMigrationLimits } from './types.js';
+import type { MigrationLimits, MigrationPolicyView, VmMigrationLimits } from '../../../domain/window/types.js';
 
 const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 

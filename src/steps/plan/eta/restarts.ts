@@ -15,7 +15,7 @@
  */
 import type { Vmi } from '../../../kube/schemas.js';
 import { durationRange, roughDuration } from '../../../text/duration.js';
-import type { EtaPart, SecondsRange } from './types.js';
+import type { EtaPart, SecondsRange } from '../../../domain/window/types.js';
 
 /** The runbook's figures: a guest's graceful shutdown, and a new VMI to a running guest. */
 export const restartFigures = { shutdownSeconds: 20, bootSeconds: 40 } as const;

@@ -16,7 +16,7 @@
  * doubles what is assumed (image pulls, a slow node) and adds half to what was learned.
  */
 import type { Pod } from '../../../kube/schemas.js';
-import type { SecondsRange } from './types.js';
+import type { SecondsRange } from '../../../domain/window/types.js';
 import { roughDuration } from '../../../text/duration.js';
 
 const agentPickupAndApply = 90;

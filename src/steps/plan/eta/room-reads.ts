@@ -11,7 +11,7 @@ import { memoryText, parseQuantity } from '../../../kube/quantity.js';
 import { drainPlan } from '../../hop/repave-impact.js';
 import { vmiMemoryBytes } from './bandwidth.js';
 import { roomToMove, type CpuMemory, type LeavingVm, type NodeRoom, type RoomNode } from './room.js';
-import type { HopRoom } from './types.js';
+import type { HopRoom } from '../../../domain/window/types.js';
 
 type PodSpec = NonNullable<Pod['spec']>;
 

@@ -7,13 +7,13 @@ import type { ClusterReader } from '../../../kube/reader.js';
 import type { MigrationPolicy, Namespace, Node, Pod, Vm, Vmi, Vmim } from '../../../kube/schemas.js';
 import { ownLimitFields } from './own-limits.js';
 import { ownLimitsOf } from './vm-limits.js';
-import type { VmImpact } from '../../contracts.js';
+import type { VmImpact } from '../../../domain/impact/vm-impact.js';
 import { estimateBandwidth, migrationSamples, vmiMemoryBytes } from './bandwidth.js';
 import { estimateHop, type VmFacts } from './estimate.js';
 import { limitsFor, policyFor, policyView } from './policies.js';
 import { restartTime } from './restarts.js';
 import { rolloutEstimate, type LastRollout } from './rollout.js';
-import type { BandwidthEstimate, HopEta, MigrationLimits, MigrationPolicyView } from './types.js';
+import type { BandwidthEstimate, HopEta, MigrationLimits, MigrationPolicyView } from '../../../domain/window/types.js';
 
 export interface WindowReads {
   policies: MigrationPolicy[];

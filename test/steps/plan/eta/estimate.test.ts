@@ -1,7 +1,7 @@
 /** Bandwidth learned from the cluster's own migrations; a hop's range; migrations that may not converge. */
 import { describe, expect, it } from 'vitest';
 import type { Vmi, Vmim } from '../../../../src/kube/schemas.js';
-import type { VmImpact } from '../../../../src/steps/contracts.js';
+import type { VmImpact } from '../../../../src/domain/impact/vm-impact.js';
 import { estimateBandwidth, migrationSamples } from '../../../../src/steps/plan/eta/bandwidth.js';
 import { estimateHop, type VmFacts } from '../../../../src/steps/plan/eta/estimate.js';
 import { migrationLimits } from '../../../../src/steps/plan/eta/limits.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseQuantity } from '../../../../src/kube/quantity.js';
 import { migrationLimits } from '../../../../src/steps/plan/eta/limits.js';
 import { limitsFor, policyFor, policyView } from '../../../../src/steps/plan/eta/policies.js';
-import type { MigrationPolicyView } from '../../../../src/steps/plan/eta/types.js';
+import type { MigrationPolicyView } from '../../../../src/domain/window/types.js';
 
 describe('parseQuantity', () => {
   it.each([

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { windowGateLines } from '../../../../src/steps/plan/eta/gate-lines.js';
 import { windowTotalText, windowVerdict } from '../../../../src/steps/plan/eta/window-verdict.js';
-import type { PlannedHop, VmImpact } from '../../../../src/steps/contracts.js';
+import type { PlannedHop } from '../../../../src/domain/plan/planned-hop.js';
+import type { VmImpact } from '../../../../src/domain/impact/vm-impact.js';
 
 const h = 3600;
 const FOUR_HOURS = 4 * h * 1000;

@@ -5,11 +5,37 @@
  * is gone, and going back means writing its packs again. Named in the plan, the report and the
  * hints of the steps that can stop with the cluster half way.
  */
-import type { StepContext } from '../../engine/context.js';
 import type { ProfileRole } from '../../engine/params.js';
 import type { FlavorChoice } from '../../palette/flavor.js';
-import { latestPlan, type WayBack } from '../contracts.js';
-import type { ApplyOutput, AppliedVersion } from './types.js';
+
+/**
+ * The way back: per profile, the version the cluster ran before the upgrade, and how to return to
+ * it (re-attach the old version on a real Palette, which keeps it; re-publish its packs under a new
+ * label on the spec's service, whose PUT replaces the version in place).
+ */
+export interface WayBack {
+  role: ProfileRole;
+  name: string;
+  /** The uid of the version the cluster ran before. */
+  uid: string;
+  version: string;
+  /** One line an operator can follow. */
+  how: string;
+}
+
+export interface VersionRef {
+  uid: string;
+  version: string;
+}
+
+/** One profile's version an apply replaced: what the cluster ran (the way back) and what it runs now. */
+export interface AppliedVersion {
+  role: ProfileRole;
+  name: string;
+  /** What the cluster ran (the way back) and what it runs now. */
+  from: VersionRef;
+  to: VersionRef;
+}
 
 export interface DeployedVersion {
   role: ProfileRole;
@@ -61,30 +87,4 @@ export function planWayBack(choice: FlavorChoice, deployed: DeployedVersion[], c
     }
     return { role: d.role, name: d.name, uid: d.uid, version: d.version, how };
   });
-}
-
-/** What each apply of this session attached, in the order sent (a rehearsal's included). */
-export function appliedBySession(ctx: StepContext<unknown>): AppliedVersion[][] {
-  return ctx.outputsOfKind<ApplyOutput>('apply').map((out) => out.replaced ?? []);
-}
-
-/**
- * One line for a stop after the cluster changed: per profile, how to put back the version it ran
- * before the upgrade, one hop at a time. `pending` is an apply being sent now (not yet recorded).
- */
-export function wayBackHint(ctx: StepContext<unknown>, pending: AppliedVersion[] = []): string | undefined {
-  const plan = latestPlan(ctx);
-  const back = plan?.wayBack ?? [];
-  if (back.length === 0) return undefined;
-  const cluster = ctx.site?.cluster.uid ?? '<cluster uid>';
-  const applied = appliedBySession(ctx);
-  const recorded = new Set(applied.flat().map((r) => `${r.role} ${r.to.uid}`));
-  const fresh = pending.filter((r) => !recorded.has(`${r.role} ${r.to.uid}`));
-  const chain = fresh.length ? [...applied, fresh] : applied;
-  const parts = back.map((b) => {
-    const steps = plan?.flavor === 'palette' ? stepsBack(chain, b.role) : [];
-    if (steps.length) return `${b.name}: ${steps.map((r) => stepBackText(cluster, r)).join(', then ')}`;
-    return `${b.name} ${b.version} (uid ${b.uid}): ${b.how}`;
-  });
-  return `The way back, one hop at a time: ${parts.join('; ')}.`;
 }
