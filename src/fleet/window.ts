@@ -9,7 +9,7 @@
  * zone: 02:00 for 4 hours is 02:00-06:00 local, which the night clocks spring forward lasts 3 hours
  * and the night they fall back 5. Past midnight it ends the next day.
  */
-import { inWindow, nextOpening, parseRestartWindow, type RestartWindow } from '../steps/plan/eta/vm-limits.js';
+import { inWindow, nextOpening, parseRestartWindow, type RestartWindow } from '../domain/impact/vm-limits.js';
 
 export interface StageWindowSpec {
   days: string[];

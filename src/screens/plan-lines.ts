@@ -7,9 +7,9 @@
  */
 import type { PlannedHop } from '../domain/plan/planned-hop.js';
 import type { VmImpact } from '../domain/impact/vm-impact.js';
-import { etaPartName, roomLines } from '../steps/plan/eta/render.js';
-import { windowVerdict } from '../steps/plan/eta/window-verdict.js';
-import { impactLine } from '../steps/plan/impact.js';
+import { etaPartName, roomLines } from '../domain/window/render.js';
+import { windowVerdict } from '../domain/window/window-verdict.js';
+import { impactLine } from '../domain/impact/impact.js';
 import { referenceText } from '../steps/plan/render-text.js';
 import type { PlanOutput } from '../steps/plan/types.js';
 import { durationRange, roughDuration } from '../text/duration.js';

@@ -5,7 +5,7 @@
 import type { ProfileRole } from '../../engine/params.js';
 import type { PackState } from '../../palette/cluster-types.js';
 import type { ValuesDiff } from './payload-diff.js';
-import type { NodeDrain } from './repave-impact.js';
+import type { NodeDrain } from '../../domain/repave/repave-impact.js';
 import type { AppliedVersion } from '../../domain/flavor/way-back.js';
 
 

@@ -6,7 +6,7 @@
  */
 import type { KubeVirt, Vmi, Vmim } from '../../kube/schemas.js';
 import type { VmImpact } from '../../domain/impact/vm-impact.js';
-import { predictImpact } from '../plan/impact.js';
+import { predictImpact } from '../../domain/impact/impact.js';
 import { imageTag, keyOf, liveMigratable, parseTime, vmiKeyOf, type KubevirtRef, type MigrationView } from './cluster-view.js';
 import type { KubevirtProgress, MigrationProblem, MigrationRow, OutdatedVmi, StallReason } from './monitor-types.js';
 import { countPhases, failuresSinceSuccess, isInFlight, phaseOf } from './phases.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Node, Vmi } from '../../../src/kube/schemas.js';
 import { packState } from '../../../src/palette/cluster-types.js';
-import { downTwice, drainItems, drainLine, drainPlan } from '../../../src/steps/hop/repave-impact.js';
+import { downTwice, drainItems, drainLine, drainPlan } from '../../../src/domain/repave/repave-impact.js';
 
 const node = (name: string, cp = false): Node => ({ metadata: { name, labels: cp ? { 'node-role.kubernetes.io/control-plane': '' } : { 'node-role.kubernetes.io/worker': '' } } });
 const vmi = (ns: string, name: string, nodeName: string, migratable?: boolean, phase = 'Running'): Vmi => ({

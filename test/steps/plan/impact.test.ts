@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Vm, Vmi } from '../../../src/kube/schemas.js';
-import { countImpact, predictImpact, type UpdateStrategy } from '../../../src/steps/plan/impact.js';
+import { countImpact, predictImpact, type UpdateStrategy } from '../../../src/domain/impact/impact.js';
 
 const vm = (name: string, runStrategy = 'Always'): Vm => ({ metadata: { name, namespace: 'vms' }, spec: { runStrategy } });
 const vmi = (name: string, opts: { migratable?: boolean; eviction?: string; phase?: string; node?: string } = {}): Vmi => ({

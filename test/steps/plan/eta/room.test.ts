@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { NodeSchema, PodSchema } from '../../../../src/kube/schemas.js';
-import { roomToMove, type LeavingVm, type RoomNode } from '../../../../src/steps/plan/eta/room.js';
-import { leavingVms, podRequests, roomNodes } from '../../../../src/steps/plan/eta/room-reads.js';
-import { roomLines } from '../../../../src/steps/plan/eta/render.js';
-import { windowGateLines } from '../../../../src/steps/plan/eta/gate-lines.js';
+import { roomToMove, type LeavingVm, type RoomNode } from '../../../../src/domain/room/room.js';
+import { leavingVms, podRequests, roomNodes } from '../../../../src/domain/room/cluster-room.js';
+import { roomLines } from '../../../../src/domain/window/render.js';
+import { windowGateLines } from '../../../../src/domain/window/gate-lines.js';
 
 const Gi = 2 ** 30;
 const node = (name: string, freeGi: number, extra: Partial<RoomNode> = {}): RoomNode => ({

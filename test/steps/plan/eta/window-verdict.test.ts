@@ -1,7 +1,7 @@
 /** The estimate against the booked window: fits, fits only when things go well, or not even typically (said with how far over). */
 import { describe, expect, it } from 'vitest';
-import { windowGateLines } from '../../../../src/steps/plan/eta/gate-lines.js';
-import { windowTotalText, windowVerdict } from '../../../../src/steps/plan/eta/window-verdict.js';
+import { windowGateLines } from '../../../../src/domain/window/gate-lines.js';
+import { windowTotalText, windowVerdict } from '../../../../src/domain/window/window-verdict.js';
 import type { PlannedHop } from '../../../../src/domain/plan/planned-hop.js';
 import type { VmImpact } from '../../../../src/domain/impact/vm-impact.js';
 

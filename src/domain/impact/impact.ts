@@ -11,8 +11,8 @@
  * - `not-running`: no running instance; it starts on the new launcher whenever it starts.
  */
 import type { Vm, Vmi } from '../../kube/schemas.js';
-import type { VmImpact } from '../../domain/impact/vm-impact.js';
-import { reasonText } from './eta/reasons.js';
+import type { VmImpact } from './vm-impact.js';
+import { reasonText } from './reasons.js';
 
 export interface UpdateStrategy {
   /** `spec.workloadUpdateStrategy.workloadUpdateMethods` of the KubeVirt CR. */

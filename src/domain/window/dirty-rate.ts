@@ -4,14 +4,14 @@
  * instant query (Prometheus HTTP API `GET /api/v1/query`: `{status: "success", data: {resultType:
  * "vector", result: [{metric: {...}, value: [<unix time>, "<number>"]}]}}`). The metric is
  * optional: an unreachable or failing endpoint gives no rates and a note, never a failed plan.
+ * Here the answer's shape and its rates; the query is the plan step's (steps/plan/window-reads.ts).
  */
-import got from 'got';
 import { z } from 'zod';
-import { safeParseFast } from '../../../io/fast-schema.js';
-import { opt } from '../../../io/optional-field.js';
-import { toolVersion } from '../../../version.js';
+import { safeParseFast } from '../../io/fast-schema.js';
+import { opt } from '../../io/optional-field.js';
 
-const metric = 'kubevirt_vmi_dirty_rate_bytes_per_second';
+/** KubeVirt's gauge of each VMI's dirty rate. */
+export const dirtyRateMetric = 'kubevirt_vmi_dirty_rate_bytes_per_second';
 
 /** The Prometheus HTTP API's envelope (docs, "HTTP API": `errorType`, `error` and `warnings` only when set). */
 export const PrometheusAnswerSchema = z.object({
@@ -40,20 +40,4 @@ export function dirtyRatesOf(answer: unknown): Map<string, number> | string {
     if (namespace && name && Number.isFinite(value) && value >= 0) rates.set(`${namespace}/${name}`, Math.max(value, rates.get(`${namespace}/${name}`) ?? 0));
   }
   return rates;
-}
-
-export async function readDirtyRates(prometheusUrl: string, timeoutMs: number, signal: AbortSignal): Promise<{ rates: Map<string, number>; note?: string }> {
-  const url = new URL('api/v1/query', prometheusUrl.endsWith('/') ? prometheusUrl : `${prometheusUrl}/`);
-  url.searchParams.set('query', metric);
-  const where = `${url.origin}${url.pathname}`;
-  try {
-    const response = await got(url, { headers: { 'user-agent': `upgrade-pilot/${toolVersion}` }, timeout: { request: timeoutMs }, retry: { limit: 1 }, followRedirect: false, throwHttpErrors: false, signal });
-    if (response.statusCode !== 200) return { rates: new Map(), note: `The dirty rates could not be read: ${where} answered ${response.statusCode}; migrations are judged by memory and timeouts only.` };
-    const rates = dirtyRatesOf(JSON.parse(response.body) as unknown);
-    if (typeof rates === 'string') return { rates: new Map(), note: `The dirty rates could not be read from ${where}: ${rates}; migrations are judged by memory and timeouts only.` };
-    return { rates, ...(rates.size === 0 ? { note: `${where} has no ${metric} (KubeVirt older than 1.4, or not scraped): migrations are judged by memory and timeouts only.` } : {}) };
-  } catch (err) {
-    if (signal.aborted) throw err;
-    return { rates: new Map(), note: `The dirty rates could not be read from ${where} (${(err as { code?: string }).code ?? (err as Error).message}); migrations are judged by memory and timeouts only.` };
-  }
 }

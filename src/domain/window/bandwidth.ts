@@ -4,9 +4,9 @@
  * target's start-up from the migration's phase timestamps), else the configured
  * `bandwidthPerMigration`, else an assumption said as such. Pure.
  */
-import type { Vmi, Vmim } from '../../../kube/schemas.js';
-import { parseQuantity, rateText } from '../../../kube/quantity.js';
-import type { BandwidthEstimate, SecondsRange } from '../../../domain/window/types.js';
+import type { Vmi, Vmim } from '../../kube/schemas.js';
+import { parseQuantity, rateText } from '../units/quantity.js';
+import type { BandwidthEstimate, SecondsRange } from './types.js';
 
 /** With nothing learned and no limit: a shared 10 GbE pod network (KubeVirt's default network). */
 export const assumedRate: SecondsRange = { p50: 256 * 2 ** 20, p90: 128 * 2 ** 20 };

@@ -1,19 +1,18 @@
 /**
- * The window estimate for a plan: reads what it needs from the cluster (MigrationPolicies, the
+ * The window estimate for a plan, from what the plan read of the cluster (MigrationPolicies, the
  * namespaces' labels they select by, the finished migrations to learn the bandwidth from, the
- * nodes), then, purely, each VM's limits and the hop's duration.
+ * nodes: steps/plan/window-reads.ts), purely: each VM's limits and the hop's duration.
  */
-import type { ClusterReader } from '../../../kube/reader.js';
-import type { MigrationPolicy, Namespace, Node, Pod, Vm, Vmi, Vmim } from '../../../kube/schemas.js';
-import { ownLimitFields } from './own-limits.js';
-import { ownLimitsOf } from './vm-limits.js';
-import type { VmImpact } from '../../../domain/impact/vm-impact.js';
+import type { MigrationPolicy, Namespace, Node, Pod, Vm, Vmi, Vmim } from '../../kube/schemas.js';
+import { ownLimitFields } from '../impact/own-limits.js';
+import { ownLimitsOf } from '../impact/vm-limits.js';
+import type { VmImpact } from '../impact/vm-impact.js';
 import { estimateBandwidth, migrationSamples, vmiMemoryBytes } from './bandwidth.js';
 import { estimateHop, type VmFacts } from './estimate.js';
 import { limitsFor, policyFor, policyView } from './policies.js';
 import { restartTime } from './restarts.js';
 import { rolloutEstimate, type LastRollout } from './rollout.js';
-import type { BandwidthEstimate, HopEta, MigrationLimits, MigrationPolicyView } from '../../../domain/window/types.js';
+import type { BandwidthEstimate, HopEta, MigrationLimits, MigrationPolicyView } from './types.js';
 
 export interface WindowReads {
   policies: MigrationPolicy[];
@@ -26,13 +25,6 @@ export interface WindowReads {
   kubevirtPods: Pod[];
   /** KubeVirt's last rollout, once the KubeVirt resource's end of it is known (rollout.ts). */
   lastRollout?: LastRollout;
-}
-
-export async function readWindow(reader: ClusterReader, kubevirtNamespace: string): Promise<WindowReads> {
-  const [policies, migrations, nodes, kubevirtPods] = await Promise.all([reader.migrationPolicies(), reader.migrations(), reader.nodes(), reader.pods({ namespace: kubevirtNamespace })]);
-  // Namespaces only matter to select policies by: no read when there are none.
-  const namespaces = policies.items.length ? await reader.namespaces() : [];
-  return { policies: policies.items, ...(policies.notInstalled ? { policiesNote: policies.notInstalled } : {}), namespaces, migrations, nodes, kubevirtPods };
 }
 
 /** What the plan shows of KubeVirt's limits. */

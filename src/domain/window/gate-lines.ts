@@ -4,9 +4,9 @@
  * restarts at the gates, each named, and the evictions), and what the plan flagged (migrations that
  * may not converge, VMs whose own limits the hop breaks), so the operator approves knowing it.
  */
-import type { PlannedHop } from '../../../domain/plan/planned-hop.js';
-import type { VmImpact } from '../../../domain/impact/vm-impact.js';
-import { roughDuration } from '../../../text/duration.js';
+import type { PlannedHop } from '../plan/planned-hop.js';
+import type { VmImpact } from '../impact/vm-impact.js';
+import { roughDuration } from '../../text/duration.js';
 import { windowVerdict } from './window-verdict.js';
 
 /** VMs named on a gate line before the rest are counted (the plan lists them all). */

@@ -3,14 +3,14 @@
  * they select, the bandwidth and where it comes from, and the VMs a change board asks about (those
  * that go down, those that may stall, those whose own limits are broken).
  */
-import type { VmImpact } from '../../../domain/impact/vm-impact.js';
-import { memoryText, rateText } from '../../../kube/quantity.js';
-import type { HopEta, HopRoom } from '../../../domain/window/types.js';
-import { requestText } from './room-reads.js';
+import type { VmImpact } from '../impact/vm-impact.js';
+import { memoryText, rateText } from '../units/quantity.js';
+import type { HopEta, HopRoom } from './types.js';
+import { requestText } from '../room/cluster-room.js';
 import type { WindowView } from './window.js';
-import { firstFew } from '../../../text/first-few.js';
-import { roughDuration, durationRange } from '../../../text/duration.js';
-import { formatDuration } from '../../../text/duration.js';
+import { firstFew } from '../../text/first-few.js';
+import { roughDuration, durationRange } from '../../text/duration.js';
+import { formatDuration } from '../../text/duration.js';
 
 type WindowViewText = Omit<WindowView, 'eta'>;
 

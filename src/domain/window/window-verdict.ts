@@ -4,7 +4,7 @@
  * how far over, because "when slow" under-states a plan whose median is already three times the
  * window. Pure; the plan's text, its screen and the gates say the same words.
  */
-import { durationRange, formatDuration, roughDuration } from '../../../text/duration.js';
+import { durationRange, formatDuration, roughDuration } from '../../text/duration.js';
 
 export type WindowFit = 'fits' | 'only-typical' | 'over';
 

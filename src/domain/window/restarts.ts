@@ -13,9 +13,9 @@
  * was learned, as for the pack rollout (rollout.ts). The operator's own time at each gate is not
  * predicted: the plan says how many gates wait for an answer.
  */
-import type { Vmi } from '../../../kube/schemas.js';
-import { durationRange, roughDuration } from '../../../text/duration.js';
-import type { EtaPart, SecondsRange } from '../../../domain/window/types.js';
+import type { Vmi } from '../../kube/schemas.js';
+import { durationRange, roughDuration } from '../../text/duration.js';
+import type { EtaPart, SecondsRange } from './types.js';
 
 /** The runbook's figures: a guest's graceful shutdown, and a new VMI to a running guest. */
 export const restartFigures = { shutdownSeconds: 20, bootSeconds: 40 } as const;

@@ -4,9 +4,9 @@
  * still outdated that KubeVirt will move wait their turn under the same limits. A VM the plan did
  * not time (it appeared since) counts as the plan's median migration.
  */
-import type { VmImpact } from '../../../domain/impact/vm-impact.js';
+import type { VmImpact } from '../impact/vm-impact.js';
 import { scheduleMoves, type MigrationJob } from './schedule.js';
-import type { MigrationLimits } from '../../../domain/window/types.js';
+import type { MigrationLimits } from './types.js';
 
 export interface InFlight {
   vmi: string;

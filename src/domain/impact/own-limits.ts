@@ -4,9 +4,9 @@
  * gates after the hop, an eviction by the workload updater during it), and annotations that cannot
  * be read (a restart of such a VM is approved only by its name, as one outside its window).
  */
-import type { VmImpact } from '../../../domain/impact/vm-impact.js';
+import type { VmImpact } from './vm-impact.js';
 import { inWindow, nextOpening, openingText, type OwnLimits } from './vm-limits.js';
-import { roughDuration } from '../../../text/duration.js';
+import { roughDuration } from '../../text/duration.js';
 
 const clock = (ms: number) => `${new Date(ms).toISOString().slice(11, 16)} UTC`;
 

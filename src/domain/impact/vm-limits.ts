@@ -9,7 +9,7 @@
  * Pure: parsing with messages that say what is wrong and how to write it, and whether an instant is
  * inside a window / when the window next opens.
  */
-import { parseDuration } from '../../../engine/duration.js';
+import { parseDuration } from '../../engine/duration.js';
 
 export const maxDowntimeAnnotation = 'upgrade-pilot.io/max-downtime';
 export const restartWindowAnnotation = 'upgrade-pilot.io/restart-window';

@@ -6,8 +6,8 @@
  * most matching VMI labels (kubevirt pkg/virt-controller/watch/migrationpolicy.go,
  * `migrationPolicyMatchScore`), then the first by name.
  */
-import { parseQuantity } from '../../../kube/quantity.js';
-import type { MigrationLimits, MigrationPolicyView, VmMigrationLimits } from '../../../domain/window/types.js';
+import { parseQuantity } from '../units/quantity.js';
+import type { MigrationLimits, MigrationPolicyView, VmMigrationLimits } from './types.js';
 
 const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 

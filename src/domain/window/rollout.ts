@@ -15,9 +15,9 @@
  * the runbook's figures per step are used, those of a small real cluster; the pessimistic bound
  * doubles what is assumed (image pulls, a slow node) and adds half to what was learned.
  */
-import type { Pod } from '../../../kube/schemas.js';
-import type { SecondsRange } from '../../../domain/window/types.js';
-import { roughDuration } from '../../../text/duration.js';
+import type { Pod } from '../../kube/schemas.js';
+import type { SecondsRange } from './types.js';
+import { roughDuration } from '../../text/duration.js';
 
 const agentPickupAndApply = 90;
 const controlPlaneDeployments = 3 * 30;

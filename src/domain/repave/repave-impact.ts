@@ -6,7 +6,7 @@
  * VM impact (for the reason a VM cannot move).
  */
 import type { Node, Vmi } from '../../kube/schemas.js';
-import type { VmImpact } from '../../domain/impact/vm-impact.js';
+import type { VmImpact } from '../impact/vm-impact.js';
 
 export interface DrainedVm {
   vm: string;

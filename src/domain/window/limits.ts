@@ -5,9 +5,9 @@
  * 150 s per GiB, 150 s without progress, no auto-converge, no post-copy), and the workload
  * updater's batches (`spec.workloadUpdateStrategy`: batchEvictionSize 10, batchEvictionInterval 1m0s).
  */
-import { parseDuration } from '../../../engine/duration.js';
-import { parseQuantity } from '../../../kube/quantity.js';
-import type { MigrationLimits } from '../../../domain/window/types.js';
+import { parseDuration } from '../../engine/duration.js';
+import { parseQuantity } from '../units/quantity.js';
+import type { MigrationLimits } from './types.js';
 
 export const kubevirtDefaults = {
   parallelMigrationsPerCluster: 5,

@@ -9,13 +9,13 @@
  * `progressTimeout` after its first pass over memory, when the remaining data stops shrinking. Post-copy always converges; auto-converge throttles the
  * guest until it does, so neither is flagged.
  */
-import type { VmImpact } from '../../../domain/impact/vm-impact.js';
-import { GiB, memoryText, rateText } from '../../../kube/quantity.js';
+import type { VmImpact } from '../impact/vm-impact.js';
+import { GiB, memoryText, rateText } from '../units/quantity.js';
 import { restartFigures, restartsPart, restartTime, type RestartTime } from './restarts.js';
 import { scheduleMoves, type EvictionJob, type MigrationJob } from './schedule.js';
-import type { BandwidthEstimate, HopEta, MigrationLimits, SecondsRange, VmMigrationLimits } from '../../../domain/window/types.js';
-import { roughDuration, durationRange } from '../../../text/duration.js';
-import { formatDuration } from '../../../text/duration.js';
+import type { BandwidthEstimate, HopEta, MigrationLimits, SecondsRange, VmMigrationLimits } from './types.js';
+import { roughDuration, durationRange } from '../../text/duration.js';
+import { formatDuration } from '../../text/duration.js';
 
 /** Graceful shutdown and boot on the new launcher: what an eviction costs a VM, and a restart without a record of its VMI's boot. */
 export const restartDowntimeSeconds = restartFigures.shutdownSeconds + restartFigures.bootSeconds;

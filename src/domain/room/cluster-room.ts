@@ -6,12 +6,12 @@
  * overhead and the vCPUs over `cpuAllocationRatio` on the `compute` container), with the pod's node
  * selector (`kubevirt.io/schedulable: "true"`) and tolerations.
  */
-import type { Node, Pod, Vmi } from '../../../kube/schemas.js';
-import { memoryText, parseQuantity } from '../../../kube/quantity.js';
-import { drainPlan } from '../../hop/repave-impact.js';
-import { vmiMemoryBytes } from './bandwidth.js';
+import type { Node, Pod, Vmi } from '../../kube/schemas.js';
+import { memoryText, parseQuantity } from '../units/quantity.js';
+import { drainPlan } from '../repave/repave-impact.js';
+import { vmiMemoryBytes } from '../window/bandwidth.js';
 import { roomToMove, type CpuMemory, type LeavingVm, type NodeRoom, type RoomNode } from './room.js';
-import type { HopRoom } from '../../../domain/window/types.js';
+import type { HopRoom } from '../window/types.js';
 
 type PodSpec = NonNullable<Pod['spec']>;
 
