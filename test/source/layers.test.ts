@@ -177,6 +177,19 @@ describe('the source imports only down its layers', () => {
     expect(Object.keys(KNOWN).filter((k) => !seen.has(k)), 'these no longer break the order: strike them from KNOWN').toEqual([]);
   });
 
+  it('keeps the plan and the hop steps apart: what both need is in the domain, the adapters or a neutral steps/ module', () => {
+    const across = (a: string, b: string) => edges.filter((e) => e.from.startsWith(a) && e.to.startsWith(b)).map((e) => `src/${e.from}:${e.line} → ${e.to}`);
+    expect(across('steps/plan/', 'steps/hop/'), 'steps/plan imports steps/hop').toEqual([]);
+    expect(across('steps/hop/', 'steps/plan/'), 'steps/hop imports steps/plan').toEqual([]);
+  });
+
+  it('keeps the domain pure of the layers above it (no step, screen or session in a judgment)', () => {
+    const domain = LAYERS.findIndex((l) => l.name === 'domain');
+    const above = LAYERS.slice(domain + 1).flatMap((l) => l.paths);
+    const up = edges.filter((e) => e.from.startsWith('domain/') && [...above, ...WING.paths].some((p) => (p.endsWith('/') ? e.to.startsWith(p) : e.to === p)));
+    expect(up.map((e) => `src/${e.from}:${e.line} → ${e.to}`)).toEqual([]);
+  });
+
   it('would name each kind of violation', () => {
     const edge = (from: string, to: string, line = 1): ImportEdge => ({ from, to, line, dynamic: false });
     const found = layerViolations(

@@ -7,7 +7,7 @@
 import { InputError } from '../../errors.js';
 import type { Params } from '../../engine/params.js';
 import type { PackDoc, PaletteApi } from '../../palette/api.js';
-import { missingTagError, type PackRegistryApi } from '../../palette/registry.js';
+import { missingTagError, registryApi, type PackRegistryApi } from '../../palette/registry.js';
 import { sameVersion } from './sources.js';
 import { parseVersion } from '../../domain/versions/version.js';
 
@@ -15,12 +15,6 @@ export interface RegistryView {
   api: PackRegistryApi;
   /** The registry each pack of the profiles comes from. */
   registryOf(pack: string): string;
-}
-
-/** The registry behind a client, when it has one (a rehearsal proxy passes it through). */
-export function registryApi(palette: PaletteApi): PackRegistryApi | undefined {
-  const r = (palette as { registry?: unknown }).registry;
-  return r !== null && typeof r === 'object' && typeof (r as PackRegistryApi).values === 'function' ? (r as PackRegistryApi) : undefined;
 }
 
 export function registryView(site: Params, palette: PaletteApi, packs: ReadonlyArray<Pick<PackDoc, 'name' | 'registryUid'>>): RegistryView | undefined {

@@ -10,7 +10,8 @@ import type { PaletteApi } from '../../palette/api.js';
 import { toErrorInfo } from '../../errors.js';
 import { componentVersions, type ComponentVersions } from '../plan/components.js';
 import { packsOf } from '../plan/hops.js';
-import { registryApi, registryView } from '../plan/registry-source.js';
+import { registryView } from '../plan/registry-source.js';
+import { registryApi } from '../../palette/registry.js';
 import { referenceFor, valuesFolder } from '../plan/sources.js';
 
 export interface TargetExpectations {
