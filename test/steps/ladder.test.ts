@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildLadder } from '../../src/steps/plan/ladder.js';
+import { buildLadder } from '../../src/domain/ladder/ladder.js';
 import { compareVersions, parseVersion } from '../../src/domain/versions/version.js';
 
 // [case, deployed, target, available, explicit, hops ("a>b,c>d") or a refusal fragment]

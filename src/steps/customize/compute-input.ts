@@ -6,7 +6,7 @@ import type { VariableView } from '../../values/rule-variables.js';
 import type { ValuesCache } from '../../values/values-cache.js';
 import type { PlanContract } from '../contracts.js';
 import type { PlannedProfile } from '../../domain/plan/planned-hop.js';
-import { parsedValues } from '../parsed-values.js';
+import { parsedValues } from '../../values/parsed-values.js';
 import type { PackState } from './pack-state.js';
 import type { PackSources } from './sources.js';
 import type { DecisionMap, FixChoices, PackCustomization } from './types.js';

@@ -8,8 +8,7 @@ import { InputError } from '../../errors.js';
 import type { Params } from '../../engine/params.js';
 import type { PackDoc, PaletteApi } from '../../palette/api.js';
 import { missingTagError, registryApi, type PackRegistryApi } from '../../palette/registry.js';
-import { sameVersion } from './sources.js';
-import { parseVersion } from '../../domain/versions/version.js';
+import { parseVersion, sameVersion } from '../../domain/versions/version.js';
 
 export interface RegistryView {
   api: PackRegistryApi;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { packStack } from '../../../src/lab/data/pack-catalog.js';
-import { componentVersions } from '../../../src/steps/plan/components.js';
+import { componentVersions } from '../../../src/domain/versions/components.js';
 
 const vmoValues = (v: '4.4.10' | '4.5.4' | '4.6.3') => packStack(v).addon.find((p) => p.name === 'virtual-machine-orchestrator')!.values;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkLabel, nextLabel } from '../../../src/steps/plan/labels.js';
+import { checkLabel, nextLabel } from '../../../src/domain/ladder/labels.js';
 
 describe('profile version labels', () => {
   it.each([

@@ -1,7 +1,7 @@
 /** Hops without reference profiles: the orchestration pack moves, `moveWith` packs move as told, the rest stay. */
 import { describe, expect, it } from 'vitest';
 import { ParamsSchema, type Params } from '../../../src/engine/params.js';
-import { latestPatch, planHops, type ProfileState, type RegistryFacts } from '../../../src/steps/plan/hops.js';
+import { latestPatch, planHops, type ProfileState, type RegistryFacts } from '../../../src/domain/ladder/hops.js';
 
 const site = (moveWith: Record<string, unknown> = {}): Params =>
   ParamsSchema.parse({

@@ -4,7 +4,7 @@
  * one. The params may name them (`references[].labels`); otherwise the next minor above every
  * label seen: `1.4.0` → `1.5.0`.
  */
-import { compareVersions, parseVersion, type Version } from '../../domain/versions/version.js';
+import { compareVersions, parseVersion, type Version } from '../versions/version.js';
 
 export type LabelCheck = { ok: true } | { ok: false; reason: string; hint: string };
 

@@ -5,6 +5,6 @@
  * and the clusters of a fleet (one coordinator process) read each pack version's values once.
  * `ComputeInput.parsed` passes another (tests).
  */
-import { ValuesCache } from '../values/values-cache.js';
+import { ValuesCache } from './values-cache.js';
 
 export const parsedValues = new ValuesCache(4 * 2 ** 20);

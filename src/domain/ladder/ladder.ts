@@ -4,7 +4,7 @@
  * new launchers cannot talk), with the stepping stones the vendor names (VMO 4.10 needs 4.9.9 or
  * later first) as stops of their own. Pure; refusals name the missing version and the reason.
  */
-import { compareVersions, minorOf, parseVersion, type Version } from '../../domain/versions/version.js';
+import { compareVersions, minorOf, parseVersion, type Version } from '../versions/version.js';
 
 export interface Hop {
   from: string;

@@ -5,7 +5,7 @@
  */
 import { parseYamlValue } from '../../io/yaml-value.js';
 import { valuesToJs } from '../../values/values-document.js';
-import { parsedValues } from '../parsed-values.js';
+import { parsedValues } from '../../values/parsed-values.js';
 
 export interface ComponentVersions {
   kubevirt?: string;

@@ -6,12 +6,12 @@
  */
 import { profileRoles, type MoveWith, type Params, type ProfileRole } from '../../engine/params.js';
 import type { PackDoc, ProfileDoc } from '../../palette/api.js';
-import type { PlannedHop, PlannedPack, PlannedProfile } from '../../domain/plan/planned-hop.js';
-import { componentVersions } from './components.js';
+import type { PlannedHop, PlannedPack, PlannedProfile } from '../plan/planned-hop.js';
+import { componentVersions } from '../versions/components.js';
 import type { Hop } from './ladder.js';
 import { checkLabel, nextLabel } from './labels.js';
-import { referenceFor, sameVersion, type ValuesFolder } from './sources.js';
-import { compareVersions, parseVersion, type Version } from '../../domain/versions/version.js';
+import { referenceFor, type ValuesFolder } from './reference-sources.js';
+import { compareVersions, parseVersion, sameVersion, type Version } from '../versions/version.js';
 
 export interface ProfileState {
   role: ProfileRole;
