@@ -6,7 +6,7 @@
  */
 import { loadParams } from '../engine/load.js';
 import { RunbookSchema } from '../engine/runbook.js';
-import { factLine } from '../kube/checks/upgrade-health.js';
+import { factLine } from '../domain/checks/upgrade-health.js';
 import { buildKube } from '../run/effects.js';
 import { makeScratch } from '../run/scratch.js';
 import type { Redactor } from '../session/redact.js';

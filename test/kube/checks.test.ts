@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CheckSpecSchema, type CheckSpec } from '../../src/kube/check-schema.js';
-import { runChecks } from '../../src/kube/checks/run.js';
-import type { Fetched, VerifyData, VerifyExpectations } from '../../src/kube/checks/types.js';
+import { runChecks } from '../../src/domain/checks/run.js';
+import type { VerifyExpectations } from '../../src/domain/checks/types.js';
+import type { Fetched, VerifyData } from '../../src/kube/checks/verify-data.js';
 import type { Pod } from '../../src/kube/schemas.js';
 
 const ok = <T>(value: T): Fetched<T> => ({ ok: true, value, ms: 5 });

@@ -5,7 +5,7 @@
  */
 import type { Params } from '../../engine/params.js';
 import { backOffPods } from '../../kube/checks/gather.js';
-import { factLine, judgeHealth, type HealthArea, type HealthFact, type HealthReads } from '../../kube/checks/upgrade-health.js';
+import { factLine, judgeHealth, type HealthArea, type HealthFact, type HealthReads } from '../../domain/checks/upgrade-health.js';
 import { isKubeError } from '../../kube/errors.js';
 import type { ClusterReader } from '../../kube/reader.js';
 

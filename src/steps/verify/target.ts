@@ -5,7 +5,8 @@
  * still on the old versions is then red, not green.
  */
 import { profileRoles, type Params } from '../../engine/params.js';
-import type { DeployedProfileView, VerifyExpectations } from '../../kube/checks/types.js';
+import type { VerifyExpectations } from '../../domain/checks/types.js';
+import type { DeployedProfileView } from '../../kube/checks/verify-data.js';
 import type { PaletteApi } from '../../palette/api.js';
 import { toErrorInfo } from '../../errors.js';
 import { componentVersions, type ComponentVersions } from '../../domain/versions/components.js';

@@ -1,9 +1,10 @@
 /** 9.3.6: all nodes Ready; no pods outside Running/Succeeded; the platform agent is healthy. Pods that failed before this upgrade are listed as pre-existing. */
-import type { CheckSpec } from '../check-schema.js';
-import type { Pod } from '../schemas.js';
+import type { CheckSpec } from '../../kube/check-schema.js';
+import type { Pod } from '../../kube/schemas.js';
 import { PRE_EXISTING_HINT, timelineOf } from './history.js';
 import { judgePod } from './pod-health.js';
-import type { VerifyData, VerifyExpectations } from './types.js';
+import type { VerifyExpectations } from './types.js';
+import type { VerifyData } from '../../kube/checks/verify-data.js';
 import { nsName, unreadable, value, verdict, type Verdict } from './verdict.js';
 
 type Params = Extract<CheckSpec, { kind: 'nodes' }>['with'];

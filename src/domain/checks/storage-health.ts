@@ -3,7 +3,7 @@
  * StorageCluster by its phase and RuntimeState condition, Rook-Ceph's CephCluster by its phase
  * (`Ready`) and Ceph's own health (`HEALTH_OK`; `HEALTH_WARN` and `HEALTH_ERR` list their checks).
  */
-import type { StorageCluster } from '../schemas.js';
+import type { StorageCluster } from '../../kube/schemas.js';
 
 export type StorageClusterKind = 'StorageCluster' | 'CephCluster';
 

@@ -1,5 +1,6 @@
 /** The part of a check result an evaluator decides; the runner adds identity and timing. */
-import type { CheckStatus, Fetched } from './types.js';
+import type { CheckStatus } from './types.js';
+import type { Fetched } from '../../kube/checks/verify-data.js';
 import { capped } from './types.js';
 
 export interface Verdict {

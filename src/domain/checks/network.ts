@@ -1,6 +1,7 @@
 /** 9.3.5: only intended services hold load-balancer addresses; the ingress has the fixed address; secondary networks remain. */
-import type { CheckSpec } from '../check-schema.js';
-import type { VerifyData, VerifyExpectations } from './types.js';
+import type { CheckSpec } from '../../kube/check-schema.js';
+import type { VerifyExpectations } from './types.js';
+import type { VerifyData } from '../../kube/checks/verify-data.js';
 import { strayAddresses } from './upgrade-health.js';
 import { nsName, unreadable, value, verdict, type Verdict } from './verdict.js';
 

@@ -1,11 +1,12 @@
 /** Evaluates each check of the runbook on data fetched once; pure. */
-import type { CheckSpec } from '../check-schema.js';
+import type { CheckSpec } from '../../kube/check-schema.js';
 import { checkComponents } from './components.js';
 import { checkNetwork } from './network.js';
 import { checkNodes } from './nodes.js';
 import { checkProfiles } from './profiles.js';
 import { checkStorage } from './storage.js';
-import type { CheckResult, Fetched, VerifyData, VerifyExpectations } from './types.js';
+import type { CheckResult, VerifyExpectations } from './types.js';
+import type { Fetched, VerifyData } from '../../kube/checks/verify-data.js';
 import { checkWorkloads } from './workloads.js';
 import type { Verdict } from './verdict.js';
 

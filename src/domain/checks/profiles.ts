@@ -1,5 +1,6 @@
 /** 9.3.1: the cluster's profiles read returns the expected profile names and versions. */
-import type { VerifyData, VerifyExpectations } from './types.js';
+import type { VerifyExpectations } from './types.js';
+import type { VerifyData } from '../../kube/checks/verify-data.js';
 import { unreadable, value, verdict, type Verdict } from './verdict.js';
 
 /** Tags compare as versions: `v4.6.3` is `4.6.3`. */

@@ -1,4 +1,4 @@
-import type { Pod } from '../schemas.js';
+import type { Pod } from '../../kube/schemas.js';
 import { pastNote, podFailedAt, preExisting, type Timeline } from './history.js';
 
 /** Why a pod is not healthy (Running with every container ready, or Succeeded), or undefined. */

@@ -1,5 +1,4 @@
-/** What a verification check produces, and what it is given. */
-import type { Cdi, KubeVirt, Nad, Node, Pod, Service, StorageClass, StorageCluster, Vm, VmiPhase, Vmim } from '../schemas.js';
+/** What a verification check produces, and what it is given besides the cluster's data (kube/checks/verify-data.ts). */
 
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'unknown';
 
@@ -15,13 +14,6 @@ export interface CheckResult {
   evidence: string[];
   remediation?: string;
   durationMs: number;
-}
-
-/** A deployed profile as the profile API reports it. */
-export interface DeployedProfileView {
-  name: string;
-  version: string;
-  packs: Array<{ name: string; tag: string }>;
 }
 
 /** What the session knows that the cluster cannot say: expectations and the baseline. */
@@ -45,31 +37,6 @@ export interface VerifyExpectations {
   /** The cluster clock's now, for those ages (default: this machine's clock). */
   now?: number;
 }
-
-/** Everything the checks read, fetched once per round. A fetch that failed holds its error. */
-export interface VerifyData {
-  profiles?: Fetched<DeployedProfileView[]>;
-  nodes?: Fetched<Node[]>;
-  /** Pods not Running and not Succeeded (server-side field selector). */
-  unhealthyPods?: Fetched<Pod[]>;
-  /** Pods of the components, per namespace. */
-  componentPods?: Fetched<Pod[]>;
-  agentPods?: Fetched<Pod[]>;
-  /** Pods the kubelet reports crash-looping (BackOff events), read back to confirm: phase Running hides them. */
-  backOffPods?: Fetched<Pod[]>;
-  kubevirt?: Fetched<KubeVirt | undefined>;
-  cdi?: Fetched<Cdi | undefined>;
-  vms?: Fetched<Vm[]>;
-  vmis?: Fetched<VmiPhase[]>;
-  migrations?: Fetched<Vmim[]>;
-  services?: Fetched<Service[]>;
-  storageClasses?: Fetched<StorageClass[]>;
-  storageCluster?: Fetched<StorageCluster | undefined>;
-  nads?: Fetched<Nad[]>;
-}
-
-/** `note`: something the check says along with its verdict (an optional API group that is not installed). */
-export type Fetched<T> = { ok: true; value: T; ms: number; note?: string } | { ok: false; reason: string; ms: number };
 
 export const EVIDENCE_CAP = 20;
 

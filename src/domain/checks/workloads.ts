@@ -4,9 +4,10 @@
  * five finished ones per VMI, so a Failed one that a later success superseded says nothing about
  * today. A latest migration that failed before this upgrade began is listed as pre-existing.
  */
-import { OUTDATED_LABEL, type Vmim } from '../schemas.js';
+import { OUTDATED_LABEL, type Vmim } from '../../kube/schemas.js';
 import { createdAt, migrationEndedAt, pastNote, PRE_EXISTING_HINT, preExisting, timelineOf } from './history.js';
-import type { VerifyData, VerifyExpectations } from './types.js';
+import type { VerifyExpectations } from './types.js';
+import type { VerifyData } from '../../kube/checks/verify-data.js';
 import { nsName, unreadable, value, verdict, type Verdict } from './verdict.js';
 
 const isFinal = (m: Vmim) => m.status?.phase === 'Succeeded' || m.status?.phase === 'Failed';

@@ -1,7 +1,8 @@
 /** 9.3.4: the storage cluster is healthy; the block StorageClass exists with its name, annotation and parameters. */
-import type { CheckSpec } from '../check-schema.js';
+import type { CheckSpec } from '../../kube/check-schema.js';
 import { storageHealth } from './storage-health.js';
-import type { VerifyData, VerifyExpectations } from './types.js';
+import type { VerifyExpectations } from './types.js';
+import type { VerifyData } from '../../kube/checks/verify-data.js';
 import { unreadable, value, verdict, type Verdict } from './verdict.js';
 
 type Params = Extract<CheckSpec, { kind: 'storage' }>['with'];

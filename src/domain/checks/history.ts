@@ -6,7 +6,7 @@
  * recorded failure is history. Pure: the verdicts are tested with tables.
  */
 import { formatDuration } from '../../text/duration.js';
-import type { Pod, Vmim } from '../schemas.js';
+import type { Pod, Vmim } from '../../kube/schemas.js';
 
 export interface Timeline {
   /** When this upgrade began (cluster clock, ms); failures that ended before it are pre-existing. Absent: none is blamed on it. */

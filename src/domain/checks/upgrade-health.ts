@@ -6,7 +6,7 @@
  * KubeVirt and CDI Deployed and Available. Pure: the reads come in, one fact per problem comes out,
  * each named with its evidence. Preflight, the apply and repave gates and a resume all use it.
  */
-import type { Cdi, KubeVirt, Node, Pod, Service, StorageCluster } from '../schemas.js';
+import type { Cdi, KubeVirt, Node, Pod, Service, StorageCluster } from '../../kube/schemas.js';
 import { podProblem } from './pod-health.js';
 import { storageHealth, type StorageClusterKind } from './storage-health.js';
 import { capped } from './types.js';
