@@ -63,7 +63,6 @@ const WHY = {
   completion: 'item 4: the completion command goes with the command line it completes (cli/completion/)',
   runbook: 'item 5: the runbook schema is composed above the engine from the parts each layer owns',
   belowBoth: 'item 5: what both sides need goes below both (capture limits to io/limits.ts, the server-path check to kube/)',
-  paletteJudgment: 'item 1: the judgment moves to the domain; palette/ keeps the read',
 };
 
 /** Today's violations (`from → to`), each with what removes it; phase 2 of issue 35 empties it. */
@@ -109,9 +108,6 @@ export const KNOWN: Record<string, string> = {
   'engine/runbook.ts → values/rule-schema.ts': WHY.runbook,
   'engine/runbook.ts → values/settings-schema.ts': WHY.runbook,
   'engine/runbook.ts → values/version-notes-schema.ts': WHY.runbook,
-  'palette/stored-content.ts → values/manifests.ts': WHY.paletteJudgment,
-  'palette/variables.ts → values/rule-variables.ts': WHY.paletteJudgment,
-  'palette/variables.ts → values/version-notes-schema.ts': WHY.paletteJudgment,
 };
 
 export interface Violation {

@@ -5,7 +5,8 @@
 import type { FlavorChoice } from '../../palette/flavor.js';
 import { isPendingUid } from '../../palette/mutations.js';
 import { valueMarker } from '../../palette/variable-values.js';
-import { variableView, variablesApi } from '../../palette/variables.js';
+import { variablesApi } from '../../palette/variables.js';
+import { variableView } from '../../values/profile-variables.js';
 import { customizedProfile } from '../contracts.js';
 import type { PlannedVariable } from '../../domain/plan/planned-hop.js';
 import type { AppliedVersion } from '../../domain/flavor/way-back.js';
