@@ -13,7 +13,7 @@ import { packsOf } from '../domain/ladder/hops.js';
 import { registryVersions, registryView } from '../steps/plan/registry-source.js';
 import { valuesFolder } from '../steps/plan/sources.js';
 import { availableVersions } from '../domain/ladder/reference-sources.js';
-import { steppingStones } from '../steps/plan/version-notes.js';
+import { steppingStones } from '../domain/ladder/version-notes.js';
 import type { SteppingStone } from '../domain/ladder/ladder.js';
 import type { AvailableForLadder, ClusterStart } from './ladders.js';
 

@@ -6,8 +6,8 @@
 import type { ProfileRole } from '../../engine/params.js';
 import type { VersionNote } from '../../engine/runbook.js';
 import { variablesFor } from '../../values/version-notes.js';
-import type { PlannedHop } from '../../domain/plan/planned-hop.js';
-import type { SteppingStone } from '../../domain/ladder/ladder.js';
+import type { PlannedHop } from '../plan/planned-hop.js';
+import type { SteppingStone } from './ladder.js';
 
 export function steppingStones(notes: readonly VersionNote[], pack: string): SteppingStone[] {
   return notes.flatMap((n) => ((n.pack ?? pack) === pack && n.requires ? [{ since: n.since, version: n.requires.version, reason: n.requires.reason, source: n.source }] : []));
