@@ -27,7 +27,7 @@ export interface ComputeInput {
    * setting is a `{{.spectro.var.NAME}}` reference is judged on the cluster's value of NAME.
    */
   variables?: Partial<Record<ProfileRole, VariableView>> | undefined;
-  /** Where values documents are parsed once (default: the process's cache, `parsed-values.ts`). */
+  /** Where values documents are parsed once (default: the process's cache, `values/parsed-values.ts`). */
   parsed?: ValuesCache | undefined;
 }
 

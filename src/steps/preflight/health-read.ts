@@ -1,5 +1,5 @@
 /**
- * Reads what the health judgement needs (kube/checks/upgrade-health.ts): a fixed number of calls
+ * Reads what the health judgement needs (domain/checks/upgrade-health.ts): a fixed number of calls
  * whatever the cluster's size, concurrently. A read that fails leaves its area unjudged and says why:
  * never a green it did not earn.
  */

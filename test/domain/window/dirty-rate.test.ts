@@ -1,6 +1,6 @@
 /** The dirty-rate gauge from a Prometheus instant query (HTTP API `/api/v1/query` shape). */
 import { describe, expect, it } from 'vitest';
-import { dirtyRatesOf } from '../../../../src/domain/window/dirty-rate.js';
+import { dirtyRatesOf } from '../../../src/domain/window/dirty-rate.js';
 
 const vector = (result: unknown[]) => ({ status: 'success', data: { resultType: 'vector', result } });
 const sample = (namespace: string, name: string, v: string) => ({ metric: { __name__: 'kubevirt_vmi_dirty_rate_bytes_per_second', namespace, name, node: 'n1' }, value: [1764250000.123, v] });

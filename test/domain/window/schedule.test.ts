@@ -1,6 +1,6 @@
 /** The scheduler follows KubeVirt's rules: the cluster and per-node limits, the updater's re-runs, the eviction batches. */
 import { describe, expect, it } from 'vitest';
-import { scheduleMoves, type MigrationJob } from '../../../../src/domain/window/schedule.js';
+import { scheduleMoves, type MigrationJob } from '../../../src/domain/window/schedule.js';
 
 const limits = { perCluster: 5, perNode: 2, batchSize: 10, batchIntervalSeconds: 60 };
 // 125 s each: off the updater's 30 s beat, so a re-run after a change is what starts the next

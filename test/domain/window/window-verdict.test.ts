@@ -1,9 +1,9 @@
 /** The estimate against the booked window: fits, fits only when things go well, or not even typically (said with how far over). */
 import { describe, expect, it } from 'vitest';
-import { windowGateLines } from '../../../../src/domain/window/gate-lines.js';
-import { windowTotalText, windowVerdict } from '../../../../src/domain/window/window-verdict.js';
-import type { PlannedHop } from '../../../../src/domain/plan/planned-hop.js';
-import type { VmImpact } from '../../../../src/domain/impact/vm-impact.js';
+import { windowGateLines } from '../../../src/domain/window/gate-lines.js';
+import { windowTotalText, windowVerdict } from '../../../src/domain/window/window-verdict.js';
+import type { PlannedHop } from '../../../src/domain/plan/planned-hop.js';
+import type { VmImpact } from '../../../src/domain/impact/vm-impact.js';
 
 const h = 3600;
 const FOUR_HOURS = 4 * h * 1000;

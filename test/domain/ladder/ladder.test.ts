@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildLadder } from '../../src/domain/ladder/ladder.js';
-import { compareVersions, parseVersion } from '../../src/domain/versions/version.js';
+import { buildLadder } from '../../../src/domain/ladder/ladder.js';
+import { compareVersions, parseVersion } from '../../../src/domain/versions/version.js';
 
 // [case, deployed, target, available, explicit, hops ("a>b,c>d") or a refusal fragment]
 const cases: Array<[string, string, string, string[], boolean, string | RegExp]> = [

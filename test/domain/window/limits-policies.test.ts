@@ -1,9 +1,9 @@
 /** KubeVirt's limits with its defaults where unset; which MigrationPolicy a VMI gets. */
 import { describe, expect, it } from 'vitest';
-import { parseQuantity } from '../../../../src/domain/units/quantity.js';
-import { migrationLimits } from '../../../../src/domain/window/limits.js';
-import { limitsFor, policyFor, policyView } from '../../../../src/domain/window/policies.js';
-import type { MigrationPolicyView } from '../../../../src/domain/window/types.js';
+import { parseQuantity } from '../../../src/domain/units/quantity.js';
+import { migrationLimits } from '../../../src/domain/window/limits.js';
+import { limitsFor, policyFor, policyView } from '../../../src/domain/window/policies.js';
+import type { MigrationPolicyView } from '../../../src/domain/window/types.js';
 
 describe('parseQuantity', () => {
   it.each([

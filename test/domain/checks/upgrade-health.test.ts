@@ -1,7 +1,7 @@
 /** The health judgement preflight and the gates use: one fact per problem, named with its evidence. */
 import { describe, expect, it } from 'vitest';
-import { judgeHealth, type HealthReads } from '../../src/domain/checks/upgrade-health.js';
-import type { Node, Pod } from '../../src/kube/schemas.js';
+import { judgeHealth, type HealthReads } from '../../../src/domain/checks/upgrade-health.js';
+import type { Node, Pod } from '../../../src/kube/schemas.js';
 
 const node = (name: string, ready: string, extra: Partial<Node> = {}): Node => ({ metadata: { name }, status: { conditions: [{ type: 'Ready', status: ready, ...(ready === 'True' ? {} : { reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' }) }] }, ...extra });
 const pod = (ns: string, name: string, nodeName: string, status: Pod['status']): Pod => ({ metadata: { namespace: ns, name }, spec: { nodeName }, status });

@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { NodeSchema, PodSchema } from '../../../../src/kube/schemas.js';
-import { roomToMove, type LeavingVm, type RoomNode } from '../../../../src/domain/room/room.js';
-import { leavingVms, podRequests, roomNodes } from '../../../../src/domain/room/cluster-room.js';
-import { roomLines } from '../../../../src/domain/window/render.js';
-import { windowGateLines } from '../../../../src/domain/window/gate-lines.js';
+import { NodeSchema, PodSchema } from '../../../src/kube/schemas.js';
+import { roomToMove, type LeavingVm, type RoomNode } from '../../../src/domain/room/room.js';
+import { leavingVms, podRequests, roomNodes } from '../../../src/domain/room/cluster-room.js';
+import { roomLines } from '../../../src/domain/window/render.js';
+import { windowGateLines } from '../../../src/domain/window/gate-lines.js';
 
 const Gi = 2 ** 30;
 const node = (name: string, freeGi: number, extra: Partial<RoomNode> = {}): RoomNode => ({
@@ -102,7 +102,7 @@ describe('roomToMove', () => {
 });
 
 describe('requests and nodes as the real objects have them', () => {
-  const real = (path: string) => parse(readFileSync(new URL(`../../../fixtures/real/${path}`, import.meta.url), 'utf8')) as unknown;
+  const real = (path: string) => parse(readFileSync(new URL(`../../fixtures/real/${path}`, import.meta.url), 'utf8')) as unknown;
 
   it("the copied virt-launcher pod requests its compute container's 1266Mi and 100m", () => {
     const pod = PodSchema.parse(real('pod/virt-launcher-fedora02.yaml'));

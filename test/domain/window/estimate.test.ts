@@ -1,11 +1,11 @@
 /** Bandwidth learned from the cluster's own migrations; a hop's range; migrations that may not converge. */
 import { describe, expect, it } from 'vitest';
-import type { Vmi, Vmim } from '../../../../src/kube/schemas.js';
-import type { VmImpact } from '../../../../src/domain/impact/vm-impact.js';
-import { estimateBandwidth, migrationSamples } from '../../../../src/domain/window/bandwidth.js';
-import { estimateHop, type VmFacts } from '../../../../src/domain/window/estimate.js';
-import { migrationLimits } from '../../../../src/domain/window/limits.js';
-import { lastBootSeconds, restartTime, restartsPart } from '../../../../src/domain/window/restarts.js';
+import type { Vmi, Vmim } from '../../../src/kube/schemas.js';
+import type { VmImpact } from '../../../src/domain/impact/vm-impact.js';
+import { estimateBandwidth, migrationSamples } from '../../../src/domain/window/bandwidth.js';
+import { estimateHop, type VmFacts } from '../../../src/domain/window/estimate.js';
+import { migrationLimits } from '../../../src/domain/window/limits.js';
+import { lastBootSeconds, restartTime, restartsPart } from '../../../src/domain/window/restarts.js';
 
 /** A VMI whose last start took `seconds` (created, then each phase until Running), with an optional grace period. */
 const booted = (name: string, seconds: number, grace?: number): Vmi => ({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CheckSpecSchema, type CheckSpec } from '../../src/kube/check-schema.js';
-import { runChecks } from '../../src/domain/checks/run.js';
-import type { VerifyExpectations } from '../../src/domain/checks/types.js';
-import type { Fetched, VerifyData } from '../../src/kube/checks/verify-data.js';
-import type { Pod } from '../../src/kube/schemas.js';
+import { CheckSpecSchema, type CheckSpec } from '../../../src/kube/check-schema.js';
+import { runChecks } from '../../../src/domain/checks/run.js';
+import type { VerifyExpectations } from '../../../src/domain/checks/types.js';
+import type { Fetched, VerifyData } from '../../../src/kube/checks/verify-data.js';
+import type { Pod } from '../../../src/kube/schemas.js';
 
 const ok = <T>(value: T): Fetched<T> => ({ ok: true, value, ms: 5 });
 const meta = (ns: string | undefined, name: string, extra: Record<string, unknown> = {}) => ({ name, ...(ns ? { namespace: ns } : {}), ...extra });

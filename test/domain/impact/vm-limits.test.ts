@@ -1,9 +1,9 @@
 /** A VM owner's limits: the annotations parsed with clear messages, windows judged in their time zone. */
 import { describe, expect, it } from 'vitest';
-import type { VmImpact } from '../../../../src/domain/impact/vm-impact.js';
-import { ownLimitFields } from '../../../../src/domain/impact/own-limits.js';
-import { inWindow, nextOpening, openingText, ownLimitsOf, parseRestartWindow, type RestartWindow } from '../../../../src/domain/impact/vm-limits.js';
-import { ownerVerdict } from '../../../../src/steps/migrations/restart-owner.js';
+import type { VmImpact } from '../../../src/domain/impact/vm-impact.js';
+import { ownLimitFields } from '../../../src/domain/impact/own-limits.js';
+import { inWindow, nextOpening, openingText, ownLimitsOf, parseRestartWindow, type RestartWindow } from '../../../src/domain/impact/vm-limits.js';
+import { ownerVerdict } from '../../../src/steps/migrations/restart-owner.js';
 
 const at = (iso: string) => Date.parse(iso);
 const win = (text: string) => parseRestartWindow(text) as RestartWindow;
