@@ -25,7 +25,7 @@ export interface Layer {
 export const LAYERS: Layer[] = [
   { name: 'utilities', paths: ['text/', 'io/', 'net/', 'errors.ts', 'version.ts'], knows: 'strings, files, limits, HTTP, typed errors: nothing of upgrades' },
   { name: 'core', paths: ['engine/', 'session/'], knows: 'runbook frame, reducer, runner, gates, approval policy, journal, lock: no domain names' },
-  { name: 'adapters', paths: ['palette/', 'kube/'], knows: 'the profile API (got + zod) and kubectl (execa) with typed reads; the checks of a cluster' },
+  { name: 'adapters', paths: ['palette/', 'kube/'], knows: 'the profile API (got + zod) and kubectl (execa) with typed reads (what the checks judge among them)' },
   { name: 'domain', paths: ['domain/', 'values/'], knows: 'pure logic over read objects: versions, ladders, impact, windows, room, health judgments, values diff and merge' },
   { name: 'steps', paths: ['steps/', 'report/'], knows: 'step kinds (read through the adapters, call the domain, ask the gates) and the session report built from their outputs' },
   { name: 'session UI', paths: ['screens/', 'app.tsx'], knows: 'Ink: App, the screens, gates, pickers: render state, send decisions' },
