@@ -48,3 +48,10 @@ export function availableVersions(site: Params, folder: ValuesFolder | undefined
   const source = [fromReferences.length ? 'the reference profiles in the params file' : '', fromFolder.length ? `the values folder ${folder!.dir}` : ''].filter(Boolean).join(' and ');
   return { versions, explicit: false, source };
 }
+
+/** The registry's tags of the orchestration pack that read as versions, and the target among them (`v4.5.4` is `4.5.4`). */
+export function registryLadder(tags: readonly string[], target: string): { versions: string[]; found: string | undefined } {
+  const versions = tags.filter((t) => parseVersion(t) !== undefined);
+  const found = versions.find((t) => t === target) ?? versions.find((t) => sameVersion(t, target));
+  return { versions, found };
+}
