@@ -9,7 +9,8 @@
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { CliOptions } from '../cli/args.js';
-import { bundledRunbook, loadParams, loadRunbook } from '../engine/load.js';
+import { bundledRunbook, loadParams } from '../engine/load.js';
+import { loadRunbook } from '../steps/runbook-load.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { readYamlFile } from '../engine/yaml-source.js';
 import { ExitCode, InputError } from '../errors.js';

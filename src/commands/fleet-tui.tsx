@@ -1,5 +1,5 @@
 /**
- * `fleet start|resume` on a terminal: the fleet screen (screens/fleet) over the coordinator. The
+ * `fleet start|resume` on a terminal: the fleet screen (fleet-ui) over the coordinator. The
  * coordinator runs as in plain mode; its two screen hooks show each cluster's session and queue the
  * gates no flag answers (each cluster's, and the stage's own) for a key on the screen. The screen
  * stays after the fleet ends until `q`.
@@ -8,8 +8,8 @@ import { render } from 'ink';
 import { Coordinator, type CoordinatorOptions } from '../fleet/coordinator.js';
 import type { ExitCode } from '../errors.js';
 import type { FleetStop } from '../fleet/stop-control.js';
-import { FleetLink } from '../screens/fleet/fleet-link.js';
-import { FleetScreen } from '../screens/fleet/FleetScreen.js';
+import { FleetLink } from '../fleet-ui/fleet-link.js';
+import { FleetScreen } from '../fleet-ui/FleetScreen.js';
 import type { RunIO } from '../run/session-run.js';
 
 export interface FleetTuiRequest {

@@ -99,7 +99,7 @@ export async function runFleetCommand(inv: Invocation, io: RunIO, registry: () =
     const limiter = new WatchedLimiter(new RateLimiter({ ...defaultRateLimits, ...fleet.connection.palette.rateLimits }, undefined, undefined, true));
     // On a terminal, start and resume draw the fleet screen; its lines go there instead of stdout.
     const tui = (action === 'start' || action === 'resume') && isInteractive(options, io) ? await import('./fleet-tui.js') : undefined;
-    const link = tui ? new (await import('../screens/fleet/fleet-link.js')).FleetLink(journal, limiter) : undefined;
+    const link = tui ? new (await import('../fleet-ui/fleet-link.js')).FleetLink(journal, limiter) : undefined;
     const notifications = startFleetNotifications({ config: notifyConf, resume: resumeFleet, interactive: Boolean(link), log: (m) => (link ? link.say(m) : io.stderr.write(`${sanitizeLines(m)}\n`)), redact: (t) => redactor.text(t) });
     const say: Say = (event, line) => {
       if (link) link.say(line);

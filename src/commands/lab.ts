@@ -11,7 +11,7 @@ import type { LabHandle } from '../lab/index.js';
 // The names only: the scenarios themselves (and the YAML they build) load with the lab, after the first frame.
 import { scenarioCatalog, scenarioNames, type ScenarioName } from '../lab/scenario-catalog.js';
 import { isInteractive } from '../run/interactive.js';
-import type { LabShell } from '../run/lab-shell.js';
+import type { LabShell } from '../screens/LabShell.js';
 import { makeScratch } from '../run/scratch.js';
 import type { RunIO } from '../run/session-run.js';
 import { assertCanHoldFiles } from '../session/durable-fs.js';
@@ -86,7 +86,7 @@ async function chooseScenario(invocation: Invocation, io: RunIO): Promise<Scenar
   const { options } = invocation;
   if (options.serve || !isInteractive(options, io)) return 'healthy';
   // Ink is loaded only when there is a question to draw.
-  const [{ pick }, { scenarioSpec }] = await Promise.all([import('../run/pick.js'), import('../lab/world/scenarios/index.js')]);
+  const [{ pick }, { scenarioSpec }] = await Promise.all([import('../screens/pick.js'), import('../lab/world/scenarios/index.js')]);
   const width = Math.max(...scenarioNames.map((n) => n.length));
   // One row per scenario: its line is cut to the terminal (the border, the pointer and the name's column aside).
   const room = Math.max(10, (io.stdout.columns || 80) - width - 9);

@@ -4,7 +4,8 @@
  * minor, a downgrade, a missing reference: the target or the params are wrong), 4 when the API or the cluster cannot be reached.
  */
 import type { CliOptions } from '../cli/args.js';
-import { bundledRunbook, loadParams, loadRunbook } from '../engine/load.js';
+import { bundledRunbook, loadParams } from '../engine/load.js';
+import { loadRunbook } from '../steps/runbook-load.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InputError } from '../errors.js';
 import { readApiKey } from '../run/api-key.js';

@@ -4,7 +4,8 @@
  * API cannot be reached or did not answer some checks (none red, some unknown).
  */
 import type { CliOptions } from '../cli/args.js';
-import { bundledRunbook, loadParams, loadRunbook } from '../engine/load.js';
+import { bundledRunbook, loadParams } from '../engine/load.js';
+import { loadRunbook } from '../steps/runbook-load.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InputError } from '../errors.js';
 import { clusterUnreadable, gatherVerifyData } from '../kube/checks/gather.js';

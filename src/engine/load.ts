@@ -1,11 +1,13 @@
 /**
  * Loading the runbook and the params file: YAML with positions, `${params.x}` references resolved,
  * every part validated (each step's `with:` by its own kind), errors pointing at file:line:col.
+ * The runbook's schema is the caller's (a grammar composed above the engine: steps/runbook-schema.ts).
  */
 import { createHash } from 'node:crypto';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import type { z } from 'zod';
 import { ParamsSchema, type Params } from './params.js';
-import { isGroup, RunbookSchema, type Runbook } from './runbook.js';
+import { isGroup, type Runbook } from './runbook.js';
 import type { StepRegistry } from './step-kind.js';
 import { errorAt, parseYaml, readYamlFile, validate, type PathKey, type YamlSource } from './yaml-source.js';
 import { readBoundedText } from '../io/bounded-read.js';
@@ -20,6 +22,16 @@ export interface LoadedRunbook {
   runbook: Runbook;
   file: string;
   digest: string;
+}
+
+/**
+ * What a runbook may hold beyond the frame the engine knows: the schema of the whole (the frame
+ * with the sections of the layers above), and what that schema cannot say of a section (an id
+ * given twice), as the first place it goes wrong.
+ */
+export interface RunbookGrammar {
+  schema: z.ZodType<Runbook>;
+  sectionsProblem(runbook: Runbook): { at: PathKey[]; message: string; hint: string } | undefined;
 }
 
 export { bundledRunbook } from './bundled-runbook.js';
@@ -88,9 +100,9 @@ function substitute(src: YamlSource, value: unknown, params: Params | undefined,
   return value;
 }
 
-export function loadRunbook(file: string, params: Params | undefined, registry: StepRegistry): LoadedRunbook {
+export function loadRunbookAs(grammar: RunbookGrammar, file: string, params: Params | undefined, registry: StepRegistry): LoadedRunbook {
   const path = resolve(file);
-  return parseRunbook(readBoundedText(path, { what: 'runbook', maxBytes: LIMITS.runbookFile }), path, params, registry);
+  return parseRunbookAs(grammar, readBoundedText(path, { what: 'runbook', maxBytes: LIMITS.runbookFile }), path, params, registry);
 }
 
 /**
@@ -100,11 +112,11 @@ export function loadRunbook(file: string, params: Params | undefined, registry: 
  */
 let lastParsed: { file: string; text: string; src: YamlSource } | undefined;
 
-export function parseRunbook(text: string, file: string, params: Params | undefined, registry: StepRegistry): LoadedRunbook {
+export function parseRunbookAs(grammar: RunbookGrammar, text: string, file: string, params: Params | undefined, registry: StepRegistry): LoadedRunbook {
   const src = lastParsed && lastParsed.file === file && lastParsed.text === text ? lastParsed.src : parseYaml(text, file, 'runbook');
   lastParsed = { file, text, src };
   const resolved = substitute(src, src.value, params, []);
-  const runbook = validate(src, RunbookSchema, 'runbook', { value: resolved });
+  const runbook = validate(src, grammar.schema, 'runbook', { value: resolved });
 
   const seen = new Map<string, PathKey[]>();
   const checkStep = (spec: { id: string; kind: string; with: Record<string, unknown> }, at: PathKey[], scope: string) => {
@@ -128,10 +140,7 @@ export function parseRunbook(text: string, file: string, params: Params | undefi
       checkStep(spec, ['steps', i], '');
     }
   });
-  const ruleIds = new Set<string>();
-  runbook.rules.forEach((r, i) => {
-    if (ruleIds.has(r.id)) throw errorAt(src, ['rules', i, 'id'], 'runbook', `duplicate rule id \`${r.id}\``, 'Give every rule a unique id.');
-    ruleIds.add(r.id);
-  });
+  const problem = grammar.sectionsProblem(runbook);
+  if (problem) throw errorAt(src, problem.at, 'runbook', problem.message, problem.hint);
   return { runbook, file, digest: createHash('sha256').update(text).digest('hex').slice(0, 12) };
 }

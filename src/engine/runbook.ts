@@ -1,14 +1,10 @@
 /**
- * The runbook as data: steps in order (some repeated per upgrade hop), the customization rules of
- * spec 9.2, the checks of 9.3 and the known-issue signatures of 9.1.3. Step kinds are code; the
- * runbook composes them. Each section's own schema lives with the module that uses it.
+ * The runbook's frame: its metadata, the settings of a run, and the steps in order (some repeated
+ * per upgrade hop). Step kinds are code; the runbook composes them. The sections the layers above
+ * own (the customization rules of spec 9.2, the checks of 9.3, the known-issue signatures of
+ * 9.1.3) are composed onto this frame where those layers are known (steps/runbook-schema.ts).
  */
 import { z } from 'zod';
-import { RuleSpecSchema } from '../values/rule-schema.js';
-import { ValuesSettingsSchema } from '../values/settings-schema.js';
-import { VersionNoteSchema } from '../values/version-notes-schema.js';
-import { CheckSpecSchema } from '../kube/check-schema.js';
-import { KnownIssueSchema } from '../steps/known-issue-schema.js';
 import { Duration } from './duration-schema.js';
 import { ByteSize } from './byte-size.js';
 import { LIMITS } from '../io/limits.js';
@@ -35,7 +31,7 @@ export const GroupSpecSchema = z.strictObject({
 });
 export type GroupSpec = z.output<typeof GroupSpecSchema>;
 
-export const RunbookSchema = z.strictObject({
+export const RunbookFrameSchema = z.strictObject({
   apiVersion: z.literal('upgrade-pilot/v1'),
   kind: z.literal('Runbook'),
   metadata: z.strictObject({
@@ -66,19 +62,17 @@ export const RunbookSchema = z.strictObject({
     })
     .prefault({}),
   steps: z.array(z.union([StepSpecSchema, GroupSpecSchema])).min(1),
-  values: ValuesSettingsSchema.prefault({}),
-  rules: z.array(RuleSpecSchema).default([]),
-  /** What the packs' vendors say changes between versions: moved and removed keys, stepping stones, new variables. */
-  versionNotes: z.array(VersionNoteSchema).default([]),
-  checks: z.array(CheckSpecSchema).default([]),
-  knownIssues: z.array(KnownIssueSchema).default([]),
 });
 
-export type Runbook = z.output<typeof RunbookSchema>;
-export type RuleSpec = Runbook['rules'][number];
-export type CheckSpec = Runbook['checks'][number];
-export type KnownIssue = Runbook['knownIssues'][number];
-export type VersionNote = Runbook['versionNotes'][number];
+/**
+ * The sections of a runbook beyond its frame, each declared by the layer that composes it
+ * (`declare module '../engine/runbook.js' { interface RunbookSections { ... } }` in
+ * steps/runbook-schema.ts), as the effects ports are: the engine carries them to the steps
+ * without naming them.
+ */
+export interface RunbookSections {}
+
+export type Runbook = z.output<typeof RunbookFrameSchema> & RunbookSections;
 
 export function isGroup(spec: StepSpec | GroupSpec): spec is GroupSpec {
   return 'forEach' in spec;

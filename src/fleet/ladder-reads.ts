@@ -6,7 +6,7 @@
  * once for the fleet.
  */
 import type { Params } from '../engine/params.js';
-import type { VersionNote } from '../engine/runbook.js';
+import type { VersionNote } from '../values/version-notes-schema.js';
 import { toErrorInfo } from '../errors.js';
 import type { PaletteApi } from '../palette/api.js';
 import { packsOf } from '../domain/ladder/hops.js';

@@ -5,7 +5,7 @@
  * cluster's predicted time (its own plan: plan-predict.ts), laid out stage by stage against the
  * stages' windows (plan-window.ts). It sends nothing and freezes nothing.
  */
-import { loadRunbook } from '../engine/load.js';
+import { loadRunbook } from '../steps/runbook-load.js';
 import type { StepRegistry } from '../engine/step-kind.js';
 import type { PaletteApi } from '../palette/api.js';
 import { clockFor } from '../run/lab-clock.js';

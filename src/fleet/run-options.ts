@@ -44,7 +44,7 @@ export interface CoordinatorOptions {
   /** One line (or JSON object) per fleet event, for the operator. */
   say(event: Record<string, unknown> & { type: string }, line: string): void;
   /**
-   * The fleet screen (screens/fleet): each cluster's session shown there, its gates answered there
+   * The fleet screen (fleet-ui): each cluster's session shown there, its gates answered there
    * by a key instead of stopping the cluster. Without it a gate no flag answers stops the cluster.
    */
   attach?(cluster: string): ClusterRunRequest['attach'];

@@ -5,7 +5,7 @@
  * cluster none of whose areas could be read is not called healthy (no green it did not earn).
  */
 import { loadParams } from '../engine/load.js';
-import { RunbookSchema } from '../engine/runbook.js';
+import { RunbookSchema } from '../steps/runbook-schema.js';
 import { factLine } from '../domain/checks/upgrade-health.js';
 import { buildKube } from '../run/effects.js';
 import { makeScratch } from '../run/scratch.js';

@@ -5,7 +5,7 @@
  */
 import { useInput } from 'ink';
 import { useEffect, useRef } from 'react';
-import type { ConfirmQueue } from '../run/confirm-queue.js';
+import type { ConfirmQueue } from '../screens/confirm-queue.js';
 import { attentionSequence, unattended } from './terminal.js';
 
 export interface GateAttentionProps {

@@ -6,7 +6,7 @@
  */
 import type { RunOutcome } from '../engine/runner.js';
 import type { SessionState } from '../engine/state.js';
-import type { ConfirmQueue } from '../run/confirm-queue.js';
+import type { ConfirmQueue } from '../screens/confirm-queue.js';
 import { notifies, type NotifyConfig } from './config.js';
 import type { GateAttentionProps } from './GateAttention.js';
 import { endMessage, gateMessage } from './message.js';

@@ -1,7 +1,7 @@
 /** The two answers to `confirm`: a policy from the flags (plain mode), or the flags then the operator (TUI). */
 import { decideByPolicy, fixesByFlag, unattendedAnswer, type Approvals, type PolicyAnswer } from '../engine/approval-policy.js';
 import type { ConfirmFn, Decision } from '../engine/gate.js';
-import type { ConfirmQueue } from './confirm-queue.js';
+import type { ConfirmQueue } from '../screens/confirm-queue.js';
 
 const stamp = () => new Date().toISOString();
 

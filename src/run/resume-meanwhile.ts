@@ -11,7 +11,7 @@ import { toErrorInfo } from '../errors.js';
 import { OUTDATED_LABEL, type Vmim } from '../kube/schemas.js';
 import type { PublishOutput } from '../steps/hop/publish.js';
 import { phaseOf } from '../steps/migrations/phases.js';
-import { lastRecorded, type Meanwhile } from './resume-summary.js';
+import { lastRecorded, type Meanwhile } from '../screens/resume-summary.js';
 
 const LIMIT_MS = 8_000;
 

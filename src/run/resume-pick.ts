@@ -16,7 +16,7 @@ export async function sessionToResume(options: CliOptions, given: string | undef
   const store = new SessionStore(resolveStateDir(options['state-dir'], io.env), new Redactor());
   const open = store.resumable();
   if (open.length < 2) return undefined;
-  const { pick } = await import('./pick.js');
+  const { pick } = await import('../screens/pick.js');
   const when = (iso: string) => `${wallDate(iso)} ${wallTime(iso)}`;
   return pick(
     io,

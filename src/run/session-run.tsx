@@ -5,11 +5,12 @@
  */
 import { hostname, userInfo } from 'node:os';
 import { render, type Instance } from 'ink';
-import { App, type AppController } from '../app.js';
+import { App, type AppController } from '../screens/App.js';
 import type { CliOptions } from '../cli/args.js';
 import { approvalFlagsText, type Approvals, type WrittenPolicy } from '../engine/approval-policy.js';
 import { plannedEntries } from '../engine/entries.js';
-import { bundledRunbook, loadParams, loadRunbook, type LoadedParams, type LoadedRunbook } from '../engine/load.js';
+import { bundledRunbook, loadParams, type LoadedParams, type LoadedRunbook } from '../engine/load.js';
+import { loadRunbook } from '../steps/runbook-load.js';
 import { Runner, type RunnerOptions, type RunOutcome } from '../engine/runner.js';
 import type { SessionMeta } from '../engine/state.js';
 import type { StepRegistry } from '../engine/step-kind.js';
@@ -23,7 +24,7 @@ import { toolVersion } from '../version.js';
 import { readApiKey } from './api-key.js';
 import { chosenKubeconfig } from './kubeconfig-choice.js';
 import { makeScratch } from './scratch.js';
-import { ConfirmQueue } from './confirm-queue.js';
+import { ConfirmQueue } from '../screens/confirm-queue.js';
 import { attachedConfirm, plainConfirm, tuiConfirm } from './confirm.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import { buildEffects, buildVariables } from './effects.js';
@@ -38,7 +39,7 @@ import { displaySafeSource } from '../text/display-safe.js';
 import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
 import { resumeCommand as resumeCommandFor } from './resume-command.js';
 import { readMeanwhile } from './resume-meanwhile.js';
-import { resumeLines, resumeSummary, type Meanwhile } from './resume-summary.js';
+import { resumeLines, resumeSummary, type Meanwhile } from '../screens/resume-summary.js';
 
 export interface RunIO {
   stdout: NodeJS.WriteStream;
@@ -64,7 +65,7 @@ export interface SessionRequest {
   /** Stops the run as Ctrl+C does (a fleet stopping its clusters in flight): the step in progress ends safely, the session is saved. */
   signal?: AbortSignal;
   /**
-   * A fleet's screen shows this session and answers its gates (screens/fleet): the run stays in plain
+   * A fleet's screen shows this session and answers its gates (fleet-ui): the run stays in plain
    * mode (its lines in the cluster's log), but a gate no flag answers waits to be answered on that
    * screen, by a key, as in the TUI, instead of stopping the run.
    */

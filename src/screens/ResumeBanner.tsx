@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { resumeLines, type ResumeSummary } from '../run/resume-summary.js';
+import { resumeLines, type ResumeSummary } from './resume-summary.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { wrapText } from './migrations-wrap.js';
 import { colour } from './theme.js';

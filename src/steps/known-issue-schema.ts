@@ -28,3 +28,5 @@ export const KnownIssueSchema = z.strictObject({
     )
     .min(1),
 });
+
+export type KnownIssue = z.output<typeof KnownIssueSchema>;

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRunbook } from '../../src/engine/load.js';
+import { parseRunbook } from '../../src/steps/runbook-load.js';
 import { runbookOf } from '../steps/plan/support/run-steps.js';
 import { Redactor } from '../../src/session/redact.js';
 import { SessionStore } from '../../src/session/store.js';

@@ -41,7 +41,7 @@ beforeAll(async () => {
   file = join(mkdtempSync(join(tmpdir(), 'up-e2e-capture-')), 'site.capture.json.gz');
   const r = await cli(['capture', '--params', lab.json.params, '--out', file], { UPGRADE_PILOT_API_KEY: lab.json.apiKey });
   expect(r.code, r.stderr).toBe(0);
-  expect(r.stdout).toMatch(/^upgrade-pilot capture: vmo-prod-east → .*site\.capture\.json\.gz: [\d.]+ KiB \([\d.]+ MiB uncompressed\), read in [\d.]+ s$/m);
+  expect(r.stdout).toMatch(/^upgrade-pilot capture: vmo-prod-east → .*site\.capture\.json\.gz: [\d.]+ KiB \([\d.]+ MiB uncompressed\), read in \S+$/m);
   expect(r.stdout).toMatch(/Replay it offline: upgrade-pilot lab --replay .* --serve --state-dir DIR/);
   replay = await serveReplay(file);
 }, 120_000);

@@ -55,6 +55,7 @@ const OWN_INPUT_MODULES = new Set([
   'src/steps/plan/plan.ts',
   'src/steps/preflight/preflight.ts',
   'src/steps/report.ts',
+  'src/steps/runbook-schema.ts',
   'src/steps/snapshot/snapshot.ts',
   'src/steps/verify/verify.ts',
   'src/values/rule-schema.ts',

@@ -3,7 +3,7 @@ import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { GateAttention } from '../../src/notify/GateAttention.js';
-import { ConfirmQueue } from '../../src/run/confirm-queue.js';
+import { ConfirmQueue } from '../../src/screens/confirm-queue.js';
 import { restartGate } from '../support/timeline-story.js';
 import { press } from '../support/ui.js';
 

@@ -71,13 +71,13 @@ describe("the path to the lab's first frame", () => {
 
   it('loads Ink for the shell, but neither zod, the YAML parser, the scenarios nor the runbook loader', () => {
     const meta = bundleMeta();
-    const loaded = [...loadedWith(meta, 'src/commands/lab.ts'), ...loadedWith(meta, 'src/run/lab-shell.tsx')];
+    const loaded = [...loadedWith(meta, 'src/commands/lab.ts'), ...loadedWith(meta, 'src/run/lab-shell.ts')];
     expect(loaded.some((f) => f.includes('node_modules/ink/'))).toBe(true);
     expect(loaded.filter((f) => /node_modules\/(zod|yaml)\/|src\/lab\/data\/|src\/engine\/(load|runbook|yaml-source)\.ts/.test(f))).toEqual([]);
   });
 
   it("carries the bundled runbook's outline, the same the sources compute", () => {
-    const shell = outputFile(bundleMeta(), 'src/run/lab-shell.tsx');
+    const shell = outputFile(bundleMeta(), 'src/run/lab-shell.ts');
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(shell)}); process.stdout.write(JSON.stringify(await m.bundledOutline()));`], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     const compiled = JSON.parse(r.stdout) as ReturnType<typeof runbookOutline>;
@@ -86,7 +86,7 @@ describe("the path to the lab's first frame", () => {
   });
 
   it("decodes the layout engine's WebAssembly without loading Node's fetch (undici)", () => {
-    const shell = outputFile(bundleMeta(), 'src/run/lab-shell.tsx');
+    const shell = outputFile(bundleMeta(), 'src/run/lab-shell.ts');
     const code = `await import(${JSON.stringify(shell)}); process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => /undici/.test(m))));`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
@@ -94,7 +94,7 @@ describe("the path to the lab's first frame", () => {
   });
 
   it('draws the shell with that layout engine: the steps side by side with what is happening', () => {
-    const shell = outputFile(bundleMeta(), 'src/run/lab-shell.tsx');
+    const shell = outputFile(bundleMeta(), 'src/run/lab-shell.ts');
     const code = `
       import { PassThrough } from 'node:stream';
       const { openLabShell } = await import(${JSON.stringify(shell)});

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { noApprovals } from '../../src/engine/approval-policy.js';
 import { approveOrDecline, type GateRequest } from '../../src/engine/gate.js';
-import { ConfirmQueue } from '../../src/run/confirm-queue.js';
+import { ConfirmQueue } from '../../src/screens/confirm-queue.js';
 import { attachedConfirm } from '../../src/run/confirm.js';
 
 const draft: GateRequest = { gate: 'draft', key: 'h1.draft', title: 'Write the draft', lines: [], options: approveOrDecline('Write'), safeChoice: 'abort' };

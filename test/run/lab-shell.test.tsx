@@ -5,11 +5,11 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import { plannedEntries } from '../../src/engine/entries.js';
 import { bundledRunbook } from '../../src/engine/load.js';
-import { RunbookSchema } from '../../src/engine/runbook.js';
+import { RunbookSchema } from '../../src/steps/runbook-schema.js';
 import type { SessionMeta } from '../../src/engine/state.js';
 import { StepRegistry } from '../../src/engine/step-kind.js';
 import { parseYaml } from '../../src/engine/yaml-source.js';
-import { LabShellFrame } from '../../src/run/lab-shell.js';
+import { LabShellFrame } from '../../src/screens/LabShell.js';
 import { runbookOutline } from '../../src/run/runbook-outline.js';
 import { keys, plain, press, waitForFrame } from '../support/ui.js';
 

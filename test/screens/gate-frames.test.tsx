@@ -3,11 +3,11 @@
  * gate's text; below the smallest size, a notice replaces the screen and no gate takes a key.
  */
 import { describe, expect, it } from 'vitest';
-import { App } from '../../src/app.js';
+import { App } from '../../src/screens/App.js';
 import { approveOrDecline, type GateRequest } from '../../src/engine/gate.js';
 import { initialState } from '../../src/engine/reducer.js';
 import type { SessionState } from '../../src/engine/state.js';
-import { ConfirmQueue } from '../../src/run/confirm-queue.js';
+import { ConfirmQueue } from '../../src/screens/confirm-queue.js';
 import { cancelGate, restartGate } from '../../src/steps/migrations/restart-gate.js';
 import { created, step } from '../support/state-fixtures.js';
 import { plain, press, renderAt, waitForFrame, words } from '../support/ui.js';

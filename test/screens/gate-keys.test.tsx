@@ -4,10 +4,10 @@
  */
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/app.js';
+import { App } from '../../src/screens/App.js';
 import { noApprovals } from '../../src/engine/approval-policy.js';
 import { findStep } from '../../src/engine/state.js';
-import { ConfirmQueue } from '../../src/run/confirm-queue.js';
+import { ConfirmQueue } from '../../src/screens/confirm-queue.js';
 import { tuiConfirm } from '../../src/run/confirm.js';
 import { exitCodeFor } from '../../src/run/exit-code.js';
 import { harness, type Harness } from '../support/engine-harness.js';

@@ -1,8 +1,8 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/app.js';
+import { App } from '../../src/screens/App.js';
 import { noApprovals } from '../../src/engine/approval-policy.js';
-import { ConfirmQueue } from '../../src/run/confirm-queue.js';
+import { ConfirmQueue } from '../../src/screens/confirm-queue.js';
 import { tuiConfirm } from '../../src/run/confirm.js';
 import { addonProfile, CLUSTER_UID, deployedFrom, infraProfile, startLab, type Lab } from '../lab/palette/support.js';
 import { ProfileStore } from '../../src/lab/palette/store.js';

@@ -4,9 +4,9 @@
  * p50..p90), at 80x24 the start of it with the rest a scroll away; every line inside the terminal.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/app.js';
+import { App } from '../../src/screens/App.js';
 import type { SessionState, StepState } from '../../src/engine/state.js';
-import { ConfirmQueue } from '../../src/run/confirm-queue.js';
+import { ConfirmQueue } from '../../src/screens/confirm-queue.js';
 import { meta, step } from '../support/state-fixtures.js';
 import { keys, press, renderAt, waitForFrame } from '../support/ui.js';
 

@@ -7,12 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/app.js';
+import { App } from '../../src/screens/App.js';
 import type { GateRequest } from '../../src/engine/gate.js';
 import type { RunOutcome } from '../../src/engine/runner.js';
 import type { SessionState, StepState } from '../../src/engine/state.js';
 import { StepFailedError } from '../../src/errors.js';
-import { ConfirmQueue } from '../../src/run/confirm-queue.js';
+import { ConfirmQueue } from '../../src/screens/confirm-queue.js';
 import type { CustomizeOutput } from '../../src/steps/customize/types.js';
 import { restartGate } from '../../src/steps/migrations/restart-gate.js';
 import type { RecoverOutput } from '../../src/steps/migrations/recover-types.js';

@@ -4,11 +4,11 @@
  * customizations review, a fix is chosen by its key and the answer says who chose it.
  */
 import { describe, expect, it } from 'vitest';
-import { App } from '../../src/app.js';
+import { App } from '../../src/screens/App.js';
 import { approveOrDecline, type GateRequest } from '../../src/engine/gate.js';
 import { initialState } from '../../src/engine/reducer.js';
 import type { SessionState } from '../../src/engine/state.js';
-import { ConfirmQueue } from '../../src/run/confirm-queue.js';
+import { ConfirmQueue } from '../../src/screens/confirm-queue.js';
 import { CustomizeScreen } from '../../src/screens/CustomizeScreen.js';
 import type { CustomizeOutput } from '../../src/steps/customize/types.js';
 import { created, step } from '../support/state-fixtures.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { noApprovals } from '../../src/engine/approval-policy.js';
-import { parseRunbook } from '../../src/engine/load.js';
+import { parseRunbook } from '../../src/steps/runbook-load.js';
 import { Runner, type JournalSink } from '../../src/engine/runner.js';
 import { JournalWriter, readJournal } from '../../src/session/journal.js';
 import { Redactor } from '../../src/session/redact.js';

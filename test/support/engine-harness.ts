@@ -6,7 +6,7 @@ import { noApprovals, type Approvals } from '../../src/engine/approval-policy.js
 import { plainConfirm } from '../../src/run/confirm.js';
 import type { Clock } from '../../src/engine/clock.js';
 import type { ConfirmFn } from '../../src/engine/gate.js';
-import { parseRunbook } from '../../src/engine/load.js';
+import { parseRunbook } from '../../src/steps/runbook-load.js';
 import type { Params } from '../../src/engine/params.js';
 import type { Runner, RunnerOptions } from '../../src/engine/runner.js';
 import { Redactor } from '../../src/session/redact.js';

@@ -11,7 +11,7 @@ import { noApprovals, type Approvals } from '../../src/engine/approval-policy.js
 import { systemClock } from '../../src/engine/clock.js';
 import { unavailable, type Effects } from '../../src/engine/effects.js';
 import type { ConfirmFn } from '../../src/engine/gate.js';
-import { parseRunbook } from '../../src/engine/load.js';
+import { parseRunbook } from '../../src/steps/runbook-load.js';
 import { ParamsSchema, type Params } from '../../src/engine/params.js';
 import type { Runner } from '../../src/engine/runner.js';
 import { defineStepKind, succeeded } from '../../src/engine/step-kind.js';

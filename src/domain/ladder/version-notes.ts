@@ -4,7 +4,7 @@
  * in the plan, declared before the draft, asked at the draft gate). Pure.
  */
 import type { ProfileRole } from '../../engine/params.js';
-import type { VersionNote } from '../../engine/runbook.js';
+import type { VersionNote } from '../../values/version-notes-schema.js';
 import { variablesFor } from '../../values/version-notes.js';
 import type { PlannedHop } from '../plan/planned-hop.js';
 import type { SteppingStone } from './ladder.js';

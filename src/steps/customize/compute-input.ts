@@ -1,6 +1,7 @@
 /** What the customization computes from, and what one profile of one hop works on while it is computed. */
 import type { Params, ProfileRole } from '../../engine/params.js';
-import type { RuleSpec, VersionNote } from '../../engine/runbook.js';
+import type { RuleSpec } from '../../values/rule-schema.js';
+import type { VersionNote } from '../../values/version-notes-schema.js';
 import type { ValuesDocument, ValuesSettings } from '../../values/index.js';
 import type { VariableView } from '../../values/rule-variables.js';
 import type { ValuesCache } from '../../values/values-cache.js';

@@ -3,7 +3,7 @@
  * the hop against the draft (or against what stays), and, where a rule with a known value does not
  * hold, the settings that would make it hold (offered, never written unless chosen).
  */
-import type { RuleSpec } from '../../engine/runbook.js';
+import type { RuleSpec } from '../../values/rule-schema.js';
 import { parsePath, resolvePattern, type ValuesDocument } from '../../values/index.js';
 import type { Binding, BoundRule } from '../../values/rule-binding.js';
 import { judgeRule } from '../../values/rule-judgment.js';

@@ -4,7 +4,7 @@
  * confirmed by a primary signature; secondary ones (the missing network-info cache) only support it.
  * Pure: sources in, findings out.
  */
-import type { KnownIssue } from '../../engine/runbook.js';
+import type { KnownIssue } from '../known-issue-schema.js';
 import type { Evidence, Finding, SourceText, UnknownFailure } from './diagnose-types.js';
 
 /** Evidence lines kept per signature; the count says how many matched in all. */

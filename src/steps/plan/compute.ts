@@ -22,7 +22,7 @@ import { planRoom, rebuildingLayers } from '../../domain/room/cluster-room.js';
 import type { PlannedHop } from '../../domain/plan/planned-hop.js';
 import { buildLadder } from '../../domain/ladder/ladder.js';
 import { steppingStones, withVariables } from '../../domain/ladder/version-notes.js';
-import type { VersionNote } from '../../engine/runbook.js';
+import type { VersionNote } from '../../values/version-notes-schema.js';
 import { registryFacts, moveWithNote } from './registry-facts.js';
 import { registryVersions, registryView } from './registry-source.js';
 import { valuesFolder } from './sources.js';

@@ -1,10 +1,12 @@
 // Loaded with `node --import` into the real CLI by the crash matrix. It watches the session journal
-// (the file the tool fsyncs one record at a time) and kills the process with SIGKILL at a chosen
-// record, so a kill lands exactly between two journal points instead of wherever a timer happens to
+// (the file the tool writes one record at a time, each before the next action) and kills the process
+// with SIGKILL at a chosen record, so a kill lands exactly between two journal points instead of wherever a timer happens to
 // fall. Nothing in the tool knows about it: it patches `node:fs` and re-syncs the ES module exports.
 //
 // UP_CRASH (JSON): { targets: ["type|subject|key", ...], mode: "after" | "torn" | "stop", modes?: {signature: mode}, report: FILE }
-//   after: SIGKILL right after the fsync of the first record whose signature is in `targets`.
+//   after: SIGKILL right after the write of the first record whose signature is in `targets` (the
+//          record is in the kernel's page cache: a killed process keeps it, as it keeps every record
+//          the journal wrote; whether the disk itself has it is the journal's flush, not a crash's).
 //   torn:  write only the first half of that record's bytes, then SIGKILL (a torn final line).
 //   stop:  SIGSTOP right after that record (once): the test acts on the frozen run, then SIGCONTs it.
 // Before dying (or stopping) it writes { signature, seq, mode, pid } to `report`, so the test knows
@@ -64,12 +66,13 @@ if (spec) {
         }
       }
     }
-    return writeSync.call(this, fd, buf, ...rest);
-  };
-  fs.fsyncSync = function (fd) {
-    const r = fsyncSync.call(this, fd);
-    if (armed && armed.fd === fd) die({ signature: armed.signature, seq: armed.seq });
-    return r;
+    const written = writeSync.call(this, fd, buf, ...rest);
+    // The whole record is written once the bytes written end its line (a short write goes on in the next call).
+    if (armed && armed.fd === fd && Buffer.isBuffer(buf)) {
+      const offset = typeof rest[0] === 'number' ? rest[0] : 0;
+      if (buf[offset + written - 1] === 0x0a) die({ signature: armed.signature, seq: armed.seq });
+    }
+    return written;
   };
   syncBuiltinESMExports();
 }

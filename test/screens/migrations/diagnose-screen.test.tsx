@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { KnownIssue } from '../../../src/engine/runbook.js';
+import type { KnownIssue } from '../../../src/steps/known-issue-schema.js';
 import type { SessionState, StepState } from '../../../src/engine/state.js';
 import { DiagnoseScreen } from '../../../src/screens/DiagnoseScreen.js';
 import { KnownIssueSchema } from '../../../src/steps/known-issue-schema.js';

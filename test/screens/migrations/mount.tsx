@@ -3,10 +3,10 @@
  * steps, answering gates through the TUI's own confirm queue, as a session does.
  */
 import { render } from 'ink-testing-library';
-import { App } from '../../../src/app.js';
+import { App } from '../../../src/screens/App.js';
 import { noApprovals } from '../../../src/engine/approval-policy.js';
 import type { RunOutcome } from '../../../src/engine/runner.js';
-import { ConfirmQueue } from '../../../src/run/confirm-queue.js';
+import { ConfirmQueue } from '../../../src/screens/confirm-queue.js';
 import { tuiConfirm } from '../../../src/run/confirm.js';
 import type { MigrationRun } from '../../steps/migrations/support/run.js';
 

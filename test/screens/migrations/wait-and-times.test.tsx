@@ -4,9 +4,9 @@
  * times from the same origin as the migrations' ages; the step's time in the list ticking with it.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../../../src/app.js';
+import { App } from '../../../src/screens/App.js';
 import type { SessionEvent, SessionState, StepState } from '../../../src/engine/state.js';
-import { ConfirmQueue } from '../../../src/run/confirm-queue.js';
+import { ConfirmQueue } from '../../../src/screens/confirm-queue.js';
 import type { MigrationRow, MigrationsLive } from '../../../src/steps/migrations/monitor-types.js';
 import { migrationWait } from '../../../src/steps/migrations/waiting.js';
 import { meta, step } from '../../support/state-fixtures.js';

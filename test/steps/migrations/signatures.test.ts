@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { KnownIssue } from '../../../src/engine/runbook.js';
+import type { KnownIssue } from '../../../src/steps/known-issue-schema.js';
 import { KnownIssueSchema } from '../../../src/steps/known-issue-schema.js';
 import type { SourceText } from '../../../src/steps/migrations/diagnose-types.js';
 import { matchKnownIssues, unknownFailures } from '../../../src/steps/migrations/signatures.js';

@@ -51,7 +51,7 @@ describe('preflight against the doubles', () => {
     expect(out.overall).toBe('pass');
     expect(out.kubectlVersion).toMatch(/^v1\.\d+/);
     expect(byId(run).kubectl!.summary).toBe(`kubectl ${out.kubectlVersion}.`);
-    expect(byId(run)['access-freshness']!.summary).toMatch(/^Valid for (1d|23h \d+m) \(until \S+Z\), longer than the planned window of 4h\.$/);
+    expect(byId(run)['access-freshness']!.summary).toMatch(/^Valid for (24h00m|23h\d\dm) \(until \S+Z\), longer than the planned window of 4h00m\.$/);
     expect(byId(run).cluster!.summary).toMatch(/vmo-test runs vmo-core-addon 1\.4\.0, vmo-infra 1\.4\.0; virtual-machine-orchestrator 4\.4\.10\./);
     expect(run.step('preflight').summary).toBe("14 green, 0 red, 0 amber; profile API: the spec's service");
   });
@@ -85,7 +85,7 @@ describe('preflight against the doubles', () => {
     const run = await runSteps({ site: d.site, palette: d.palette, kube: kubeFor(file, 'lab'), kinds: ['preflight'] });
     expect(statuses(run)).toEqual({ ...allGreen, 'access-freshness': 'fail' });
     const item = byId(run)['access-freshness']!;
-    expect(item.summary).toMatch(/^The client certificate \(CN=operator\) from client-certificate-data expires at \S+, in (59m|1h): before the planned window of 4h ends\.$/);
+    expect(item.summary).toMatch(/^The client certificate \(CN=operator\) from client-certificate-data expires at \S+, in (59m\d\ds|1h00m): before the planned window of 4h00m ends\.$/);
     expect(item.hint).toBe(FRESH_ACCESS_HINT);
     expect(item.lines).toContain(`file ${file}, context lab, user operator`);
     expect(run.outcome.status).toBe('failed');
@@ -96,7 +96,7 @@ describe('preflight against the doubles', () => {
   it('a longer window turns a certificate valid for a day red too', async () => {
     const file = await kubeconfigWithCertificate(d.kube, 'day', 24 * HOUR);
     const run = await runSteps({ site: { ...d.site, window: 36 * HOUR }, palette: d.palette, kube: kubeFor(file, 'lab'), kinds: ['preflight'] });
-    expect(byId(run)['access-freshness']!.summary).toMatch(/before the planned window of 1d 12h ends/);
+    expect(byId(run)['access-freshness']!.summary).toMatch(/before the planned window of 36h00m ends/);
   });
 
   it.each([

@@ -11,7 +11,7 @@ import { noApprovals, type Approvals } from '../../../../src/engine/approval-pol
 import { systemClock, type Clock } from '../../../../src/engine/clock.js';
 import { unavailable, type Effects } from '../../../../src/engine/effects.js';
 import type { ConfirmFn, Decision, GateRequest } from '../../../../src/engine/gate.js';
-import { parseRunbook } from '../../../../src/engine/load.js';
+import { parseRunbook } from '../../../../src/steps/runbook-load.js';
 import type { Params } from '../../../../src/engine/params.js';
 import type { Runner, RunOutcome } from '../../../../src/engine/runner.js';
 import { findStep, type SessionState, type StepState } from '../../../../src/engine/state.js';

@@ -10,7 +10,7 @@ import { noApprovals } from '../../../../src/engine/approval-policy.js';
 import { systemClock, type Clock } from '../../../../src/engine/clock.js';
 import type { Effects } from '../../../../src/engine/effects.js';
 import { plannedEntries } from '../../../../src/engine/entries.js';
-import { parseRunbook } from '../../../../src/engine/load.js';
+import { parseRunbook } from '../../../../src/steps/runbook-load.js';
 import type { Params } from '../../../../src/engine/params.js';
 import { Runner, type RunOutcome } from '../../../../src/engine/runner.js';
 import { findStep, type SessionState, type StepState } from '../../../../src/engine/state.js';

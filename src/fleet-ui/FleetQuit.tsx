@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { Para } from '../Para.js';
+import { Para } from '../screens/Para.js';
 
 /**
  * `q` on the fleet screen asks first, saying what each answer leaves. The first is a halt: nothing

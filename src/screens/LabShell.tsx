@@ -4,18 +4,16 @@
  * certificate, a seeded cluster) takes longer than everything else before the first frame, and
  * the operator should not wait for it to see the tool (BENCHMARKS.md, "first TUI frame"). The
  * session's App is drawn into the same Ink instance once the lab is up (SessionRequest.ink).
+ * The runbook's outline it shows comes from the caller (run/lab-shell.ts).
  */
 import { Box, render, Text, useInput, useStdout, type Instance } from 'ink';
 import { useEffect, useState } from 'react';
-import { bundledRunbook } from '../engine/bundled-runbook.js';
 import type { Entry, SessionMeta } from '../engine/state.js';
-import { Footer } from '../screens/Footer.js';
-import { Header } from '../screens/Header.js';
-import { StepList } from '../screens/StepList.js';
-import { colour } from '../screens/theme.js';
-import { useTerminalSize } from '../screens/use-session-state.js';
-import type { RunbookOutline } from './runbook-outline.js';
-import type { RunIO } from './session-run.js';
+import { Footer } from './Footer.js';
+import { Header } from './Header.js';
+import { StepList } from './StepList.js';
+import { colour } from './theme.js';
+import { useTerminalSize } from './use-session-state.js';
 
 export interface LabShell {
   /** The Ink instance the session's App is drawn into. */
@@ -25,18 +23,6 @@ export interface LabShell {
   quitRequested(): 'q' | 'ctrl-c' | undefined;
   /** Takes the frame off the screen (the lab did not start, or the operator left). */
   close(): void;
-}
-
-/** Set by the bundler (scripts/build.mjs) to the bundled runbook's outline; undefined when running from the sources. */
-declare const UPGRADE_PILOT_RUNBOOK_OUTLINE: RunbookOutline | undefined;
-
-/**
- * The bundled runbook's outline: compiled into the bundle, so the first frame loads neither the
- * YAML parser nor the schemas (BENCHMARKS.md, "first TUI frame"); read from the file otherwise.
- */
-export async function bundledOutline(): Promise<RunbookOutline> {
-  if (typeof UPGRADE_PILOT_RUNBOOK_OUTLINE === 'object') return UPGRADE_PILOT_RUNBOOK_OUTLINE;
-  return (await import('./runbook-outline.js')).runbookOutline(bundledRunbook());
 }
 
 const LIST_WIDTH = 36;
@@ -56,7 +42,7 @@ export function LabShellFrame({ meta, entries, doing, onQuit }: { meta: SessionM
       onQuit(input === 'q' && !key.ctrl ? 'q' : 'ctrl-c');
     }
   });
-  // The App's layout (src/app.tsx), so its first frame replaces this one without a jump.
+  // The App's layout (src/screens/App.tsx), so its first frame replaces this one without a jump.
   const paneHeight = Math.max(8, rows - 6);
   const paneWidth = Math.max(30, columns - LIST_WIDTH - 3);
   return (
@@ -76,8 +62,8 @@ export function LabShellFrame({ meta, entries, doing, onQuit }: { meta: SessionM
 }
 
 /** Draws the shell at once and returns; the caller starts the lab meanwhile. */
-export async function openLabShell(io: RunIO, opts: { scenario: string; rehearsal: boolean; flavor: 'spec' | 'palette' }): Promise<LabShell> {
-  const { title, entries } = await bundledOutline();
+export function drawLabShell(io: { stdout: NodeJS.WriteStream; stdin: NodeJS.ReadStream }, outline: { title: string; entries: Entry[] }, opts: { scenario: string; rehearsal: boolean; flavor: 'spec' | 'palette' }): LabShell {
+  const { title, entries } = outline;
   const meta: SessionMeta = {
     id: 'starting…',
     schema: 1,

@@ -1,9 +1,9 @@
 /** The fleet screen's selection and window, as tables of keys; and its columns at the two sizes that matter. */
 import { describe, expect, it } from 'vitest';
-import type { KeyPress } from '../../../src/screens/keys/key-press.js';
-import { columnWidths, headerLine } from '../../../src/screens/fleet/fleet-rows.js';
-import { fleetView, moveSelection, type FleetView } from '../../../src/screens/fleet/fleet-view.js';
-import type { FleetLine } from '../../../src/screens/fleet/fleet-rows.js';
+import type { KeyPress } from '../../src/screens/keys/key-press.js';
+import { columnWidths, headerLine } from '../../src/fleet-ui/fleet-rows.js';
+import { fleetView, moveSelection, type FleetView } from '../../src/fleet-ui/fleet-view.js';
+import type { FleetLine } from '../../src/fleet-ui/fleet-rows.js';
 
 const lines: FleetLine[] = Array.from({ length: 17 }, (_, i) => ({ kind: 'cluster', cluster: `c${i}`, text: `c${i}`, status: 'pending' }));
 const k = (name: KeyPress['name'], text?: string): KeyPress => (text ? { name, text } : { name });

@@ -1,12 +1,12 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { App } from '../../src/app.js';
+import { App } from '../../src/screens/App.js';
 import { noApprovals } from '../../src/engine/approval-policy.js';
 import { reduce, initialState } from '../../src/engine/reducer.js';
 import type { SessionEvent, SessionState } from '../../src/engine/state.js';
-import { ConfirmQueue } from '../../src/run/confirm-queue.js';
+import { ConfirmQueue } from '../../src/screens/confirm-queue.js';
 import { tuiConfirm } from '../../src/run/confirm.js';
-import { resumeLines, resumeSummary } from '../../src/run/resume-summary.js';
+import { resumeLines, resumeSummary } from '../../src/screens/resume-summary.js';
 import { restartsInFlight } from '../../src/run/resume-meanwhile.js';
 import { wallDate, wallTime } from '../../src/text/time.js';
 import { harness } from '../support/engine-harness.js';

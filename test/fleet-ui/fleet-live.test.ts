@@ -1,9 +1,9 @@
 /** The fleet row's HEALTH column: the cluster's health as last read, never its run status or a gate. */
 import { describe, expect, it } from 'vitest';
-import type { StepState } from '../../../src/engine/state.js';
-import type { HealthFact } from '../../../src/domain/checks/upgrade-health.js';
-import { healthOf } from '../../../src/screens/fleet/fleet-live.js';
-import type { PreflightItem } from '../../../src/steps/preflight/types.js';
+import type { StepState } from '../../src/engine/state.js';
+import type { HealthFact } from '../../src/domain/checks/upgrade-health.js';
+import { healthOf } from '../../src/fleet-ui/fleet-live.js';
+import type { PreflightItem } from '../../src/steps/preflight/types.js';
 
 const step = (kind: string, extra: Partial<StepState> = {}): StepState => ({ id: kind, localId: kind, kind, title: kind, with: {}, status: 'succeeded', durationMs: 0, attempts: 1, decisions: {}, notes: {}, ...extra });
 const item = (status: PreflightItem['status'], extra: Partial<PreflightItem> = {}): PreflightItem => ({ id: 'x', title: 'x', status, summary: '', lines: [], ...extra });

@@ -1,7 +1,7 @@
 /** The fleet screen's shared types: what the screen reads from the running fleet, and what it shows per cluster. */
-import type { AppController } from '../../app.js';
-import type { ConfirmQueue } from '../../run/confirm-queue.js';
-import type { FleetState, StopRequest } from '../../fleet/types.js';
+import type { AppController } from '../screens/App.js';
+import type { ConfirmQueue } from '../screens/confirm-queue.js';
+import type { FleetState, StopRequest } from '../fleet/types.js';
 
 /** A cluster's session as it runs, for its row (fleet-live.ts reads it from the session state). */
 export interface ClusterLive {

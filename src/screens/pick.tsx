@@ -5,7 +5,7 @@
  */
 import { render } from 'ink';
 import { InterruptedError, StoppedError } from '../errors.js';
-import { ChoiceList, type Choice } from '../screens/ChoiceList.js';
+import { ChoiceList, type Choice } from './ChoiceList.js';
 
 /** What nothing picked means: what did not happen, and how to go on. */
 export interface NothingPicked {

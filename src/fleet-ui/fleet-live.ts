@@ -1,9 +1,9 @@
 /** A cluster session's state → what its row on the fleet screen shows (step, hop, VMs, health). Pure. */
-import { currentStep, steps, type SessionState, type StepState } from '../../engine/state.js';
-import type { PreflightItem } from '../../steps/preflight/types.js';
-import { vmSummary } from '../../fleet/report-build.js';
-import { motionOf } from '../../fleet/motion.js';
-import { vmFates } from '../../report/vms.js';
+import { currentStep, steps, type SessionState, type StepState } from '../engine/state.js';
+import type { PreflightItem } from '../steps/preflight/types.js';
+import { vmSummary } from '../fleet/report-build.js';
+import { motionOf } from '../fleet/motion.js';
+import { vmFates } from '../report/vms.js';
 import type { ClusterLive } from './types.js';
 
 export function clusterLive(state: SessionState, gateTitle?: string): ClusterLive {

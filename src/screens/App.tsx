@@ -8,37 +8,37 @@
  */
 import { Box, useApp, useInput, useStdout, type Key } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Choice, GateRequest } from './engine/gate.js';
-import type { VariableValues } from './palette/variable-values.js';
-import type { RunOutcome } from './engine/runner.js';
-import { currentStep, steps, type StepState } from './engine/state.js';
-import { StoppedError, toErrorInfo } from './errors.js';
-import type { ConfirmQueue } from './run/confirm-queue.js';
-import { CommandLog } from './screens/CommandLog.js';
-import { ConfirmGate, gateViewport } from './screens/ConfirmGate.js';
-import { Footer, type Hint } from './screens/Footer.js';
-import { GateContext } from './screens/GateContext.js';
-import { GateWaits } from './screens/GateWaits.js';
-import { Guide } from './screens/Guide.js';
-import { Header } from './screens/Header.js';
-import { HelpOverlay } from './screens/HelpOverlay.js';
-import { gateKey, initialGateView, NOT_ARMED_YET, type GateView } from './screens/keys/gate-model.js';
-import { keyPress } from './screens/keys/key-press.js';
-import { KeyRouter, ScreenKeys } from './screens/keys/key-router.js';
-import { initialScroll, maxOffset, scrollKey, type ScrollState } from './screens/keys/scroll-model.js';
-import { appLayout, gatePinnedRows, gateTextRows, MIN_GATE_CONTENT, tooSmall } from './screens/layout.js';
-import { OutcomePanel } from './screens/OutcomePanel.js';
-import { OutcomeTimeline } from './screens/OutcomeTimeline.js';
-import { QuitConfirm } from './screens/QuitConfirm.js';
-import { bannerRows, ResumeBanner, type ResumeSummary } from './screens/ResumeBanner.js';
-import { screenFor } from './screens/registry.js';
-import { ScrollView } from './screens/ScrollView.js';
-import { StepList } from './screens/StepList.js';
-import { restartedVms } from './screens/theme.js';
-import { TooSmall } from './screens/TooSmall.js';
-import { DEFAULT_GATE_GUARD_MS, useGateGuard } from './screens/use-gate-guard.js';
-import { useRefState } from './screens/use-ref-state.js';
-import { useSessionState, useTerminalSize, type StateSource } from './screens/use-session-state.js';
+import type { Choice, GateRequest } from '../engine/gate.js';
+import type { VariableValues } from '../palette/variable-values.js';
+import type { RunOutcome } from '../engine/runner.js';
+import { currentStep, steps, type StepState } from '../engine/state.js';
+import { StoppedError, toErrorInfo } from '../errors.js';
+import type { ConfirmQueue } from './confirm-queue.js';
+import { CommandLog } from './CommandLog.js';
+import { ConfirmGate, gateViewport } from './ConfirmGate.js';
+import { Footer, type Hint } from './Footer.js';
+import { GateContext } from './GateContext.js';
+import { GateWaits } from './GateWaits.js';
+import { Guide } from './Guide.js';
+import { Header } from './Header.js';
+import { HelpOverlay } from './HelpOverlay.js';
+import { gateKey, initialGateView, NOT_ARMED_YET, type GateView } from './keys/gate-model.js';
+import { keyPress } from './keys/key-press.js';
+import { KeyRouter, ScreenKeys } from './keys/key-router.js';
+import { initialScroll, maxOffset, scrollKey, type ScrollState } from './keys/scroll-model.js';
+import { appLayout, gatePinnedRows, gateTextRows, MIN_GATE_CONTENT, tooSmall } from './layout.js';
+import { OutcomePanel } from './OutcomePanel.js';
+import { OutcomeTimeline } from './OutcomeTimeline.js';
+import { QuitConfirm } from './QuitConfirm.js';
+import { bannerRows, ResumeBanner, type ResumeSummary } from './ResumeBanner.js';
+import { screenFor } from './registry.js';
+import { ScrollView } from './ScrollView.js';
+import { StepList } from './StepList.js';
+import { restartedVms } from './theme.js';
+import { TooSmall } from './TooSmall.js';
+import { DEFAULT_GATE_GUARD_MS, useGateGuard } from './use-gate-guard.js';
+import { useRefState } from './use-ref-state.js';
+import { useSessionState, useTerminalSize, type StateSource } from './use-session-state.js';
 
 export interface AppController {
   source: StateSource;
@@ -70,7 +70,7 @@ export interface AppController {
   /** Where values typed hidden at a gate go (profile variables): the run's memory, never the journal. */
   variables?: Pick<VariableValues, 'set'>;
   /**
-   * Shown inside the fleet screen (screens/fleet): Esc and q go back to the fleet (Esc decides no
+   * Shown inside the fleet screen (fleet-ui/): Esc and q go back to the fleet (Esc decides no
    * gate there), Ctrl+C and the end are the fleet's, not this session's.
    */
   embedded?: { leave(): void; fleet: string };

@@ -4,7 +4,7 @@
  * follows the selection so the selected row is always on screen, and both stay inside the lines
  * (clusters come and go from a frozen plan: never, but a terminal shrinks).
  */
-import type { KeyPress } from '../keys/key-press.js';
+import type { KeyPress } from '../screens/keys/key-press.js';
 import type { FleetLine } from './fleet-rows.js';
 
 export interface FleetView {

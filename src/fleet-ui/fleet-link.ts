@@ -4,16 +4,16 @@
  * stage gate `stage` waits in a queue the screen answers by a key. This is the fleet TUI's whole
  * connection to the coordinator: two hooks (`attach`, `askStage`) and `say`.
  */
-import type { AppController } from '../../app.js';
-import { approveOrDecline, type GateRequest } from '../../engine/gate.js';
-import { whoAmI } from '../../fleet/coordinator.js';
-import type { FleetJournal } from '../../fleet/journal.js';
-import { approvalsText, noRunApprovals, stagePolicyText } from '../../fleet/approvals.js';
-import { failureLimit } from '../../fleet/state.js';
-import type { StageState } from '../../fleet/types.js';
-import type { WatchedLimiter } from '../../fleet/watched-limiter.js';
-import { ConfirmQueue } from '../../run/confirm-queue.js';
-import { sanitizeText } from '../../text/sanitize.js';
+import type { AppController } from '../screens/App.js';
+import { approveOrDecline, type GateRequest } from '../engine/gate.js';
+import { whoAmI } from '../fleet/coordinator.js';
+import type { FleetJournal } from '../fleet/journal.js';
+import { approvalsText, noRunApprovals, stagePolicyText } from '../fleet/approvals.js';
+import { failureLimit } from '../fleet/state.js';
+import type { StageState } from '../fleet/types.js';
+import type { WatchedLimiter } from '../fleet/watched-limiter.js';
+import { ConfirmQueue } from '../screens/confirm-queue.js';
+import { sanitizeText } from '../text/sanitize.js';
 import type { FleetScreenController } from './types.js';
 
 const EVENTS_KEPT = 50;

@@ -7,12 +7,12 @@
  * is never cut in two); Enter shows a row whole (rowDetail). The gates waiting across the fleet,
  * each with its cluster named, in the order they started waiting.
  */
-import { failureLimit } from '../../fleet/state.js';
-import type { ClusterState, FleetState, StageState } from '../../fleet/types.js';
-import { sanitizeText } from '../../text/sanitize.js';
-import { fitMiddle } from '../fit-text.js';
+import { failureLimit } from '../fleet/state.js';
+import type { ClusterState, FleetState, StageState } from '../fleet/types.js';
+import { sanitizeText } from '../text/sanitize.js';
+import { fitMiddle } from '../screens/fit-text.js';
 import type { ClusterLive } from './types.js';
-import { formatDuration } from '../../text/duration.js';
+import { formatDuration } from '../text/duration.js';
 
 export type FleetLine =
   | { kind: 'stage'; stage: string; text: string; state: string }
