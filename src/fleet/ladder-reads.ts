@@ -10,11 +10,12 @@ import type { VersionNote } from '../values/version-notes-schema.js';
 import { toErrorInfo } from '../errors.js';
 import { eachAtMost } from '../io/concurrency.js';
 import type { PaletteApi } from '../palette/api.js';
-import { packsOf } from '../steps/plan/hops.js';
+import { packsOf } from '../domain/ladder/hops.js';
 import { registryVersions, registryView } from '../steps/plan/registry-source.js';
-import { availableVersions, valuesFolder } from '../steps/plan/sources.js';
-import { steppingStones } from '../steps/plan/version-notes.js';
-import type { SteppingStone } from '../steps/plan/ladder.js';
+import { valuesFolder } from '../steps/plan/sources.js';
+import { availableVersions } from '../domain/ladder/reference-sources.js';
+import { steppingStones } from '../domain/ladder/version-notes.js';
+import type { SteppingStone } from '../domain/ladder/ladder.js';
 import type { AvailableForLadder, ClusterStart } from './ladders.js';
 
 /** Clusters read at once: enough to plan 200 in seconds, few enough to leave the rate budget to running sessions. */

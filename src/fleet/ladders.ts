@@ -9,7 +9,7 @@
  *
  * Pure: the reads are in ladder-reads.ts.
  */
-import { buildLadder, type SteppingStone } from '../steps/plan/ladder.js';
+import { buildLadder, type SteppingStone } from '../domain/ladder/ladder.js';
 
 export interface ClusterStart {
   name: string;

@@ -6,7 +6,7 @@
  * (the window's fit is always judged on the p90, as the coordinator judges it). What no one can
  * predict is said, not guessed: the stage approvals and the operator's answers at the gates. Pure.
  */
-import type { RestartWindow } from '../steps/plan/eta/vm-limits.js';
+import type { RestartWindow } from '../domain/impact/vm-limits.js';
 import { closesAt, fitInWindow, stageWindow, type StageWindowSpec } from './window.js';
 
 export interface ClusterPrediction {

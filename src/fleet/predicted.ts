@@ -5,7 +5,7 @@
  * their hops are the same); with none yet, nothing is predicted and only "inside the window" holds.
  */
 import { steps, type SessionState } from '../engine/state.js';
-import type { HopEtaContract } from '../steps/contracts.js';
+import type { HopEtaContract } from '../domain/plan/planned-hop.js';
 
 export interface Prediction {
   ms: number;

@@ -5,7 +5,7 @@
  * it says what the tables say. Pure.
  */
 import type { TimelineBar, Timeline, TimelineMark, TimelineSection, TimelineWindow } from '../report/timeline/schema.js';
-import { inWindow, nextOpening } from '../steps/plan/eta/vm-limits.js';
+import { inWindow, nextOpening } from '../domain/impact/vm-limits.js';
 import { machineTimeZone } from '../text/time-zone.js';
 import type { FleetClusterRow, FleetReport, FleetStageRow } from './report-schema.js';
 import type { FleetEvent } from './types.js';

@@ -1,12 +1,12 @@
 /**
  * One health read of a cluster during a stage's soak: the same reads and judgement as preflight's
- * health gate (steps/preflight/health-read.ts, kube/checks/upgrade-health.ts), against the cluster's
+ * health gate (steps/preflight/health-read.ts, domain/checks/upgrade-health.ts), against the cluster's
  * frozen params (its kubeconfig and context). Every problem comes back as one line of evidence; a
  * cluster none of whose areas could be read is not called healthy (no green it did not earn).
  */
 import { loadParams } from '../engine/load.js';
 import { RunbookSchema } from '../steps/runbook-schema.js';
-import { factLine } from '../kube/checks/upgrade-health.js';
+import { factLine } from '../domain/checks/upgrade-health.js';
 import { buildKube } from '../run/effects.js';
 import { makeScratch } from '../run/scratch.js';
 import type { Redactor } from '../session/redact.js';

@@ -12,7 +12,7 @@
 import { formatDuration } from '../text/duration.js';
 import { nextEntry } from '../engine/state.js';
 import { ExitCode } from '../errors.js';
-import { openingText, type RestartWindow } from '../steps/plan/eta/vm-limits.js';
+import { openingText, type RestartWindow } from '../domain/impact/vm-limits.js';
 import { stagePolicy } from './approvals.js';
 import { runCluster, type ClusterRunResult } from './cluster-run.js';
 import type { CoordinatorOptions } from './run-options.js';

@@ -4,12 +4,12 @@
  * predicted duration fits in the time left (AKS planned maintenance and TALM's timeout work the same
  * way: a run that would overrun the window waits for the next). Pure.
  *
- * The window is the VM restart window of issue 27 (steps/plan/eta/vm-limits.ts) under another
+ * The window is the VM restart window of issue 27 (domain/impact/vm-limits.ts) under another
  * spelling: days it opens on, a start and an end in the zone's own clock. `hours` is wall time in the
  * zone: 02:00 for 4 hours is 02:00-06:00 local, which the night clocks spring forward lasts 3 hours
  * and the night they fall back 5. Past midnight it ends the next day.
  */
-import { inWindow, nextOpening, parseRestartWindow, type RestartWindow } from '../steps/plan/eta/vm-limits.js';
+import { inWindow, nextOpening, parseRestartWindow, type RestartWindow } from '../domain/impact/vm-limits.js';
 
 export interface StageWindowSpec {
   days: string[];

@@ -17,6 +17,13 @@ const NODE_TYPE = Symbol.for('yaml.node.type');
 /** Options every values document is read with (also the full parser's). */
 export const parseOptions = { prettyErrors: false, uniqueKeys: false, strict: true } as const;
 
+/**
+ * The most values YAML aliases may stand for in one document, counted as the yaml library counts
+ * (the same limit every conversion here uses). Checked once at parse: an "alias bomb" (a few lines
+ * that expand to billions of nodes) is refused as bad input before any walk follows its aliases.
+ */
+export const VALUES_MAX_ALIAS_COUNT = 100;
+
 /** The schema the package gives a document read with `parseOptions` (collections keep a reference to it). */
 export const schema = new Document(undefined, parseOptions).schema;
 

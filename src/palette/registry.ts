@@ -132,3 +132,9 @@ export class PackRegistry implements PackRegistryApi {
     return p;
   }
 }
+
+/** The registry behind a client, when it has one (a rehearsal proxy passes it through). */
+export function registryApi(palette: object): PackRegistryApi | undefined {
+  const r = (palette as { registry?: unknown }).registry;
+  return r !== null && typeof r === 'object' && typeof (r as PackRegistryApi).values === 'function' ? (r as PackRegistryApi) : undefined;
+}

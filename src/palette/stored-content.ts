@@ -6,7 +6,7 @@
  * trailing whitespace are normalized, or the same YAML data (key order aside, types kept: `"20"` is
  * not `20`). A changed value, a missing key or another list is still a difference.
  */
-import { sameManifestContent } from '../values/manifests.js';
+import { sameManifestContent } from '../io/yaml-same-content.js';
 
 /** Line endings to `\n`, no whitespace at the end of a line, no blank lines around the text. */
 export function normalizedText(text: string): string {

@@ -10,8 +10,6 @@
 import { z } from 'zod';
 import { opt } from '../io/optional-field.js';
 import type { PaletteMutation } from '../engine/mutation.js';
-import type { VariableNote } from '../values/version-notes-schema.js';
-import type { ClusterVariable, VariableView } from '../values/rule-variables.js';
 import type { JsonGet } from './registry-client.js';
 import { PaletteApiError } from './errors.js';
 
@@ -47,39 +45,8 @@ export const ClusterVariablesSchema = z.array(
 );
 export type ClusterVariables = z.output<typeof ClusterVariablesSchema>;
 
-/** The variables one attached version declares, with this cluster's values (a sensitive one's value left out: it is masked). */
-export function variableView(all: ClusterVariables, profileUid: string): VariableView {
-  const entry = all.find((e) => e.profileUid === profileUid);
-  const out = new Map<string, ClusterVariable>();
-  for (const v of entry?.variables ?? []) {
-    const sensitive = v.isSensitive === true;
-    // An empty value is Palette's "none set" (x-omitempty false: the field is always there).
-    const value = !sensitive && v.value !== undefined && v.value !== '' ? v.value : undefined;
-    out.set(v.name, { name: v.name, sensitive, ...(value !== undefined ? { value } : {}), ...(v.defaultValue ? { defaultValue: v.defaultValue } : {}) });
-  }
-  return out;
-}
-
 const seg = (uid: string) => (uid.startsWith('<') && uid.endsWith('>') ? uid : encodeURIComponent(uid));
 export const variablesPath = (uid: string): string => `/v1/clusterprofiles/${seg(uid)}/variables`;
-
-/**
- * The declaration of a variable a version introduces. Not `required`: the spec wants a default for a
- * required variable, and a password has no business being a default stored on the profile; its value
- * is set for the cluster at the apply.
- */
-export function declaration(note: VariableNote): ProfileVariable {
-  return {
-    name: note.name,
-    displayName: note.displayName ?? note.name,
-    description: note.description,
-    format: note.format,
-    required: false,
-    hidden: false,
-    immutable: false,
-    isSensitive: note.sensitive,
-  };
-}
 
 /** `PUT /v1/clusterprofiles/{uid}/variables` with the whole list (what is there, plus what is new). */
 export function putVariablesRequest(uid: string, variables: ProfileVariable[], summary: string): PaletteMutation {

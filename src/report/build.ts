@@ -4,7 +4,9 @@
  */
 import { steps, type SessionState, type StepState } from '../engine/state.js';
 import { sanitizeText } from '../text/sanitize.js';
-import type { PlanContract, PlannedHop, SnapshotContract, VmImpact } from '../steps/contracts.js';
+import type { PlanContract, SnapshotContract } from '../steps/contracts.js';
+import type { PlannedHop } from '../domain/plan/planned-hop.js';
+import type { VmImpact } from '../domain/impact/vm-impact.js';
 import type { MigrationsOutput } from '../steps/migrations/monitor-types.js';
 import { chooserText } from '../steps/customize/render-text.js';
 import type { Chooser } from '../steps/customize/types.js';

@@ -4,7 +4,7 @@
  * not be checked is an error; an amber one passes with its findings as output. Every string passes
  * the sanitizer and is escaped for XML (characters XML 1.0 cannot hold are dropped). Pure.
  */
-import type { CheckResult } from '../kube/checks/types.js';
+import type { CheckResult } from '../domain/checks/types.js';
 import { sanitizeText } from '../text/sanitize.js';
 
 // XML 1.0 allows tab, newline, carriage return and most of the rest; not other C0 controls, lone

@@ -6,8 +6,7 @@
 import type { SessionState } from '../engine/state.js';
 import type { PlanContract, SnapshotContract } from '../steps/contracts.js';
 import type { ReportRollback } from './model.js';
-import type { AppliedVersion } from '../steps/hop/apply.js';
-import { DOWNGRADE_CAVEAT, stepBackText, stepsBack } from '../steps/hop/way-back.js';
+import { DOWNGRADE_CAVEAT, stepBackText, stepsBack, type AppliedVersion } from '../domain/flavor/way-back.js';
 
 function howBack(flavor: PlanContract['flavor'], name: string, version: string, uid: string): string {
   if (flavor === 'palette') return `Attach ${name} ${version} (uid ${uid}) to the cluster again: Palette keeps the versions it published.`;

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
-import { sortImpact } from '../steps/plan/impact.js';
+import { sortImpact } from '../domain/impact/impact.js';
 import type { PlanLive, PlanOutput } from '../steps/plan/types.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import { keyPress } from './keys/key-press.js';

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { RepaveLive, RepaveOutput } from '../steps/hop/repave.js';
-import { drainItems } from '../steps/hop/repave-impact.js';
+import { drainItems } from '../domain/repave/repave-impact.js';
 import { ErrorPanel } from './ErrorPanel.js';
 import type { StepScreenProps } from './step-screen.js';
 import { Para } from './Para.js';

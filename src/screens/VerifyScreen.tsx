@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import type { CheckResult } from '../kube/checks/types.js';
+import type { CheckResult } from '../domain/checks/types.js';
 import { OFFER_RESTARTS, type VerifyLive, type VerifyOutput } from '../steps/verify/verify.js';
 import type { RecoverLive } from '../steps/migrations/recover-types.js';
 import { ErrorPanel } from './ErrorPanel.js';

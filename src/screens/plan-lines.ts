@@ -5,10 +5,11 @@
  * under the table; every note and the way back, wrapped. The screen scrolls through them, so a
  * cluster of 5,000 VMs costs what one screen of lines costs to draw.
  */
-import type { PlannedHop, VmImpact } from '../steps/contracts.js';
-import { etaPartName, roomLines } from '../steps/plan/eta/render.js';
-import { windowVerdict } from '../steps/plan/eta/window-verdict.js';
-import { impactLine } from '../steps/plan/impact.js';
+import type { PlannedHop } from '../domain/plan/planned-hop.js';
+import type { VmImpact } from '../domain/impact/vm-impact.js';
+import { etaPartName, roomLines } from '../domain/window/render.js';
+import { windowVerdict } from '../domain/window/window-verdict.js';
+import { impactLine } from '../domain/impact/impact.js';
 import { referenceText } from '../steps/plan/render-text.js';
 import type { PlanOutput } from '../steps/plan/types.js';
 import { durationRange, roughDuration } from '../text/duration.js';

@@ -14,7 +14,6 @@ export {
   diffManifests,
   decideManifests,
   mergeManifests,
-  sameManifestContent,
   type Manifest,
   type ManifestCarry,
   type ManifestDecision,

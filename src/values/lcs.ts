@@ -1,5 +1,5 @@
 /** Aligning two short lists item by item, for edits that keep the lines of unchanged items. */
-import { scalarEqual } from './equal.js';
+import { scalarEqual } from '../io/deep-equal.js';
 
 export type AlignOp = { kind: 'keep'; old: number } | { kind: 'drop'; old: number } | { kind: 'add'; new: number };
 

@@ -3,12 +3,9 @@
  * issuer added to the monitoring pack) compared by name, with the same labels as the values diff:
  * a manifest the site added or edited is carried into the new pack version.
  */
-import { parseAllDocuments } from 'yaml';
 import { InputError } from '../errors.js';
-import { deepEqual } from './equal.js';
 import { emptyCounts, type DiffLabel, type DiffMode } from './diff.js';
-import { parseOptions, VALUES_MAX_ALIAS_COUNT } from './values-document.js';
-import { firstDuplicateKey } from '../io/yaml-keys.js';
+import { sameManifestContent } from '../io/yaml-same-content.js';
 
 export interface Manifest {
   name: string;
@@ -32,26 +29,6 @@ export interface ManifestDiff {
   mode: DiffMode;
   entries: ManifestDiffEntry[];
   counts: Record<DiffLabel, number>;
-}
-
-/** Manifests compare by what they declare: reformatting or re-quoting is not a change. */
-export function sameManifestContent(a: string, b: string): boolean {
-  if (a === b) return true;
-  const x = parsedContent(a);
-  const y = parsedContent(b);
-  return x !== undefined && y !== undefined ? deepEqual(x, y) : a.trim() === b.trim();
-}
-
-function parsedContent(text: string): unknown[] | undefined {
-  const parsed = parseAllDocuments(text, parseOptions);
-  const docs = Array.isArray(parsed) ? parsed : [];
-  if (docs.some((d) => d.errors.length > 0 || firstDuplicateKey(d) !== undefined)) return undefined;
-  try {
-    return docs.map((d) => d.toJS({ maxAliasCount: VALUES_MAX_ALIAS_COUNT }) as unknown).filter((v) => v !== null);
-  } catch {
-    // Aliases past the limit (or unresolved): not comparable as data; compared as text instead.
-    return undefined;
-  }
 }
 
 function byName(list: readonly Manifest[], what: string): Map<string, Manifest> {

@@ -10,7 +10,7 @@
 import { visit } from 'yaml';
 import { InputError, PilotError } from '../errors.js';
 import { applyCarryToJs, orderForMerge, type CarryItem } from './carry.js';
-import { deepEqual } from './equal.js';
+import { deepEqual } from '../io/deep-equal.js';
 import { OverlayWriter } from './overlay-edits.js';
 import { CarryPlan } from './overlay.js';
 import { formatPath, type PathSegment } from './path.js';

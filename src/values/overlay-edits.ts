@@ -5,7 +5,7 @@
  */
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { PilotError } from '../errors.js';
-import { deepEqual } from './equal.js';
+import { deepEqual } from '../io/deep-equal.js';
 import { lcsAlign } from './lcs.js';
 import { overlayToPending, type CarryPlan, type Overlay } from './overlay.js';
 import { pendingToJs, type Pending } from './pending.js';

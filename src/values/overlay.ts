@@ -6,7 +6,7 @@
 import { isMap, isScalar, isSeq, type Document, type Node, type Pair } from 'yaml';
 import { InputError } from '../errors.js';
 import { isRemoval, type CarryItem } from './carry.js';
-import { deepEqual } from './equal.js';
+import { deepEqual } from '../io/deep-equal.js';
 import { descend, nodeAtPath, seqIndexOf } from './node-path.js';
 import { parseConcretePath, type PathSegment } from './path.js';
 import { buildPending, cannotCreate, pendingFromJs, pendingFromNode, pendingSet, renderKey, REMOVE, type Pending, type PendingEntry, type PendingValue } from './pending.js';

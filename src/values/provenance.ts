@@ -9,7 +9,7 @@
  * gates adds nothing); a map item of a list is matched by its key field (`name`, ...) and compared
  * inside; a whole subtree that neither side has is one addition, named at its top.
  */
-import { deepEqual } from './equal.js';
+import { deepEqual } from '../io/deep-equal.js';
 import { formatPath, parseConcretePath, sameSegment, type PathSegment } from './path.js';
 import { toValuesDocument, valuesToJs, type ValuesInput } from './values-document.js';
 

@@ -5,7 +5,7 @@
  */
 import { PilotError } from '../errors.js';
 import { describeKind, showValue } from './describe.js';
-import { deepEqual } from './equal.js';
+import { deepEqual } from '../io/deep-equal.js';
 import type { Manifest } from './manifests.js';
 import { parsePath } from './path.js';
 import { resolvePattern, type PathMatch } from './resolve.js';

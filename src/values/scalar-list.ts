@@ -3,7 +3,7 @@
  * to see which items moved, and usually wants both the site's additions and the new version's:
  * `additionalFeatureGates` gains gates in a new version while the site added `SMM`.
  */
-import { scalarEqual } from './equal.js';
+import { scalarEqual } from '../io/deep-equal.js';
 
 export type ScalarItem = string | number | boolean | null;
 

@@ -10,7 +10,7 @@ import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type
 import { InputError } from '../errors.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { firstDuplicateKey } from '../io/yaml-keys.js';
-import { isScannedNode, parseOptions, scannedToJs } from '../io/yaml-scan-nodes.js';
+import { isScannedNode, parseOptions, scannedToJs, VALUES_MAX_ALIAS_COUNT } from '../io/yaml-scan-nodes.js';
 import { scanYaml } from '../io/yaml-scan.js';
 
 export interface ValuesDocument {
@@ -33,13 +33,6 @@ export interface ParseValuesOptions {
   /** Read with the yaml package even when the scanner could (the merge tests compare the two paths). */
   full?: boolean;
 }
-
-/**
- * The most values YAML aliases may stand for in one document, counted as the yaml library counts
- * (the same limit every conversion here uses). Checked once at parse: an "alias bomb" (a few lines
- * that expand to billions of nodes) is refused as bad input before any walk follows its aliases.
- */
-export const VALUES_MAX_ALIAS_COUNT = 100;
 
 /** Parses a values string. `what` names it in the error (`the deployed values of nginx`). */
 export function parseValues(text: string, what = 'the values', options: ParseValuesOptions = {}): ValuesDocument {

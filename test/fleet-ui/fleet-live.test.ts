@@ -1,7 +1,7 @@
 /** The fleet row's HEALTH column: the cluster's health as last read, never its run status or a gate. */
 import { describe, expect, it } from 'vitest';
 import type { StepState } from '../../src/engine/state.js';
-import type { HealthFact } from '../../src/kube/checks/upgrade-health.js';
+import type { HealthFact } from '../../src/domain/checks/upgrade-health.js';
 import { healthOf } from '../../src/fleet-ui/fleet-live.js';
 import type { PreflightItem } from '../../src/steps/preflight/types.js';
 

@@ -1,7 +1,7 @@
 /** A stage's window: the spelling, and when a cluster of a given predicted duration may start (DST, midnight). */
 import { describe, expect, it } from 'vitest';
 import { fitInWindow, stageWindow, type StageWindowSpec } from '../../src/fleet/window.js';
-import type { RestartWindow } from '../../src/steps/plan/eta/vm-limits.js';
+import type { RestartWindow } from '../../src/domain/impact/vm-limits.js';
 
 const h = 3_600_000;
 const at = (iso: string) => Date.parse(iso);

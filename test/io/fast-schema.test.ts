@@ -11,7 +11,7 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { compiledParse, safeParseFast } from '../../src/io/fast-schema.js';
 import * as kube from '../../src/kube/schemas.js';
-import { PrometheusAnswerSchema } from '../../src/steps/plan/eta/dirty-rate.js';
+import { PrometheusAnswerSchema } from '../../src/domain/window/dirty-rate.js';
 import { seeded } from '../support/seed.js';
 import { createHarness } from '../lab/support/world-harness.js';
 

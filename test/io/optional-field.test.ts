@@ -24,7 +24,7 @@ const ANSWER_MODULES = {
   'src/fleet/from-palette.ts': () => import('../../src/fleet/from-palette.js'),
   'src/steps/migrations/lifecycle.ts': () => import('../../src/steps/migrations/lifecycle.js'),
   'src/steps/plan/kubevirt-config.ts': () => import('../../src/steps/plan/kubevirt-config.js'),
-  'src/steps/plan/eta/dirty-rate.ts': () => import('../../src/steps/plan/eta/dirty-rate.js'),
+  'src/domain/window/dirty-rate.ts': () => import('../../src/domain/window/dirty-rate.js'),
 } as const;
 
 /**

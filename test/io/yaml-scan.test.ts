@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { parseAllDocuments, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { deepEqual } from '../../src/values/equal.js';
+import { deepEqual } from '../../src/io/deep-equal.js';
 import { parseOptions, scannedToJs } from '../../src/io/yaml-scan-nodes.js';
 import { scanYaml, whyNotScanned } from '../../src/io/yaml-scan.js';
 import { parseValues, valuesToJs } from '../../src/values/values-document.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckSpecSchema } from '../../src/kube/check-schema.js';
 import { gatherVerifyData } from '../../src/kube/checks/gather.js';
-import { runChecks } from '../../src/kube/checks/run.js';
+import { runChecks } from '../../src/domain/checks/run.js';
 import { Kubectl } from '../../src/kube/kubectl.js';
 import { ClusterReader } from '../../src/kube/reader.js';
 import { startLab, type Lab } from '../lab/kube/lab-fixture.js';

@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CheckSpecSchema, type CheckSpec } from '../../src/kube/check-schema.js';
-import { podFailedAt } from '../../src/kube/checks/history.js';
-import { runChecks } from '../../src/kube/checks/run.js';
-import type { Fetched, VerifyData, VerifyExpectations } from '../../src/kube/checks/types.js';
+import { podFailedAt } from '../../src/domain/checks/history.js';
+import { runChecks } from '../../src/domain/checks/run.js';
+import type { VerifyExpectations } from '../../src/domain/checks/types.js';
+import type { Fetched, VerifyData } from '../../src/kube/checks/verify-data.js';
 import { ClusterReader } from '../../src/kube/reader.js';
 import { liveMigratable } from '../../src/steps/migrations/cluster-view.js';
 import { LifecycleReader } from '../../src/steps/migrations/lifecycle.js';

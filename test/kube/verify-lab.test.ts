@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/cli/args.js';
 import { runVerifyCommand } from '../../src/commands/verify.js';
-import type { CheckResult } from '../../src/kube/checks/types.js';
+import type { CheckResult } from '../../src/domain/checks/types.js';
 import { startLab, type LabHandle } from '../../src/lab/index.js';
 import { builtinSteps } from '../../src/steps/index.js';
 

@@ -1,6 +1,7 @@
 /** `GET /v1/spectroclusters/{uid}/variables` read into the view the rules judge through. */
 import { describe, expect, it } from 'vitest';
-import { ClusterVariablesSchema, variableView } from '../../src/palette/variables.js';
+import { ClusterVariablesSchema } from '../../src/palette/variables.js';
+import { variableView } from '../../src/values/profile-variables.js';
 
 // The shape palette-sdk-go's spec 4.8 gives ([v1SpectroClusterVariables]), as the terraform provider's mock serves it.
 const answer = ClusterVariablesSchema.parse([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../src/kube/checks/types.js';
+import type { CheckResult } from '../../src/domain/checks/types.js';
 import { junitXml, xmlText } from '../../src/report/junit.js';
 
 const check = (id: string, status: CheckResult['status'], extra: Partial<CheckResult> = {}): CheckResult => ({ id, kind: id, title: `Check ${id}`, spec: '9.3.1', status, summary: `${id} summary`, evidence: [], durationMs: 1500, ...extra });

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { wayBackOf } from '../../src/report/way-back.js';
 import type { SessionState } from '../../src/engine/state.js';
 import type { PlanContract } from '../../src/steps/contracts.js';
-import type { AppliedVersion } from '../../src/steps/hop/apply.js';
-import { stepsBack, wayBackHint } from '../../src/steps/hop/way-back.js';
+import { stepsBack, type AppliedVersion } from '../../src/domain/flavor/way-back.js';
+import { wayBackHint } from '../../src/steps/hop/way-back-hint.js';
 import type { StepContext } from '../../src/engine/context.js';
 
 const state = { mutations: {} } as unknown as SessionState;

@@ -5,8 +5,8 @@
  * they may use the product up to the steps, never the layers that run a session, draw it or parse
  * a command line.
  *
- * KNOWN holds the imports that break the order today, each with the item of issue 35 that removes
- * it. It may only shrink: a new violation fails, and so does a listed one that is gone (strike it).
+ * Issue 35 moved the code into this order: no import breaks it, and a new one that does fails here
+ * with its file:line and the rule it breaks (move the code it needs down, or itself up).
  */
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
@@ -25,7 +25,7 @@ export interface Layer {
 export const LAYERS: Layer[] = [
   { name: 'utilities', paths: ['text/', 'io/', 'net/', 'errors.ts', 'version.ts'], knows: 'strings, files, limits, HTTP, typed errors: nothing of upgrades' },
   { name: 'core', paths: ['engine/', 'session/'], knows: 'runbook frame, reducer, runner, gates, approval policy, journal, lock: no domain names' },
-  { name: 'adapters', paths: ['palette/', 'kube/'], knows: 'the profile API (got + zod) and kubectl (execa) with typed reads; the checks of a cluster' },
+  { name: 'adapters', paths: ['palette/', 'kube/'], knows: 'the profile API (got + zod) and kubectl (execa) with typed reads (what the checks judge among them)' },
   { name: 'domain', paths: ['domain/', 'values/'], knows: 'pure logic over read objects: versions, ladders, impact, windows, room, health judgments, values diff and merge' },
   { name: 'steps', paths: ['steps/', 'report/'], knows: 'step kinds (read through the adapters, call the domain, ask the gates) and the session report built from their outputs' },
   { name: 'session UI', paths: ['screens/'], knows: 'Ink: App, the screens, gates, pickers, the lab shell, the confirm queue they answer: render state, send decisions' },
@@ -52,18 +52,6 @@ export const WING: Wing = {
   reaches: 'steps',
   entryPoints: ['lab/index.ts', 'lab/replay/index.ts', 'lab/fleet/index.ts', 'lab/world/scenarios/index.ts', 'lab/scenario-catalog.ts', 'capture/index.ts'],
   enteredFrom: ['cli', 'commands'],
-};
-
-/** Why each known violation exists and what removes it (the items of issue 35). */
-const WHY = {
-  paletteJudgment: 'item 1: the judgment moves to the domain; palette/ keeps the read',
-};
-
-/** Today's violations (`from → to`), each with what removes it; phase 2 of issue 35 empties it. */
-export const KNOWN: Record<string, string> = {
-  'palette/stored-content.ts → values/manifests.ts': WHY.paletteJudgment,
-  'palette/variables.ts → values/rule-variables.ts': WHY.paletteJudgment,
-  'palette/variables.ts → values/version-notes-schema.ts': WHY.paletteJudgment,
 };
 
 export interface Violation {
@@ -103,7 +91,6 @@ export function layerViolations(edges: ImportEdge[], files: string[], layers: La
   return { violations, unplaced: files.filter((f) => !place(f)) };
 }
 
-const keyOf = (e: ImportEdge) => `${e.from} → ${e.to}`;
 const shown = (v: Violation) => `src/${v.edge.from}:${v.edge.line} → ${v.edge.to}${v.edge.dynamic ? ' (on demand)' : ''}: ${v.rule}`;
 
 describe('the source imports only down its layers', () => {
@@ -119,14 +106,21 @@ describe('the source imports only down its layers', () => {
     expect(WING.entryPoints.filter((p) => !existsSync(join(SRC, p)))).toEqual([]);
   });
 
-  it('finds no import against the order beyond the known ones', () => {
-    const fresh = violations.filter((v) => !(keyOf(v.edge) in KNOWN)).map(shown);
-    expect(fresh, 'each of these imports breaks the layer order (ARCHITECTURE.md): move the code it needs down, or itself up').toEqual([]);
+  it('finds no import against the order', () => {
+    expect(violations.map(shown), 'each of these imports breaks the layer order (ARCHITECTURE.md): move the code it needs down, or itself up').toEqual([]);
   });
 
-  it('lists no known violation that is gone (the list is kept exact)', () => {
-    const seen = new Set(violations.map((v) => keyOf(v.edge)));
-    expect(Object.keys(KNOWN).filter((k) => !seen.has(k)), 'these no longer break the order: strike them from KNOWN').toEqual([]);
+  it('keeps the plan and the hop steps apart: what both need is in the domain, the adapters or a neutral steps/ module', () => {
+    const across = (a: string, b: string) => edges.filter((e) => e.from.startsWith(a) && e.to.startsWith(b)).map((e) => `src/${e.from}:${e.line} → ${e.to}`);
+    expect(across('steps/plan/', 'steps/hop/'), 'steps/plan imports steps/hop').toEqual([]);
+    expect(across('steps/hop/', 'steps/plan/'), 'steps/hop imports steps/plan').toEqual([]);
+  });
+
+  it('keeps the domain pure of the layers above it (no step, screen or session in a judgment)', () => {
+    const domain = LAYERS.findIndex((l) => l.name === 'domain');
+    const above = LAYERS.slice(domain + 1).flatMap((l) => l.paths);
+    const up = edges.filter((e) => e.from.startsWith('domain/') && [...above, ...WING.paths].some((p) => (p.endsWith('/') ? e.to.startsWith(p) : e.to === p)));
+    expect(up.map((e) => `src/${e.from}:${e.line} → ${e.to}`)).toEqual([]);
   });
 
   it('would name each kind of violation', () => {

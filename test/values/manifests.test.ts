@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { decideManifests, diffManifests, mergeManifests, sameManifestContent, type Manifest } from '../../src/values/manifests.js';
+import { decideManifests, diffManifests, mergeManifests, type Manifest } from '../../src/values/manifests.js';
+import { sameManifestContent } from '../../src/io/yaml-same-content.js';
 import { fixture } from './helpers.js';
 
 const issuer: Manifest = { name: 'issuer-selfsigned', content: fixture('issuer-selfsigned.manifest.yaml'), uid: 'site-uid-1' };

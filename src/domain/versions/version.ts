@@ -48,3 +48,10 @@ export function minorText(tag: string): string {
   const v = parseVersion(tag);
   return v ? `${v.major}.${v.minor}.x` : tag;
 }
+
+/** The same version however the tag is written (`v4.5.4` and `4.5.4`). */
+export const sameVersion = (a: string, b: string): boolean => {
+  const va = parseVersion(a);
+  const vb = parseVersion(b);
+  return va !== undefined && vb !== undefined && compareVersions(va, vb) === 0;
+};

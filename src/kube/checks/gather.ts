@@ -8,7 +8,7 @@ import type { CheckSpec } from '../check-schema.js';
 import { isKubeError } from '../errors.js';
 import { OptionalList, type ClusterReader } from '../reader.js';
 import type { Pod } from '../schemas.js';
-import type { DeployedProfileView, Fetched, VerifyData } from './types.js';
+import type { DeployedProfileView, Fetched, VerifyData } from './verify-data.js';
 
 export interface GatherSources {
   reader: ClusterReader;

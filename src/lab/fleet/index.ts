@@ -30,7 +30,7 @@ import type { LabRouteResult, PaletteClusterHooks, PaletteLabHooks } from '../pa
 import { SimClock } from '../sim-clock.js';
 import { defaultRateLimits } from '../../palette/rate-limit.js';
 import { RequestRate } from './request-rate.js';
-import { nextLabel } from '../../steps/plan/labels.js';
+import { nextLabel } from '../../domain/ladder/labels.js';
 import { Random } from '../world/random.js';
 import { packErrorScenario } from '../world/scenarios/pack-error.js';
 import { seedSpanMs, seedWorld } from '../world/seed.js';

@@ -5,7 +5,7 @@
  * pkg/virt-controller/watch/migrationpolicy.go). The transfer rate is the lab network's per
  * migration, capped by `bandwidthPerMigration`.
  */
-import { parseQuantity } from '../../kube/quantity.js';
+import { parseQuantity } from '../../domain/units/quantity.js';
 import type { KubeObject, ResourceStoreApi } from '../kube/types.js';
 import { timings } from './timings.js';
 

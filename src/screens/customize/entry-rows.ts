@@ -4,7 +4,7 @@
  * deployed says `(same)` instead of repeating it, and a conflict names the new default it set
  * aside, so a row never reads `X → X` without saying which side won. Pure.
  */
-import { deepEqual } from '../../values/equal.js';
+import { deepEqual } from '../../io/deep-equal.js';
 import type { CustomizeEntry } from '../../steps/customize/types.js';
 import { sanitizeText } from '../../text/sanitize.js';
 import { flowPieces, type Piece } from './break-lines.js';

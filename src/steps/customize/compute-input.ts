@@ -5,8 +5,9 @@ import type { VersionNote } from '../../values/version-notes-schema.js';
 import type { ValuesDocument, ValuesSettings } from '../../values/index.js';
 import type { VariableView } from '../../values/rule-variables.js';
 import type { ValuesCache } from '../../values/values-cache.js';
-import type { PlanContract, PlannedProfile } from '../contracts.js';
-import { parsedValues } from '../parsed-values.js';
+import type { PlanContract } from '../contracts.js';
+import type { PlannedProfile } from '../../domain/plan/planned-hop.js';
+import { parsedValues } from '../../values/parsed-values.js';
 import type { PackState } from './pack-state.js';
 import type { PackSources } from './sources.js';
 import type { DecisionMap, FixChoices, PackCustomization } from './types.js';
@@ -27,7 +28,7 @@ export interface ComputeInput {
    * setting is a `{{.spectro.var.NAME}}` reference is judged on the cluster's value of NAME.
    */
   variables?: Partial<Record<ProfileRole, VariableView>> | undefined;
-  /** Where values documents are parsed once (default: the process's cache, `parsed-values.ts`). */
+  /** Where values documents are parsed once (default: the process's cache, `values/parsed-values.ts`). */
   parsed?: ValuesCache | undefined;
 }
 

@@ -9,7 +9,7 @@
  * Nothing is added that nobody chose: a rule's fix is offered, never applied unless chosen, and any
  * value of a draft that is neither the site's nor a new default is listed and left out unless chosen.
  */
-import type { PlannedProfile } from '../contracts.js';
+import type { PlannedProfile } from '../../domain/plan/planned-hop.js';
 import { profileRoles, type ProfileRole } from '../../engine/params.js';
 import { parseValues } from '../../values/index.js';
 import { bindRule } from '../../values/rule-binding.js';

@@ -5,7 +5,7 @@
  * value, or removed.
  */
 import { mergeValuesDocument, type CarryItem } from '../../values/index.js';
-import { deepEqual } from '../../values/equal.js';
+import { deepEqual } from '../../io/deep-equal.js';
 import { findAdditions } from '../../values/provenance.js';
 import type { ProfileRun } from './compute-input.js';
 import { entryWords, valueAt, type PackState } from './pack-state.js';

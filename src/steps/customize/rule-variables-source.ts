@@ -5,7 +5,8 @@
  */
 import { profileRoles, type Params, type ProfileRole } from '../../engine/params.js';
 import type { PaletteApi } from '../../palette/api.js';
-import { variableView, variablesApi } from '../../palette/variables.js';
+import { variablesApi } from '../../palette/variables.js';
+import { variableView } from '../../values/profile-variables.js';
 import type { VariableView } from '../../values/rule-variables.js';
 import type { CustomizeOutput } from './types.js';
 

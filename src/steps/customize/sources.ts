@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { PaletteApi, ProfileDoc } from '../../palette/api.js';
 import { InputError } from '../../errors.js';
 import type { Manifest } from '../../values/index.js';
-import { registryApi } from '../plan/registry-source.js';
+import { registryApi } from '../../palette/registry.js';
 
 export interface PackContent {
   values: string;

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { defineStepKind } from '../../engine/step-kind.js';
 import { hopFlavor } from './flavors/index.js';
-export type { VersionRef, AppliedVersion, ApplyOutput, ApplyLive } from './types.js';
+export type { ApplyOutput, ApplyLive } from './types.js';
 
 export const applyStep = defineStepKind({
   kind: 'apply',

@@ -6,7 +6,8 @@
 import type { StepContext } from '../../engine/context.js';
 import type { ProfileRole } from '../../engine/params.js';
 import type { PackChange } from '../../palette/types.js';
-import { customizedProfile, hopOutputs, plannedProfile, type CustomizeContract, type PlannedProfile } from '../contracts.js';
+import { customizedProfile, hopOutputs, plannedProfile, type CustomizeContract } from '../contracts.js';
+import type { PlannedProfile } from '../../domain/plan/planned-hop.js';
 import type { DraftOutput } from './types.js';
 
 export interface ProfileChanges {

@@ -22,7 +22,7 @@ import { confirmOfferingRestarts } from './outstanding.js';
 import { withPackUids } from './pack-uids.js';
 import { valuesDiff } from './payload-diff.js';
 import { declareVariables, hopVariables, requireValues, variableGate } from './variables.js';
-import { rebuildingLayers } from '../plan/eta/room-reads.js';
+import { rebuildingLayers } from '../../domain/room/cluster-room.js';
 import type { DraftPackSummary, DraftOutput, DraftLive } from './types.js';
 export type { DraftPackSummary, DraftOutput, DraftLive } from './types.js';
 

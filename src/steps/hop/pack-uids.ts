@@ -10,7 +10,7 @@
  */
 import { InputError, PilotError } from '../../errors.js';
 import type { PackChange, ProfileDoc } from '../../palette/types.js';
-import { registryApi } from '../plan/registry-source.js';
+import { registryApi } from '../../palette/registry.js';
 import type { HopContext } from './flavors/types.js';
 
 /** Pack types a registry serves by uid; `spectro` (palette-sdk-go `v1PackType`'s default) must have one. */

@@ -14,7 +14,7 @@ import type { DraftOutput } from './types.js';
 import { writtenDrafts } from './draft-changes.js';
 import { hopFlavor } from './flavors/index.js';
 import { currentHop, latestPlan } from '../contracts.js';
-import { windowGateLines } from '../plan/eta/gate-lines.js';
+import { windowGateLines } from '../../domain/window/gate-lines.js';
 import type { PublishOutput } from './types.js';
 export type { PublishOutput } from './types.js';
 

@@ -9,13 +9,14 @@ import { StepFailedError } from '../../errors.js';
 import { failed, skipped, succeeded, type StepResult } from '../../engine/step-kind.js';
 import { packState, type ClusterDoc, type ClusterEvent } from '../../palette/cluster-types.js';
 import { sanitizeText } from '../../text/sanitize.js';
-import { currentHop, type PlannedProfile } from '../contracts.js';
+import { currentHop } from '../contracts.js';
+import type { PlannedProfile } from '../../domain/plan/planned-hop.js';
 import type { DraftOutput } from './types.js';
 import { writtenDrafts } from './draft-changes.js';
 import type { HopContext } from './flavors/types.js';
 import type { ClusterPanel, ReconcileLive, ReconcileOutput, ReconcileRow } from './types.js';
 import { askRepave, repaveApproveKey } from './repave-gate.js';
-import { wayBackHint } from './way-back.js';
+import { wayBackHint } from './way-back-hint.js';
 import { formatDuration } from '../../text/duration.js';
 
 const EVENTS = 8;

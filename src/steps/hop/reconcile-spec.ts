@@ -6,7 +6,8 @@
 import { StepFailedError } from '../../errors.js';
 import { failed, skipped, succeeded, type StepResult } from '../../engine/step-kind.js';
 import type { DeployedProfileDoc, PaletteApi } from '../../palette/api.js';
-import { currentHop, type PlannedProfile } from '../contracts.js';
+import { currentHop } from '../contracts.js';
+import type { PlannedProfile } from '../../domain/plan/planned-hop.js';
 import type { HopContext } from './flavors/types.js';
 import type { ReconcileLive, ReconcileOutput, ReconcileRow } from './types.js';
 import { formatDuration } from '../../text/duration.js';

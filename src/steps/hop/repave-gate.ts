@@ -12,11 +12,11 @@ import { approveRepaveRequest } from '../../palette/mutations.js';
 import { sanitizeText } from '../../text/sanitize.js';
 import { currentHop, latestPlan } from '../contracts.js';
 import type { HopContext } from './flavors/types.js';
-import { downTwice, drainItems, drainPlan, type NodeDrain } from './repave-impact.js';
-import { wayBackHint } from './way-back.js';
+import { downTwice, drainItems, drainPlan, type NodeDrain } from '../../domain/repave/repave-impact.js';
+import { wayBackHint } from './way-back-hint.js';
 import { healthRestated } from './health-restated.js';
-import { planRoom, requestText } from '../plan/eta/room-reads.js';
-import type { HopRoom } from '../plan/eta/types.js';
+import { planRoom, requestText } from '../../domain/room/cluster-room.js';
+import type { HopRoom } from '../../domain/window/types.js';
 import type { RepaveApproval } from './types.js';
 export type { RepaveApproval } from './types.js';
 

@@ -5,20 +5,9 @@
 import type { ProfileRole } from '../../engine/params.js';
 import type { PackState } from '../../palette/cluster-types.js';
 import type { ValuesDiff } from './payload-diff.js';
-import type { NodeDrain } from './repave-impact.js';
+import type { NodeDrain } from '../../domain/repave/repave-impact.js';
+import type { AppliedVersion } from '../../domain/flavor/way-back.js';
 
-export interface VersionRef {
-  uid: string;
-  version: string;
-}
-
-export interface AppliedVersion {
-  role: ProfileRole;
-  name: string;
-  /** What the cluster ran (the way back) and what it runs now. */
-  from: VersionRef;
-  to: VersionRef;
-}
 
 export interface ApplyOutput {
   cluster: { uid: string; name: string };

@@ -5,9 +5,11 @@
 import type { FlavorChoice } from '../../palette/flavor.js';
 import { isPendingUid } from '../../palette/mutations.js';
 import { valueMarker } from '../../palette/variable-values.js';
-import { variableView, variablesApi } from '../../palette/variables.js';
-import { customizedProfile, type PlannedVariable } from '../contracts.js';
-import type { AppliedVersion } from './types.js';
+import { variablesApi } from '../../palette/variables.js';
+import { variableView } from '../../values/profile-variables.js';
+import { customizedProfile } from '../contracts.js';
+import type { PlannedVariable } from '../../domain/plan/planned-hop.js';
+import type { AppliedVersion } from '../../domain/flavor/way-back.js';
 import { hopVariables } from './variables.js';
 import { carryLines, variableCarry } from './variable-carry.js';
 import type { HopContext } from './flavors/types.js';

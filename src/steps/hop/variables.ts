@@ -12,9 +12,11 @@ import type { ProfileRole } from '../../engine/params.js';
 import type { FlavorChoice } from '../../palette/flavor.js';
 import { isPendingUid } from '../../palette/mutations.js';
 import { valueMarker } from '../../palette/variable-values.js';
-import { declaration, putVariablesRequest, variablesApi } from '../../palette/variables.js';
+import { putVariablesRequest, variablesApi } from '../../palette/variables.js';
+import { declaration } from '../../values/profile-variables.js';
 import type { VariableNote } from '../../values/version-notes-schema.js';
-import { currentHop, type PlannedVariable } from '../contracts.js';
+import { currentHop } from '../contracts.js';
+import type { PlannedVariable } from '../../domain/plan/planned-hop.js';
 import type { HopContext } from './flavors/types.js';
 
 /** The variables this hop introduces on the profile of `role`. */

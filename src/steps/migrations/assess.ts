@@ -5,8 +5,8 @@
  * Pure: the monitor step feeds it reads and a clock; the tests feed it tables.
  */
 import type { KubeVirt, Vmi, Vmim } from '../../kube/schemas.js';
-import type { VmImpact } from '../contracts.js';
-import { predictImpact } from '../plan/impact.js';
+import type { VmImpact } from '../../domain/impact/vm-impact.js';
+import { predictImpact } from '../../domain/impact/impact.js';
 import { imageTag, keyOf, liveMigratable, parseTime, vmiKeyOf, type KubevirtRef, type MigrationView } from './cluster-view.js';
 import type { KubevirtProgress, MigrationProblem, MigrationRow, OutdatedVmi, StallReason } from './monitor-types.js';
 import { countPhases, failuresSinceSuccess, isInFlight, phaseOf } from './phases.js';

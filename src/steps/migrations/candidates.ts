@@ -5,7 +5,7 @@
  * never started by a "restart"), only VMs KubeVirt can restart. Pure, tested with tables.
  */
 import type { Vm, Vmi, Vmim } from '../../kube/schemas.js';
-import type { VmImpact } from '../contracts.js';
+import type { VmImpact } from '../../domain/impact/vm-impact.js';
 import { imageTag, keyOf, liveMigratable, parseTime, vmiKeyOf } from './cluster-view.js';
 import { isInFlight, phaseOf } from './phases.js';
 

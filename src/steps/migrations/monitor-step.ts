@@ -12,7 +12,7 @@ import { defineStepKind, succeeded } from '../../engine/step-kind.js';
 import { clockTimeOf, type Clock } from '../../engine/clock.js';
 import { steps } from '../../engine/state.js';
 import { currentHop, latestPlan } from '../contracts.js';
-import { remainingEstimate } from '../plan/eta/remaining.js';
+import { remainingEstimate } from '../../domain/window/remaining.js';
 import { isInFlight } from './phases.js';
 import { sessionStart } from '../session-start.js';
 import { assessPoll, type MonitorLimits, type PollAssessment } from './assess.js';

@@ -3,9 +3,9 @@
  * upgrade-pilot.io/restart-window and max-downtime), at the moment the gate is drawn: outside the
  * window, the restart is approved only by the VM's name, and the gate says when the window opens.
  */
-import type { VmImpact } from '../contracts.js';
-import { restartDowntimeSeconds } from '../plan/eta/estimate.js';
-import { nextOpening, openingText, parseRestartWindow, restartWindowAnnotation } from '../plan/eta/vm-limits.js';
+import type { VmImpact } from '../../domain/impact/vm-impact.js';
+import { restartDowntimeSeconds } from '../../domain/window/estimate.js';
+import { nextOpening, openingText, parseRestartWindow, restartWindowAnnotation } from '../../domain/impact/vm-limits.js';
 import type { OwnerVerdict } from './restart-gate.js';
 import { roughDuration } from '../../text/duration.js';
 

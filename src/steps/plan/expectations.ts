@@ -3,9 +3,10 @@
  * final label and final pack tags, and the KubeVirt and CDI versions the last hop deploys.
  */
 import { profileRoles, type ProfileRole } from '../../engine/params.js';
-import type { PlanContract, PlannedHop } from '../contracts.js';
-import type { ComponentVersions } from './components.js';
-import type { ProfileState } from './hops.js';
+import type { PlanContract } from '../contracts.js';
+import type { PlannedHop } from '../../domain/plan/planned-hop.js';
+import type { ComponentVersions } from '../../domain/versions/components.js';
+import type { ProfileState } from '../../domain/ladder/hops.js';
 
 export function finalExpectations(final: Record<ProfileRole, ProfileState>, hops: PlannedHop[], deployedComponents: ComponentVersions): NonNullable<PlanContract['expectations']> {
   const last = hops.at(-1);

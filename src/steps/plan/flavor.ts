@@ -7,8 +7,8 @@
 import { profileRoles, type ProfileRole } from '../../engine/params.js';
 import type { DeployedProfileDoc, PaletteApi, ProfileDoc } from '../../palette/api.js';
 import { flavorTitle, type FlavorChoice } from '../../palette/flavor.js';
-import { hopFlavorFor } from '../hop/flavors/index.js';
-import { planWayBack } from '../hop/way-back.js';
+import { hopStepWords } from '../../domain/flavor/hop-steps.js';
+import { planWayBack } from '../../domain/flavor/way-back.js';
 import type { PlanOutput } from './types.js';
 
 /**
@@ -42,7 +42,7 @@ export function withFlavor(out: PlanOutput, choice: FlavorChoice, docs: Record<P
     profileRoles.map((role) => ({ role, name: docs[role].name, uid: docs[role].uid, version: deployedVersion(role) })),
     clusterUid,
   );
-  const steps = hopFlavorFor(choice).steps;
+  const steps = hopStepWords(choice);
   const notes = [...out.notes, `Profile API: ${flavorTitle(choice)} (${choice.evidence}). Each hop: ${steps.draft}; ${steps.publish}; ${steps.apply}; ${steps.repave}; ${steps.reconcile}.`];
   const planned = { ...out, flavor: choice.flavor, wayBack, notes };
   if (choice.flavor !== 'palette' || choice.versioning !== 'in-place') return planned;

@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import { opt } from '../../io/optional-field.js';
 import type { ClusterReader } from '../../kube/reader.js';
-import type { UpdateStrategy } from './impact.js';
-import { migrationLimits } from './eta/limits.js';
-import type { MigrationLimits } from './eta/types.js';
+import type { UpdateStrategy } from '../../domain/impact/impact.js';
+import { migrationLimits } from '../../domain/window/limits.js';
+import type { MigrationLimits } from '../../domain/window/types.js';
 
 export const KubeVirtUpdateSchema = z.object({
   spec: opt(

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { InputError } from '../../errors.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { computePlan } from './compute.js';
-import { impactLine } from './impact.js';
+import { impactLine } from '../../domain/impact/impact.js';
 import type { PlanLive, PlanOutput } from './types.js';
 
 export function planSummary(out: PlanOutput): string {

@@ -7,9 +7,10 @@ import type { ProfileRole } from '../../engine/params.js';
 import type { PaletteApi } from '../../palette/api.js';
 import type { FlavorChoice } from '../../palette/flavor.js';
 import type { ProfileDoc } from '../../palette/types.js';
-import { variableView, variablesApi } from '../../palette/variables.js';
+import { variablesApi } from '../../palette/variables.js';
+import { variableView } from '../../values/profile-variables.js';
 import { variableReferences, viaWords, type VariableView } from '../../values/rule-variables.js';
-import type { PlannedProfileVariable } from '../contracts.js';
+import type { PlannedProfileVariable } from '../../domain/plan/planned-hop.js';
 
 /** The variables one profile's packs reference, with this cluster's values. Pure. */
 export function profileVariables(role: ProfileRole, profile: string, packs: ReadonlyArray<{ name: string; values: string }>, view: VariableView): PlannedProfileVariable[] {

@@ -5,10 +5,10 @@
  */
 import { profileRoles, type Params, type ProfileRole } from '../../engine/params.js';
 import type { ProfileDoc } from '../../palette/api.js';
-import type { Hop } from './ladder.js';
-import type { RegistryFacts } from './hops.js';
+import type { Hop } from '../../domain/ladder/ladder.js';
+import type { RegistryFacts } from '../../domain/ladder/hops.js';
 import { moveWithTags, type RegistryView } from './registry-source.js';
-import { referenceFor, type ValuesFolder } from './sources.js';
+import { referenceFor, type ValuesFolder } from '../../domain/ladder/reference-sources.js';
 
 export interface FactsInput {
   site: Params;

@@ -7,20 +7,13 @@
 import { InputError } from '../../errors.js';
 import type { Params } from '../../engine/params.js';
 import type { PackDoc, PaletteApi } from '../../palette/api.js';
-import { missingTagError, type PackRegistryApi } from '../../palette/registry.js';
-import { sameVersion } from './sources.js';
-import { parseVersion } from '../../domain/versions/version.js';
+import { missingTagError, registryApi, type PackRegistryApi } from '../../palette/registry.js';
+import { registryLadder } from '../../domain/ladder/reference-sources.js';
 
 export interface RegistryView {
   api: PackRegistryApi;
   /** The registry each pack of the profiles comes from. */
   registryOf(pack: string): string;
-}
-
-/** The registry behind a client, when it has one (a rehearsal proxy passes it through). */
-export function registryApi(palette: PaletteApi): PackRegistryApi | undefined {
-  const r = (palette as { registry?: unknown }).registry;
-  return r !== null && typeof r === 'object' && typeof (r as PackRegistryApi).values === 'function' ? (r as PackRegistryApi) : undefined;
 }
 
 export function registryView(site: Params, palette: PaletteApi, packs: ReadonlyArray<Pick<PackDoc, 'name' | 'registryUid'>>): RegistryView | undefined {
@@ -45,8 +38,7 @@ export function registryView(site: Params, palette: PaletteApi, packs: ReadonlyA
 export async function registryVersions(reg: RegistryView, pack: string, target: string, signal: AbortSignal): Promise<{ versions: string[]; label: string; target: string }> {
   const uid = reg.registryOf(pack);
   const [tags, label] = await Promise.all([reg.api.tags(pack, uid, signal), reg.api.label(uid, signal)]);
-  const versions = tags.filter((t) => parseVersion(t) !== undefined);
-  const found = versions.find((t) => t === target) ?? versions.find((t) => sameVersion(t, target));
+  const { versions, found } = registryLadder(tags, target);
   if (!found) throw missingTagError(pack, target, label, versions, 'the target');
   return { versions, label, target: found };
 }

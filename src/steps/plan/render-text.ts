@@ -3,9 +3,9 @@
  * changes and labels, and the VM impact. Every VM whose fate costs something (a restart, an
  * eviction) is listed; VMs that simply live-migrate are counted, with the full list in `--json`.
  */
-import type { PlannedProfile } from '../contracts.js';
-import { impactLine, sortImpact } from './impact.js';
-import { etaLines, limitsLines, roomLines, watchLines } from './eta/render.js';
+import type { PlannedProfile } from '../../domain/plan/planned-hop.js';
+import { impactLine, sortImpact } from '../../domain/impact/impact.js';
+import { etaLines, limitsLines, roomLines, watchLines } from '../../domain/window/render.js';
 import type { PlanOutput } from './types.js';
 import { profileVariableLines } from './profile-variables.js';
 

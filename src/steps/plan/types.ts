@@ -1,7 +1,8 @@
 /** The plan step's output: the contract later steps read, plus what the screen and the command show. */
-import type { PlanContract, VmImpact } from '../contracts.js';
-import type { ImpactCounts } from './impact.js';
-import type { WindowView } from './eta/window.js';
+import type { PlanContract } from '../contracts.js';
+import type { VmImpact } from '../../domain/impact/vm-impact.js';
+import type { ImpactCounts } from '../../domain/impact/impact.js';
+import type { WindowView } from '../../domain/window/window.js';
 
 export interface PlanOutput extends PlanContract {
   status: 'planned' | 'refused';

@@ -5,8 +5,8 @@
  * call per kind.
  */
 import type { Params } from '../../engine/params.js';
-import { storageHealth } from '../../kube/checks/storage-health.js';
-import { factLine, type HealthArea } from '../../kube/checks/upgrade-health.js';
+import { storageHealth } from '../../domain/checks/storage-health.js';
+import { factLine, type HealthArea } from '../../domain/checks/upgrade-health.js';
 import type { ClusterReader } from '../../kube/reader.js';
 import { OUTDATED_LABEL, type Vmim } from '../../kube/schemas.js';
 import { failuresSinceSuccess } from '../migrations/phases.js';

@@ -1,11 +1,11 @@
 /**
- * Reads what the health judgement needs (kube/checks/upgrade-health.ts): a fixed number of calls
+ * Reads what the health judgement needs (domain/checks/upgrade-health.ts): a fixed number of calls
  * whatever the cluster's size, concurrently. A read that fails leaves its area unjudged and says why:
  * never a green it did not earn.
  */
 import type { Params } from '../../engine/params.js';
 import { backOffPods } from '../../kube/checks/gather.js';
-import { factLine, judgeHealth, type HealthArea, type HealthFact, type HealthReads } from '../../kube/checks/upgrade-health.js';
+import { factLine, judgeHealth, type HealthArea, type HealthFact, type HealthReads } from '../../domain/checks/upgrade-health.js';
 import { isKubeError } from '../../kube/errors.js';
 import type { ClusterReader } from '../../kube/reader.js';
 

@@ -1,5 +1,5 @@
 /** What preflight shows and records: one item per question, green/red/amber/grey with words. */
-import type { HealthFact } from '../../kube/checks/upgrade-health.js';
+import type { HealthFact } from '../../domain/checks/upgrade-health.js';
 import type { FlavorChoice } from '../../palette/flavor.js';
 
 export type ItemStatus = 'pass' | 'fail' | 'warn' | 'unknown';

@@ -3,8 +3,8 @@
  * with at the `health` gate (new since, or the session started healthy) is a change the drift gate
  * names. Facts already known are not news; the apply and rebuild gates restate those that hold.
  */
-import type { HealthFact } from '../../kube/checks/upgrade-health.js';
-import { factLine } from '../../kube/checks/upgrade-health.js';
+import type { HealthFact } from '../../domain/checks/upgrade-health.js';
+import { factLine } from '../../domain/checks/upgrade-health.js';
 import type { HealthReport } from '../preflight/health-read.js';
 
 export function healthDrift(known: HealthFact[], now: HealthReport): string[] {

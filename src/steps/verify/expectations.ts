@@ -4,7 +4,7 @@
  * A rehearsal checks today's health, so it drops the target versions.
  */
 import type { StepContext } from '../../engine/context.js';
-import type { VerifyExpectations } from '../../kube/checks/types.js';
+import type { VerifyExpectations } from '../../domain/checks/types.js';
 import { latestPlan } from '../contracts.js';
 import { sessionStart } from '../session-start.js';
 

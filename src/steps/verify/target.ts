@@ -5,13 +5,16 @@
  * still on the old versions is then red, not green.
  */
 import { profileRoles, type Params } from '../../engine/params.js';
-import type { DeployedProfileView, VerifyExpectations } from '../../kube/checks/types.js';
+import type { VerifyExpectations } from '../../domain/checks/types.js';
+import type { DeployedProfileView } from '../../kube/checks/verify-data.js';
 import type { PaletteApi } from '../../palette/api.js';
 import { toErrorInfo } from '../../errors.js';
-import { componentVersions, type ComponentVersions } from '../plan/components.js';
-import { packsOf } from '../plan/hops.js';
-import { registryApi, registryView } from '../plan/registry-source.js';
-import { referenceFor, valuesFolder } from '../plan/sources.js';
+import { componentVersions, type ComponentVersions } from '../../domain/versions/components.js';
+import { packsOf } from '../../domain/ladder/hops.js';
+import { registryView } from '../plan/registry-source.js';
+import { registryApi } from '../../palette/registry.js';
+import { valuesFolder } from '../plan/sources.js';
+import { referenceFor } from '../../domain/ladder/reference-sources.js';
 
 export interface TargetExpectations {
   expectations: Pick<VerifyExpectations, 'profiles' | 'kubevirtVersion' | 'cdiVersion'>;

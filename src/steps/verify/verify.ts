@@ -6,8 +6,9 @@
 import { z } from 'zod';
 import { StepFailedError } from '../../errors.js';
 import { gatherVerifyData } from '../../kube/checks/gather.js';
-import { overallStatus, runChecks } from '../../kube/checks/run.js';
-import type { CheckResult, VerifyData } from '../../kube/checks/types.js';
+import { overallStatus, runChecks } from '../../domain/checks/run.js';
+import type { CheckResult } from '../../domain/checks/types.js';
+import type { VerifyData } from '../../kube/checks/verify-data.js';
 import { OUTDATED_LABEL } from '../../kube/schemas.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import type { RecoverLive } from '../migrations/recover-types.js';

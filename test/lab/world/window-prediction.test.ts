@@ -7,11 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MigrationPolicySchema, NamespaceSchema, NodeSchema, PodSchema, VmiSchema, VmimSchema, VmSchema } from '../../../src/kube/schemas.js';
-import { lastKubevirtRollout } from '../../../src/steps/plan/eta/rollout.js';
+import { lastKubevirtRollout } from '../../../src/domain/window/rollout.js';
 import type { KubeObject } from '../../../src/lab/kube/types.js';
-import { migrationLimits } from '../../../src/steps/plan/eta/limits.js';
-import { planWindow } from '../../../src/steps/plan/eta/window.js';
-import { predictImpact } from '../../../src/steps/plan/impact.js';
+import { migrationLimits } from '../../../src/domain/window/limits.js';
+import { planWindow } from '../../../src/domain/window/window.js';
+import { predictImpact } from '../../../src/domain/impact/impact.js';
 import type { VmoVersion } from '../../../src/lab/data/pack-catalog.js';
 import type { ScenarioName } from '../../../src/lab/world/scenarios/index.js';
 import { createHarness, type Harness } from '../support/world-harness.js';

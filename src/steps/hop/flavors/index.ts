@@ -13,4 +13,4 @@ export async function hopFlavor(ctx: HopContext): Promise<HopFlavor> {
   return hopFlavorFor(await sessionFlavor(ctx));
 }
 
-export type { DraftTarget, HopFlavor, HopStepKind } from './types.js';
+export type { DraftTarget, HopFlavor } from './types.js';

@@ -10,7 +10,7 @@ import { StepFailedError } from '../../../errors.js';
 import { findStep } from '../../../engine/state.js';
 import { cloneRequest, isPendingUid, pendingUid } from '../../../palette/mutations.js';
 import type { ProfileDoc } from '../../../palette/types.js';
-import type { PlannedProfile } from '../../contracts.js';
+import type { PlannedProfile } from '../../../domain/plan/planned-hop.js';
 import { earlierVersion } from '../draft-changes.js';
 import type { DraftTarget, HopContext } from './types.js';
 

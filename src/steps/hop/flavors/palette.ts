@@ -4,6 +4,7 @@
  * the cluster object says how far it has got (and whether a node rebuild waits for approval).
  */
 import type { FlavorChoice } from '../../../palette/flavor.js';
+import { hopStepWords } from '../../../domain/flavor/hop-steps.js';
 import { watchPaletteCluster } from '../reconcile-palette.js';
 import { paletteApply } from './palette-apply.js';
 import { cloneTarget, inPlaceTarget, resolveClone } from './palette-draft.js';
@@ -15,21 +16,7 @@ export function paletteHop(choice: FlavorChoice): HopFlavor {
   return {
     choice,
     labelRule: 'own',
-    steps: inPlace
-      ? {
-          draft: 'PUT the draft on the deployed version, under its own label (edited in place)',
-          publish: 'PATCH publish: the cluster gets an update notification; nothing changes on it yet',
-          apply: "PATCH the cluster's profiles with resolveNotification=true: the cluster takes the update",
-          repave: 'if the change rebuilds nodes, Palette waits: approve the repave (nodes drained one at a time)',
-          reconcile: 'watch the cluster object until every pack of the edited versions is Ready',
-        }
-      : {
-          draft: 'clone the deployed version to the new label (or find it), then PUT the draft on the clone',
-          publish: 'PATCH publish of the new version: no cluster changes yet',
-          apply: "PATCH the cluster's profiles: attach the new versions with replaceWithProfile = the old ones",
-          repave: 'if the change rebuilds nodes, Palette waits: approve the repave (nodes drained one at a time)',
-          reconcile: 'watch the cluster object until every pack of the new versions is Ready',
-        },
+    steps: hopStepWords(choice),
     draftTarget: (ctx, plan) => (inPlace ? inPlaceTarget(ctx, plan) : cloneTarget(ctx, plan)),
     resolveTarget: resolveClone,
     publishLines(draft, cluster) {

@@ -6,6 +6,7 @@
  */
 import { skipped } from '../../../engine/step-kind.js';
 import type { FlavorChoice } from '../../../palette/flavor.js';
+import { hopStepWords } from '../../../domain/flavor/hop-steps.js';
 import { watchSpecCluster } from '../reconcile-spec.js';
 import type { HopFlavor } from './types.js';
 
@@ -13,13 +14,7 @@ export function specHop(choice: FlavorChoice): HopFlavor {
   return {
     choice,
     labelRule: 'new',
-    steps: {
-      draft: 'PUT the draft on the deployed profile under the new version label',
-      publish: 'PATCH publish: every cluster using the profile reconciles against it by itself',
-      apply: 'nothing to do: the service applies a published profile to its clusters by itself',
-      repave: 'nothing to do: the service has no node rebuild approval',
-      reconcile: "poll the cluster's profiles read until names, labels and pack tags match the plan",
-    },
+    steps: hopStepWords(choice),
     async draftTarget(ctx, plan) {
       const before = await ctx.effects.palette.getProfile(plan.uid, { signal: ctx.signal });
       return {

@@ -10,12 +10,11 @@ import type { StepResult } from '../../../engine/step-kind.js';
 import type { LabelRule } from '../../../palette/draft-body.js';
 import type { FlavorChoice } from '../../../palette/flavor.js';
 import type { ProfileDoc } from '../../../palette/types.js';
-import type { PlannedProfile } from '../../contracts.js';
+import type { PlannedProfile } from '../../../domain/plan/planned-hop.js';
+import type { HopStepKind } from '../../../domain/flavor/hop-steps.js';
 import type { ApplyOutput, DraftOutput, ReconcileOutput, RepaveOutput } from '../types.js';
 import type { DraftHow } from '../types.js';
 export type { DraftHow } from '../types.js';
-
-export type HopStepKind = 'draft' | 'publish' | 'apply' | 'repave' | 'reconcile';
 
 export interface DraftTarget {
   /** Where the PUT goes: the version object (a placeholder in a rehearsal, before the clone exists). */
