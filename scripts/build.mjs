@@ -81,6 +81,23 @@ const yogaWithoutFetch = {
   },
 };
 
+/**
+ * zod's `z` namespace re-exports every locale's messages (`z.locales`, about 290 kB of the bundle),
+ * so none can be left out by tree-shaking, and every command compiles them at start. The tool speaks
+ * English only and never calls `z.locales`: its locales module is bundled with English alone (the
+ * default zod registers itself). The build fails if zod no longer has that module where expected.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (a) => {
+      const text = readFileSync(a.path, 'utf8');
+      if (!text.includes('export { default as en } from "./en.js";')) return { errors: [{ text: `zod's locales index changed: no English export in ${a.path} (scripts/build.mjs, zodEnglishOnly)` }] };
+      return { contents: 'export { default as en } from "./en.js";\n', loader: 'js', resolveDir: dirname(a.path) };
+    });
+  },
+};
+
 const assetRef = /new URL\(\s*(['"])([^'"$`]+)\1\s*,\s*import\.meta\.url\s*\)/g;
 
 /** Finds, copies and re-points the files the code reads relative to itself (see the header). */
@@ -181,7 +198,7 @@ try {
     define: { 'process.env.NODE_ENV': '"production"', UPGRADE_PILOT_VERSION: JSON.stringify(pkg.version), UPGRADE_PILOT_RUNBOOK_OUTLINE: JSON.stringify(outline) },
     // Bundled CommonJS packages (React, the certificate code) call require() for Node's own modules.
     banner: { js: "import { createRequire as __upgradePilotRequire } from 'node:module'; const require = __upgradePilotRequire(import.meta.url);" },
-    plugins: [noDevtools, yogaWithoutFetch, assets(copies)],
+    plugins: [noDevtools, yogaWithoutFetch, zodEnglishOnly, assets(copies)],
   });
   for (const [dest, from] of copies) cpSync(from, join(staging, dest), { recursive: true, filter: (f) => !/\.tsx?$/.test(f) });
   chmodSync(join(staging, 'cli.js'), 0o755);

@@ -59,9 +59,13 @@ export function cleanStaleScratch(kind: string, base = tmpdir(), now = Date.now(
   return removed;
 }
 
-/** A new scratch folder for this run, after clearing what killed runs left behind. */
+/**
+ * A new scratch folder for this run. What killed runs left behind is cleared once the run is under
+ * way (its first wait, typically kubectl starting): a crowded temp folder costs the operator no time
+ * before the first read, and a run that ends before then leaves the clearing to the next one.
+ */
 export function makeScratch(kind: string, base = tmpdir()): Scratch {
-  cleanStaleScratch(kind, base);
+  setImmediate(() => cleanStaleScratch(kind, base)).unref();
   const dir = mkdtempSync(join(base, `upgrade-pilot-${kind}-${process.pid}-`));
   const before: Array<() => void> = [];
   return {

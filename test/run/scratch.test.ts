@@ -27,6 +27,17 @@ describe('per-run scratch folders: named after their run, cleaned when that run 
     expect([dead, live, mine, legacyOld, legacyNew, other].map(existsSync)).toEqual([false, true, true, false, true, true]);
   });
 
+  it('a new one clears what dead runs left once the run is under way', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'i17-scratch-'));
+    const dead = join(base, `upgrade-pilot-kube-${deadPid()}-abc123`);
+    mkdirSync(join(dead, 'http'), { recursive: true });
+    const s = makeScratch('kube', base);
+    await new Promise((r) => setImmediate(r));
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(s.dir)).toBe(true);
+    s.dispose();
+  });
+
   it('a new one is named after this process; dispose never throws', () => {
     const base = mkdtempSync(join(tmpdir(), 'i17-scratch-'));
     const s = makeScratch('kube', base);
