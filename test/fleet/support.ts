@@ -1,8 +1,9 @@
-/** A served fleet lab (`lab --serve --fleet N`) in its own process, for the fleet's end-to-end tests. */
+/** A served fleet lab (what `lab --serve --fleet N` serves), for the fleet's end-to-end tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startFleetLab, type FleetFaultKind } from '../../src/lab/fleet/index.js';
 import { CLI } from '../e2e/support.js';
 
 export interface FleetLabJson {
@@ -31,9 +32,24 @@ export interface ServedFleetLab {
   stop(): Promise<void>;
 }
 
-/** `extra`: more `lab` options (`--fleet-variables`). */
-export async function serveFleetLab(n: number, fails: string[], speed = 300, extra: string[] = []): Promise<ServedFleetLab> {
+/**
+ * `extra`: more `lab` options (`--fleet-variables`, `--fleet-template NAME`). The lab runs in the
+ * test's process (as `lab --serve --fleet` runs it: `startFleetLab`), so a file pays for no lab
+ * process's start; `ownProcess` serves it with the bundled CLI instead.
+ */
+export async function serveFleetLab(n: number, fails: string[], speed = 300, extra: string[] = [], ownProcess = false): Promise<ServedFleetLab> {
   const dir = mkdtempSync(join(tmpdir(), 'up-fleet-lab-'));
+  if (!ownProcess) {
+    const lab = await startFleetLab({
+      clusters: n,
+      stateDir: dir,
+      speed,
+      fails: Object.fromEntries(fails.map((f) => f.split(':') as [string, FleetFaultKind])),
+      templateManaged: extra.flatMap((e, i) => (e === '--fleet-template' && extra[i + 1] ? [extra[i + 1]!] : [])),
+      variables: extra.includes('--fleet-variables'),
+    });
+    return servedFleetHandle(dir, () => lab.close());
+  }
   const args = [CLI, 'lab', '--serve', '--fleet', String(n), ...fails.flatMap((f) => ['--fleet-fail', f]), '--state-dir', dir, '--speed', String(speed), ...extra];
   const proc: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   const labJson = join(dir, 'lab.json');
@@ -46,7 +62,20 @@ export async function serveFleetLab(n: number, fails: string[], speed = 300, ext
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const json = JSON.parse(readFileSync(labJson, 'utf8')) as FleetLabJson;
+  return servedFleetHandle(
+    dir,
+    () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+  );
+}
+
+/** The fleet lab in `dir` as the tests reach it: its lab.json, its API with its credentials, its audit. */
+function servedFleetHandle(dir: string, stop: () => Promise<void>): ServedFleetLab {
+  const json = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')) as FleetLabJson;
   const headers = { ApiKey: json.apiKey, ProjectUid: json.projectUid, 'Content-Type': 'application/json' };
   return {
     dir,
@@ -54,12 +83,7 @@ export async function serveFleetLab(n: number, fails: string[], speed = 300, ext
     audit: async () => (await (await fetch(json.auditUrl, { headers })).json()) as AuditEntry[],
     get: async <T>(path: string) => (await (await fetch(`${json.paletteUrl}${path}`, { headers })).json()) as T,
     control: (path, body) => fetch(`${json.paletteUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }),
-    stop: () =>
-      new Promise((resolve) => {
-        if (proc.exitCode !== null) return resolve();
-        proc.once('exit', () => resolve());
-        proc.kill('SIGTERM');
-      }),
+    stop,
   };
 }
 
