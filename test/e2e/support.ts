@@ -6,12 +6,13 @@
  * building its packs' values, which a test worker does once for all its labs and a new process does
  * every time.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLab } from '../../src/lab/index.js';
 import type { ScenarioName } from '../../src/lab/world/scenarios/index.js';
+import { labInOwnProcess } from '../support/lab-process.js';
 
 export const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
 
@@ -34,26 +35,7 @@ export async function serveLab(scenario: string, speed = 300, flavor: 'spec' | '
     return servedHandle(dir, () => lab.close());
   }
   const args = [CLI, 'lab', '--serve', '--scenario', scenario, '--state-dir', dir, '--speed', String(speed), '--flavor', flavor, ...(serverPath ? ['--server-path', serverPath] : [])];
-  const proc: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-  const labJson = join(dir, 'lab.json');
-  const started = Date.now();
-  while (!existsSync(labJson)) {
-    if (proc.exitCode !== null) throw new Error(`the lab exited with ${proc.exitCode}`);
-    if (Date.now() - started > 60_000) {
-      proc.kill('SIGKILL'); // never leave a lab running behind a failed test
-      throw new Error('the lab did not start in 60 s');
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return servedHandle(
-    dir,
-    () =>
-      new Promise((resolve) => {
-        if (proc.exitCode !== null) return resolve();
-        proc.once('exit', () => resolve());
-        proc.kill('SIGTERM');
-      }),
-  );
+  return servedHandle(dir, await labInOwnProcess(args, dir, 'the lab', 60_000));
 }
 
 /** The lab in `dir` as the tests reach it: its lab.json, its API with its credentials, its audit. */

@@ -34,43 +34,20 @@ export interface ServedFleetLab {
 
 /**
  * `extra`: more `lab` options (`--fleet-variables`, `--fleet-template NAME`). The lab runs in the
- * test's process (as `lab --serve --fleet` runs it: `startFleetLab`), so a file pays for no lab
- * process's start; `ownProcess` serves it with the bundled CLI instead.
+ * test's process as `lab --serve --fleet` runs it (`startFleetLab`), so a file pays for no lab
+ * process's start; the fleet commands under test run in processes of their own.
  */
-export async function serveFleetLab(n: number, fails: string[], speed = 300, extra: string[] = [], ownProcess = false): Promise<ServedFleetLab> {
+export async function serveFleetLab(n: number, fails: string[], speed = 300, extra: string[] = []): Promise<ServedFleetLab> {
   const dir = mkdtempSync(join(tmpdir(), 'up-fleet-lab-'));
-  if (!ownProcess) {
-    const lab = await startFleetLab({
-      clusters: n,
-      stateDir: dir,
-      speed,
-      fails: Object.fromEntries(fails.map((f) => f.split(':') as [string, FleetFaultKind])),
-      templateManaged: extra.flatMap((e, i) => (e === '--fleet-template' && extra[i + 1] ? [extra[i + 1]!] : [])),
-      variables: extra.includes('--fleet-variables'),
-    });
-    return servedFleetHandle(dir, () => lab.close());
-  }
-  const args = [CLI, 'lab', '--serve', '--fleet', String(n), ...fails.flatMap((f) => ['--fleet-fail', f]), '--state-dir', dir, '--speed', String(speed), ...extra];
-  const proc: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-  const labJson = join(dir, 'lab.json');
-  const started = Date.now();
-  while (!existsSync(labJson)) {
-    if (proc.exitCode !== null) throw new Error(`the fleet lab exited with ${proc.exitCode}`);
-    if (Date.now() - started > 120_000) {
-      proc.kill('SIGKILL');
-      throw new Error('the fleet lab did not start in 120 s');
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return servedFleetHandle(
-    dir,
-    () =>
-      new Promise((resolve) => {
-        if (proc.exitCode !== null) return resolve();
-        proc.once('exit', () => resolve());
-        proc.kill('SIGTERM');
-      }),
-  );
+  const lab = await startFleetLab({
+    clusters: n,
+    stateDir: dir,
+    speed,
+    fails: Object.fromEntries(fails.map((f) => f.split(':') as [string, FleetFaultKind])),
+    templateManaged: extra.flatMap((e, i) => (e === '--fleet-template' && extra[i + 1] ? [extra[i + 1]!] : [])),
+    variables: extra.includes('--fleet-variables'),
+  });
+  return servedFleetHandle(dir, () => lab.close());
 }
 
 /** The fleet lab in `dir` as the tests reach it: its lab.json, its API with its credentials, its audit. */
