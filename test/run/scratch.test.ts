@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanStaleScratch, makeScratch } from '../../src/run/scratch.js';
+import { until } from '../support/wait.js';
 
 /** A pid that certainly belonged to a process that is gone. */
 function deadPid(): number {
@@ -32,8 +33,7 @@ describe('per-run scratch folders: named after their run, cleaned when that run 
     const dead = join(base, `upgrade-pilot-kube-${deadPid()}-abc123`);
     mkdirSync(join(dead, 'http'), { recursive: true });
     const s = makeScratch('kube', base);
-    await new Promise((r) => setImmediate(r));
-    expect(existsSync(dead)).toBe(false);
+    await until('the dead run\'s folder cleared', () => !existsSync(dead));
     expect(existsSync(s.dir)).toBe(true);
     s.dispose();
   });
