@@ -21,6 +21,11 @@ function fits(text: string, width: number): void {
 }
 
 describe('--help at the terminal’s width', () => {
+  it('writes each paragraph of a command\'s details whole, for the wrapper to flow (none broken by hand)', () => {
+    // A paragraph broken by hand wraps at the terminal's width and again where the hand broke it.
+    for (const c of commands) for (const d of c.details ?? []) expect(d, `${c.name}: a detail line continued by hand`).not.toMatch(/^\s/);
+  });
+
   it.each([80, 120, 50])('every command at %i columns: lines within the width, words whole and in order', (width) => {
     for (const c of commands) {
       const text = commandHelp(c, layout(width));
