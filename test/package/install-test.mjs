@@ -161,7 +161,7 @@ async function main() {
   check('verify against the lab: green but for the past, exit 0', () => {
     const r = run(bin, ['verify', '--params', atTarget], { env: keyEnv });
     expectExit(r, 0, 'verify');
-    assert(/5 green, 0 red, 1 amber, 0 unknown/.test(r.stdout) && /Failed \(Evicted\) 7d ago \(pre-existing\)/.test(r.stdout), `unexpected panels:\n${r.stdout}`);
+    assert(/5 green, 0 red, 1 amber, 0 unknown/.test(r.stdout) && /Failed \(Evicted\) 7d00h ago \(pre-existing\)/.test(r.stdout), `unexpected panels:\n${r.stdout}`);
   });
   check('plan: two hops, exit 0', () => {
     const r = run(bin, ['plan', '--params', params], { env: keyEnv });
