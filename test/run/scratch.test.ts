@@ -38,6 +38,25 @@ describe('per-run scratch folders: named after their run, cleaned when that run 
     s.dispose();
   });
 
+  it('clears a temp folder once per process: the next scratch folders (a fleet\'s other clusters) do not read it again', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'i36-scratch-'));
+    const before = join(base, `upgrade-pilot-kube-${deadPid()}-before`);
+    mkdirSync(before);
+    const first = makeScratch('kube', base);
+    await until('the first clearing done', () => !existsSync(before));
+    const later = join(base, `upgrade-pilot-kube-${deadPid()}-later1`);
+    mkdirSync(later);
+    const second = makeScratch('kube', base);
+    // Cleared in the order asked: once another folder's clearing has run, this folder's would have too.
+    const other = mkdtempSync(join(tmpdir(), 'i36-scratch-'));
+    const dead = join(other, `upgrade-pilot-kube-${deadPid()}-other1`);
+    mkdirSync(dead);
+    const third = makeScratch('kube', other);
+    await until('the other temp folder cleared', () => !existsSync(dead));
+    expect(existsSync(later)).toBe(true);
+    for (const s of [first, second, third]) s.dispose();
+  });
+
   it('a new one is named after this process; dispose never throws', () => {
     const base = mkdtempSync(join(tmpdir(), 'i17-scratch-'));
     const s = makeScratch('kube', base);
