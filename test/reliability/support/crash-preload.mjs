@@ -41,11 +41,13 @@ if (spec) {
     journalFds.delete(fd);
     return closeSync.call(this, fd);
   };
+  // A record is written as a string (writeAll), or as a Buffer (the rest of a short write).
   fs.writeSync = function (fd, buf, ...rest) {
-    if (journalFds.has(fd) && Buffer.isBuffer(buf)) {
-      const offset = typeof rest[0] === 'number' ? rest[0] : 0;
-      const length = typeof rest[1] === 'number' ? rest[1] : buf.length - offset;
-      const text = buf.toString('utf8', offset, offset + length);
+    const isText = typeof buf === 'string';
+    const offset = !isText && typeof rest[0] === 'number' ? rest[0] : 0;
+    if (journalFds.has(fd) && (isText || Buffer.isBuffer(buf))) {
+      const length = isText ? Buffer.byteLength(buf) : typeof rest[1] === 'number' ? rest[1] : buf.length - offset;
+      const text = isText ? buf : buf.toString('utf8', offset, offset + length);
       let record;
       try {
         record = JSON.parse(text);
@@ -58,7 +60,7 @@ if (spec) {
         const signature = [e.type, e.id ?? e.stepId ?? e.group ?? '', (e.key ?? '').replace(/\/review\/\d+\./, '/review/*.')].join('|');
         if (targets.has(signature)) {
           if (modeOf(signature) === 'torn') {
-            writeSync.call(this, fd, buf, offset, Math.max(1, Math.floor(length / 2)));
+            writeSync.call(this, fd, isText ? Buffer.from(buf, 'utf8') : buf, offset, Math.max(1, Math.floor(length / 2)));
             fsyncSync(fd);
             die({ signature, seq: record.seq });
           }
@@ -68,9 +70,9 @@ if (spec) {
     }
     const written = writeSync.call(this, fd, buf, ...rest);
     // The whole record is written once the bytes written end its line (a short write goes on in the next call).
-    if (armed && armed.fd === fd && Buffer.isBuffer(buf)) {
-      const offset = typeof rest[0] === 'number' ? rest[0] : 0;
-      if (buf[offset + written - 1] === 0x0a) die({ signature: armed.signature, seq: armed.seq });
+    if (armed && armed.fd === fd) {
+      const ended = isText ? written === Buffer.byteLength(buf) && buf.endsWith('\n') : Buffer.isBuffer(buf) && buf[offset + written - 1] === 0x0a;
+      if (ended) die({ signature: armed.signature, seq: armed.seq });
     }
     return written;
   };
