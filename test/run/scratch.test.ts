@@ -13,7 +13,7 @@ function deadPid(): number {
 }
 
 describe('per-run scratch folders: named after their run, cleaned when that run is gone', () => {
-  it('removes what dead runs left, keeps what live ones use and anything else', () => {
+  it('removes what dead runs left, keeps what live ones use and anything else', async () => {
     const base = mkdtempSync(join(tmpdir(), 'i17-scratch-'));
     const dead = join(base, `upgrade-pilot-kube-${deadPid()}-abc123`);
     const live = join(base, `upgrade-pilot-kube-${process.ppid}-def456`);
@@ -24,7 +24,7 @@ describe('per-run scratch folders: named after their run, cleaned when that run 
     for (const d of [dead, live, mine, legacyOld, legacyNew, other]) mkdirSync(join(d, 'http'), { recursive: true });
     const dayAgo = (Date.now() - 25 * 3_600_000) / 1000;
     utimesSync(legacyOld, dayAgo, dayAgo);
-    expect(cleanStaleScratch('kube', base)).toBe(2);
+    expect(await cleanStaleScratch('kube', base)).toBe(2);
     expect([dead, live, mine, legacyOld, legacyNew, other].map(existsSync)).toEqual([false, true, true, false, true, true]);
   });
 
