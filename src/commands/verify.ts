@@ -27,8 +27,10 @@ import { junitXml } from '../report/junit.js';
 import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
 import { chosenKubeconfig } from '../run/kubeconfig-choice.js';
 import { formatDuration } from '../text/duration.js';
+import { parseEachSchemaOnce } from '../io/one-shot-parsing.js';
 
 export async function runVerifyCommand(options: CliOptions, io: RunIO, registry: StepRegistry): Promise<ExitCode> {
+  parseEachSchemaOnce();
   if (!options.params) throw new InputError('usage.params', '`verify` needs the site parameters.', { hint: 'Pass --params FILE (see params.example.yaml).' });
   const redactor = new Redactor();
   const key = readApiKey(options['api-key-file'], io.env, redactor);
