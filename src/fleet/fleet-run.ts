@@ -21,6 +21,7 @@ import { freezePlan } from './freeze.js';
 import type { FleetSettings } from './settings.js';
 import { FleetReads } from './shared-reads.js';
 import { resolveFromPalette, fromPaletteText } from './from-palette.js';
+import { boundHeapGrowth } from './heap-growth.js';
 import type { FleetJournal } from './journal.js';
 import type { LoadedFleet } from './load.js';
 import { planP90Ms, predict } from './predicted.js';
@@ -122,6 +123,8 @@ export async function prepareFleetRun(req: FleetRunRequest, registry: StepRegist
   if (req.command === 'start' && journal.state()) throw new InputError('fleet.started', `Fleet ${req.fleet.spec.fleet} has already started (${journal.paths.journal}).`, { hint: 'Continue it with `upgrade-pilot fleet resume --fleet FILE`; its plan is frozen.' });
   if (req.command !== 'start' && !journal.state()) throw new InputError('fleet.not-started', `Fleet ${req.fleet.spec.fleet} has not started in ${req.stateDir}.`, { hint: 'Start it with `upgrade-pilot fleet start --fleet FILE`.' });
   if (req.command === 'start' && settings.revoke.length) throw new InputError('usage.revoke', '--revoke takes an approval away from a running fleet: `fleet start` has none yet.', { hint: 'Give only the approvals you mean to give; --revoke is for fleet resume and fleet retry.' });
+  // The coordinator runs many sessions in this process: its heap is kept near what is live.
+  boundHeapGrowth();
   const key = readApiKey(settings.apiKeyFile, req.env, req.redactor);
   // As a session without a key stops (env.unconfigured, exit 4): before anything runs, not in each cluster.
   if (!key.key) throw new EnvironmentError('env.unconfigured', `fleet ${req.command} needs the profile API key: every cluster's session reads and writes Palette.`, { hint: 'Set UPGRADE_PILOT_API_KEY in the environment, or pass --api-key-file FILE.' });

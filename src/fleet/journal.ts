@@ -9,7 +9,7 @@ import type { SessionEvent } from '../engine/state.js';
 import { ensurePrivateDir } from '../session/durable-fs.js';
 import { JournalWriter, readJournal } from '../session/journal.js';
 import { SessionLock } from '../session/lock.js';
-import { foldFleet } from './state.js';
+import { applyFleetEvents, foldFleet } from './state.js';
 import type { FleetEvent, FleetState } from './types.js';
 
 export interface FleetPaths {
@@ -39,6 +39,8 @@ export class FleetJournal {
   private readonly lock: SessionLock;
   private seq: number;
   private events: FleetEvent[];
+  /** The fold of `events` once asked for, then kept up to date record by record (the coordinator asks for it many times per record). */
+  private folded: { state: FleetState | undefined } | undefined;
 
   constructor(readonly paths: FleetPaths) {
     ensurePrivateDir(join(paths.dir, '..'));
@@ -55,10 +57,14 @@ export class FleetJournal {
     this.seq += 1;
     this.writer.append({ seq: this.seq, event: event as unknown as SessionEvent });
     this.events.push(event);
+    // Only the record's cluster or stage is new; a state handed out before stays as it was.
+    this.folded = this.folded?.state ? { state: applyFleetEvents(this.folded.state, [event]) } : undefined;
   }
 
+  /** The fleet as its journal stands; the same object until the next append (read it, never change it). */
   state(): FleetState | undefined {
-    return foldFleet(this.events);
+    this.folded ??= { state: foldFleet(this.events) };
+    return this.folded.state;
   }
 
   close(): void {

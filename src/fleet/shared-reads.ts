@@ -14,8 +14,9 @@
  * - Nothing else: each cluster's own state (`/v1/spectroclusters/...`, its events, its variables'
  *   values) is its own, read by its own session every time.
  *
- * A read that fails is not kept: the next asks again.
+ * A read that fails is not kept: the next asks again. What is kept is parsed once for all (ParsedOnce).
  */
+import { deepFreeze } from '../io/deep-freeze.js';
 import type { Call, Reply, SharedReads } from '../palette/transport.js';
 
 const REGISTRY = [/^\/v1\/packs(\/|\?|$)/, /^\/v1\/registries\/metadata$/];
@@ -33,6 +34,31 @@ export interface FleetReadsStats {
   shared: number;
   /** Reads sent to Palette. */
   sent: number;
+}
+
+/**
+ * A shared answer: its text, and its JSON parsed once for every cluster that reads it. Each cluster
+ * parsing a profile version or a pack's tags again allocated the whole document each time (all of
+ * it on the long-lived heap: V8 parses a text of 100 k characters or more there) and kept its own
+ * copy of every pack's values; now they share one, frozen so that no reader can change it for another.
+ */
+class ParsedOnce implements Reply {
+  #json: { value: unknown } | undefined;
+
+  constructor(private readonly reply: Reply) {}
+
+  get status(): number {
+    return this.reply.status;
+  }
+
+  get text(): string {
+    return this.reply.text;
+  }
+
+  json(): unknown {
+    this.#json ??= { value: deepFreeze(JSON.parse(this.reply.text)) };
+    return this.#json.value;
+  }
 }
 
 export class FleetReads implements SharedReads {
@@ -57,7 +83,7 @@ export class FleetReads implements SharedReads {
       return known.answer;
     }
     this.stats.sent++;
-    const entry: Entry = { answer: send(), at: this.now(), generation: registry ? -1 : this.generation };
+    const entry: Entry = { answer: send().then((r) => new ParsedOnce(r)), at: this.now(), generation: registry ? -1 : this.generation };
     this.entries.set(key, entry);
     entry.answer.catch(() => {
       if (this.entries.get(key) === entry) this.entries.delete(key);

@@ -97,7 +97,8 @@ export function boundedRequest(opts: BoundedRequestOptions): Promise<BoundedResp
         if (size > opts.maxBytes) return tooLarge();
         chunks.push(chunk);
       });
-      res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks, size) }));
+      // One piece (most answers) is the body as it is: a copy would be garbage for the collector to find.
+      res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) }));
       res.on('error', (err: NodeJS.ErrnoException) => finish(new HttpFailure('network', err.code ?? err.message)));
       res.on('aborted', () => finish(new HttpFailure('network', 'the connection closed before the answer was complete')));
     });

@@ -41,7 +41,7 @@ export interface PaletteApi {
   getProfile(uid: string, opts?: ReadOptions & { manifests?: boolean }): Promise<ProfileDoc>;
   /** `GET /v1/clusterprofiles/{uid}/packs/{packName}/manifests` (palette dialect; the spec's shows them inline). */
   getPackManifests(profileUid: string, packName: string, opts?: ReadOptions): Promise<PackManifest[]>;
-  /** What the cluster runs: names, version labels, packs (per flavor: the profiles read, or the cluster's attached templates). */
+  /** What the cluster runs: names, version labels, packs (per flavor: the profiles read, or the cluster's attached templates, whose packs come without values). */
   getClusterProfiles(clusterUid: string, opts?: ReadOptions): Promise<DeployedProfileDoc[]>;
   /** Reads the profile and compares its draft with a PUT body: catches the API's silent no-op. */
   draftMatches(uid: string, body: DraftBody, opts?: ReadOptions): Promise<DraftCheck>;
@@ -51,7 +51,7 @@ export interface PaletteApi {
   readonly registry?: PackRegistryApi;
   /** A profile version by name and label (settles a clone whose answer was lost: never a second copy). */
   findProfileVersion(name: string, version: string, opts?: ReadOptions & { near?: ProfileDoc }): Promise<ProfileSummary | undefined>;
-  /** Real Palette: `GET /v1/spectroclusters/{uid}`; an empty `profileVersion` is read from the version object. */
+  /** Real Palette: `GET /v1/spectroclusters/{uid}` (its packs' names and tags, not their values); an empty `profileVersion` is read from the version object. */
   getCluster(clusterUid: string, opts?: ReadOptions): Promise<ClusterDoc>;
   /** Real Palette: the cluster's latest events, newest first (pages followed up to `limit`). */
   listClusterEvents(clusterUid: string, opts?: ReadOptions & { limit?: number }): Promise<ClusterEvent[]>;

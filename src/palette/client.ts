@@ -23,6 +23,7 @@ import type { PaletteApi } from './api.js';
 import { InputError } from '../errors.js';
 import { ClusterReads } from './cluster-reads.js';
 import { deployedFromCluster } from './cluster-normalize.js';
+import { textWithout } from './lean-json.js';
 import type { ClusterDoc, ClusterEvent, ClusterNotification, RepaveStatus } from './cluster-types.js';
 import { compareDraft } from './draft-check.js';
 import { assertDraftShape } from './draft-body.js';
@@ -112,7 +113,7 @@ export class PaletteClient implements PaletteApi {
       ...(opts.shared ? { shared: opts.shared } : {}),
       ...(opts.limiter ? { limiter: opts.limiter } : opts.rateLimits ? { limiter: new RateLimiter(opts.rateLimits) } : {}),
     });
-    this.cluster = new ClusterReads((call, schema) => this.getJson(call, schema), opts.projectUid);
+    this.cluster = new ClusterReads((call, schema, without) => this.getJson(call, schema, without), opts.projectUid);
     this.lists = new ProfileLists((call, schema) => this.getJson(call, schema));
   }
 
@@ -333,17 +334,17 @@ export class PaletteClient implements PaletteApi {
     };
   }
 
-  private async getJson<S extends z.ZodType>(call: Call, schema: S): Promise<z.output<S>> {
-    return (await this.getParsed(call, schema)).parsed;
+  private async getJson<S extends z.ZodType>(call: Call, schema: S, without?: string): Promise<z.output<S>> {
+    return (await this.getParsed(call, schema, without)).parsed;
   }
 
-  /** Sends, parses JSON and validates; a misfit names the field, its path and the call. */
-  private async getParsed<S extends z.ZodType>(call: Call, schema: S): Promise<{ raw: Record<string, unknown>; parsed: z.output<S> }> {
+  /** Sends, parses JSON and validates; a misfit names the field, its path and the call. `without`: a key whose string values are not read (lean-json.ts). */
+  private async getParsed<S extends z.ZodType>(call: Call, schema: S, without?: string): Promise<{ raw: Record<string, unknown>; parsed: z.output<S> }> {
     const reply = await this.transport.send(call);
     const info: CallInfo = { method: call.method, path: call.path, baseUrl: displayUrl(this.baseUrl), projectUid: this.opts.projectUid, timeoutMs: this.opts.timeoutMs, mutation: false };
     let raw: unknown;
     try {
-      raw = JSON.parse(reply.text);
+      raw = without ? JSON.parse(textWithout(reply, without)) : reply.json ? reply.json() : JSON.parse(reply.text);
     } catch {
       throw badResponse(info, `the answer is not JSON (${this.transport.shown(reply.text.trim(), 80) || 'empty body'})`);
     }

@@ -17,6 +17,7 @@ function condition(c: RawCondition): Condition {
  */
 export const KEY_ONLY_TAG = 'spectro__tag';
 
+/** The packs are names and tags: their values, when the answer was read whole, are not kept (see ClusterReads.cluster). */
 export function toClusterDoc(json: SpectroClusterJson): ClusterDoc {
   const status = json.status ?? undefined;
   const profiles: AttachedProfile[] = (json.spec?.clusterProfileTemplates ?? []).map((t) => ({
@@ -24,10 +25,7 @@ export function toClusterDoc(json: SpectroClusterJson): ClusterDoc {
     name: t.name,
     version: t.profileVersion ?? '',
     type: t.type ?? '',
-    packs: (t.packs ?? []).map((p) => {
-      const tag = p.tag ?? p.version ?? '';
-      return typeof p.values === 'string' ? { name: p.name, tag, values: p.values } : { name: p.name, tag };
-    }),
+    packs: (t.packs ?? []).map((p) => ({ name: p.name, tag: p.tag ?? p.version ?? '' })),
   }));
   const doc: ClusterDoc = {
     uid: json.metadata.uid,

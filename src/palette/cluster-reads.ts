@@ -10,7 +10,8 @@ import type { ClusterDoc, ClusterEvent, ClusterNotification, RepaveStatus } from
 import type { Call } from './transport.js';
 import type { ReadOptions } from './types.js';
 
-export type JsonGetter = <S extends z.ZodType>(call: Call, schema: S) => Promise<z.output<S>>;
+/** `without`: a key whose string values are left unread (lean-json.ts). */
+export type JsonGetter = <S extends z.ZodType>(call: Call, schema: S, without?: string) => Promise<z.output<S>>;
 
 /** Palette pages at 50 at most; an events list longer than this many pages is not read further. */
 const MAX_EVENT_PAGES = 20;
@@ -31,10 +32,14 @@ export class ClusterReads {
     };
   }
 
-  /** `GET /v1/spectroclusters/{uid}`. */
+  /**
+   * `GET /v1/spectroclusters/{uid}`, its attached packs' values left unread: what a step reads of the
+   * cluster object is its state and what is attached (names, labels, tags); the values it compares
+   * are the profile versions' own.
+   */
   async cluster(clusterUid: string, opts: ReadOptions = {}): Promise<ClusterDoc> {
     const call: Call = { method: 'GET', path: `/v1/spectroclusters/${seg(clusterUid)}`, retry: true, notFound: this.notFound(clusterUid), ...sig(opts) };
-    return toClusterDoc(await this.getJson(call, SpectroClusterSchema));
+    return toClusterDoc(await this.getJson(call, SpectroClusterSchema, 'values'));
   }
 
   /** `GET /v1/events/components/spectrocluster/{uid}`, pages followed until `limit` events; newest first. */

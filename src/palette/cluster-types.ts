@@ -20,7 +20,8 @@ export interface AttachedProfile {
   /** `profileVersion`: the semver label (the deprecated integer `version` is not used). */
   version: string;
   type: string;
-  packs: DeployedPack[];
+  /** Names and tags: the packs' values in the cluster object are left unread (cluster-reads.ts). */
+  packs: Array<Omit<DeployedPack, 'values'>>;
 }
 
 /** `status.packs[]`: one pack of one attached profile, as the cluster's agent reports it. */

@@ -73,13 +73,45 @@ export interface Call {
 
 export interface Reply {
   status: number;
-  text: string;
+  readonly text: string;
+  /** The answer's bytes in the pieces they came in, until its text is read: a reader that needs part of a large answer decodes only that part (lean-json.ts). */
+  readonly pieces?: readonly Buffer[];
+  /** The answer's JSON, parsed once for every reader of an answer several share (a fleet's clusters): frozen, read it, never change it. */
+  json?(): unknown;
 }
+
+/** A 2xx answer kept as the pieces that came until its text is asked for; then as that text alone. */
+class ReceivedReply implements Reply {
+  #pieces: Buffer[] | undefined;
+  #text: string | undefined;
+
+  constructor(
+    readonly status: number,
+    pieces: Buffer[],
+  ) {
+    this.#pieces = pieces;
+  }
+
+  get text(): string {
+    if (this.#text === undefined) {
+      this.#text = joined(this.#pieces!).toString('utf8');
+      this.#pieces = undefined;
+    }
+    return this.#text;
+  }
+
+  get pieces(): readonly Buffer[] | undefined {
+    return this.#pieces;
+  }
+}
+
+const joined = (pieces: Buffer[]): Buffer => (pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces));
 
 interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
-  text: string;
+  /** The body as it came: joined only when read as text (a large answer read in part is never copied whole). */
+  pieces: Buffer[];
 }
 
 type Failure = { kind: 'status'; response: Answer } | { kind: 'network'; code: string; sent: boolean } | { kind: 'too-large' };
@@ -164,7 +196,7 @@ export class Transport {
     for (let attempt = 1; ; attempt++) {
       if (call.signal?.aborted) throw abortError(call.signal);
       const failure = await this.once(call);
-      if ('text' in failure) {
+      if (failure instanceof ReceivedReply) {
         this.opts.onReply?.(call, failure);
         return failure;
       }
@@ -180,7 +212,7 @@ export class Transport {
     }
   }
 
-  private async once(call: Call): Promise<Reply | Failure> {
+  private async once(call: Call): Promise<ReceivedReply | Failure> {
     allowSharing(call.signal);
     // Loaded before the slot is taken: the first request's wait for the module is not the limiter's.
     const { default: got, RequestError } = await gotOnDemand();
@@ -239,7 +271,7 @@ export class Transport {
         stream.on('end', () => {
           if (settled) return;
           settled = true;
-          resolve({ status, headers: responseHeaders, text: Buffer.concat(chunks, size).toString('utf8') });
+          resolve({ status, headers: responseHeaders, pieces: chunks });
           stream.destroy();
         });
         stream.on('error', (err: unknown) => {
@@ -250,7 +282,7 @@ export class Transport {
         });
       });
       if (answer === 'too-large') return { kind: 'too-large' };
-      if (answer.status >= 200 && answer.status < 300) return { status: answer.status, text: answer.text };
+      if (answer.status >= 200 && answer.status < 300) return new ReceivedReply(answer.status, answer.pieces);
       return { kind: 'status', response: answer };
     } catch (err) {
       if (call.signal?.aborted) throw abortError(call.signal);
@@ -297,7 +329,7 @@ export class Transport {
     // reads back, waits and sends it again within its own budget.
     const asked = this.retryAfter(failure.response);
     const deferred = !call.retry && (status === 429 || (status === 503 && asked !== undefined)) ? { retryAfterMs: asked ?? 1_000 } : {};
-    return statusError(info, status, this.errorBody(failure.response.text), attempts, deferred);
+    return statusError(info, status, this.errorBody(joined(failure.response.pieces).toString('utf8')), attempts, deferred);
   }
 
   /**

@@ -75,6 +75,7 @@ export interface PackManifest {
 export interface DeployedPack {
   name: string;
   tag: string;
+  /** The spec's cluster-profiles read gives them; a real Palette's cluster object is read without them (no step compares them: the profile versions' own values are what the customization reads). */
   values?: string;
 }
 

@@ -4,8 +4,8 @@
  * code. Whatever happens, the journal is closed and the lock released.
  */
 import { hostname, userInfo } from 'node:os';
-import { render, type Instance } from 'ink';
-import { App, type AppController } from '../screens/App.js';
+import type { Instance } from 'ink';
+import type { AppController } from '../screens/App.js';
 import { approvalFlagsText } from '../engine/approval-policy.js';
 import { plannedEntries } from '../engine/entries.js';
 import { bundledRunbook, loadParams, type LoadedParams, type LoadedRunbook } from '../engine/load.js';
@@ -32,7 +32,6 @@ import { createPlainPrinter } from './plain-printer.js';
 import { writeReport } from '../report/write.js';
 import { machineTimeZone } from '../text/time-zone.js';
 import { notifyConfig, type NotifyConfig } from '../notify/config.js';
-import { GateAttention } from '../notify/GateAttention.js';
 import { startNotifications } from '../notify/run-notifications.js';
 import { displaySafeSource } from '../text/display-safe.js';
 import { jsonSafe, sanitizeLines } from '../text/sanitize.js';
@@ -279,35 +278,35 @@ export async function runSession(req: SessionRequest, io: RunIO): Promise<ExitCo
     };
     let outcome: RunOutcome;
     if (interactive) {
+      // Loaded only for a screen: plain and JSON runs (a fleet's clusters) never load Ink and React.
+      const { drawSession } = await import('./session-screen.js');
       const run = runner.run().then(told);
-      const tree = (
-        <>
-          <App
-            controller={{
-              // The TUI sees the state without control characters (names and reasons come from the network).
-              source: displaySafeSource(runner),
-              queue,
-              variables,
-              rehearsal: dryRun,
-              ...(lab ? { guide: lab.guide } : {}),
-              outcome: run.then((o) => {
-                report();
-                return o;
-              }),
-              stop: (reason) => controller.abort(reason),
-              reportPath: () => reportPath,
-              inProcessLab: Boolean(lab),
-              gateGuardMs: runbook.runbook.settings.gateGuard,
-              resumeCommand: resume,
-              labTime: Boolean(clock.simulated),
-              ...(prepared.resuming ? { resumed: () => resumeSummary(saved, runner.getState(), meanwhile) } : {}),
-            }}
-          />
-          {notifications.attention ? <GateAttention {...notifications.attention} /> : null}
-        </>
-      );
-      const app = req.ink ?? render(tree, { stdout: io.stdout, stdin: io.stdin, exitOnCtrlC: false, patchConsole: false, ...(req.inkDebug ? { debug: true } : {}) });
-      if (req.ink) req.ink.rerender(tree);
+      const app = drawSession({
+        controller: {
+          // The TUI sees the state without control characters (names and reasons come from the network).
+          source: displaySafeSource(runner),
+          queue,
+          variables,
+          rehearsal: dryRun,
+          ...(lab ? { guide: lab.guide } : {}),
+          outcome: run.then((o) => {
+            report();
+            return o;
+          }),
+          stop: (reason) => controller.abort(reason),
+          reportPath: () => reportPath,
+          inProcessLab: Boolean(lab),
+          gateGuardMs: runbook.runbook.settings.gateGuard,
+          resumeCommand: resume,
+          labTime: Boolean(clock.simulated),
+          ...(prepared.resuming ? { resumed: () => resumeSummary(saved, runner.getState(), meanwhile) } : {}),
+        },
+        attention: notifications.attention,
+        ink: req.ink,
+        stdout: io.stdout,
+        stdin: io.stdin,
+        debug: Boolean(req.inkDebug),
+      });
       outcome = await run;
       leaveLastFrame = () => app.unmount();
       await app.waitUntilExit();

@@ -63,6 +63,21 @@ describe('FleetReads', () => {
     await expect(reads.read(get('/v1/registries/metadata'), () => Promise.reject(new Error('503')))).rejects.toThrow('503');
     expect((await reads.read(get('/v1/registries/metadata'), () => Promise.resolve(reply('ok'))))!.text).toBe('ok');
   });
+
+  it('parses a shared answer once for every cluster that reads it, frozen so that none can change it for another', async () => {
+    const reads = new FleetReads();
+    const send = () => Promise.resolve(reply('{"spec":{"packs":[{"name":"cni","values":"a: 1"}]}}'));
+    const one = (await reads.read(get('/v1/clusterprofiles/p1'), send))!;
+    const two = (await reads.read(get('/v1/clusterprofiles/p1'), send))!;
+    const json = one.json!() as { spec: { packs: Array<{ values: string }> } };
+    expect(two.json!()).toBe(json);
+    expect(json.spec.packs[0]!.values).toBe('a: 1');
+    expect(Object.isFrozen(json.spec.packs[0])).toBe(true);
+    expect(() => {
+      json.spec.packs[0]!.values = 'b: 2';
+    }).toThrow(TypeError);
+    expect(one.text).toBe('{"spec":{"packs":[{"name":"cni","values":"a: 1"}]}}');
+  });
 });
 
 describe('the transport with shared reads', () => {

@@ -1,6 +1,6 @@
 /** The fleet journal folded into state, and the failure threshold. */
 import { describe, expect, it } from 'vitest';
-import { failureLimit, foldFleet } from '../../src/fleet/state.js';
+import { applyFleetEvents, failureLimit, foldFleet } from '../../src/fleet/state.js';
 import type { FleetEvent } from '../../src/fleet/types.js';
 
 const at = '2026-11-27T10:00:00.000Z';
@@ -85,5 +85,46 @@ describe('failureLimit', () => {
     ['1%', 200, 2],
   ])('%s of %i clusters stops at %i failure(s)', (threshold, total, want) => {
     expect(failureLimit(threshold, total)).toBe(want);
+  });
+});
+
+describe('applyFleetEvents: the coordinator’s state kept record by record', () => {
+  const two: FleetEvent = {
+    ...planned,
+    stages: [{ name: 'canary', clusters: ['a', 'b'], maxConcurrency: 1, failureThreshold: 1, approval: false }],
+    clusters: [
+      { name: 'a', uid: 'u-a', stage: 'canary', paramsFile: '/a.yaml' },
+      { name: 'b', uid: 'u-b', stage: 'canary', paramsFile: '/b.yaml' },
+    ],
+  } as FleetEvent;
+  const records: FleetEvent[] = [
+    two,
+    { type: 'fleet.run', at, by: 'op@host', command: 'start', approvals: { gates: ['stage'], restarts: [], acceptFixes: [], revoked: [] }, added: [], revoked: [] } as unknown as FleetEvent,
+    { type: 'stage.started', at, stage: 'canary' },
+    { type: 'cluster.started', at, cluster: 'a', session: 's1', attempt: 1, resumed: false },
+    { type: 'cluster.ended', at, cluster: 'a', session: 's1', outcome: 'done', exitCode: 0 },
+    { type: 'stage.soak.started', at, stage: 'canary', until: at, untilWall: at },
+    { type: 'cluster.unhealthy', at, cluster: 'a', stage: 'canary', evidence: ['node n1 NotReady'] },
+    { type: 'stage.ended', at, stage: 'canary', outcome: 'failed', message: 'a turned unhealthy' },
+    { type: 'fleet.stopped', at, reason: 'Ctrl+C', mode: 'now', how: 'signal' },
+  ];
+
+  it('gives what folding the whole journal gives, after every record', () => {
+    let state = foldFleet(records.slice(0, 1))!;
+    for (let i = 1; i < records.length; i++) {
+      state = applyFleetEvents(state, [records[i]!]);
+      expect(state).toEqual(foldFleet(records.slice(0, i + 1)));
+    }
+  });
+
+  it('leaves the state before as it was, and shares what the record does not touch', () => {
+    const before = foldFleet(records.slice(0, 4))!;
+    const copy = structuredClone(before);
+    const after = applyFleetEvents(before, [records[4]!]);
+    expect(before).toEqual(copy);
+    expect(after.clusters[0]).toMatchObject({ name: 'a', status: 'done' });
+    expect(before.clusters[0]).toMatchObject({ name: 'a', status: 'running' });
+    expect(after.clusters[1]).toBe(before.clusters[1]);
+    expect(after.stages[0]).toBe(before.stages[0]);
   });
 });

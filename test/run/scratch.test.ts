@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanStaleScratch, makeScratch } from '../../src/run/scratch.js';
+import { cleanStaleScratch, clearingsStarted, makeScratch } from '../../src/run/scratch.js';
 import { until } from '../support/wait.js';
 
 /** A pid that certainly belonged to a process that is gone. */
@@ -36,6 +36,28 @@ describe('per-run scratch folders: named after their run, cleaned when that run 
     await until('the dead run\'s folder cleared', () => !existsSync(dead));
     expect(existsSync(s.dir)).toBe(true);
     s.dispose();
+  });
+
+  it('clears a temp folder once per process: the next scratch folders (a fleet\'s other clusters) do not read it again', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'i36-scratch-'));
+    const before = join(base, `upgrade-pilot-kube-${deadPid()}-before`);
+    mkdirSync(before);
+    const first = makeScratch('kube', base);
+    await until('the first clearing done', () => !existsSync(before));
+    const later = join(base, `upgrade-pilot-kube-${deadPid()}-later1`);
+    mkdirSync(later);
+    const started = clearingsStarted();
+    const second = makeScratch('kube', base);
+    expect(clearingsStarted()).toBe(started);
+    // Another temp folder is cleared as the first was; the folder cleared already is not read again.
+    const other = mkdtempSync(join(tmpdir(), 'i36-scratch-'));
+    const dead = join(other, `upgrade-pilot-kube-${deadPid()}-other1`);
+    mkdirSync(dead);
+    const third = makeScratch('kube', other);
+    expect(clearingsStarted()).toBe(started + 1);
+    await until('the other temp folder cleared', () => !existsSync(dead));
+    expect(existsSync(later)).toBe(true);
+    for (const s of [first, second, third]) s.dispose();
   });
 
   it('a new one is named after this process; dispose never throws', () => {

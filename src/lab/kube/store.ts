@@ -9,6 +9,7 @@
  * Every write (upsert, update, remove) takes the next resourceVersion, whatever the caller passed.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { deepFreeze } from '../../io/deep-freeze.js';
 import { servedType, apiVersionOf, type ServedType } from './kinds.js';
 import { fieldMatcher, labelMatcher } from './selectors.js';
 import type { KubeObject, ListOptions, ResourceStoreApi } from './types.js';
@@ -40,14 +41,6 @@ export function objectKey(namespace: string | undefined, name: string): string {
 /** Kubernetes timestamps are RFC 3339 with whole seconds. */
 export function kubeTimestamp(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 const GENERATED_SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
