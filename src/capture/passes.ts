@@ -21,7 +21,7 @@ import { PackSources } from '../steps/customize/sources.js';
 import { ruleVariableViews } from '../steps/customize/rule-variables-source.js';
 import { findAffected } from '../steps/migrations/affected.js';
 import { readMigrationView } from '../steps/migrations/cluster-view.js';
-import { DiagnoseParams } from '../steps/migrations/diagnose-step.js';
+import { DiagnoseParams } from '../steps/migrations/params.js';
 import { handlerLogs, launcherLogs } from '../steps/migrations/log-sources.js';
 import { computePlan } from '../steps/plan/compute.js';
 import type { PlanOutput } from '../steps/plan/types.js';

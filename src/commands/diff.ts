@@ -21,8 +21,10 @@ import { ruleVariableViews, withVariablesNote } from '../steps/customize/rule-va
 import { computePlan } from '../steps/plan/compute.js';
 import { renderPlanText } from '../steps/plan/render-text.js';
 import { chosenKubeconfig } from '../run/kubeconfig-choice.js';
+import { parseEachSchemaOnce } from '../io/one-shot-parsing.js';
 
 export async function runDiffCommand(options: CliOptions, io: RunIO, registry: StepRegistry): Promise<ExitCode> {
+  parseEachSchemaOnce();
   if (!options.params) throw new InputError('usage.params', '`diff` needs the site parameters.', { hint: 'Pass --params FILE (see params.example.yaml).' });
   const redactor = new Redactor();
   const key = readApiKey(options['api-key-file'], io.env, redactor);

@@ -10,7 +10,7 @@ import type { StepRegistry } from '../engine/step-kind.js';
 import { ExitCode, InputError } from '../errors.js';
 import { clusterUnreadable, gatherVerifyData } from '../kube/checks/gather.js';
 import { renderChecksText } from '../domain/checks/render-text.js';
-import { overallStatus, runChecks } from '../domain/checks/run.js';
+import { countLine, overallStatus, runChecks } from '../domain/checks/run.js';
 import { readApiKey } from '../run/api-key.js';
 import { makeScratch } from '../run/scratch.js';
 import { buildKube, buildPalette } from '../run/effects.js';
@@ -19,7 +19,6 @@ import { Redactor } from '../session/redact.js';
 import { safeOut, sanitizeLines } from '../text/sanitize.js';
 import { deployedProfileViews } from '../steps/verify/profiles-source.js';
 import { targetComponents, targetExpectations } from '../steps/verify/target.js';
-import { countLine } from '../steps/verify/verify.js';
 import { resolveSince, type ResolvedSince } from '../steps/verify/verify-since.js';
 import { checkKeyDestinations, clockFor } from '../run/lab-clock.js';
 import { resolveStateDir } from '../session/paths.js';
@@ -28,8 +27,10 @@ import { junitXml } from '../report/junit.js';
 import { checkJunitTarget, writeJunitFile } from '../report/junit-file.js';
 import { chosenKubeconfig } from '../run/kubeconfig-choice.js';
 import { formatDuration } from '../text/duration.js';
+import { parseEachSchemaOnce } from '../io/one-shot-parsing.js';
 
 export async function runVerifyCommand(options: CliOptions, io: RunIO, registry: StepRegistry): Promise<ExitCode> {
+  parseEachSchemaOnce();
   if (!options.params) throw new InputError('usage.params', '`verify` needs the site parameters.', { hint: 'Pass --params FILE (see params.example.yaml).' });
   const redactor = new Redactor();
   const key = readApiKey(options['api-key-file'], io.env, redactor);

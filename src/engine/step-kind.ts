@@ -11,7 +11,12 @@ export type StepResult<O> =
   | { status: 'skipped'; reason: string; output?: O }
   | { status: 'failed'; error: PilotError; output?: O };
 
-export interface StepKind<P = unknown, O = unknown> {
+/**
+ * What the engine and a runbook need to know of a step kind without its code: its name, its
+ * parameters, its gate. Checking a runbook reads only cards, so a command that checks one and runs
+ * none of its steps (verify, plan, diff) loads no step's code (see lazyStepKind).
+ */
+export interface StepCard<P = unknown> {
   kind: string;
   /** Default title when the runbook gives none. */
   title: string;
@@ -29,6 +34,9 @@ export interface StepKind<P = unknown, O = unknown> {
    * cluster afresh. Any other step runs to its end first.
    */
   pollsOnly?: boolean;
+}
+
+export interface StepKind<P = unknown, O = unknown> extends StepCard<P> {
   run(ctx: StepContext<P>): Promise<StepResult<O>>;
   /**
    * Re-checked on resume for a step that already succeeded: does the world still match what the
@@ -67,6 +75,42 @@ export class StepRegistry {
 
 export function defineStepKind<P, O>(kind: StepKind<P, O>): StepKind<P, O> {
   return kind;
+}
+
+/** A card as the catalogue writes it: `rechecks` says the kind's code has a precondition. */
+export interface CatalogueCard<P = unknown> extends StepCard<P> {
+  /** The kind's code re-checks a finished step on resume (has a `precondition`). */
+  rechecks?: boolean;
+}
+
+export function stepCard<P>(card: CatalogueCard<P>): CatalogueCard<P> {
+  return card;
+}
+
+/**
+ * A step kind whose code is loaded when a step of it first runs (or re-checks). The card answers
+ * everything asked before that: the runbook's checks, titles, gates, `--approve` completion.
+ * A failed load is tried again at the next run rather than remembered.
+ */
+export function lazyStepKind(card: CatalogueCard, load: () => Promise<AnyStepKind>): AnyStepKind {
+  let loading: Promise<AnyStepKind> | undefined;
+  const code = (): Promise<AnyStepKind> =>
+    (loading ??= load().then(
+      (kind) => {
+        if (kind.kind !== card.kind) throw new Error(`the code loaded for step kind ${card.kind} is kind ${kind.kind}`);
+        return kind;
+      },
+      (err: unknown) => {
+        loading = undefined;
+        throw err;
+      },
+    ));
+  const { rechecks, ...meta } = card;
+  return {
+    ...meta,
+    run: async (ctx) => (await code()).run(ctx),
+    ...(rechecks ? { precondition: async (ctx: StepContext<unknown>, output: unknown) => ((await code()).precondition?.(ctx, output) ?? []) } : {}),
+  };
 }
 
 export const succeeded = <O>(output?: O, summary?: string): StepResult<O> => ({

@@ -3,7 +3,7 @@
  * redirect (a redirect could carry the message to another host), never with any header of the
  * profile API. A non-2xx answer is a failure. Retries are the notifier's business.
  */
-import got from 'got';
+import { gotOnDemand } from '../net/got-on-demand.js';
 import { toolVersion } from '../version.js';
 
 export class DeliveryError extends Error {
@@ -20,6 +20,7 @@ export class DeliveryError extends Error {
 export async function postWebhook(url: URL, body: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
   let status: number;
   try {
+    const { default: got } = await gotOnDemand();
     const response = await got.post(url, {
       body,
       headers: { 'content-type': 'application/json', 'user-agent': `upgrade-pilot/${toolVersion}` },

@@ -11,7 +11,7 @@
  * The key goes only to the base URL's origin: redirects are never followed, and a plain http://
  * base URL on another host is refused unless the operator allowed it.
  */
-import got, { RequestError } from 'got';
+import { gotOnDemand } from '../net/got-on-demand.js';
 import { Agent as HttpAgent, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { InputError, InterruptedError, PilotError } from '../errors.js';
@@ -214,6 +214,8 @@ export class Transport {
 
   private async once(call: Call): Promise<ReceivedReply | Failure> {
     allowSharing(call.signal);
+    // Loaded before the slot is taken: the first request's wait for the module is not the limiter's.
+    const { default: got, RequestError } = await gotOnDemand();
     await this.opts.limiter?.acquire(call.path, call.signal);
     const letThrough = Date.now();
     const { apiKey, projectUid, timeoutMs } = this.opts;

@@ -5,7 +5,8 @@
  * folders of ours whose process is gone are removed. Removal never fails a run: a folder that
  * cannot be removed now (a kubectl still writing its cache) is removed by a later run.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processAlive } from '../session/lock.js';
@@ -21,60 +22,65 @@ export interface Scratch {
 /** Folders left by versions that did not name the pid: removed once a day old. */
 const LEGACY_AGE_MS = 24 * 3_600_000;
 
-function removeQuietly(dir: string): boolean {
+function removeQuietly(dir: string): void {
   try {
     rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
-    return true;
   } catch {
-    return false;
+    // a later run removes it
   }
 }
 
-/** Removes `upgrade-pilot-<kind>-*` folders in `base` whose run is over; returns how many. */
-export function cleanStaleScratch(kind: string, base = tmpdir(), now = Date.now()): number {
+/**
+ * Removes `upgrade-pilot-<kind>-*` folders in `base` whose run is over; resolves to how many. The
+ * listing, the stats and the removals are asynchronous (Node's thread pool): a temp folder of
+ * thousands of entries costs the run's own thread next to nothing, whatever it is doing meanwhile.
+ */
+export async function cleanStaleScratch(kind: string, base = tmpdir(), now = Date.now()): Promise<number> {
   let names: string[];
   try {
-    names = readdirSync(base);
+    names = await readdir(base);
   } catch {
     return 0;
   }
   const prefix = `upgrade-pilot-${kind}-`;
   const uid = process.getuid?.();
-  let removed = 0;
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const path = join(base, name);
-    let st;
-    try {
-      st = statSync(path);
-    } catch {
-      continue;
-    }
-    // Only our own folders: the temp folder is shared with other users.
-    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
-    const pid = /^(\d+)-/.exec(name.slice(prefix.length))?.[1];
-    const stale = pid !== undefined ? Number(pid) !== process.pid && !processAlive(Number(pid)) : now - st.mtimeMs > LEGACY_AGE_MS;
-    if (stale && removeQuietly(path)) removed++;
-  }
-  return removed;
+  const removals = names
+    .filter((name) => name.startsWith(prefix))
+    .map(async (name) => {
+      const path = join(base, name);
+      const st = await stat(path).catch(() => undefined);
+      // Only our own folders: the temp folder is shared with other users.
+      if (!st?.isDirectory() || (uid !== undefined && st.uid !== uid)) return false;
+      const pid = /^(\d+)-/.exec(name.slice(prefix.length))?.[1];
+      const stale = pid !== undefined ? Number(pid) !== process.pid && !processAlive(Number(pid)) : now - st.mtimeMs > LEGACY_AGE_MS;
+      if (!stale) return false;
+      return rm(path, { recursive: true, force: true, maxRetries: 2 }).then(
+        () => true,
+        () => false,
+      );
+    });
+  return (await Promise.all(removals)).filter(Boolean).length;
 }
 
 /** The temp folders (and kinds) this process has cleared already. */
 const cleared = new Set<string>();
 
+/** How many clearings this process has started (each temp folder and kind once): for the tests. */
+export const clearingsStarted = (): number => cleared.size;
+
 /**
- * A new scratch folder for this run. What killed runs left behind is cleared once the run is under
- * way (its first wait, typically kubectl starting): a crowded temp folder costs the operator no time
- * before the first read, and a run that ends before then leaves the clearing to the next one. Once
- * per process: a fleet's clusters each make a folder, and what a run killed meanwhile leaves is the
- * next process's to clear (a shared temp folder of 17,000 entries listed and stat'ed for each of 200
+ * A new scratch folder for this run. What killed runs left behind is cleared beside the run, off its
+ * thread (see cleanStaleScratch): a crowded temp folder costs the operator no time before the first
+ * read, and a run that ends before the clearing does leaves the rest to the next one. Once per
+ * process: a fleet's clusters each make a folder, and what a run killed meanwhile leaves is the next
+ * process's to clear (a shared temp folder of 17,000 entries listed and stat'ed for each of 200
  * clusters was some 300 MB of garbage in the fleet coordinator).
  */
 export function makeScratch(kind: string, base = tmpdir()): Scratch {
   const key = `${kind}\0${base}`;
   if (!cleared.has(key)) {
     cleared.add(key);
-    setImmediate(() => cleanStaleScratch(kind, base)).unref();
+    void cleanStaleScratch(kind, base);
   }
   const dir = mkdtempSync(join(base, `upgrade-pilot-${kind}-${process.pid}-`));
   const before: Array<() => void> = [];

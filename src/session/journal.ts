@@ -10,7 +10,7 @@
  * change is ever sent whose intent could be lost. Twenty sessions of a fleet in one process do not
  * each stop it on a disk flush per record.
  */
-import { closeSync, fsync, fsyncSync, openSync, ftruncateSync, existsSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, openSync, ftruncateSync, existsSync, readSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import type { SessionEvent } from '../engine/state.js';
 import { readBoundedFile } from '../io/bounded-read.js';
@@ -72,6 +72,43 @@ export function readJournal(file: string): JournalRead {
     start = nl + 1;
   }
   return { records, lines, validBytes: start, torn: false };
+}
+
+/**
+ * The journal's first record alone (its session.created: the session's meta), read up to its line's
+ * end and no further: a search for the sessions of one cluster looks at each session's first line
+ * and replays only the one it keeps. Undefined when there is no complete first line that is a record.
+ */
+export function readFirstRecord(file: string, maxBytes = LIMITS.journal): JournalRecord | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    while (size < maxBytes) {
+      const chunk = Buffer.alloc(Math.min(64 * 1024, maxBytes - size));
+      const n = readSync(fd, chunk, 0, chunk.length, size);
+      if (n === 0) return undefined;
+      const nl = chunk.subarray(0, n).indexOf(10);
+      chunks.push(chunk.subarray(0, nl === -1 ? n : nl));
+      size += n;
+      if (nl === -1) continue;
+      let record: unknown;
+      try {
+        record = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return undefined;
+      }
+      return isRecord(record) ? record : undefined;
+    }
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export class JournalWriter {

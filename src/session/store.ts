@@ -9,9 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { InputError } from '../errors.js';
 import { initialState, reduce, replaying } from '../engine/reducer.js';
 import type { JournalSink } from '../engine/runner.js';
-import { currentStep, SCHEMA_VERSION, type SessionEvent, type SessionState } from '../engine/state.js';
+import { currentStep, SCHEMA_VERSION, type SessionEvent, type SessionMeta, type SessionState } from '../engine/state.js';
 import { assertCanHoldFiles, ensurePrivateDir, stateDirError, writeFileAtomic } from './durable-fs.js';
-import { damagedJournal, JournalWriter, readJournal } from './journal.js';
+import { damagedJournal, JournalWriter, readFirstRecord, readJournal } from './journal.js';
 import { FileReadError, readBoundedText } from '../io/bounded-read.js';
 import { LIMITS } from '../io/limits.js';
 import { sanitizeText } from '../text/sanitize.js';
@@ -204,6 +204,15 @@ export class SessionStore {
   load(id: string | undefined): SessionState {
     const resolved = id ?? this.latestId();
     return this.loadFrom(this.dirOf(resolved), resolved).state;
+  }
+
+  /**
+   * What a session was created as (its first record's meta: the cluster, the mode, when), without
+   * replaying it; undefined when its first record cannot be read as a session's creation.
+   */
+  createdMeta(id: string): SessionMeta | undefined {
+    const first = readFirstRecord(join(this.dirOf(id), JOURNAL));
+    return first?.event.type === 'session.created' ? first.event.meta : undefined;
   }
 
   dirOf(id: string): string {

@@ -1,7 +1,7 @@
 /** The `report` step: writes the session report (Markdown, JSON and the self-contained HTML page) into the session folder. */
-import { z } from 'zod';
 import { defineStepKind, succeeded } from '../engine/step-kind.js';
 import { writeReport } from '../report/write.js';
+import { reportCard } from './cards.js';
 
 export interface ReportOutput {
   markdown: string;
@@ -11,10 +11,7 @@ export interface ReportOutput {
 }
 
 export const reportStep = defineStepKind({
-  kind: 'report',
-  title: 'Write the report',
-  description: 'Writes the session report for the change ticket (report.md, report.json and report.html)',
-  params: z.strictObject({}),
+  ...reportCard,
   async run(ctx) {
     const files = writeReport(ctx.state(), ctx.writeFile);
     ctx.progress({ headline: `Report written: ${files.markdown}`, lines: files.text.split('\n').slice(0, 40) });

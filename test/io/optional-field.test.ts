@@ -42,22 +42,10 @@ const OWN_INPUT_MODULES = new Set([
   'src/kube/check-schema.ts',
   'src/report/schema.ts',
   'src/report/timeline/schema.ts',
-  'src/steps/customize/customize.ts',
-  'src/steps/hop/apply.ts',
-  'src/steps/hop/draft.ts',
-  'src/steps/hop/publish.ts',
-  'src/steps/hop/reconcile.ts',
-  'src/steps/hop/repave.ts',
+  'src/steps/cards.ts',
   'src/steps/known-issue-schema.ts',
-  'src/steps/migrations/diagnose-step.ts',
-  'src/steps/migrations/monitor-step.ts',
-  'src/steps/migrations/recover-context.ts',
-  'src/steps/plan/plan.ts',
-  'src/steps/preflight/preflight.ts',
-  'src/steps/report.ts',
+  'src/steps/migrations/params.ts',
   'src/steps/runbook-schema.ts',
-  'src/steps/snapshot/snapshot.ts',
-  'src/steps/verify/verify.ts',
   'src/values/rule-schema.ts',
   'src/values/settings-schema.ts',
   'src/values/version-notes-schema.ts',
@@ -209,5 +197,7 @@ describe('null is "not set" in every answer schema', () => {
     const defining = files.filter((f) => !f.startsWith('src/lab/') && /\bz\.(object|looseObject|strictObject|array|string|record|union|discriminatedUnion)\(/.test(readFileSync(join(root, f), 'utf8')));
     const unlisted = defining.filter((f) => !(f in ANSWER_MODULES) && !OWN_INPUT_MODULES.has(f));
     expect(unlisted, 'list each in ANSWER_MODULES (it reads an answer) or OWN_INPUT_MODULES').toEqual([]);
+    // and the list names only modules that still define schemas (a moved schema takes its entry along)
+    expect([...OWN_INPUT_MODULES].filter((f) => !defining.includes(f)), 'no longer defining schemas: remove from OWN_INPUT_MODULES').toEqual([]);
   });
 });

@@ -112,6 +112,25 @@ describe("the path to the lab's first frame", () => {
   }, 90_000);
 });
 
+// BENCHMARKS.md, issue 36 item 3: what `verify` (and `plan`, `diff`) load before their first read.
+describe("the path to a read-only command's first read", () => {
+  const beforeFirstRead = () => {
+    const meta = bundleMeta();
+    return ['src/cli.tsx', 'src/cli/args.ts', 'src/steps/index.ts', 'src/commands/verify.ts', 'src/commands/plan.ts', 'src/commands/diff.ts'].flatMap((f) => loadedWith(meta, f));
+  };
+
+  it("checks the runbook against the step kinds' cards without loading any kind's code", () => {
+    const loaded = beforeFirstRead();
+    expect(loaded).toContain('src/steps/cards.ts');
+    const stepCode = ['src/steps/hop/draft.ts', 'src/steps/migrations/monitor-step.ts', 'src/steps/migrations/recover-step.ts', 'src/steps/customize/customize.ts', 'src/steps/report.ts', 'src/steps/preflight/preflight.ts', 'src/steps/verify/verify.ts'];
+    expect(loaded.filter((f) => stepCode.includes(f))).toEqual([]);
+  });
+
+  it('loads got with the first request, not at start (its load overlaps kubectl starting)', () => {
+    expect(beforeFirstRead().filter((f) => /node_modules\/got\//.test(f))).toEqual([]);
+  });
+});
+
 describe('a bug report', () => {
   // Makes one write of `sessions` throw a plain error: a bug, as far as the CLI can tell.
   const preload = join(mkdtempSync(join(tmpdir(), 'up-bundle-')), 'bug.mjs');

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanStaleScratch, makeScratch } from '../../src/run/scratch.js';
+import { cleanStaleScratch, clearingsStarted, makeScratch } from '../../src/run/scratch.js';
 import { until } from '../support/wait.js';
 
 /** A pid that certainly belonged to a process that is gone. */
@@ -13,7 +13,7 @@ function deadPid(): number {
 }
 
 describe('per-run scratch folders: named after their run, cleaned when that run is gone', () => {
-  it('removes what dead runs left, keeps what live ones use and anything else', () => {
+  it('removes what dead runs left, keeps what live ones use and anything else', async () => {
     const base = mkdtempSync(join(tmpdir(), 'i17-scratch-'));
     const dead = join(base, `upgrade-pilot-kube-${deadPid()}-abc123`);
     const live = join(base, `upgrade-pilot-kube-${process.ppid}-def456`);
@@ -24,7 +24,7 @@ describe('per-run scratch folders: named after their run, cleaned when that run 
     for (const d of [dead, live, mine, legacyOld, legacyNew, other]) mkdirSync(join(d, 'http'), { recursive: true });
     const dayAgo = (Date.now() - 25 * 3_600_000) / 1000;
     utimesSync(legacyOld, dayAgo, dayAgo);
-    expect(cleanStaleScratch('kube', base)).toBe(2);
+    expect(await cleanStaleScratch('kube', base)).toBe(2);
     expect([dead, live, mine, legacyOld, legacyNew, other].map(existsSync)).toEqual([false, true, true, false, true, true]);
   });
 
@@ -46,12 +46,15 @@ describe('per-run scratch folders: named after their run, cleaned when that run 
     await until('the first clearing done', () => !existsSync(before));
     const later = join(base, `upgrade-pilot-kube-${deadPid()}-later1`);
     mkdirSync(later);
+    const started = clearingsStarted();
     const second = makeScratch('kube', base);
-    // Cleared in the order asked: once another folder's clearing has run, this folder's would have too.
+    expect(clearingsStarted()).toBe(started);
+    // Another temp folder is cleared as the first was; the folder cleared already is not read again.
     const other = mkdtempSync(join(tmpdir(), 'i36-scratch-'));
     const dead = join(other, `upgrade-pilot-kube-${deadPid()}-other1`);
     mkdirSync(dead);
     const third = makeScratch('kube', other);
+    expect(clearingsStarted()).toBe(started + 1);
     await until('the other temp folder cleared', () => !existsSync(dead));
     expect(existsSync(later)).toBe(true);
     for (const s of [first, second, third]) s.dispose();

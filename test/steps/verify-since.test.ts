@@ -22,14 +22,22 @@ function session(id: string, opts: { uid?: string; mode?: 'live' | 'rehearsal'; 
   return state;
 }
 
-const store = (...sessions: Array<SessionState | 'damaged'>): SessionSource => ({
-  ids: () => sessions.map((s, i) => (s === 'damaged' ? `s${i}-damaged` : s.meta.id)),
-  load: (id) => {
-    const s = sessions.find((x) => x !== 'damaged' && x.meta.id === id);
-    if (!s || s === 'damaged') throw new Error('damaged');
-    return s;
-  },
-});
+/** Sessions as a store gives them; `loaded` lists the ones replayed whole. A damaged one has no readable first record. */
+const store = (...sessions: Array<SessionState | 'damaged'>): SessionSource & { loaded: string[] } => {
+  const find = (id: string) => sessions.find((x): x is SessionState => x !== 'damaged' && x.meta.id === id);
+  const loaded: string[] = [];
+  return {
+    loaded,
+    ids: () => sessions.map((s, i) => (s === 'damaged' ? `s${i}-damaged` : s.meta.id)),
+    createdMeta: (id) => find(id)?.meta,
+    load: (id) => {
+      loaded.push(id);
+      const s = find(id);
+      if (!s) throw new Error('damaged');
+      return s;
+    },
+  };
+};
 
 describe('verify --since', () => {
   it.each<[string, string, number | undefined]>([
@@ -76,6 +84,8 @@ describe('verify --since', () => {
       'damaged',
     );
     expect(resolveSince({ store: sessions, clusterUid: 'c1', clock })).toEqual({ at: Date.parse('2026-03-10T09:00:07Z'), source: 'the start of session 20260310-b, the latest on this cluster (2026-03-10T09:00:07Z)' });
+    // The rehearsal and the other cluster's session are passed over by their first record; the damaged one is tried whole.
+    expect(sessions.loaded).toEqual(['s4-damaged', '20260310-b']);
     const noSnapshot = store(session('20260310-b', { createdAt: '2026-03-10T09:00:00Z' }));
     expect(resolveSince({ store: noSnapshot, clusterUid: 'c1', clock: labClock }).at).toBe(Date.parse('2026-03-10T15:00:00Z'));
   });
@@ -84,5 +94,27 @@ describe('verify --since', () => {
     const r = resolveSince({ store: store(session('x', { createdAt: '2026-03-10T09:00:00Z', uid: 'other' })), clusterUid: 'c1', clock });
     expect(r.at).toBeUndefined();
     expect(r.source).toMatch(/no session on this cluster in the state dir: every recorded failure is listed with its age \(pass --since TIME/);
+  });
+});
+
+describe("a session's first record, read alone", () => {
+  it('gives the meta of a real journal without replaying it, and nothing for a journal whose first line is not a creation', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { SessionStore } = await import('../../src/session/store.js');
+    const { Redactor } = await import('../../src/session/redact.js');
+    const dir = mkdtempSync(join(tmpdir(), 'up-first-record-'));
+    const first = created([]);
+    // A first line longer than one read (64 KiB), then a second record that is not JSON at all: only the first is read.
+    const long = { ...first, meta: { ...first.meta, id: '20260311-a', cluster: { uid: 'c1', name: 'x'.repeat(100_000) } } };
+    mkdirSync(join(dir, 'sessions', '20260311-a'), { recursive: true });
+    writeFileSync(join(dir, 'sessions', '20260311-a', 'journal.ndjson'), `${JSON.stringify({ seq: 1, event: long })}\n{not json\n`);
+    mkdirSync(join(dir, 'sessions', '20260311-b'), { recursive: true });
+    writeFileSync(join(dir, 'sessions', '20260311-b', 'journal.ndjson'), `${JSON.stringify({ seq: 1, event: { type: 'step.started', at: 'x', id: 'a' } })}\n`);
+    const s = new SessionStore(dir, new Redactor());
+    expect(s.createdMeta('20260311-a')?.cluster.uid).toBe('c1');
+    expect(s.createdMeta('20260311-a')?.cluster.name).toHaveLength(100_000);
+    expect(s.createdMeta('20260311-b')).toBeUndefined();
   });
 });

@@ -52,3 +52,9 @@ export function overallStatus(results: CheckResult[]): 'pass' | 'fail' | 'warn' 
   if (results.some((r) => r.status === 'warn')) return 'warn';
   return 'pass';
 }
+
+/** The panels counted by colour, as the verify command and the verify step's headline say it. */
+export function countLine(results: CheckResult[]): string {
+  const n = (s: string) => results.filter((r) => r.status === s).length;
+  return `${n('pass')} green, ${n('fail')} red, ${n('warn')} amber, ${n('unknown')} unknown`;
+}

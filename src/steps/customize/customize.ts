@@ -6,7 +6,6 @@
  * fix is offered and left out unless chosen (`--accept-fix RULE-ID` in plain mode). In plain mode
  * conflicts keep the site's value; every draft is still approved at its own gate.
  */
-import { z } from 'zod';
 import { InputError, StepFailedError, StoppedError } from '../../errors.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { latestPlan } from '../contracts.js';
@@ -16,6 +15,7 @@ import { PackSources } from './sources.js';
 import { ruleVariableViews, withVariablesNote } from './rule-variables-source.js';
 import type { CustomizeLive, CustomizeOutput, DecisionMap, FixChoices } from './types.js';
 import { missingVariableSources } from './variable-sources.js';
+import { customizeCard } from '../cards.js';
 
 export function customizeSummary(out: CustomizeOutput): string {
   const packs = out.byHop.flatMap((h) => h.profiles.flatMap((p) => p.packs));
@@ -77,10 +77,7 @@ function missingWords(plan: { profileVariables?: Array<{ name: string; state: st
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export const customizeStep = defineStepKind({
-  kind: 'customize',
-  title: 'Carry customizations forward',
-  description: "Compares deployed values with the new reference defaults, carries the site's settings into each hop's drafts, and judges the rules on the change",
-  params: z.strictObject({}),
+  ...customizeCard,
   async run(ctx) {
     const plan = latestPlan(ctx);
     if (!plan || plan.hops.length === 0) return skipped('no hops: nothing will be published, so nothing needs carrying');

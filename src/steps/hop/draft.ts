@@ -5,10 +5,8 @@
  * Where the draft goes is the flavor's: the deployed profile under a new label (the spec's
  * service), or a new version object cloned from the deployed one (a real Palette).
  */
-import { z } from 'zod';
 import { StepFailedError, StoppedError } from '../../errors.js';
 import { approveOrDecline } from '../../engine/gate.js';
-import { ProfileRole } from '../../engine/params.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { assertSafeDraft, buildDraftBody } from '../../palette/draft-body.js';
 import { compareDraft } from '../../palette/draft-check.js';
@@ -24,15 +22,12 @@ import { valuesDiff } from './payload-diff.js';
 import { declareVariables, hopVariables, requireValues, variableGate } from './variables.js';
 import { rebuildingLayers } from '../../domain/room/cluster-room.js';
 import type { DraftPackSummary, DraftOutput, DraftLive } from './types.js';
+import { draftCard } from '../cards.js';
 export type { DraftPackSummary, DraftOutput, DraftLive } from './types.js';
 
 
 export const draftStep = defineStepKind({
-  kind: 'draft',
-  title: 'Write the profile draft',
-  description: 'Builds and writes the draft of one profile for this hop (on Palette, on a new version made by clone), then reads it back',
-  gate: 'draft',
-  params: z.strictObject({ profile: ProfileRole }),
+  ...draftCard,
   async run(ctx) {
     const role = ctx.params.profile;
     const mine = draftChanges(ctx, role);

@@ -3,11 +3,9 @@
  * then read the profile to confirm. An ambiguous failure is settled by reading, never by resending.
  * What a publish means for the cluster is the flavor's to say (on a real Palette: nothing yet).
  */
-import { z } from 'zod';
 import { StepFailedError, StoppedError } from '../../errors.js';
 import { healthRestated } from './health-restated.js';
 import { approveOrDecline } from '../../engine/gate.js';
-import { ProfileRole } from '../../engine/params.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { publishRequest } from '../../palette/mutations.js';
 import type { DraftOutput } from './types.js';
@@ -16,14 +14,11 @@ import { hopFlavor } from './flavors/index.js';
 import { currentHop, latestPlan } from '../contracts.js';
 import { windowGateLines } from '../../domain/window/gate-lines.js';
 import type { PublishOutput } from './types.js';
+import { publishCard } from '../cards.js';
 export type { PublishOutput } from './types.js';
 
 export const publishStep = defineStepKind({
-  kind: 'publish',
-  title: 'Publish the profile',
-  description: "Publishes the draft of one profile (the spec's service: its clusters reconcile; Palette: the version is ready to apply)",
-  gate: 'publish',
-  params: z.strictObject({ profile: ProfileRole }),
+  ...publishCard,
   async run(ctx) {
     const role = ctx.params.profile;
     const draft: DraftOutput | undefined = writtenDrafts(ctx).find((o) => o.role === role);

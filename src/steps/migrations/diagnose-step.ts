@@ -6,7 +6,7 @@
  * runbook prescribes; failures nothing explains are shown raw, as unknown. Reads only: it changes
  * nothing, so a rehearsal runs it as it is.
  */
-import { z } from 'zod';
+import { diagnoseCard } from '../cards.js';
 import { defineStepKind, skipped, succeeded } from '../../engine/step-kind.js';
 import { hopOutputs } from '../contracts.js';
 import { findAffected } from './affected.js';
@@ -16,16 +16,6 @@ import { handlerLogs, launcherLogs } from './log-sources.js';
 import type { MigrationsOutput } from './monitor-types.js';
 import { matchKnownIssues, unknownFailures } from './signatures.js';
 
-export const DiagnoseParams = z.strictObject({
-  /** Lines read from the end of each virt-handler log. */
-  handlerLogTail: z.number().int().min(1).max(10_000).default(500),
-  /** Lines read from the end of each launcher's `compute` log. */
-  launcherLogTail: z.number().int().min(1).max(10_000).default(200),
-  /** At most this many virt-handler pods, and this many launcher pods, are read. */
-  maxPods: z.number().int().min(1).max(50).default(8),
-  /** Known-issue ids to look for (default: every one in the runbook). */
-  issues: z.array(z.string()).optional(),
-});
 
 /** The monitor of this hop found nothing wrong: nothing to diagnose. */
 export function monitorFoundNothing(monitor: MigrationsOutput | undefined): boolean {
@@ -51,10 +41,7 @@ export function diagnosisHeadline(findings: Finding[], unknown: UnknownFailure[]
 }
 
 export const diagnoseStep = defineStepKind({
-  kind: 'diagnose',
-  title: 'Diagnose migrations',
-  description: "Matches the runbook's known-issue signatures against migration failures and KubeVirt logs",
-  params: DiagnoseParams,
+  ...diagnoseCard,
   async run(ctx) {
     const monitor = hopOutputs<MigrationsOutput>(ctx, 'migrations').at(-1);
     if (monitorFoundNothing(monitor)) return skipped('the migration monitor found nothing wrong');

@@ -5,9 +5,9 @@
  * over. VMIs that cannot live-migrate are expected to stay outdated: they are recovery's job, so
  * the monitor never waits for them. A stall is not a failure of the step: it is its finding.
  */
-import { z } from 'zod';
 import type { StepContext } from '../../engine/context.js';
-import { Duration } from '../../engine/duration-schema.js';
+import type { MigrationsParams } from './params.js';
+import { migrationsCard } from '../cards.js';
 import { defineStepKind, succeeded } from '../../engine/step-kind.js';
 import { clockTimeOf, type Clock } from '../../engine/clock.js';
 import { steps } from '../../engine/state.js';
@@ -23,19 +23,6 @@ import { movedOutput, recordPoll, startLedger, type MovedLedger } from './moved.
 import { startTracker, track, type TrackerState } from './progress-tracker.js';
 import { formatDuration } from '../../text/duration.js';
 
-export const MigrationsParams = z.strictObject({
-  /** Time between polls. */
-  interval: Duration.default(5_000),
-  /** No progress for this long while work remains: stalled. */
-  stallAfter: Duration.default(10 * 60_000),
-  /** A migration Running longer than this is stuck. */
-  migrationLimit: Duration.default(15 * 60_000),
-  /** A still-outdated VMI whose migrations failed this many times will not move by itself. */
-  failureLimit: z.number().int().min(1).default(2),
-  /** Polls in a row that must find nothing left to move (guards against reading before the workload updater acted). */
-  confirmPolls: z.number().int().min(1).default(2),
-});
-export type MigrationsParams = z.output<typeof MigrationsParams>;
 
 /** Lists in the journaled output are capped; the live table holds every row. */
 const OUTPUT_CAP = 200;
@@ -150,12 +137,7 @@ function hopStart(ctx: StepContext<MigrationsParams>): number {
 }
 
 export const migrationsStep = defineStepKind({
-  kind: 'migrations',
-  title: 'Watch live migrations',
-  // It reads and waits: KubeVirt migrates the VMs whether or not it watches (stuck ones are the recover step's).
-  pollsOnly: true,
-  description: 'Monitors the live migrations onto the new launcher until they finish or stall',
-  params: MigrationsParams,
+  ...migrationsCard,
   async run(ctx) {
     const { clock } = ctx.effects;
     const reader = ctx.effects.kube.reader(ctx.signal);

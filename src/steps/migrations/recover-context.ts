@@ -2,27 +2,13 @@
  * What the parts of the recovery step share: the step context, the single-object reader, the
  * restart program, the rows the screen shows (one per VM) and how they are published.
  */
-import { z } from 'zod';
 import type { StepContext } from '../../engine/context.js';
-import { Duration } from '../../engine/duration-schema.js';
+import type { RecoverParams } from './params.js';
 import { findStep } from '../../engine/state.js';
 import type { LifecycleReader } from './lifecycle.js';
 import type { RestartProgram } from './recover-requests.js';
 import type { CancelOutcomes, CancelState, RecoverLive, RecoverVmRow, VmState } from './recover-types.js';
 
-export const RecoverParams = z.strictObject({
-  /** The operator types the VM's name to approve its restart. */
-  confirmByName: z.boolean().default(false),
-  /** How long to wait for a restarted VM to run again on the current launcher before the next gate. */
-  restartWait: Duration.default(10 * 60_000),
-  /** How long to wait for cancelled migrations to go away. */
-  cancelWait: Duration.default(2 * 60_000),
-  /** Time between reads while waiting. */
-  interval: Duration.default(5_000),
-  /** `auto`: virtctl when it is on the PATH, else kubectl's raw PUT of the same subresource. */
-  restartWith: z.enum(['auto', 'virtctl', 'kubectl']).default('auto'),
-});
-export type RecoverParams = z.output<typeof RecoverParams>;
 
 export interface RecoverDeps {
   ctx: StepContext<RecoverParams>;

@@ -14,13 +14,14 @@ import { cancelStuck } from './cancel-phase.js';
 import { migrationsToCancel, type NotOffered } from './candidates.js';
 import { keyOf } from './cluster-view.js';
 import { LifecycleReader } from './lifecycle.js';
-import { notesOf, publish, RecoverParams, restartKeys, setRow, skippedThisAttempt, type RecoverDeps } from './recover-context.js';
+import { notesOf, publish, restartKeys, setRow, skippedThisAttempt, type RecoverDeps } from './recover-context.js';
 import { buildOffers, type Offer, type Offers } from './recover-offers.js';
 import { restartProgram } from './recover-requests.js';
 import type { RecoverOutput, RecoverVmRow } from './recover-types.js';
 import { restartOne } from './restart-one.js';
 import { restartTimings } from './restart-timing.js';
 import { firstFew } from '../../text/first-few.js';
+import { recoverCard } from '../cards.js';
 
 /** The cancels that did not take, and why: never reported as cancelled. */
 function cancelFailures(deps: RecoverDeps): NonNullable<RecoverOutput['cancelFailed']> {
@@ -120,11 +121,7 @@ function notBack(deps: RecoverDeps, o: Offer, notOffered: NotOffered[], cancelle
 }
 
 export const recoverStep = defineStepKind({
-  kind: 'recover',
-  title: 'Recover outdated VMs',
-  description: 'Cancels stuck migrations, then restarts each outdated VM behind its own gate',
-  gate: 'cancel-migrations',
-  params: RecoverParams,
+  ...recoverCard,
   async run(ctx) {
     const reader = ctx.effects.kube.reader(ctx.signal);
     const [outdated, migrations, vms] = await Promise.all([reader.vmis({ labelSelector: OUTDATED_LABEL }), reader.migrations(), reader.vms()]);

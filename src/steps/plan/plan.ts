@@ -3,12 +3,12 @@
  * pack to the target, what each hop publishes, and the VM impact, before anything is sent. A plan
  * that would skip a minor, downgrade or repeat a version is refused with the reason and the fix.
  */
-import { z } from 'zod';
 import { InputError } from '../../errors.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { computePlan } from './compute.js';
 import { impactLine } from '../../domain/impact/impact.js';
 import type { PlanLive, PlanOutput } from './types.js';
+import { planCard } from '../cards.js';
 
 export function planSummary(out: PlanOutput): string {
   if (out.status === 'refused') return `refused: ${out.refusal?.reason ?? ''}`;
@@ -22,10 +22,7 @@ export function refusalError(out: PlanOutput): InputError {
 }
 
 export const planStep = defineStepKind({
-  kind: 'plan',
-  title: 'Plan the upgrade',
-  description: 'Plans hops of one minor version of the VM orchestration pack each, what each publishes, and what every VM will go through',
-  params: z.strictObject({}),
+  ...planCard,
   async run(ctx) {
     const site = ctx.site;
     if (!site) return skipped('no site parameters: nothing to plan');

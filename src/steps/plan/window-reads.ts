@@ -5,7 +5,7 @@
  * name one, each VMI's dirty rate (one instant query; an unreachable or failing endpoint gives no
  * rates and a note, never a failed plan).
  */
-import got from 'got';
+import { gotOnDemand } from '../../net/got-on-demand.js';
 import type { ClusterReader } from '../../kube/reader.js';
 import { toolVersion } from '../../version.js';
 import { dirtyRateMetric, dirtyRatesOf } from '../../domain/window/dirty-rate.js';
@@ -23,6 +23,7 @@ export async function readDirtyRates(prometheusUrl: string, timeoutMs: number, s
   url.searchParams.set('query', dirtyRateMetric);
   const where = `${url.origin}${url.pathname}`;
   try {
+    const { default: got } = await gotOnDemand();
     const response = await got(url, { headers: { 'user-agent': `upgrade-pilot/${toolVersion}` }, timeout: { request: timeoutMs }, retry: { limit: 1 }, followRedirect: false, throwHttpErrors: false, signal });
     if (response.statusCode !== 200) return { rates: new Map(), note: `The dirty rates could not be read: ${where} answered ${response.statusCode}; migrations are judged by memory and timeouts only.` };
     const rates = dirtyRatesOf(JSON.parse(response.body) as unknown);

@@ -3,7 +3,6 @@
  * per question, asked concurrently: red stops the run with what to do (exit 4 when the API or the
  * cluster cannot be reached or refuses us), amber is a warning the operator sees and the log keeps.
  */
-import { z } from 'zod';
 import { EnvironmentError, InputError, StepFailedError } from '../../errors.js';
 import { defineStepKind, failed, skipped, succeeded } from '../../engine/step-kind.js';
 import { clusterAccessItems } from './cluster-access.js';
@@ -12,6 +11,7 @@ import { flavorShort } from '../../palette/flavor.js';
 import { askHealthGate } from './health-gate.js';
 import { flavorItem, flavorDrift, profileApiItems } from './profile-api.js';
 import { countItems, type PreflightItem, type PreflightLive, type PreflightOutput } from './types.js';
+import { preflightCard } from '../cards.js';
 
 /** The order panels are shown in, whatever order the answers arrive in. */
 const ORDER = ['profile-api', 'profiles', 'flavor', 'cluster', 'kubectl', 'cluster-api', 'access-freshness', 'kubevirt-cdi', 'migrations', 'outdated-vmis', 'nodes', 'storage', 'pods', 'addresses'];
@@ -39,10 +39,7 @@ export function preflightError(items: PreflightItem[]): EnvironmentError | Input
 }
 
 export const preflightStep = defineStepKind({
-  kind: 'preflight',
-  title: 'Preflight checks',
-  description: 'Checks the profile API, the cluster access (and how long it stays valid), KubeVirt, CDI and what would complicate the upgrade',
-  params: z.strictObject({}),
+  ...preflightCard,
   async run(ctx) {
     const site = ctx.site;
     if (!site) return skipped('no site parameters: there is nothing to check against');

@@ -3,7 +3,6 @@
  * from the cluster's profiles read, and a bounded baseline of the cluster that verification,
  * recovery and drift checks compare against. Reads only, one call per kind, concurrently.
  */
-import { z } from 'zod';
 import { defineStepKind, skipped, succeeded } from '../../engine/step-kind.js';
 import { isoNow } from '../../engine/clock.js';
 import { latestPlan, type SnapshotContract } from '../contracts.js';
@@ -12,6 +11,7 @@ import { profileDrift } from './drift.js';
 import { healthDrift } from './health-drift.js';
 import { readHealth } from '../preflight/health-read.js';
 import type { PreflightOutput } from '../preflight/types.js';
+import { snapshotCard } from '../cards.js';
 
 export interface SnapshotOutput extends SnapshotContract {
   takenAt: string;
@@ -29,10 +29,7 @@ export function snapshotSummary(out: Pick<SnapshotOutput, 'baseline' | 'counts' 
 }
 
 export const snapshotStep = defineStepKind({
-  kind: 'snapshot',
-  title: 'Record what is deployed',
-  description: 'Records the deployed profiles and a bounded baseline of the cluster (VMs, networks, services, storage classes, nodes, versions)',
-  params: z.strictObject({}),
+  ...snapshotCard,
   async run(ctx) {
     const site = ctx.site;
     if (!site) return skipped('no site parameters: the cluster is unknown');

@@ -5,7 +5,7 @@
  * in words which it was, for the output.
  */
 import { clockTimeOf, type Clock } from '../../engine/clock.js';
-import { steps, type SessionState } from '../../engine/state.js';
+import { steps, type SessionMeta, type SessionState } from '../../engine/state.js';
 import type { SinceArg } from './since.js';
 
 export interface ResolvedSince {
@@ -18,14 +18,27 @@ export interface ResolvedSince {
 export interface SessionSource {
   /** Session ids, oldest first. */
   ids(): string[];
+  /** What a session was created as, read without replaying it (undefined: not readable so). */
+  createdMeta(id: string): Pick<SessionMeta, 'cluster' | 'mode'> | undefined;
   load(id: string): SessionState;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
-/** The latest session that ran against this cluster for real (a rehearsal changed nothing), newest first. */
+/**
+ * The latest session that ran against this cluster for real (a rehearsal changed nothing), newest
+ * first. Each session's first record says its cluster and mode: a state dir of many sessions on
+ * other clusters costs a line each, and only the one kept is replayed.
+ */
 function latestSessionOn(store: SessionSource, clusterUid: string): SessionState | undefined {
   for (const id of [...store.ids()].reverse()) {
+    let created: Pick<SessionMeta, 'cluster' | 'mode'> | undefined;
+    try {
+      created = store.createdMeta(id);
+    } catch {
+      continue; // a session we may not read says nothing about this cluster
+    }
+    if (created && (created.cluster.uid !== clusterUid || created.mode === 'rehearsal')) continue;
     let state: SessionState;
     try {
       state = store.load(id);

@@ -3,10 +3,9 @@
  * operator may re-run them; green (or amber) succeeds, red fails the run with the evidence kept.
  * In a rehearsal it reports today's health and never fails the run.
  */
-import { z } from 'zod';
 import { StepFailedError } from '../../errors.js';
 import { gatherVerifyData } from '../../kube/checks/gather.js';
-import { overallStatus, runChecks } from '../../domain/checks/run.js';
+import { countLine, overallStatus, runChecks } from '../../domain/checks/run.js';
 import type { CheckResult } from '../../domain/checks/types.js';
 import type { VerifyData } from '../../kube/checks/verify-data.js';
 import { OUTDATED_LABEL } from '../../kube/schemas.js';
@@ -15,6 +14,7 @@ import type { RecoverLive } from '../migrations/recover-types.js';
 import { deployedProfileViews } from './profiles-source.js';
 import { sessionExpectations } from './expectations.js';
 import { outstandingFromRecovery, reofferRestarts, type ReofferOutcome } from '../migrations/reoffer.js';
+import { verifyCard } from '../cards.js';
 
 export interface VerifyOutput {
   results: CheckResult[];
@@ -52,19 +52,8 @@ function merge(a: ReofferOutcome | undefined, b: ReofferOutcome): ReofferOutcome
   return { restarted: [...done], skipped: [...skipped], outstanding: [...new Set([...a.outstanding, ...b.outstanding])].filter((v) => !done.has(v) && !skipped.has(v)) };
 }
 
-export const countLine = (results: CheckResult[]): string => {
-  const n = (s: string) => results.filter((r) => r.status === s).length;
-  return `${n('pass')} green, ${n('fail')} red, ${n('warn')} amber, ${n('unknown')} unknown`;
-};
-
 export const verifyStep = defineStepKind({
-  kind: 'verify',
-  title: 'Verify the cluster',
-  description: 'Post-upgrade checks of spec 9.3 as green/red panels',
-  params: z.strictObject({
-    /** Check ids to run (default: every check of the runbook). */
-    checks: z.array(z.string()).optional(),
-  }),
+  ...verifyCard,
   async run(ctx) {
     const wanted = ctx.params.checks;
     const specs = ctx.runbook.checks.filter((c) => !wanted || wanted.includes(c.id));

@@ -41,13 +41,19 @@ if (spec) {
     journalFds.delete(fd);
     return closeSync.call(this, fd);
   };
-  // A record is written as a string (writeAll), or as a Buffer (the rest of a short write).
+  // The journal writes a record's text as a string (writeAll), or, after a short write, the rest as a
+  // Buffer with its offset and length: both are read here as the bytes they put in the file.
+  const bytesOf = (buf, rest) => {
+    if (typeof buf === 'string') return { bytes: Buffer.from(buf, 'utf8'), offset: 0, length: Buffer.byteLength(buf, 'utf8') };
+    if (!Buffer.isBuffer(buf)) return undefined;
+    const offset = typeof rest[0] === 'number' ? rest[0] : 0;
+    const length = typeof rest[1] === 'number' ? rest[1] : buf.length - offset;
+    return { bytes: buf, offset, length };
+  };
   fs.writeSync = function (fd, buf, ...rest) {
-    const isText = typeof buf === 'string';
-    const offset = !isText && typeof rest[0] === 'number' ? rest[0] : 0;
-    if (journalFds.has(fd) && (isText || Buffer.isBuffer(buf))) {
-      const length = isText ? Buffer.byteLength(buf) : typeof rest[1] === 'number' ? rest[1] : buf.length - offset;
-      const text = isText ? buf : buf.toString('utf8', offset, offset + length);
+    const w = journalFds.has(fd) ? bytesOf(buf, rest) : undefined;
+    if (w) {
+      const text = w.bytes.toString('utf8', w.offset, w.offset + w.length);
       let record;
       try {
         record = JSON.parse(text);
@@ -60,7 +66,7 @@ if (spec) {
         const signature = [e.type, e.id ?? e.stepId ?? e.group ?? '', (e.key ?? '').replace(/\/review\/\d+\./, '/review/*.')].join('|');
         if (targets.has(signature)) {
           if (modeOf(signature) === 'torn') {
-            writeSync.call(this, fd, isText ? Buffer.from(buf, 'utf8') : buf, offset, Math.max(1, Math.floor(length / 2)));
+            writeSync.call(this, fd, w.bytes, w.offset, Math.max(1, Math.floor(w.length / 2)));
             fsyncSync(fd);
             die({ signature, seq: record.seq });
           }
@@ -70,10 +76,7 @@ if (spec) {
     }
     const written = writeSync.call(this, fd, buf, ...rest);
     // The whole record is written once the bytes written end its line (a short write goes on in the next call).
-    if (armed && armed.fd === fd) {
-      const ended = isText ? written === Buffer.byteLength(buf) && buf.endsWith('\n') : Buffer.isBuffer(buf) && buf[offset + written - 1] === 0x0a;
-      if (ended) die({ signature: armed.signature, seq: armed.seq });
-    }
+    if (armed && armed.fd === fd && w && w.bytes[w.offset + written - 1] === 0x0a) die({ signature: armed.signature, seq: armed.seq });
     return written;
   };
   syncBuiltinESMExports();
