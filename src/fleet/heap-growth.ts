@@ -5,9 +5,9 @@
  * against how fast it collects, up to four times what survived (a choice for throughput). A
  * coordinator runs twenty sessions in one process, and nearly all of what they allocate dies young
  * (answers parsed, records and reports written); the factor swung between 1.5 and 4 from one
- * collection to the next, and with it the coordinator's peak: 255 to 306 MB for the same fleet of
- * 200 clusters at 20 (BENCHMARKS.md, "The fleet coordinator's memory"). At 2 the peak was 216 MB
- * and each cluster's time unchanged: a full collection of its ~40 MB takes milliseconds.
+ * collection to the next, and with it the coordinator's peak: 255 to 302 MB for the same fleet of
+ * 200 clusters at 20 (BENCHMARKS.md, "The fleet coordinator's memory"). At 2 the peak was 217-219
+ * MB and each cluster's time unchanged: a full collection of its ~40 MB takes milliseconds.
  * V8 reads the flag each time it sizes the heap, so setting it in the running process takes effect
  * (test/fleet/heap-growth.test.ts holds it against this Node's V8).
  */
