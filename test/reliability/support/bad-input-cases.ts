@@ -248,7 +248,8 @@ export const CASES: Case[] = [
     const kubeconfig = readFileSync(c.lab.json.kubeconfig, 'utf8').replace(/^(\s+token: ).*$/m, '$1revoked-token-0000000000');
     return start(c, c.lab.json.params, ['--kubeconfig', file(c, 'kubeconfig', kubeconfig)]);
   } },
-  { name: 'kubeconfig missing', exit: 4, message: /cannot read the cluster access file \/nonexistent\/kubeconfig: it does not exist/, where: at('/nonexistent/kubeconfig'), run: (c) => start(c, c.lab.json.params, ['--kubeconfig', '/nonexistent/kubeconfig']) },
+  // Issue 33: a kubeconfig the operator named that is not there is a mistake in the command (exit 2), not the environment's.
+  { name: 'kubeconfig missing', exit: 2, message: /The kubeconfig \/nonexistent\/kubeconfig named by --kubeconfig does not exist/, where: at('/nonexistent/kubeconfig'), run: (c) => start(c, c.lab.json.params, ['--kubeconfig', '/nonexistent/kubeconfig']) },
   { name: 'kubeconfig without that context', exit: 2, message: /the context "nope" is not in /, where: (c) => c.lab.json.kubeconfig, bounds: { ms: 5_000, rssMiB: 200, noKubectl: true }, run: (c) => start(c, c.lab.json.params, ['--context', 'nope']) },
   // Issue 23: what kubectl would read without end, checked before it runs; credential plugins and TLS named.
   { name: 'kubeconfig is a FIFO', exit: 4, message: /cannot read the cluster access file \S+: it is a FIFO \(named pipe\), not a regular file/, where: (_, inv) => fileAt(inv, '--kubeconfig'), bounds: { ms: 5_000, rssMiB: 200, noKubectl: true }, run: (c) => start(c, c.lab.json.params, ['--kubeconfig', fifo(c, 'kubeconfig')]) },
